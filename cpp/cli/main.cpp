@@ -1,0 +1,48 @@
+// attn: the native command-line tool over the same core as the page.
+//
+//   attn compute < state.json > results.json
+//       Reads a state document (docs/state.md) on stdin, prints the results JSON on stdout.
+//       On invalid input prints {"error": {...}} on stdout, the message on stderr, exits 2.
+//   attn --version | --help
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "attn/state_json.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: attn compute < state.json\n"
+    "  Computes the attention head selected by a state document (docs/state.md) and\n"
+    "  prints the results JSON (scores, weights, output, per-row metrics) on stdout.\n"
+    "  Exit status: 0 ok, 2 invalid state (error JSON on stdout, message on stderr),\n"
+    "  64 usage error.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string cmd = argc > 1 ? argv[1] : "";
+    if (cmd == "--help" || cmd == "-h") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (cmd == "--version") {
+        std::cout << "attn 0.1.0 (state schema 1)\n";
+        return 0;
+    }
+    if (cmd != "compute" || argc != 2) {
+        std::cerr << kUsage;
+        return 64;
+    }
+    const std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    try {
+        std::cout << attn::compute_state_json(input) << '\n';
+        return 0;
+    } catch (const attn::Error& e) {
+        std::cout << attn::error_to_json(e) << '\n';
+        std::cerr << "attn: " << attn::to_string(e.code()) << ": " << e.what() << '\n';
+        return 2;
+    }
+}

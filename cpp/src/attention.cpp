@@ -1,0 +1,215 @@
+// One head: validate, build scores, select, normalise, mix values, measure rows.
+// Pipeline stage names follow the field: scores -> masked -> weights -> output.
+#include "attn/attention.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "attn/kernels.hpp"
+
+namespace attn {
+namespace {
+
+std::string num(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    return buf;
+}
+
+std::string dims(const Matrix& m) {
+    return std::to_string(m.rows) + " x " + std::to_string(m.cols);
+}
+
+void check_size(const Matrix& m, const char* name, int max_cols) {
+    if (m.rows < 0 || m.cols < 0)
+        throw Error(ErrorCode::kInvalidValue, name, std::string(name) + " has a negative size");
+    if (m.rows > kMaxTokens || m.cols > max_cols)
+        throw Error(ErrorCode::kTooLarge, name,
+                    std::string(name) + " is " + dims(m) + "; the limit is " +
+                        std::to_string(kMaxTokens) + " x " + std::to_string(max_cols));
+    if (m.data.size() != static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols))
+        throw Error(ErrorCode::kShapeMismatch, name,
+                    std::string(name) + " holds " + std::to_string(m.data.size()) +
+                        " values but is declared " + dims(m));
+}
+
+void check_finite(const Matrix& m, const char* name) {
+    for (int i = 0; i < m.rows; ++i)
+        for (int j = 0; j < m.cols; ++j)
+            if (!std::isfinite(m(i, j)))
+                throw Error(ErrorCode::kNonFinite, name,
+                            std::string(name) + "[" + std::to_string(i) + "][" +
+                                std::to_string(j) + "] is not a finite number");
+}
+
+/// n_q, n_k of the score matrix implied by the mode.
+void score_shape(const Problem& p, int& n_q, int& n_k) {
+    switch (p.mode) {
+        case Mode::qkv: n_q = p.q.rows; n_k = p.k.rows; return;
+        case Mode::logits: n_q = p.logits.rows; n_k = p.logits.cols; return;
+        case Mode::weights: n_q = p.weights.rows; n_k = p.weights.cols; return;
+    }
+}
+
+}  // namespace
+
+const char* to_string(Mode m) {
+    switch (m) {
+        case Mode::qkv: return "qkv";
+        case Mode::logits: return "logits";
+        case Mode::weights: return "weights";
+    }
+    return "?";
+}
+
+Mode mode_from_string(const std::string& s) {
+    if (s == "qkv") return Mode::qkv;
+    if (s == "logits") return Mode::logits;
+    if (s == "weights") return Mode::weights;
+    throw Error(ErrorCode::kInvalidValue, "mode",
+                "mode must be \"qkv\", \"logits\" or \"weights\" (got \"" + s + "\")");
+}
+
+void validate(const Problem& p) {
+    if (!std::isfinite(p.tau) || p.tau <= 0.0)
+        throw Error(ErrorCode::kBadTemperature, "tau",
+                    "temperature tau must be a finite number > 0 (got " + num(p.tau) +
+                        "); the limit tau -> 0 is argmax, not tau = 0");
+    if (p.top_k < 1)
+        throw Error(ErrorCode::kInvalidValue, "topK",
+                    "top-k needs k >= 1 (got " + std::to_string(p.top_k) + ")");
+    if (p.sink_keys < 0)
+        throw Error(ErrorCode::kInvalidValue, "sinkKeys", "the number of sink keys must be >= 0");
+    if (std::isinf(p.scale))
+        throw Error(ErrorCode::kInvalidValue, "scale", "scale must be finite");
+    if (p.mask.window < 0 || p.mask.window > kMaxTokens)
+        throw Error(ErrorCode::kInvalidValue, "mask.window",
+                    "window must be between 0 (off) and " + std::to_string(kMaxTokens));
+
+    check_size(p.v, "V", kMaxDim);
+    switch (p.mode) {
+        case Mode::qkv:
+            check_size(p.q, "Q", kMaxDim);
+            check_size(p.k, "K", kMaxDim);
+            if (p.q.cols != p.k.cols)
+                throw Error(ErrorCode::kShapeMismatch, "K",
+                            "Q has d_k = " + std::to_string(p.q.cols) + " columns but K has " +
+                                std::to_string(p.k.cols) + "; queries and keys must share d_k");
+            if (p.q.cols == 0)
+                throw Error(ErrorCode::kShapeMismatch, "Q", "Q and K need at least one column");
+            check_finite(p.q, "Q");
+            check_finite(p.k, "K");
+            break;
+        case Mode::logits: check_size(p.logits, "logits", kMaxTokens); break;
+        case Mode::weights: check_size(p.weights, "weights", kMaxTokens); break;
+    }
+    int n_q = 0, n_k = 0;
+    score_shape(p, n_q, n_k);
+    if (!p.v.empty() && p.v.rows != n_k)
+        throw Error(ErrorCode::kShapeMismatch, "V",
+                    "V has " + std::to_string(p.v.rows) + " rows but there are " +
+                        std::to_string(n_k) + " keys; V needs one row per key");
+    check_finite(p.v, "V");
+    if (!p.mask.key_padding.empty() && p.mask.key_padding.size() != static_cast<std::size_t>(n_k))
+        throw Error(ErrorCode::kShapeMismatch, "mask.padding",
+                    "padding has " + std::to_string(p.mask.key_padding.size()) +
+                        " flags but there are " + std::to_string(n_k) + " keys");
+    if (!p.mask.allow.empty() &&
+        p.mask.allow.size() != static_cast<std::size_t>(n_q) * static_cast<std::size_t>(n_k))
+        throw Error(ErrorCode::kShapeMismatch, "mask.allow",
+                    "the allow-matrix must be " + std::to_string(n_q) + " x " +
+                        std::to_string(n_k));
+
+    // Logits and weights are checked on visible cells only: what a mask hides cannot leak.
+    const Matrix* given = p.mode == Mode::logits ? &p.logits
+                          : p.mode == Mode::weights ? &p.weights : nullptr;
+    if (given) {
+        const char* name = p.mode == Mode::logits ? "logits" : "weights";
+        for (int i = 0; i < n_q; ++i)
+            for (int j = 0; j < n_k; ++j) {
+                if (!p.mask.visible(i, j, n_k)) continue;
+                const float x = (*given)(i, j);
+                const std::string where =
+                    std::string(name) + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+                if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
+                    (p.mode == Mode::weights && std::isinf(x)))
+                    throw Error(ErrorCode::kNonFinite, name, where + " is not a finite number");
+                if (p.mode == Mode::weights && x < 0.0f)
+                    throw Error(ErrorCode::kInvalidValue, name,
+                                where + " = " + num(x) +
+                                    " is negative; attention weights are probabilities (>= 0)");
+            }
+    }
+}
+
+Result compute(const Problem& p) {
+    validate(p);
+    Result r;
+    score_shape(p, r.n_q, r.n_k);
+    const int n_q = r.n_q, n_k = r.n_k;
+    r.d_v = p.v.empty() ? 0 : p.v.cols;
+
+    // Stage 1: scores S (before temperature).
+    r.scores = Matrix(n_q, n_k);
+    switch (p.mode) {
+        case Mode::qkv: {
+            r.scale = (std::isnan(p.scale) || p.scale <= 0.0)
+                          ? 1.0 / std::sqrt(static_cast<double>(p.q.cols))
+                          : p.scale;
+            kernels::scores_qk(p.q.data.data(), p.k.data.data(), n_q, n_k, p.q.cols,
+                               static_cast<float>(r.scale), r.scores.data.data());
+            break;
+        }
+        case Mode::logits: r.scores.data = p.logits.data; break;
+        case Mode::weights:
+            // S = ln a: re-tempering a^(1/tau) renormalised equals softmax(ln a / tau).
+            for (std::size_t i = 0; i < r.scores.data.size(); ++i)
+                r.scores.data[i] = std::log(p.weights.data[i]);  // ln 0 = -inf: not visible
+            break;
+    }
+
+    // Stage 2: selection Omega_t (mask, then -inf scores) and stage 3: weights + row metrics.
+    r.visible.assign(static_cast<std::size_t>(n_q) * static_cast<std::size_t>(n_k), 0);
+    r.weights = Matrix(n_q, n_k);
+    r.rows.resize(static_cast<std::size_t>(n_q));
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < n_q; ++i) {
+        std::uint8_t* vis = r.visible.data() + static_cast<std::size_t>(i) * n_k;
+        float* s = r.scores.row(i);
+        for (int j = 0; j < n_k; ++j) {
+            vis[j] = p.mask.visible(i, j, n_k) && s[j] != neg_inf;
+            if (!vis[j]) s[j] = nan;  // reported as "not visible" (null), never a number
+        }
+        kernels::softmax_row(s, vis, n_k, p.tau, p.top_k, p.sink_keys, r.weights.row(i),
+                             r.rows[static_cast<std::size_t>(i)]);
+    }
+
+    // Stage 4: output O = A V.
+    r.output = Matrix(n_q, r.d_v);
+    if (r.d_v > 0)
+        kernels::weighted_sum(r.weights.data.data(), p.v.data.data(), n_q, n_k, r.d_v,
+                              r.output.data.data());
+
+    // Head summary: means over non-empty rows only (MATH.md, Empty row).
+    HeadSummary& h = r.summary;
+    h.rows = n_q;
+    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
+    for (const RowMetrics& m : r.rows) {
+        if (m.empty) { ++h.empty_rows; continue; }
+        se += m.entropy; sn += m.normalized_entropy; sf += m.n_eff;
+        st += m.top_k_mass; ss += m.sink_mass;
+    }
+    const int used = n_q - h.empty_rows;
+    const double nan_d = std::numeric_limits<double>::quiet_NaN();
+    h.mean_entropy = used ? se / used : nan_d;
+    h.mean_normalized_entropy = used ? sn / used : nan_d;
+    h.mean_n_eff = used ? sf / used : nan_d;
+    h.mean_top_k_mass = used ? st / used : nan_d;
+    h.mean_sink_mass = used ? ss / used : nan_d;
+    return r;
+}
+
+}  // namespace attn

@@ -1,0 +1,48 @@
+// A minimal static file server for web/ on 127.0.0.1 (any static server that sends .wasm as
+// application/wasm works; this one needs nothing beyond node).
+//   node scripts/serve.js [--port 8000] [--root web]
+// Tries the next ports if the one asked for is taken, then prints the URL.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.md': 'text/plain; charset=utf-8',
+  '.npy': 'application/octet-stream',
+};
+
+/** Starts serving `root`; resolves to {server, url}. */
+export async function serve({ root = fileURLToPath(new URL('../web', import.meta.url)), port = 8000, host = '127.0.0.1', tries = 20 } = {}) {
+  const base = resolve(root);
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(base, path));
+      if (file !== base && !file.startsWith(base + sep)) { res.writeHead(403).end(); return; }
+      if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    }
+  });
+  for (let p = port; p < port + tries; p++) {
+    const ok = await new Promise((done) => {
+      server.once('error', () => done(false));
+      server.listen(p, host, () => done(true));
+    });
+    if (ok) return { server, url: `http://${host}:${server.address().port}/` };
+  }
+  throw new Error(`no free port in ${port}..${port + tries - 1}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+  const { url } = await serve({ port: Number(arg('--port', process.env.PORT ?? 8000)), root: arg('--root', undefined) });
+  console.log(`Attention Playground is being served at ${url}  (Ctrl+C to stop)`);
+}

@@ -1,0 +1,608 @@
+// The page: wires controls to the state, the state to the core, the results to the views.
+// One direction of data flow:
+//   control / link / API call -> next state -> validateState (state.js) -> core.compute (WASM)
+//   -> results -> views.
+// A state that fails validation or computation never replaces the current one: the error is shown
+// next to what caused it and the last valid state stays on screen. This is the only module that
+// touches the URL.
+import { loadCore, AttentionError } from './core.js';
+import { decodeLink, encodeLink, StateError, statesEqual, validateState } from './state.js';
+import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from './presets.js';
+import { h, mount } from './views/dom.js';
+import { renderEditor } from './views/editor.js';
+import { renderHeatmap } from './views/heatmap.js';
+import { renderOutput, renderRowPanel } from './views/rowpanel.js';
+import { showToken } from './views/format.js';
+
+const $ = (id) => document.getElementById(id);
+const TAU_MIN = 0.05;
+const TAU_MAX = 20;
+const NUMBERS_AUTO_MAX = 16; // numbers drawn in heatmap cells up to this many keys by default
+const UNDO_DEPTH = 100;
+
+let core = null;
+let state = null;
+let results = null;
+let numbersOverride = null; // null = automatic (n_k <= 16)
+const undoStack = [];
+let lastUndoKind = '';
+let lastUndoTime = 0;
+
+// ---------------------------------------------------------------------------------------------
+// Errors: each goes to the slot next to the control that caused it.
+
+const ERROR_SLOTS = ['mode-error', 'tau-error', 'scale-error', 'mask-error', 'row-error'];
+
+function slotFor(field = '') {
+  if (field === 'tau') return 'tau-error';
+  if (field === 'scale') return 'scale-error';
+  if (field.startsWith('mask')) return 'mask-error';
+  if (field === 'row' || field === 'topK' || field === 'head') return 'row-error';
+  if (field === 'mode') return 'mode-error';
+  const m = /^heads\[\d+\]\.(Q|K|V|logits|weights)/.exec(field) ?? /^(Q|K|V|logits|weights)$/.exec(field);
+  if (m) return `editor-${m[1]}-error`;
+  return null;
+}
+
+function showError(field, message) {
+  const id = slotFor(field);
+  const el = id && $(id);
+  if (el) {
+    el.hidden = false;
+    el.textContent = message;
+  } else {
+    showBanner(message);
+  }
+}
+
+function clearErrors() {
+  for (const id of ERROR_SLOTS) {
+    const el = $(id);
+    if (el) { el.hidden = true; el.textContent = ''; }
+  }
+  document.querySelectorAll('#editors .error').forEach((el) => { el.hidden = true; el.textContent = ''; });
+  document.querySelectorAll('#editors input.invalid').forEach((el) => el.classList.remove('invalid'));
+}
+
+function showBanner(message, kind = 'error') {
+  const b = $('banner');
+  b.className = `banner ${kind}`;
+  mount(b, h('span', {}, message), h('button', { type: 'button', class: 'small', onclick: () => { b.hidden = true; } }, 'Dismiss'));
+  b.hidden = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State transitions.
+
+/**
+ * Tries to make `next` the current state. Returns null on success or the error message; on
+ * failure nothing changes (unless `report` is false, the message is also shown by its control).
+ * @param {object} next
+ * @param {{structural?: boolean, kind?: string, fromHash?: boolean, report?: boolean}} opts
+ *   structural: rebuild editors and selects; kind: undo coalescing key (typing in one place
+ *   makes one undo step).
+ */
+function commit(next, { structural = false, kind = 'edit', fromHash = false, report = true } = {}) {
+  let valid;
+  let res;
+  try {
+    valid = validateState(next);
+    res = core.compute(valid);
+  } catch (e) {
+    if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
+    if (report) showError(e.field, e.message);
+    return e.message;
+  }
+  if (state && !statesEqual(state, valid)) pushUndo(state, kind);
+  const shapeChanged = !state || structuralKey(state) !== structuralKey(valid);
+  state = valid;
+  results = res;
+  clearErrors();
+  render(structural || shapeChanged);
+  if (!fromHash) writeHash();
+  return null;
+}
+
+/** Edits a copy of the current state with `fn` and commits it. */
+function update(fn, opts) {
+  const next = structuredClone(state);
+  fn(next);
+  return commit(next, opts);
+}
+
+function pushUndo(prev, kind) {
+  const now = Date.now();
+  // Typing in one cell or dragging one slider is one step, not one per keystroke.
+  if (kind !== lastUndoKind || now - lastUndoTime > 1500 || kind === 'edit') {
+    undoStack.push(prev);
+    if (undoStack.length > UNDO_DEPTH) undoStack.shift();
+  }
+  lastUndoKind = kind;
+  lastUndoTime = now;
+  $('undo').disabled = undoStack.length === 0;
+}
+
+function undo() {
+  const prev = undoStack.pop();
+  $('undo').disabled = undoStack.length === 0;
+  if (!prev) return;
+  lastUndoKind = '';
+  const current = state;
+  state = null; // no undo entry for the undo itself
+  if (commit(prev, { structural: true }) !== null) state = current;
+}
+
+/** Shapes, mode, head and preset: what requires rebuilding editors and selects. */
+function structuralKey(s) {
+  const hd = s.heads[s.head];
+  const dims = ['Q', 'K', 'V', 'logits', 'weights'].map((k) => (hd[k] ? `${hd[k].length}x${hd[k][0]?.length ?? 0}` : '-'));
+  return [s.mode, s.head, s.heads.length, s.view?.preset, ...dims].join('|');
+}
+
+function currentHead() {
+  return state.heads[state.head];
+}
+
+function nQ(s = state) {
+  const hd = s.heads[s.head];
+  return s.mode === 'qkv' ? hd.Q.length : (s.mode === 'logits' ? hd.logits : hd.weights).length;
+}
+
+function nK(s = state) {
+  const hd = s.heads[s.head];
+  return s.mode === 'qkv' ? hd.K.length : ((s.mode === 'logits' ? hd.logits : hd.weights)[0]?.length ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL.
+
+function writeHash() {
+  const link = encodeLink(state);
+  if (location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
+}
+
+function shareUrl() {
+  return `${location.href.split('#')[0]}#${encodeLink(state)}`;
+}
+
+function loadFromHash({ initial = false } = {}) {
+  const fragment = location.hash.slice(1);
+  if (!fragment) return false;
+  let decoded;
+  try {
+    decoded = decodeLink(fragment);
+  } catch (e) {
+    if (!(e instanceof StateError)) throw e;
+    showBanner(`This link could not be read: ${e.message}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
+    return false;
+  }
+  if (state && statesEqual(state, decoded)) return true;
+  const err = commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
+  if (err) {
+    showBanner(`This link holds a state the core rejects: ${err}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presets.
+
+function fillPresetSelect() {
+  const sel = $('preset');
+  mount(sel,
+    h('optgroup', { label: 'Lesson' },
+      Object.entries(LESSON_PRESETS).map(([id, p]) => h('option', { value: id }, p.label))),
+    h('optgroup', { label: 'Real heads (bundled)' },
+      Object.entries(REAL_DATASETS).map(([id, d]) => h('option', { value: realPresetId(id, 0) }, d.label))),
+    h('option', { value: 'custom', disabled: true }, 'custom (from a link or the API)'));
+}
+
+async function applyPreset(id) {
+  const status = $('copy-status');
+  try {
+    let next;
+    if (LESSON_PRESETS[id]) {
+      next = LESSON_PRESETS[id].make();
+    } else {
+      const [dataset, index] = id.split('.');
+      status.textContent = 'Loading real attention…';
+      next = await loadRealPreset(dataset, Number(index));
+      status.textContent = '';
+    }
+    commit(next, { structural: true, kind: 'preset' });
+  } catch (e) {
+    status.textContent = '';
+    showBanner(`Could not load the preset: ${e.message}`);
+    syncControls();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering.
+
+function render(structural) {
+  if (structural) {
+    renderEditors();
+    fillRowSelect();
+    fillHeadSelects();
+    renderPadding();
+  }
+  syncControls();
+  renderViews();
+}
+
+function syncControls() {
+  document.querySelectorAll('input[name="mode"]').forEach((r) => { r.checked = r.value === state.mode; });
+  $('mode-note').textContent = {
+    qkv: 'Scores S = Q Kᵀ × scale.',
+    logits: 'Scores given directly; an empty cell is a masked score.',
+    weights: 'Weights given (e.g. from a real model); τ re-tempers each row: a^(1/τ), renormalised.',
+  }[state.mode];
+  const tauBox = $('tau');
+  if (document.activeElement !== tauBox) tauBox.value = String(state.tau);
+  $('tau-slider').value = String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau))));
+  const kind = state.scale === 'auto' ? 'auto' : state.scale === 1 ? 'one' : 'custom';
+  $('scale-kind').value = kind;
+  const scaleBox = $('scale');
+  scaleBox.hidden = kind !== 'custom';
+  if (document.activeElement !== scaleBox && kind === 'custom') scaleBox.value = String(state.scale);
+  const usesScale = state.mode === 'qkv';
+  $('scale-kind').disabled = !usesScale;
+  scaleBox.disabled = !usesScale;
+  $('scale-note').textContent = usesScale
+    ? `scale used: ${results.scale.toPrecision(6)} (d_k = ${currentHead().Q[0]?.length ?? 0})`
+    : 'Not used: the scores are given.';
+  $('causal').checked = state.mask.causal;
+  if (document.activeElement !== $('window')) $('window').value = String(state.mask.window);
+  if (document.activeElement !== $('topk')) $('topk').value = String(state.topK);
+  $('row').value = String(state.row);
+  $('head').value = String(state.head);
+  $('allow-note').hidden = !state.mask.allow;
+  state.mask.padding.forEach((p, j) => {
+    const box = $(`pad-${j}`);
+    if (box) box.checked = p;
+  });
+  const preset = state.view?.preset ?? 'custom';
+  const sel = $('preset');
+  const [dataset, index] = preset.split('.');
+  const realInfo = REAL_DATASETS[dataset];
+  sel.value = realInfo ? realPresetId(dataset, 0) : (LESSON_PRESETS[preset] ? preset : 'custom');
+  $('real-head-wrap').hidden = !realInfo || realInfo.heads.length < 2;
+  if (realInfo) {
+    const rh = $('real-head');
+    if (rh.dataset.dataset !== dataset) {
+      mount(rh, realInfo.heads.map((name, i) => h('option', { value: String(i) }, name)));
+      rh.dataset.dataset = dataset;
+    }
+    rh.value = index;
+  }
+  $('numbers').checked = showNumbers();
+  $('source').textContent = state.source ? `Source: ${state.source}` : '';
+}
+
+function showNumbers() {
+  return numbersOverride ?? nK() <= NUMBERS_AUTO_MAX;
+}
+
+function fillRowSelect() {
+  mount($('row'), state.tokens.queries.map((t, i) => h('option', { value: String(i) }, `${i}: ${showToken(t)}`)));
+}
+
+function fillHeadSelects() {
+  $('head-wrap').hidden = state.heads.length < 2;
+  mount($('head'), state.heads.map((hd, i) => h('option', { value: String(i) }, hd.name || `head ${i}`)));
+}
+
+function renderPadding() {
+  const n = nK();
+  const box = $('padding');
+  if (n > 64) {
+    mount(box, h('p', { class: 'note' }, `Key padding: ${state.mask.padding.filter(Boolean).length} of ${n} keys padded (set through the link or API for this many keys).`));
+    return;
+  }
+  mount(box, h('span', { class: 'label' }, 'key padding (padded keys are invisible to every query):'),
+    h('div', { class: 'pad-flags' }, state.tokens.keys.map((t, j) => h('label', { class: 'pad', title: `pad key ${j}` },
+      h('input', {
+        type: 'checkbox', id: `pad-${j}`, checked: state.mask.padding[j],
+        onchange: (ev) => update((s) => { s.mask.padding[j] = ev.target.checked; }, { kind: 'mask' }),
+      }),
+      ` ${j}: ${showToken(t)}`))));
+}
+
+function renderViews() {
+  const r = results;
+  const keyTokens = state.tokens.keys;
+  const queryTokens = state.tokens.queries;
+  const emptyRows = r.rows.map((m) => m.empty);
+  const numbers = showNumbers();
+  const visibleScores = r.scores.flat().filter((x) => x !== null);
+  const lo = visibleScores.length ? Math.min(...visibleScores) : 0;
+  const hi = visibleScores.length ? Math.max(...visibleScores) : 1;
+  const selectRow = (i) => update((s) => { s.row = i; }, { kind: 'row' });
+  renderHeatmap($('scores-view'), {
+    id: 'scores', title: state.mode === 'weights' ? 'Scores S = ln a (log of the given weights)' : 'Scores S',
+    note: state.mode === 'qkv' ? `S = Q Kᵀ × ${r.scale.toPrecision(4)}, before the temperature.` : 'Before the temperature.',
+    matrix: r.scores, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
+    domain: [lo, hi], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
+  });
+  renderHeatmap($('weights-view'), {
+    id: 'weights', title: 'Weights A = softmax(S / τ)',
+    note: `Each row sums to 1 over its visible keys. τ = ${state.tau}.`,
+    matrix: r.weights, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
+    domain: [0, 1], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
+  });
+  renderRowPanel($('row-view'), {
+    results: r, row: state.row, queryTokens, keyTokens, topK: state.topK, tau: state.tau,
+  });
+  renderOutput($('output-view'), { results: r, row: state.row, queryTokens });
+}
+
+// Editors -------------------------------------------------------------------------------------
+
+/** Applies one cell edit; returns an error message (shown under the editor) or null. */
+function editCell(name, i, j, value) {
+  return update((s) => { s.heads[s.head][name][i][j] = value; }, { kind: `cell-${name}-${i}-${j}`, report: false });
+}
+
+function editToken(which, i, text) {
+  update((s) => {
+    // Self-attention: queries and keys are the same tokens, so a label edit updates both.
+    const tied = s.tokens.queries.length === s.tokens.keys.length &&
+      s.tokens.queries.every((t, k) => t === s.tokens.keys[k]);
+    s.tokens[which][i] = text;
+    if (tied) s.tokens[which === 'queries' ? 'keys' : 'queries'][i] = text;
+  }, { kind: `token-${which}-${i}` });
+  fillRowSelect();
+  $('row').value = String(state.row);
+  renderPadding();
+}
+
+const zeros = (n) => new Array(n).fill(0);
+
+/** Adds or removes a query (row of Q / logits / weights). */
+function resizeQueries(delta) {
+  update((s) => {
+    const hd = s.heads[s.head];
+    const name = s.mode === 'qkv' ? 'Q' : s.mode;
+    const m = hd[name];
+    if (delta > 0) {
+      const width = m[0]?.length ?? 1;
+      m.push(s.mode === 'weights' ? new Array(width).fill(1 / width) : zeros(width));
+      s.tokens.queries.push(`t${m.length - 1}`);
+    } else if (m.length > 1) {
+      m.pop();
+      s.tokens.queries.pop();
+    }
+    s.row = Math.min(s.row, m.length - 1);
+    s.mask.allow = null;
+  }, { structural: true, kind: 'resize' });
+}
+
+/** Adds or removes a key (row of K and V, column of logits / weights, a padding flag). */
+function resizeKeys(delta) {
+  update((s) => {
+    const hd = s.heads[s.head];
+    const n = nK(s);
+    if (delta < 0 && n <= 1) return;
+    if (s.mode === 'qkv') {
+      if (delta > 0) hd.K.push(zeros(hd.K[0].length)); else hd.K.pop();
+    } else {
+      const m = hd[s.mode];
+      for (const row of m) { if (delta > 0) row.push(0); else row.pop(); }
+    }
+    if (hd.V) {
+      if (delta > 0) hd.V.push(zeros(hd.V[0]?.length ?? 1)); else hd.V.pop();
+    }
+    if (delta > 0) { s.tokens.keys.push(`k${n}`); s.mask.padding.push(false); } else { s.tokens.keys.pop(); s.mask.padding.pop(); }
+    s.mask.allow = null;
+  }, { structural: true, kind: 'resize' });
+}
+
+/** Adds or removes a column of Q and K together (d_k) or of V (d_v). */
+function resizeColumns(which, delta) {
+  update((s) => {
+    const hd = s.heads[s.head];
+    const mats = which === 'dk' ? [hd.Q, hd.K] : [hd.V];
+    if (delta < 0 && (mats[0][0]?.length ?? 0) <= 1) return;
+    for (const m of mats) for (const row of m) { if (delta > 0) row.push(0); else row.pop(); }
+  }, { structural: true, kind: 'resize' });
+}
+
+function renderEditors() {
+  const root = $('editors');
+  const hd = currentHead();
+  const blocks = [];
+  const block = (name, o) => {
+    const el = h('div', { class: 'editor-block', id: `editor-${name}` });
+    blocks.push(() => renderEditor(el, {
+      id: `edit-${name}`, title: name, matrix: hd[name], onCell: (i, j, v) => editCell(name, i, j, v), ...o,
+    }));
+    return el;
+  };
+  const children = [];
+  const keys = { addRow: () => resizeKeys(1), removeRow: () => resizeKeys(-1) };
+  const queries = { addRow: () => resizeQueries(1), removeRow: () => resizeQueries(-1) };
+  const labelEditor = (which) => ({ labelsEditable: true, onLabel: (i, t) => editToken(which, i, t) });
+  if (state.mode === 'qkv') {
+    children.push(block('Q', {
+      rowLabels: state.tokens.queries, rowNoun: 'query', colPrefix: 'd', hint: 'Queries: one row per query token (n_q × d_k).',
+      resize: { ...queries, addCol: () => resizeColumns('dk', 1), removeCol: () => resizeColumns('dk', -1) }, ...labelEditor('queries'),
+    }));
+    children.push(block('K', {
+      rowLabels: state.tokens.keys, rowNoun: 'key', colPrefix: 'd', hint: 'Keys: one row per key token (n_k × d_k); d_k is shared with Q.',
+      resize: { ...keys, addCol: () => resizeColumns('dk', 1), removeCol: () => resizeColumns('dk', -1) }, ...labelEditor('keys'),
+    }));
+  } else {
+    const name = state.mode;
+    const big = nK() > 16;
+    const el = block(name, {
+      rowLabels: state.tokens.queries, rowNoun: 'query', colPrefix: 'k', allowNull: name === 'logits',
+      hint: name === 'logits' ? 'Rows are queries, columns keys. Leave a cell empty (or type -inf) to mask it.'
+        : 'Rows are queries, columns keys; each row is a probability distribution (≥ 0).',
+      resize: {
+        ...queries,
+        addCol: () => resizeKeys(1), removeCol: () => resizeKeys(-1),
+      },
+      ...labelEditor('queries'),
+    });
+    children.push(big ? h('details', { class: 'big-editor' }, h('summary', {}, `Edit the ${name} (${nQ()} × ${nK()})`), el) : el);
+  }
+  if (hd.V) {
+    children.push(block('V', {
+      rowLabels: state.tokens.keys, rowNoun: 'key', colPrefix: 'd',
+      hint: 'Values: one row per key (n_k × d_v); the output mixes these rows.',
+      resize: { ...keys, addCol: () => resizeColumns('dv', 1), removeCol: () => resizeColumns('dv', -1) },
+      ...labelEditor('keys'),
+    }));
+  } else {
+    children.push(h('p', { class: 'note' }, 'No values V: the output is not computed. ',
+      h('button', { type: 'button', class: 'small', onclick: () => update((s) => { s.heads[s.head].V = Array.from({ length: nK(s) }, (_, j) => [j]); }, { structural: true }) }, 'add V = key position')));
+  }
+  mount(root, children);
+  for (const draw of blocks) draw();
+}
+
+// Mode switching keeps the numbers meaningful: qkv -> logits copies the current scores,
+// anything -> weights copies the current weights, weights/logits -> qkv starts from identity-ish Q, K.
+function switchMode(mode) {
+  if (mode === state.mode) return;
+  update((s) => {
+    const hd = s.heads[s.head];
+    const n = nK(s);
+    if (mode === 'logits') hd.logits = results.scores.map((row) => row.map((x) => (x === null ? null : x)));
+    if (mode === 'weights') hd.weights = results.weights.map((row) => [...row]);
+    if (mode === 'qkv' && (!hd.Q || !hd.K || hd.Q.length !== nQ(s) || hd.K.length !== n)) {
+      hd.Q = Array.from({ length: nQ(s) }, (_, i) => [1, i / Math.max(1, nQ(s) - 1)]);
+      hd.K = Array.from({ length: n }, (_, j) => [1, j / Math.max(1, n - 1)]);
+    }
+    s.mode = mode;
+  }, { structural: true, kind: 'mode' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls.
+
+function parsePositive(text) {
+  const x = Number(String(text).trim());
+  return Number.isFinite(x) && x > 0 ? x : null;
+}
+
+function wireControls() {
+  document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener('change', () => switchMode(r.value)));
+  $('tau-slider').addEventListener('input', (ev) => {
+    const tau = Number((10 ** Number(ev.target.value)).toPrecision(3));
+    update((s) => { s.tau = tau; }, { kind: 'tau' });
+  });
+  $('tau').addEventListener('input', (ev) => {
+    const text = ev.target.value;
+    const tau = Number(text);
+    if (text.trim() === '' || !Number.isFinite(tau) || tau <= 0) {
+      showError('tau', `τ must be a number > 0 (got "${text}"); τ → 0 is argmax and is not a temperature. Keeping τ = ${state.tau}.`);
+      ev.target.classList.add('invalid');
+      return;
+    }
+    ev.target.classList.remove('invalid');
+    update((s) => { s.tau = tau; }, { kind: 'tau' });
+  });
+  $('scale-kind').addEventListener('change', (ev) => {
+    const kind = ev.target.value;
+    update((s) => {
+      s.scale = kind === 'auto' ? 'auto' : kind === 'one' ? 1 : (typeof s.scale === 'number' && s.scale !== 1 ? s.scale : 0.5);
+    }, { kind: 'scale' });
+  });
+  $('scale').addEventListener('input', (ev) => {
+    const x = parsePositive(ev.target.value);
+    if (x === null) {
+      showError('scale', `The scale must be a number > 0 (got "${ev.target.value}").`);
+      return;
+    }
+    update((s) => { s.scale = x; }, { kind: 'scale' });
+  });
+  $('causal').addEventListener('change', (ev) => update((s) => { s.mask.causal = ev.target.checked; }, { kind: 'mask' }));
+  $('window').addEventListener('input', (ev) => {
+    const w = Number(ev.target.value);
+    if (!Number.isInteger(w) || w < 0) {
+      showError('mask.window', `The window must be a whole number ≥ 0 (got "${ev.target.value}"); 0 turns it off.`);
+      return;
+    }
+    update((s) => { s.mask.window = w; }, { kind: 'window' });
+  });
+  $('topk').addEventListener('input', (ev) => {
+    const k = Number(ev.target.value);
+    if (!Number.isInteger(k) || k < 1) {
+      showError('topK', `k must be a whole number ≥ 1 (got "${ev.target.value}").`);
+      return;
+    }
+    update((s) => { s.topK = k; }, { kind: 'topk' });
+  });
+  $('row').addEventListener('change', (ev) => update((s) => { s.row = Number(ev.target.value); }, { kind: 'row' }));
+  $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); s.row = 0; }, { structural: true, kind: 'head' }));
+  $('numbers').addEventListener('change', (ev) => { numbersOverride = ev.target.checked; renderViews(); });
+  $('preset').addEventListener('change', (ev) => applyPreset(ev.target.value));
+  $('real-head').addEventListener('change', (ev) => applyPreset(realPresetId(ev.target.dataset.dataset, ev.target.value)));
+  $('undo').addEventListener('click', undo);
+  document.addEventListener('keydown', (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === 'z' && !ev.target.closest?.('input, textarea')) {
+      ev.preventDefault();
+      undo();
+    }
+  });
+  $('copy-link').addEventListener('click', async () => {
+    const url = shareUrl();
+    const status = $('copy-status');
+    try {
+      await navigator.clipboard.writeText(url);
+      status.textContent = `Link copied (${url.length} characters).`;
+    } catch {
+      // Clipboard refused (permissions, insecure context): show the link to copy by hand.
+      const box = h('input', { type: 'text', value: url, readonly: true, class: 'link-box', 'aria-label': 'link to this state' });
+      mount(status, 'Copy this link: ', box);
+      box.select();
+    }
+  });
+  window.addEventListener('hashchange', () => loadFromHash());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up and the programmatic API.
+
+async function start() {
+  core = await loadCore();
+  $('core-variant').textContent = `Core: C++ → WebAssembly (${core.variant}).`;
+  fillPresetSelect();
+  wireControls();
+  $('loading').hidden = true;
+  $('app').hidden = false;
+  if (!loadFromHash({ initial: true })) {
+    const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
+    if (err) throw new Error(`default state rejected: ${err}`);
+  }
+}
+
+const ready = start().catch((e) => {
+  $('loading').textContent = `The playground could not start: ${e.message}`;
+  $('loading').classList.add('error');
+  throw e;
+});
+
+/**
+ * window.attentionPlayground — the page's programmatic API (documented in README.md).
+ *   ready: Promise<void>            resolves when the core is loaded and a state is shown
+ *   getState(): object              the current state (docs/state.md), a copy
+ *   setState(state): Promise<void>  validates and shows a state; rejects with an Error whose
+ *                                   message says what is wrong (the current state is kept)
+ *   results(): object               the current results JSON (scores, weights, output, rows, ...)
+ *   shareUrl(): string              a link that reproduces the current state exactly
+ */
+window.attentionPlayground = {
+  ready,
+  getState: () => structuredClone(state),
+  async setState(next) {
+    await ready;
+    const err = commit(structuredClone(next), { structural: true, report: false, kind: 'api' });
+    if (err) throw new Error(err);
+  },
+  results: () => structuredClone(results),
+  shareUrl: () => shareUrl(),
+};

@@ -1,0 +1,132 @@
+// Presets: the lesson's worked examples and real heads bundled in web/data/real (provenance and
+// licence in web/data/real/README.md). Each preset is a complete version-1 state.
+
+const base = (over) => ({
+  version: 1,
+  mode: 'qkv',
+  heads: [],
+  head: 0,
+  tokens: { queries: [], keys: [] },
+  mask: { causal: false, window: 0, padding: [], allow: null },
+  tau: 1,
+  scale: 'auto',
+  topK: 2,
+  row: 0,
+  view: { panel: 'weights', preset: 'custom' },
+  source: '',
+  ...over,
+});
+
+const head = (name, m) => ({ name, Q: null, K: null, V: null, logits: null, weights: null, ...m });
+
+/** Built-in lesson presets (synchronous). */
+export const LESSON_PRESETS = {
+  example1: {
+    label: 'Lesson · worked example 1: two candidates',
+    make: () => base({
+      heads: [head('example 1', { Q: [[1, 0]], K: [[1, 0], [0, 1]], V: [[2, 0], [0, 4]] })],
+      tokens: { queries: ['q'], keys: ['k1', 'k2'] },
+      mask: { causal: false, window: 0, padding: [false, false], allow: null },
+      scale: 1,
+      view: { panel: 'weights', preset: 'example1' },
+      source: 'Worked example 1 of the lesson: q = (1,0), k1 = (1,0), k2 = (0,1), v1 = (2,0), v2 = (0,4), no scaling.',
+    }),
+  },
+  example2: {
+    label: 'Lesson · worked example 2: three-position causal',
+    make: () => base({
+      mode: 'logits',
+      heads: [head('example 2', {
+        logits: [[0, null, null], [0, Math.log(3), null], [Math.log(2), 0, 0]],
+        V: [[2], [6], [10]],
+      })],
+      tokens: { queries: ['x1', 'x2', 'x3'], keys: ['x1', 'x2', 'x3'] },
+      mask: { causal: true, window: 0, padding: [false, false, false], allow: null },
+      row: 2,
+      view: { panel: 'weights', preset: 'example2' },
+      source: 'Worked example 2 of the lesson: causal logits (0), (0, ln 3), (ln 2, 0, 0) with V = (2, 6, 10).',
+    }),
+  },
+  selfattention: {
+    label: 'Lesson · self-attention on four tokens (edit Q, K, V)',
+    make: () => base({
+      heads: [head('four tokens', {
+        Q: [[1, 0], [0.5, 1], [1, 1], [0, 1.5]],
+        K: [[1, 0.2], [0.2, 1], [1, 1], [-0.5, 1]],
+        V: [[1, 0], [0, 1], [1, 1], [2, -1]],
+      })],
+      tokens: { queries: ['The', 'cat', 'sat', 'down'], keys: ['The', 'cat', 'sat', 'down'] },
+      mask: { causal: false, window: 0, padding: [false, false, false, false], allow: null },
+      row: 2,
+      view: { panel: 'weights', preset: 'selfattention' },
+      source: 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
+    }),
+  },
+};
+
+/** Real attention bundled with the page. `heads` names each head of the file. */
+export const REAL_DATASETS = {
+  'gpt2-small_L0_nlp-sentence': {
+    label: 'GPT-2 small · layer 0 · NLP sentence',
+    heads: Array.from({ length: 12 }, (_, i) => `L0H${i}`),
+    causal: true,
+    text: 'GPT-2 small, layer 0, on "Natural language processing tasks, such as question answering, ..."',
+  },
+  'gpt2-small_L5H5_induction_random-repeated': {
+    label: 'GPT-2 small · L5H5 induction head · random tokens repeated',
+    heads: ['L5H5'],
+    causal: true,
+    text: 'GPT-2 small head L5H5 (an induction head) on 20 random tokens repeated twice',
+  },
+  'gpt2-small_induction-heads_repeated-sentence': {
+    label: 'GPT-2 small · L6H9 and L5H5 · sentence repeated',
+    heads: ['L6H9', 'L5H5'],
+    causal: true,
+    text: 'GPT-2 small heads L6H9 and L5H5 on a sentence repeated twice',
+  },
+  't5-small_encoder_L0_bidirectional': {
+    label: 'T5-small · encoder layer 0 (not causal)',
+    heads: Array.from({ length: 8 }, (_, i) => `L0H${i}`),
+    causal: false,
+    text: 'T5-small encoder, layer 0, on "translate English to French: Hello, how are you?"',
+  },
+};
+
+/** Preset id of a real head: "<dataset>.<head index>". */
+export const realPresetId = (dataset, index) => `${dataset}.${index}`;
+
+const cache = new Map();
+
+/**
+ * Loads one head of a bundled real dataset as a `weights`-mode state. V is the key position j
+ * (one column), so the output of a row is the mean key position it attends to.
+ * @param {string} dataset  a key of REAL_DATASETS
+ * @param {number} index    head index within the file
+ * @param {(url: URL) => Promise<object>} [loadJson]  fetch replacement (node tests)
+ */
+export async function loadRealPreset(dataset, index, loadJson = defaultLoadJson) {
+  const info = REAL_DATASETS[dataset];
+  if (!info) throw new Error(`unknown dataset "${dataset}"`);
+  if (!(index >= 0 && index < info.heads.length)) throw new Error(`${dataset} has no head ${index}`);
+  const url = new URL(`./data/real/${dataset}/attention.json`, import.meta.url);
+  if (!cache.has(dataset)) cache.set(dataset, loadJson(url));
+  const file = await cache.get(dataset);
+  const weights = file.attention[0][index];
+  const n = weights.length;
+  return base({
+    mode: 'weights',
+    heads: [head(info.heads[index], { weights, V: Array.from({ length: n }, (_, j) => [j]) })],
+    tokens: { queries: [...file.tokens], keys: [...file.tokens] },
+    mask: { causal: false, window: 0, padding: new Array(n).fill(false), allow: null },
+    topK: 3,
+    row: Math.min(n - 1, 12),
+    view: { panel: 'weights', preset: realPresetId(dataset, index) },
+    source: `${info.text}, head ${info.heads[index]}; real weights from web/data/real/${dataset} (MIT, TransformerLens notebooks). V = key position, so the output is the mean attended position.`,
+  });
+}
+
+async function defaultLoadJson(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`could not load ${url.pathname} (HTTP ${res.status})`);
+  return res.json();
+}
