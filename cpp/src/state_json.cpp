@@ -57,7 +57,13 @@ Matrix get_matrix(const json& j, const std::string& field, bool null_is_masked) 
         for (std::size_t c = 0; c < row.size(); ++c) {
             const json& x = row[c];
             if (x.is_number()) {
-                m.data.push_back(static_cast<float>(x.get<double>()));
+                const double d = x.get<double>();
+                if (std::fabs(d) > std::numeric_limits<float>::max())
+                    throw Error(ErrorCode::kInvalidValue, field,
+                                rf + "[" + std::to_string(c) + "] = " + x.dump() +
+                                    " is outside the float32 range (magnitude <= 3.4e38) the "
+                                    "core computes in");
+                m.data.push_back(static_cast<float>(d));
             } else if (x.is_null() && null_is_masked) {
                 m.data.push_back(-std::numeric_limits<float>::infinity());
             } else {

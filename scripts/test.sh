@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test: C++ (Catch2 via ctest), node (WASM module, CLI agreement, URL codec) and the
+# browser tests (Debian Chromium driven by playwright-core). Installs and builds first.
+# Runs all three suites even if one fails; exits non-zero if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 1
+bash scripts/build.sh || exit 1
+
+status=0
+echo "== C++ tests (ctest)"
+ctest --test-dir build/native --output-on-failure || status=1
+
+echo "== node tests"
+node --test tests/node/ || status=1
+
+echo "== browser tests (Chromium)"
+node --test --test-concurrency=1 tests/browser/ || status=1
+
+exit $status
