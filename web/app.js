@@ -156,11 +156,23 @@ function nK(s = state) {
 // ---------------------------------------------------------------------------------------------
 // URL.
 
-function writeHash() {
-  const link = encodeLink(state);
-  if (location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
+/** Encodes the current state, or returns null (with a note) when it is too large for a link. */
+function currentLink() {
+  try {
+    return encodeLink(state);
+  } catch (e) {
+    if (!(e instanceof StateError)) throw e;
+    $('copy-status').textContent = `This state cannot be put in a link: ${e.message}`;
+    return null;
+  }
 }
 
+function writeHash() {
+  const link = currentLink();
+  if (link !== null && location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
+}
+
+/** The link to the current state; throws StateError when the state is too large for a link. */
 function shareUrl() {
   return `${location.href.split('#')[0]}#${encodeLink(state)}`;
 }
@@ -549,8 +561,14 @@ function wireControls() {
     }
   });
   $('copy-link').addEventListener('click', async () => {
-    const url = shareUrl();
     const status = $('copy-status');
+    let url;
+    try {
+      url = shareUrl();
+    } catch (e) {
+      status.textContent = `This state cannot be put in a link: ${e.message}`;
+      return;
+    }
     try {
       await navigator.clipboard.writeText(url);
       status.textContent = `Link copied (${url.length} characters).`;

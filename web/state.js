@@ -1,0 +1,904 @@
+// The playground's state: the one versioned schema of docs/state.md, its defaults, its validation
+// and its URL-fragment codec. Plain ES module with no DOM access and no attention maths, so the
+// page, the node tests and any tool can share it. Every state that enters the program (link, API
+// call, file) goes through validateState() or decodeLink() once; everything downstream may then
+// trust the shapes and ranges without re-checking.
+
+import { deflateSync, inflateSync, strToU8, strFromU8 } from './vendor/vendor.js';
+
+/** Version of the state schema and of the link format (`v=` in the link). */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * A state of docs/state.md, as validateState() returns it (keys in this order).
+ * @typedef {object} State
+ * @property {1} version
+ * @property {'qkv'|'logits'|'weights'} mode
+ * @property {Head[]} heads 1..64 heads, all with the same n_q x n_k
+ * @property {number} head integer, 0 <= head < heads.length
+ * @property {{queries: string[], keys: string[]}} tokens n_q and n_k labels, <= 200 code points each
+ * @property {{causal: boolean, window: number, padding: boolean[], allow: boolean[][]|null}} mask
+ *   window: integer 0..4096 (0 = off); padding: n_k flags; allow: n_q x n_k or null
+ * @property {number} tau finite, 0 < tau <= 1000
+ * @property {'auto'|number} scale "auto" or finite > 0
+ * @property {number} topK integer 1..4096
+ * @property {number} row integer, 0 <= row < n_q
+ * @property {{panel: 'weights'|'scores', preset: string}} view preset: [A-Za-z0-9._-], 1..100 chars
+ * @property {string} source <= 500 code points
+ */
+/**
+ * One attention head. Matrices are arrays of rows; a matrix the mode does not need may be null.
+ * @typedef {object} Head
+ * @property {string} name <= 200 code points
+ * @property {number[][]|null} Q n_q x d_k, finite (required in mode "qkv"), 1 <= d_k <= 1024
+ * @property {number[][]|null} K n_k x d_k, finite (required in mode "qkv")
+ * @property {number[][]|null} V n_k x d_v, finite, 0 <= d_v <= 1024
+ * @property {(number|null)[][]|null} logits n_q x n_k, finite or null = masked (mode "logits")
+ * @property {number[][]|null} weights n_q x n_k, finite and >= 0 (mode "weights")
+ */
+
+/**
+ * Hard limits of the schema. They mirror the C++ core (`kMaxTokens`, `kMaxDim`) so that a state
+ * accepted here is never refused by the core for its size.
+ * - maxTokens: n_q, n_k, `mask.window` and `topK` are at most this.
+ * - maxDim: d_k and d_v are at most this.
+ * - maxHeads: `heads.length` is 1..maxHeads.
+ * - maxTau: `tau` is in (0, maxTau].
+ * - maxTokenLength / maxNameLength / maxSourceLength / maxPresetLength: string lengths, counted in
+ *   Unicode code points (so an emoji counts as one, as a reader would count it).
+ * - maxLinkLength: longest fragment decodeLink() reads and encodeLink() writes, in characters.
+ * - maxBlockBytes: largest uncompressed data block of a link; it bounds the memory a hostile link
+ *   can make the decoder allocate.
+ */
+export const LIMITS = Object.freeze({
+  maxTokens: 4096,
+  maxDim: 1024,
+  maxHeads: 64,
+  maxTau: 1000,
+  maxTokenLength: 200,
+  maxNameLength: 200,
+  maxSourceLength: 500,
+  maxPresetLength: 100,
+  maxLinkLength: 4_000_000,
+  maxBlockBytes: 64 * 1024 * 1024,
+});
+
+const MODES = ['qkv', 'logits', 'weights'];
+const PANELS = ['weights', 'scores'];
+// Preset ids go into the link unescaped, so they are kept to URL-safe characters.
+const PRESET_PATTERN = /^[A-Za-z0-9._-]+$/;
+const MATRIX_NAMES = ['Q', 'K', 'V', 'logits', 'weights'];
+const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source'];
+const HEAD_KEYS = ['name', ...MATRIX_NAMES];
+const TOKENS_KEYS = ['queries', 'keys'];
+const MASK_KEYS = ['causal', 'window', 'padding', 'allow'];
+const VIEW_KEYS = ['panel', 'preset'];
+
+/**
+ * Thrown for any state or link that does not satisfy docs/state.md.
+ * `field` is the path of the offending field ("tau", "heads[0].Q[1][0]", "tokens.keys", "d",
+ * "link"), `message` a sentence a teacher can act on.
+ */
+export class StateError extends Error {
+  /**
+   * @param {string} field path of the offending field
+   * @param {string} message what is wrong, in plain English
+   */
+  constructor(field, message) {
+    super(message);
+    this.name = 'StateError';
+    this.field = field;
+  }
+}
+
+/**
+ * The lesson's worked example 1: one query against two keys, Q K^T = [1, 0].
+ * @returns {State} a new, valid state (a fresh object on every call, safe to mutate)
+ */
+export function defaultState() {
+  return {
+    version: SCHEMA_VERSION,
+    mode: 'qkv',
+    heads: [
+      {
+        name: 'example 1',
+        Q: [[1, 0]],
+        K: [[1, 0], [0, 1]],
+        V: [[2, 0], [0, 4]],
+        logits: null,
+        weights: null,
+      },
+    ],
+    head: 0,
+    tokens: { queries: ['q'], keys: ['k1', 'k2'] },
+    mask: { causal: false, window: 0, padding: [false, false], allow: null },
+    tau: 1,
+    scale: 1,
+    topK: 2,
+    row: 0,
+    view: { panel: 'weights', preset: 'example1' },
+    source: 'Worked example 1 of the lesson',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------
+
+/** Short description of a value for error messages ("-1", "\"abc\"", "an object"). */
+function describe(value) {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return JSON.stringify(shown);
+  }
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+/** Own property or undefined: an inherited `tau` (or a polluted prototype) must never count. */
+function own(object, key) {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+function isRecord(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireRecord(value, path) {
+  if (!isRecord(value)) throw new StateError(path, `${path} must be an object (got ${describe(value)})`);
+  return value;
+}
+
+/**
+ * Unknown keys are refused rather than dropped: a typo such as "temperature" would otherwise be
+ * silently ignored, and keys like "__proto__" (own properties after JSON.parse) never get through.
+ */
+function rejectUnknownKeys(object, allowed, path) {
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) {
+      const where = path === '' ? 'the state' : path;
+      throw new StateError(
+        path === '' ? key : `${path}.${key}`,
+        `${where} has an unknown field ${JSON.stringify(key)} (known fields: ${allowed.join(', ')})`,
+      );
+    }
+  }
+}
+
+function requireInteger(value, path, min, max) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new StateError(path, `${path} must be an integer from ${min} to ${max} (got ${describe(value)})`);
+  }
+  return value + 0; // -0 becomes 0: the link writes String(-0) = "0", so keep integers canonical
+}
+
+function requireBoolean(value, path) {
+  if (typeof value !== 'boolean') throw new StateError(path, `${path} must be true or false (got ${describe(value)})`);
+  return value;
+}
+
+/** Length in code points, counting a lone surrogate as one (as `for...of` and `[...text]` do). */
+function codePointLength(text) {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}
+
+function requireString(value, path, maxLength) {
+  if (typeof value !== 'string') throw new StateError(path, `${path} must be a string (got ${describe(value)})`);
+  // Cheap bound first: a string of more than 2*max UTF-16 units has more than max code points.
+  if (value.length > maxLength && (value.length > 2 * maxLength || codePointLength(value) > maxLength)) {
+    throw new StateError(path, `${path} must be at most ${maxLength} characters (got ${codePointLength(value)})`);
+  }
+  return value;
+}
+
+function requireOneOf(value, path, choices) {
+  if (!choices.includes(value)) {
+    const list = choices.map((c) => JSON.stringify(c)).join(', ');
+    throw new StateError(path, `${path} must be one of ${list} (got ${describe(value)})`);
+  }
+  return value;
+}
+
+/** Cell rules of the matrix fields. */
+const CELL_RULES = {
+  finite: { accepts: (x) => typeof x === 'number' && Number.isFinite(x), wants: 'a finite number' },
+  finiteOrNull: {
+    accepts: (x) => x === null || (typeof x === 'number' && Number.isFinite(x)),
+    wants: 'a finite number or null (masked)',
+  },
+  nonNegative: { accepts: (x) => typeof x === 'number' && Number.isFinite(x) && x >= 0, wants: 'a finite number >= 0' },
+  boolean: { accepts: (x) => typeof x === 'boolean', wants: 'true or false' },
+};
+
+/**
+ * Checks a rectangular matrix (array of row arrays) and returns a copy.
+ * @returns {{rows: number, cols: number, data: Array<Array<*>>}}
+ */
+function readMatrix(value, path, { minCols, maxCols, cell }) {
+  if (!Array.isArray(value)) {
+    throw new StateError(path, `${path} must be a matrix (an array of rows) or null (got ${describe(value)})`);
+  }
+  const rows = value.length;
+  if (rows < 1 || rows > LIMITS.maxTokens) {
+    throw new StateError(path, `${path} must have 1 to ${LIMITS.maxTokens} rows (got ${rows})`);
+  }
+  const rule = CELL_RULES[cell];
+  let cols = -1;
+  const data = new Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const row = value[i];
+    const rowPath = `${path}[${i}]`;
+    if (!Array.isArray(row)) throw new StateError(rowPath, `${rowPath} must be an array (got ${describe(row)})`);
+    if (i === 0) {
+      cols = row.length;
+      if (cols < minCols || cols > maxCols) {
+        throw new StateError(path, `${path} must have ${minCols} to ${maxCols} columns (got ${cols})`);
+      }
+    } else if (row.length !== cols) {
+      throw new StateError(
+        rowPath,
+        `${rowPath} has ${row.length} values but ${path}[0] has ${cols}; a matrix must be rectangular`,
+      );
+    }
+    const copy = new Array(cols);
+    for (let j = 0; j < cols; j++) {
+      const x = row[j];
+      if (!rule.accepts(x)) {
+        throw new StateError(`${rowPath}[${j}]`, `${rowPath}[${j}] must be ${rule.wants} (got ${describe(x)})`);
+      }
+      copy[j] = x;
+    }
+    data[i] = copy;
+  }
+  return { rows, cols, data };
+}
+
+function readStringList(value, path, maxLength) {
+  if (!Array.isArray(value)) throw new StateError(path, `${path} must be an array of strings (got ${describe(value)})`);
+  return Array.from({ length: value.length }, (_, i) => requireString(value[i], `${path}[${i}]`, maxLength));
+}
+
+/** Which matrix gives n_q and n_k in each mode. */
+const SHAPE_SOURCE = { qkv: ['Q', 'K'], logits: ['logits', 'logits'], weights: ['weights', 'weights'] };
+
+/**
+ * Validates one head and returns a copy; `shape` carries n_q/n_k from head 0 to the others
+ * (tokens are shared, so every head must have the same n_q x n_k).
+ */
+function readHead(value, index, mode, shape) {
+  const path = `heads[${index}]`;
+  requireRecord(value, path);
+  rejectUnknownKeys(value, HEAD_KEYS, path);
+  const name = requireString(own(value, 'name'), `${path}.name`, LIMITS.maxNameLength);
+
+  // Missing matrices mean "not given", like null (docs/state.md: "absent = no output" for V).
+  const read = (key, options) => {
+    const m = own(value, key);
+    return m === undefined || m === null ? null : readMatrix(m, `${path}.${key}`, options);
+  };
+  const dims = { minCols: 1, maxCols: LIMITS.maxDim, cell: 'finite' };
+  const m = {
+    Q: read('Q', dims),
+    K: read('K', dims),
+    V: read('V', { minCols: 0, maxCols: LIMITS.maxDim, cell: 'finite' }),
+    logits: read('logits', { minCols: 1, maxCols: LIMITS.maxTokens, cell: 'finiteOrNull' }),
+    weights: read('weights', { minCols: 1, maxCols: LIMITS.maxTokens, cell: 'nonNegative' }),
+  };
+
+  const needed = mode === 'qkv' ? ['Q', 'K'] : [mode];
+  for (const key of needed) {
+    if (m[key] === null) {
+      throw new StateError(`${path}.${key}`, `${path}.${key} is required in mode "${mode}" (got null)`);
+    }
+  }
+
+  // n_q and n_k come from the mode's own matrix of head 0; every other matrix present must agree,
+  // even when the mode does not use it, so that switching mode never meets a mismatched matrix.
+  if (shape.nQ === undefined) {
+    const [qFrom, kFrom] = SHAPE_SOURCE[mode];
+    shape.nQ = m[qFrom].rows;
+    shape.nK = mode === 'qkv' ? m[kFrom].rows : m[kFrom].cols;
+    shape.from = { q: `${path}.${qFrom}`, k: `${path}.${kFrom}` };
+  }
+  const expect = (key, what, actual, wanted, from) => {
+    if (actual !== wanted) {
+      throw new StateError(
+        `${path}.${key}`,
+        `${path}.${key} has ${actual} ${what} but ${from} gives ${wanted}`,
+      );
+    }
+  };
+  const qFrom = `n_q = ${shape.nQ} (rows of ${shape.from.q})`;
+  const kFrom = `n_k = ${shape.nK} (${shape.from.k === shape.from.q ? 'columns' : 'rows'} of ${shape.from.k})`;
+  if (m.Q) expect('Q', 'rows', m.Q.rows, shape.nQ, qFrom);
+  if (m.K) expect('K', 'rows', m.K.rows, shape.nK, kFrom);
+  if (m.V) expect('V', 'rows', m.V.rows, shape.nK, kFrom);
+  for (const key of ['logits', 'weights']) {
+    if (m[key]) {
+      expect(key, 'rows', m[key].rows, shape.nQ, qFrom);
+      expect(key, 'columns', m[key].cols, shape.nK, kFrom);
+    }
+  }
+  if (m.Q && m.K && m.Q.cols !== m.K.cols) {
+    throw new StateError(
+      `${path}.K`,
+      `${path}.K has ${m.K.cols} columns but ${path}.Q has ${m.Q.cols}; Q and K must share d_k`,
+    );
+  }
+
+  const head = { name };
+  for (const key of MATRIX_NAMES) head[key] = m[key] ? m[key].data : null;
+  return head;
+}
+
+/**
+ * Checks a state against docs/state.md and returns a normalised deep copy.
+ *
+ * Normalisation: keys in schema order; missing matrices (Q, K, V, logits, weights, mask.allow)
+ * become null (as the C++ adapter reads them); -0 in integer fields becomes 0. Nothing else is
+ * defaulted: a missing field is an error. Unknown keys are refused at every level. Matrices the
+ * mode does not use may be null; when given they are validated like the others and must fit
+ * n_q x n_k.
+ *
+ * @param {unknown} state candidate state (e.g. parsed JSON)
+ * @returns {State} a new valid state sharing nothing with the input
+ * @throws {StateError} naming the first offending field, e.g. field "tau" with message
+ *   "tau must be a number > 0 and <= 1000 (got -1)"
+ */
+export function validateState(state) {
+  try {
+    return readState(state);
+  } catch (error) {
+    if (error instanceof StateError) throw error;
+    // A getter or proxy in the input could throw anything; callers are promised StateError only.
+    throw new StateError('state', `the state could not be read (${error && error.message})`);
+  }
+}
+
+function readState(state) {
+  if (!isRecord(state)) throw new StateError('state', `the state must be an object (got ${describe(state)})`);
+  rejectUnknownKeys(state, STATE_KEYS, '');
+
+  const version = own(state, 'version');
+  if (version !== SCHEMA_VERSION) {
+    throw new StateError('version', `version must be ${SCHEMA_VERSION} (got ${describe(version)}); this page reads version ${SCHEMA_VERSION} states`);
+  }
+  const mode = requireOneOf(own(state, 'mode'), 'mode', MODES);
+
+  const headsIn = own(state, 'heads');
+  if (!Array.isArray(headsIn) || headsIn.length < 1 || headsIn.length > LIMITS.maxHeads) {
+    throw new StateError('heads', `heads must be an array of 1 to ${LIMITS.maxHeads} heads (got ${describe(headsIn)})`);
+  }
+  const shape = {};
+  const heads = Array.from({ length: headsIn.length }, (_, i) => readHead(headsIn[i], i, mode, shape));
+  const { nQ, nK } = shape;
+  const head = requireInteger(own(state, 'head'), 'head', 0, heads.length - 1);
+
+  const tokensIn = requireRecord(own(state, 'tokens'), 'tokens');
+  rejectUnknownKeys(tokensIn, TOKENS_KEYS, 'tokens');
+  const tokens = {
+    queries: readStringList(own(tokensIn, 'queries'), 'tokens.queries', LIMITS.maxTokenLength),
+    keys: readStringList(own(tokensIn, 'keys'), 'tokens.keys', LIMITS.maxTokenLength),
+  };
+  if (tokens.queries.length !== nQ) {
+    throw new StateError('tokens.queries', `tokens.queries has ${tokens.queries.length} labels but there are n_q = ${nQ} queries (rows of ${shape.from.q})`);
+  }
+  if (tokens.keys.length !== nK) {
+    throw new StateError('tokens.keys', `tokens.keys has ${tokens.keys.length} labels but there are n_k = ${nK} keys (from ${shape.from.k})`);
+  }
+
+  const maskIn = requireRecord(own(state, 'mask'), 'mask');
+  rejectUnknownKeys(maskIn, MASK_KEYS, 'mask');
+  const paddingIn = own(maskIn, 'padding');
+  if (!Array.isArray(paddingIn) || paddingIn.length !== nK) {
+    throw new StateError('mask.padding', `mask.padding must be an array of n_k = ${nK} booleans (got ${describe(paddingIn)})`);
+  }
+  const padding = Array.from({ length: nK }, (_, j) => requireBoolean(paddingIn[j], `mask.padding[${j}]`));
+  const allowIn = own(maskIn, 'allow');
+  let allow = null;
+  if (allowIn !== undefined && allowIn !== null) {
+    const m = readMatrix(allowIn, 'mask.allow', { minCols: 1, maxCols: LIMITS.maxTokens, cell: 'boolean' });
+    if (m.rows !== nQ || m.cols !== nK) {
+      throw new StateError('mask.allow', `mask.allow is ${m.rows} x ${m.cols} but must be n_q x n_k = ${nQ} x ${nK}`);
+    }
+    allow = m.data;
+  }
+  const mask = {
+    causal: requireBoolean(own(maskIn, 'causal'), 'mask.causal'),
+    window: requireInteger(own(maskIn, 'window'), 'mask.window', 0, LIMITS.maxTokens),
+    padding,
+    allow,
+  };
+
+  const tau = own(state, 'tau');
+  if (typeof tau !== 'number' || !Number.isFinite(tau) || !(tau > 0) || tau > LIMITS.maxTau) {
+    throw new StateError('tau', `tau must be a number > 0 and <= ${LIMITS.maxTau} (got ${describe(tau)})`);
+  }
+  const scale = own(state, 'scale');
+  if (scale !== 'auto' && (typeof scale !== 'number' || !Number.isFinite(scale) || !(scale > 0))) {
+    throw new StateError('scale', `scale must be "auto" or a finite number > 0 (got ${describe(scale)})`);
+  }
+  const topK = requireInteger(own(state, 'topK'), 'topK', 1, LIMITS.maxTokens);
+  const row = requireInteger(own(state, 'row'), 'row', 0, nQ - 1);
+
+  const viewIn = requireRecord(own(state, 'view'), 'view');
+  rejectUnknownKeys(viewIn, VIEW_KEYS, 'view');
+  const preset = requireString(own(viewIn, 'preset'), 'view.preset', LIMITS.maxPresetLength);
+  if (!PRESET_PATTERN.test(preset)) {
+    throw new StateError('view.preset', `view.preset must be a preset id made of letters, digits, ".", "_" and "-" (got ${describe(preset)})`);
+  }
+  const view = { panel: requireOneOf(own(viewIn, 'panel'), 'view.panel', PANELS), preset };
+
+  const source = requireString(own(state, 'source'), 'source', LIMITS.maxSourceLength);
+
+  return { version, mode, heads, head, tokens, mask, tau, scale, topK, row, view, source };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Equality
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Deep, bit-exact equality of two JSON-like values: numbers compare with Object.is (so -0 differs
+ * from 0 and NaN equals NaN), arrays element-wise, objects by their own enumerable keys in any
+ * order. Never throws for JSON-like input.
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
+export function statesEqual(a, b) {
+  if (typeof a === 'number' || typeof b === 'number') return Object.is(a, b);
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!statesEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isRecord(a) || !isRecord(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key) || !statesEqual(a[key], b[key])) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Link: scalars in plain key=value pairs, everything else in the binary block `d`
+// ---------------------------------------------------------------------------------------------
+//
+// d = base64url (no padding) of:
+//   bytes 0..2   "AP" 0x01            magic and block format 1
+//   bytes 3..6   u32 LE               length of the uncompressed block (<= LIMITS.maxBlockBytes)
+//   bytes 7..10  u32 LE               CRC-32 (ISO-HDLC, as in zlib/PNG) of the uncompressed block
+//   bytes 11..   raw DEFLATE (RFC 1951, fflate) of the block
+// block:
+//   u32 LE H, then H bytes of UTF-8 JSON header:
+//     {"tokens":{"queries":[..],"keys":[..]},"source":"..","allow":true|false,
+//      "heads":[{"name":"..","Q":[rows,cols,bytes],..}]}
+//     a head lists only its non-null matrices, with bytes 4 (float32) or 8 (float64)
+//   then, little-endian and row-major: for each head, its matrices in the order Q, K, V, logits,
+//   weights (a null logits cell is a NaN); then n_k padding bytes (0/1); then, if "allow", n_q*n_k
+//   allow bytes (0/1). Nothing may follow.
+// A matrix is written as float32 when every value survives Math.fround (including -0), so common
+// small states and float32 model exports take half the space while doubles stay bit-exact.
+// Raw deflate has no checksum; the CRC makes a mistyped or truncated d fail loudly instead of
+// decoding to slightly different numbers.
+
+const LINK_KEYS = ['v', 'mode', 'tau', 'scale', 'k', 'row', 'causal', 'window', 'head', 'panel', 'preset', 'd'];
+const LINK_FIELD = {
+  v: 'version', mode: 'mode', tau: 'tau', scale: 'scale', k: 'topK', row: 'row', causal: 'mask.causal',
+  window: 'mask.window', head: 'head', panel: 'view.panel', preset: 'view.preset', d: 'd',
+};
+const MAGIC = [0x41, 0x50]; // "AP"
+const BLOCK_FORMAT = 1;
+const PREFIX_BYTES = 11;
+const HEADER_KEYS = ['tokens', 'source', 'allow', 'heads'];
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const BASE64URL_VALUE = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) BASE64URL_VALUE[BASE64URL.charCodeAt(i)] = i;
+
+const CRC_TABLE = new Uint32Array(256);
+for (let n = 0; n < 256; n++) {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  CRC_TABLE[n] = c >>> 0;
+}
+
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function isFloat32Exact(matrix) {
+  for (const row of matrix) {
+    for (const x of row) if (x !== null && Math.fround(x) !== x) return false;
+  }
+  return true;
+}
+
+function toBase64Url(bytes) {
+  const n = bytes.length;
+  const codes = new Uint8Array(Math.ceil((n * 4) / 3));
+  const alphabet = Uint8Array.from(BASE64URL, (c) => c.charCodeAt(0));
+  let o = 0;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const x = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    codes[o++] = alphabet[x >>> 18];
+    codes[o++] = alphabet[(x >>> 12) & 63];
+    codes[o++] = alphabet[(x >>> 6) & 63];
+    codes[o++] = alphabet[x & 63];
+  }
+  if (i < n) {
+    const x = (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0);
+    codes[o++] = alphabet[x >>> 18];
+    codes[o++] = alphabet[(x >>> 12) & 63];
+    if (i + 1 < n) codes[o++] = alphabet[(x >>> 6) & 63];
+  }
+  // Chunked so that String.fromCharCode never gets more arguments than the engine allows.
+  const parts = [];
+  for (let start = 0; start < o; start += 0x8000) {
+    parts.push(String.fromCharCode.apply(null, codes.subarray(start, Math.min(o, start + 0x8000))));
+  }
+  return parts.join('');
+}
+
+function fromBase64Url(text) {
+  const body = text.replace(/={1,2}$/, ''); // tolerate padding added by other tools
+  if (body.length % 4 === 1) {
+    throw new StateError('d', `d is not valid base64url: its length ${body.length} cannot come from whole bytes (was it cut short?)`);
+  }
+  const bytes = new Uint8Array(Math.floor((body.length * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    const v = c < 128 ? BASE64URL_VALUE[c] : -1;
+    if (v < 0) {
+      throw new StateError('d', `d is not valid base64url: character ${describe(body[i])} at position ${i} is not one of A-Z a-z 0-9 - _`);
+    }
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[o++] = (acc >>> bits) & 0xff;
+    }
+  }
+  return bytes;
+}
+
+/** Builds the uncompressed block of a valid state. */
+function buildBlock(state) {
+  const nQ = state.tokens.queries.length;
+  const nK = state.tokens.keys.length;
+  const matrices = [];
+  const headerHeads = state.heads.map((head) => {
+    const entry = { name: head.name };
+    for (const key of MATRIX_NAMES) {
+      const m = head[key];
+      if (m === null) continue;
+      const bytes = isFloat32Exact(m) ? 4 : 8;
+      entry[key] = [m.length, m[0].length, bytes];
+      matrices.push({ m, bytes });
+    }
+    return entry;
+  });
+  const header = strToU8(JSON.stringify({
+    tokens: state.tokens,
+    source: state.source,
+    allow: state.mask.allow !== null,
+    heads: headerHeads,
+  }));
+
+  let size = 4 + header.length + nK + (state.mask.allow ? nQ * nK : 0);
+  for (const { m, bytes } of matrices) size += m.length * m[0].length * bytes;
+  if (size > LIMITS.maxBlockBytes) {
+    throw new StateError('link', `the state is too large for a link (${size} bytes of data, at most ${LIMITS.maxBlockBytes})`);
+  }
+
+  const block = new Uint8Array(size);
+  const view = new DataView(block.buffer);
+  view.setUint32(0, header.length, true);
+  block.set(header, 4);
+  let p = 4 + header.length;
+  for (const { m, bytes } of matrices) {
+    for (const row of m) {
+      for (const x of row) {
+        const value = x === null ? NaN : x;
+        if (bytes === 4) view.setFloat32(p, value, true);
+        else view.setFloat64(p, value, true);
+        p += bytes;
+      }
+    }
+  }
+  for (const flag of state.mask.padding) block[p++] = flag ? 1 : 0;
+  if (state.mask.allow) for (const row of state.mask.allow) for (const flag of row) block[p++] = flag ? 1 : 0;
+  return block;
+}
+
+/**
+ * Writes a state as a URL fragment (without the leading "#"), format of docs/state.md "The link":
+ * `v=1&mode=qkv&tau=1&scale=1&k=2&row=0&causal=0&window=0&head=0&panel=weights&preset=example1&d=...`.
+ * Numbers are written with String(x), the shortest text that reads back to the same double, and
+ * `d` holds the matrices, tokens, padding, allow-matrix, head names and source bit-exactly.
+ *
+ * @param {State} state a state; it is validated first
+ * @returns {string} the fragment, at most LIMITS.maxLinkLength characters
+ * @throws {StateError} if the state is invalid, or field "link" if it is too large for a link
+ */
+export function encodeLink(state) {
+  const s = validateState(state);
+  const block = buildBlock(s);
+  const compressed = deflateSync(block, { level: 9 });
+  const bytes = new Uint8Array(PREFIX_BYTES + compressed.length);
+  bytes.set(MAGIC, 0);
+  bytes[2] = BLOCK_FORMAT;
+  const prefix = new DataView(bytes.buffer);
+  prefix.setUint32(3, block.length, true);
+  prefix.setUint32(7, crc32(block), true);
+  bytes.set(compressed, PREFIX_BYTES);
+
+  const scalars = {
+    v: s.version, mode: s.mode, tau: s.tau, scale: s.scale, k: s.topK, row: s.row,
+    causal: s.mask.causal ? 1 : 0, window: s.mask.window, head: s.head, panel: s.view.panel,
+    preset: s.view.preset,
+  };
+  const parts = Object.entries(scalars).map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`);
+  parts.push(`d=${toBase64Url(bytes)}`);
+  const link = parts.join('&');
+  if (link.length > LIMITS.maxLinkLength) {
+    throw new StateError('link', `the state is too large for a link (${link.length} characters, at most ${LIMITS.maxLinkLength})`);
+  }
+  return link;
+}
+
+// Decimal numbers as a person would type them; no hex, no "Infinity", no spaces. Number() alone
+// would accept "" (0), " 1" and "0x10".
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function parseNumber(text, key) {
+  if (!NUMBER_TEXT.test(text)) {
+    throw new StateError(LINK_FIELD[key], `${key} in the link must be a number (got ${describe(text)})`);
+  }
+  return Number(text); // out-of-range values (e.g. 1e999 -> Infinity) are refused by validateState
+}
+
+function parseFlag(text, key) {
+  if (text === '0') return false;
+  if (text === '1') return true;
+  throw new StateError(LINK_FIELD[key], `${key} in the link must be 0 or 1 (got ${describe(text)})`);
+}
+
+function decodeComponent(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new StateError('link', `the link has a broken %-escape in ${describe(text)}`);
+  }
+}
+
+function requireNonNegativeInt(value, what) {
+  if (!Number.isInteger(value) || value < 0 || value > LIMITS.maxTokens) {
+    throw new StateError('d', `d is corrupt: ${what} must be an integer from 0 to ${LIMITS.maxTokens} (got ${describe(value)})`);
+  }
+  return value;
+}
+
+/** Reads the block back into the parts of a state; shapes are checked later by validateState. */
+function readBlock(text) {
+  const bytes = fromBase64Url(text);
+  if (bytes.length < PREFIX_BYTES || bytes[0] !== MAGIC[0] || bytes[1] !== MAGIC[1]) {
+    throw new StateError('d', 'd is not an Attention Playground data block (wrong start bytes; was it copied completely?)');
+  }
+  if (bytes[2] !== BLOCK_FORMAT) {
+    throw new StateError('d', `d uses data block format ${bytes[2]}; this page reads format ${BLOCK_FORMAT}`);
+  }
+  const prefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const declared = prefix.getUint32(3, true);
+  if (declared > LIMITS.maxBlockBytes) {
+    throw new StateError('d', `d declares ${declared} bytes of data, more than the limit of ${LIMITS.maxBlockBytes}`);
+  }
+  // A fixed output buffer (one byte longer than declared, to notice overruns) keeps a
+  // decompression bomb from allocating more than the declared size.
+  let block;
+  try {
+    block = inflateSync(bytes.subarray(PREFIX_BYTES), { out: new Uint8Array(declared + 1) });
+  } catch (error) {
+    throw new StateError('d', `d is corrupt: its compressed data cannot be inflated (${error && error.message})`);
+  }
+  if (block.length !== declared) {
+    throw new StateError('d', `d is corrupt or truncated: it inflates to ${block.length > declared ? 'more than ' : ''}${block.length} bytes, but declares ${declared}`);
+  }
+  if (crc32(block) !== prefix.getUint32(7, true)) {
+    throw new StateError('d', 'd is corrupt: its checksum does not match (was it edited or cut short?)');
+  }
+  if (block.length < 4) throw new StateError('d', 'd is corrupt: the data block has no header');
+  const data = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  const headerLength = data.getUint32(0, true);
+  if (headerLength > block.length - 4) {
+    throw new StateError('d', `d is corrupt: its header claims ${headerLength} bytes but only ${block.length - 4} are there`);
+  }
+  let header;
+  try {
+    header = JSON.parse(strFromU8(block.subarray(4, 4 + headerLength)));
+  } catch (error) {
+    throw new StateError('d', `d is corrupt: its header is not JSON (${error && error.message})`);
+  }
+  if (!isRecord(header)) throw new StateError('d', `d is corrupt: its header must be an object (got ${describe(header)})`);
+  for (const key of Object.keys(header)) {
+    if (!HEADER_KEYS.includes(key)) throw new StateError('d', `d is corrupt: its header has an unknown field ${describe(key)}`);
+  }
+  const tokens = own(header, 'tokens');
+  if (!isRecord(tokens) || !Array.isArray(own(tokens, 'queries')) || !Array.isArray(own(tokens, 'keys'))) {
+    throw new StateError('d', 'd is corrupt: its header has no tokens.queries and tokens.keys arrays');
+  }
+  for (const key of Object.keys(tokens)) {
+    if (!TOKENS_KEYS.includes(key)) throw new StateError('d', `d is corrupt: its header tokens have an unknown field ${describe(key)}`);
+  }
+  const nQ = requireNonNegativeInt(tokens.queries.length, 'the number of query tokens');
+  const nK = requireNonNegativeInt(tokens.keys.length, 'the number of key tokens');
+  const hasAllow = own(header, 'allow');
+  if (typeof hasAllow !== 'boolean') throw new StateError('d', 'd is corrupt: its header field "allow" must be true or false');
+  const headsIn = own(header, 'heads');
+  if (!Array.isArray(headsIn) || headsIn.length < 1 || headsIn.length > LIMITS.maxHeads) {
+    throw new StateError('d', `d is corrupt: its header must list 1 to ${LIMITS.maxHeads} heads`);
+  }
+
+  // Check every declared shape and the total size before allocating anything from them.
+  const plan = headsIn.map((h, i) => {
+    if (!isRecord(h)) throw new StateError('d', `d is corrupt: header head ${i} must be an object`);
+    for (const key of Object.keys(h)) {
+      if (!HEAD_KEYS.includes(key)) throw new StateError('d', `d is corrupt: header head ${i} has an unknown field ${describe(key)}`);
+    }
+    const shapes = {};
+    for (const key of MATRIX_NAMES) {
+      const shape = own(h, key);
+      if (shape === undefined) continue;
+      if (!Array.isArray(shape) || shape.length !== 3 || (shape[2] !== 4 && shape[2] !== 8)) {
+        throw new StateError('d', `d is corrupt: the shape of heads[${i}].${key} must be [rows, columns, 4 or 8]`);
+      }
+      requireNonNegativeInt(shape[0], `the row count of heads[${i}].${key}`);
+      requireNonNegativeInt(shape[1], `the column count of heads[${i}].${key}`);
+      shapes[key] = shape;
+    }
+    return shapes;
+  });
+  let needed = nK + (hasAllow ? nQ * nK : 0);
+  for (const shapes of plan) for (const [rows, cols, bytes] of Object.values(shapes)) needed += rows * cols * bytes;
+  const available = block.length - 4 - headerLength;
+  if (needed > available) {
+    throw new StateError('d', `d is corrupt or truncated: it needs ${needed} bytes of numbers and flags but holds ${available}`);
+  }
+  if (needed < available) {
+    throw new StateError('d', `d is corrupt: ${available - needed} unexpected bytes follow the data`);
+  }
+
+  let p = 4 + headerLength;
+  const heads = plan.map((shapes, i) => {
+    const head = { name: own(headsIn[i], 'name') };
+    for (const key of MATRIX_NAMES) {
+      const shape = shapes[key];
+      if (!shape) {
+        head[key] = null;
+        continue;
+      }
+      const [rows, cols, bytes] = shape;
+      const m = new Array(rows);
+      for (let r = 0; r < rows; r++) {
+        const row = new Array(cols);
+        for (let c = 0; c < cols; c++) {
+          const x = bytes === 4 ? data.getFloat32(p, true) : data.getFloat64(p, true);
+          row[c] = Number.isNaN(x) ? null : x; // NaN marks a masked logit; elsewhere validation refuses it
+          p += bytes;
+        }
+        m[r] = row;
+      }
+      head[key] = m;
+    }
+    return head;
+  });
+  const readFlag = (what) => {
+    const b = block[p++];
+    if (b > 1) throw new StateError('d', `d is corrupt: a ${what} flag is ${b}, not 0 or 1`);
+    return b === 1;
+  };
+  const padding = Array.from({ length: nK }, () => readFlag('padding'));
+  const allow = hasAllow
+    ? Array.from({ length: nQ }, () => Array.from({ length: nK }, () => readFlag('allow')))
+    : null;
+  return { heads, tokens: { queries: tokens.queries, keys: tokens.keys }, source: own(header, 'source'), padding, allow };
+}
+
+/**
+ * Reads a URL fragment written by encodeLink (with or without the leading "#"). Scalars may have
+ * been edited by hand (e.g. tau=2) and take effect; every value is validated.
+ *
+ * @param {string} fragment the link fragment
+ * @returns {State} a valid state (as returned by validateState)
+ * @throws {StateError} for anything else, whatever the input: unknown version, missing or unknown
+ *   key, bad number, bad base64, corrupt deflate, wrong shapes, out-of-range values. `field` names
+ *   the state field ("tau", "heads[0].Q", ...), or "d" / "link" for the block and the link itself.
+ */
+export function decodeLink(fragment) {
+  try {
+    return readLink(fragment);
+  } catch (error) {
+    if (error instanceof StateError) throw error;
+    // Out-of-memory and other engine errors on hostile input still surface as a StateError.
+    throw new StateError('link', `the link could not be read (${error && error.message})`);
+  }
+}
+
+function readLink(fragment) {
+  if (typeof fragment !== 'string') throw new StateError('link', `the link must be a string (got ${describe(fragment)})`);
+  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  if (text === '') throw new StateError('link', 'the link is empty (expected v=1&mode=...&d=...)');
+  if (text.length > LIMITS.maxLinkLength) {
+    throw new StateError('link', `the link is too long (${text.length} characters, at most ${LIMITS.maxLinkLength})`);
+  }
+
+  // A Map, not an object: keys from the link must never reach a prototype.
+  const params = new Map();
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    if (eq < 0) throw new StateError('link', `the link part ${describe(part)} is not of the form key=value`);
+    const key = decodeComponent(part.slice(0, eq));
+    if (params.has(key)) throw new StateError('link', `the link gives ${describe(key)} twice`);
+    params.set(key, decodeComponent(part.slice(eq + 1)));
+  }
+
+  // The version first: a newer link may have keys this page does not know.
+  if (!params.has('v')) throw new StateError('version', 'the link has no version (expected it to start with v=1)');
+  const v = params.get('v');
+  if (v !== String(SCHEMA_VERSION)) {
+    throw new StateError('version', `unknown link version ${describe(v)}: this page reads version ${SCHEMA_VERSION} links`);
+  }
+  for (const key of params.keys()) {
+    if (!LINK_KEYS.includes(key)) throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${LINK_KEYS.join(', ')})`);
+  }
+  for (const key of LINK_KEYS) {
+    if (!params.has(key)) throw new StateError(LINK_FIELD[key], `the link is missing ${key}= (${LINK_FIELD[key]})`);
+  }
+
+  const get = (key) => params.get(key);
+  const scale = get('scale') === 'auto' ? 'auto' : parseNumber(get('scale'), 'scale');
+  const tau = parseNumber(get('tau'), 'tau');
+  const topK = parseNumber(get('k'), 'k');
+  const row = parseNumber(get('row'), 'row');
+  const window = parseNumber(get('window'), 'window');
+  const head = parseNumber(get('head'), 'head');
+  const causal = parseFlag(get('causal'), 'causal');
+  const block = readBlock(get('d'));
+
+  return validateState({
+    version: SCHEMA_VERSION,
+    mode: get('mode'),
+    heads: block.heads,
+    head,
+    tokens: block.tokens,
+    mask: { causal, window, padding: block.padding, allow: block.allow },
+    tau,
+    scale,
+    topK,
+    row,
+    view: { panel: get('panel'), preset: get('preset') },
+    source: block.source,
+  });
+}
