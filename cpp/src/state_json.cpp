@@ -140,6 +140,9 @@ Problem parse_state(const std::string& state_json, int& head_out) {
 
     const json& heads = need(s, "heads", "");
     if (!heads.is_array() || heads.empty()) bad("heads", "must be a non-empty array");
+    if (heads.size() > static_cast<std::size_t>(kMaxHeads))
+        bad("heads", "has " + std::to_string(heads.size()) + " heads; the limit is " +
+                         std::to_string(kMaxHeads));
     const int head = get_int(need(s, "head", ""), "head", 0, static_cast<int>(heads.size()) - 1);
     const json& h = heads[static_cast<std::size_t>(head)];
     if (!h.is_object()) bad("heads[" + std::to_string(head) + "]", "must be an object");
@@ -154,6 +157,20 @@ Problem parse_state(const std::string& state_json, int& head_out) {
     p.v = get_matrix(field("V"), hf + ".V", false);
     p.logits = get_matrix(field("logits"), hf + ".logits", true);
     p.weights = get_matrix(field("weights"), hf + ".weights", false);
+    // The matrices the mode needs must be there (an absent one is a malformed document, not a
+    // 0 x 0 shape).
+    const char* required[2] = {nullptr, nullptr};
+    switch (p.mode) {
+        case Mode::qkv: required[0] = "Q"; required[1] = "K"; break;
+        case Mode::logits: required[0] = "logits"; break;
+        case Mode::weights: required[0] = "weights"; break;
+    }
+    for (const char* name : required)
+        if (name && field(name).is_null())
+            bad(hf + "." + name, std::string("is missing; mode \"") + to_string(p.mode) +
+                                     "\" needs it");
+    const int n_q = p.mode == Mode::qkv ? p.q.rows : p.mode == Mode::logits ? p.logits.rows : p.weights.rows;
+    const int n_k = p.mode == Mode::qkv ? p.k.rows : p.mode == Mode::logits ? p.logits.cols : p.weights.cols;
 
     const json& mask = need(s, "mask", "");
     if (!mask.is_object()) bad("mask", "must be an object");
@@ -164,8 +181,15 @@ Problem parse_state(const std::string& state_json, int& head_out) {
     p.mask.key_padding = get_flags(need(mask, "padding", "mask"), "mask.padding");
     if (auto it = mask.find("allow"); it != mask.end() && !it->is_null()) {
         if (!it->is_array()) bad("mask.allow", "must be null or a matrix of booleans");
+        const auto shape_error = [&] {
+            throw Error(ErrorCode::kShapeMismatch, "mask.allow",
+                        "the allow-matrix must be " + std::to_string(n_q) + " x " +
+                            std::to_string(n_k) + " (queries x keys)");
+        };
+        if (it->size() != static_cast<std::size_t>(n_q)) shape_error();
         for (std::size_t i = 0; i < it->size(); ++i) {
             auto row = get_flags((*it)[i], "mask.allow[" + std::to_string(i) + "]");
+            if (row.size() != static_cast<std::size_t>(n_k)) shape_error();
             p.mask.allow.insert(p.mask.allow.end(), row.begin(), row.end());
         }
     }
@@ -173,6 +197,10 @@ Problem parse_state(const std::string& state_json, int& head_out) {
     const json& tau = need(s, "tau", "");
     if (!tau.is_number()) bad("tau", "must be a number");
     p.tau = tau.get<double>();
+    if (p.tau > kMaxTau)
+        throw Error(ErrorCode::kBadTemperature, "tau",
+                    "temperature tau must be at most " + std::to_string(static_cast<int>(kMaxTau)) +
+                        " in a state document");
     const json& scale = need(s, "scale", "");
     if (scale.is_string() && scale.get<std::string>() == "auto") {
         p.scale = 0.0;
@@ -185,8 +213,6 @@ Problem parse_state(const std::string& state_json, int& head_out) {
 
     validate(p);  // shapes of the matrices first, so the messages below can name n_q and n_k
 
-    const int n_q = p.mode == Mode::qkv ? p.q.rows : p.mode == Mode::logits ? p.logits.rows : p.weights.rows;
-    const int n_k = p.mode == Mode::qkv ? p.k.rows : p.mode == Mode::logits ? p.logits.cols : p.weights.cols;
     const json& tokens = need(s, "tokens", "");
     if (!tokens.is_object()) bad("tokens", "must be an object");
     const std::size_t tq = string_count(tokens, "queries"), tk = string_count(tokens, "keys");

@@ -43,8 +43,8 @@ struct Problem {
     MaskSpec mask;
     /// Temperature tau, finite and > 0: A = normalise(S / tau). (MATH.md, Conventions)
     double tau = 1.0;
-    /// Scale applied to Q K^T in qkv mode; <= 0 or NaN means the default 1 / sqrt(d_k).
-    /// Must be finite when given. Ignored in logits and weights modes.
+    /// Scale applied to Q K^T in qkv mode; <= 0 or NaN means the default 1 / sqrt(d_k);
+    /// +-Inf is kInvalidValue. Ignored in logits and weights modes.
     double scale = 0.0;
     /// k of the top-k mass, >= 1 (clamped to |Omega_t| per row).
     int top_k = 2;
@@ -62,7 +62,7 @@ struct RowMetrics {
     double n_eff = 0;                 ///< exp(H), in [1, |Omega_t|]
     double top_k_mass = 0;            ///< sum of the min(k, |Omega_t|) largest weights
     double sink_mass = 0;             ///< weight on the first `sink_keys` keys
-    double row_sum = 0;               ///< sum of the row's weights (1 up to rounding)
+    double row_sum = 0;               ///< sum of the row's weights (1 up to rounding; NaN if empty)
 };
 
 /// Means of the row metrics over the non-empty rows (NaN when every row is empty).
@@ -90,6 +90,9 @@ struct Result {
 /// Largest accepted sizes (kTooLarge beyond). The dense path holds n_q x n_k floats several times.
 inline constexpr int kMaxTokens = 4096;
 inline constexpr int kMaxDim = 1024;
+/// State documents only (docs/state.md): at most this many heads, tau at most this.
+inline constexpr int kMaxHeads = 64;
+inline constexpr double kMaxTau = 1000.0;
 
 /// Validates `p` and computes one head.
 /// Throws attn::Error: kShapeMismatch (inconsistent shapes), kNonFinite (NaN/Inf in Q, K, V, in a
