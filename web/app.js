@@ -18,12 +18,12 @@ const $ = (id) => document.getElementById(id);
 const TAU_MIN = 0.05;
 const TAU_MAX = 20;
 const NUMBERS_AUTO_MAX = 16; // numbers drawn in heatmap cells up to this many keys by default
+const SIDE_BY_SIDE_MAX = 16; // above this many keys one heatmap is shown at a time (view.panel)
 const UNDO_DEPTH = 100;
 
 let core = null;
 let state = null;
 let results = null;
-let numbersOverride = null; // null = automatic (n_k <= 16)
 const undoStack = [];
 let lastUndoKind = '';
 let lastUndoTime = 0;
@@ -294,7 +294,7 @@ function syncControls() {
 }
 
 function showNumbers() {
-  return numbersOverride ?? nK() <= NUMBERS_AUTO_MAX;
+  return state.view.numbers === 'auto' ? nK() <= NUMBERS_AUTO_MAX : state.view.numbers === 'on';
 }
 
 function fillRowSelect() {
@@ -344,6 +344,12 @@ function renderViews() {
     matrix: r.weights, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
     domain: [0, 1], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
   });
+  // Large matrices: one heatmap at a time, chosen by view.panel; small ones side by side.
+  const tabs = nK() > SIDE_BY_SIDE_MAX;
+  $('panel-tabs').hidden = !tabs;
+  document.querySelectorAll('#panel-tabs button').forEach((b) => b.setAttribute('aria-selected', String(b.dataset.panel === state.view.panel)));
+  $('scores-view').hidden = tabs && state.view.panel !== 'scores';
+  $('weights-view').hidden = tabs && state.view.panel !== 'weights';
   renderRowPanel($('row-view'), {
     results: r, row: state.row, queryTokens, keyTokens, topK: state.topK, tau: state.tau,
   });
@@ -550,7 +556,8 @@ function wireControls() {
   });
   $('row').addEventListener('change', (ev) => update((s) => { s.row = Number(ev.target.value); }, { kind: 'row' }));
   $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); s.row = 0; }, { structural: true, kind: 'head' }));
-  $('numbers').addEventListener('change', (ev) => { numbersOverride = ev.target.checked; renderViews(); });
+  $('numbers').addEventListener('change', (ev) => update((s) => { s.view.numbers = ev.target.checked ? 'on' : 'off'; }, { kind: 'view' }));
+  document.querySelectorAll('#panel-tabs button').forEach((b) => b.addEventListener('click', () => update((s) => { s.view.panel = b.dataset.panel; }, { kind: 'view' })));
   $('preset').addEventListener('change', (ev) => applyPreset(ev.target.value));
   $('real-head').addEventListener('change', (ev) => applyPreset(realPresetId(ev.target.dataset.dataset, ev.target.value)));
   $('undo').addEventListener('click', undo);

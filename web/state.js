@@ -23,7 +23,8 @@ export const SCHEMA_VERSION = 1;
  * @property {'auto'|number} scale "auto" or finite > 0
  * @property {number} topK integer 1..4096
  * @property {number} row integer, 0 <= row < n_q
- * @property {{panel: 'weights'|'scores', preset: string}} view preset: [A-Za-z0-9._-], 1..100 chars
+ * @property {{panel: 'weights'|'scores', preset: string, numbers: 'auto'|'on'|'off'}} view
+ *   preset: [A-Za-z0-9._-], 1..100 chars; numbers: numbers in heatmap cells (auto: up to 16 keys)
  * @property {string} source <= 500 code points
  */
 /**
@@ -72,7 +73,8 @@ const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau',
 const HEAD_KEYS = ['name', ...MATRIX_NAMES];
 const TOKENS_KEYS = ['queries', 'keys'];
 const MASK_KEYS = ['causal', 'window', 'padding', 'allow'];
-const VIEW_KEYS = ['panel', 'preset'];
+const VIEW_KEYS = ['panel', 'preset', 'numbers'];
+const NUMBERS = ['auto', 'on', 'off'];
 
 /**
  * Thrown for any state or link that does not satisfy docs/state.md.
@@ -116,7 +118,7 @@ export function defaultState() {
     scale: 1,
     topK: 2,
     row: 0,
-    view: { panel: 'weights', preset: 'example1' },
+    view: { panel: 'weights', preset: 'example1', numbers: 'auto' },
     source: 'Worked example 1 of the lesson',
   };
 }
@@ -440,7 +442,11 @@ function readState(state) {
   if (!PRESET_PATTERN.test(preset)) {
     throw new StateError('view.preset', `view.preset must be a preset id made of letters, digits, ".", "_" and "-" (got ${describe(preset)})`);
   }
-  const view = { panel: requireOneOf(own(viewIn, 'panel'), 'view.panel', PANELS), preset };
+  const view = {
+    panel: requireOneOf(own(viewIn, 'panel'), 'view.panel', PANELS),
+    preset,
+    numbers: requireOneOf(own(viewIn, 'numbers'), 'view.numbers', NUMBERS),
+  };
 
   const source = requireString(own(state, 'source'), 'source', LIMITS.maxSourceLength);
 
@@ -498,10 +504,10 @@ export function statesEqual(a, b) {
 // Raw deflate has no checksum; the CRC makes a mistyped or truncated d fail loudly instead of
 // decoding to slightly different numbers.
 
-const LINK_KEYS = ['v', 'mode', 'tau', 'scale', 'k', 'row', 'causal', 'window', 'head', 'panel', 'preset', 'd'];
+const LINK_KEYS = ['v', 'mode', 'tau', 'scale', 'k', 'row', 'causal', 'window', 'head', 'panel', 'preset', 'numbers', 'd'];
 const LINK_FIELD = {
   v: 'version', mode: 'mode', tau: 'tau', scale: 'scale', k: 'topK', row: 'row', causal: 'mask.causal',
-  window: 'mask.window', head: 'head', panel: 'view.panel', preset: 'view.preset', d: 'd',
+  window: 'mask.window', head: 'head', panel: 'view.panel', preset: 'view.preset', numbers: 'view.numbers', d: 'd',
 };
 const MAGIC = [0x41, 0x50]; // "AP"
 const BLOCK_FORMAT = 1;
@@ -657,7 +663,7 @@ export function encodeLink(state) {
   const scalars = {
     v: s.version, mode: s.mode, tau: s.tau, scale: s.scale, k: s.topK, row: s.row,
     causal: s.mask.causal ? 1 : 0, window: s.mask.window, head: s.head, panel: s.view.panel,
-    preset: s.view.preset,
+    preset: s.view.preset, numbers: s.view.numbers,
   };
   const parts = Object.entries(scalars).map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`);
   parts.push(`d=${toBase64Url(bytes)}`);
@@ -898,7 +904,7 @@ function readLink(fragment) {
     scale,
     topK,
     row,
-    view: { panel: get('panel'), preset: get('preset') },
+    view: { panel: get('panel'), preset: get('preset'), numbers: get('numbers') },
     source: block.source,
   });
 }

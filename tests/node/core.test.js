@@ -64,7 +64,7 @@ function randomState(rng) {
     tau: [0.05, 0.3, 1, 2.5, 20][int(rng, 0, 4)],
     scale: rng() < 0.5 ? 'auto' : 0.25 + rng(),
     topK: int(rng, 1, 4), row: int(rng, 0, nq - 1),
-    view: { panel: 'weights', preset: 'custom' }, source: '',
+    view: { panel: 'weights', preset: 'custom', numbers: 'auto' }, source: '',
   };
 }
 

@@ -113,7 +113,7 @@ export function randomState(rng) {
     scale: rng() < 0.3 ? 'auto' : pick(rng, [1, 0.5, 1 / Math.sqrt(3), 1e300, 5e-324, 1e21, 1.5e-7, rng() * 10 || 1]),
     topK: int(rng, 1, 4096),
     row: int(rng, 0, nQ - 1),
-    view: { panel: pick(rng, ['weights', 'scores']), preset: pick(rng, ['example1', 'custom', 'gpt2-small_L0_nlp-sentence']) },
+    view: { panel: pick(rng, ['weights', 'scores']), preset: pick(rng, ['example1', 'custom', 'gpt2-small_L0_nlp-sentence']), numbers: pick(rng, ['auto', 'on', 'off']) },
     source: randomString(rng, 500),
   };
 }
@@ -147,4 +147,4 @@ export function float64Bytes(values) {
 }
 
 /** The scalar part of a link for the default example, followed by `d=`. */
-export const DEFAULT_SCALARS = 'v=1&mode=qkv&tau=1&scale=1&k=2&row=0&causal=0&window=0&head=0&panel=weights&preset=example1';
+export const DEFAULT_SCALARS = 'v=1&mode=qkv&tau=1&scale=1&k=2&row=0&causal=0&window=0&head=0&panel=weights&preset=example1&numbers=auto';

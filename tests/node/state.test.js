@@ -74,7 +74,7 @@ test('defaultState is the worked example 1 and is valid', () => {
     scale: 1,
     topK: 2,
     row: 0,
-    view: { panel: 'weights', preset: 'example1' },
+    view: { panel: 'weights', preset: 'example1', numbers: 'auto' },
     source: 'Worked example 1 of the lesson',
   });
   assert.ok(statesEqual(validateState(s), s));
@@ -584,7 +584,7 @@ test('a realistic state (12 heads of 64 x 64 float32 weights) fits a link and ro
     tokens: { queries: Array.from({ length: n }, (_, i) => ` tok${i}`), keys: Array.from({ length: n }, (_, i) => ` tok${i}`) },
     mask: { causal: true, window: 0, padding: new Array(n).fill(false), allow: null },
     row: 10,
-    view: { panel: 'weights', preset: 'gpt2-small_L0_nlp-sentence' },
+    view: { panel: 'weights', preset: 'gpt2-small_L0_nlp-sentence', numbers: 'auto' },
     source: 'synthetic float32 weights shaped like a GPT-2 export',
   };
   const link = encodeLink(s);
