@@ -186,12 +186,14 @@ function loadFromHash({ initial = false } = {}) {
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
     showBanner(`This link could not be read: ${e.message}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
+    if (state) writeHash(); // the address bar shows the state on screen, not the rejected link
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
   const err = commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
   if (err) {
     showBanner(`This link holds a state the core rejects: ${err}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
+    if (state) writeHash();
     return false;
   }
   return true;
