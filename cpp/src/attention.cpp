@@ -80,6 +80,8 @@ void validate(const Problem& p) {
     if (p.top_k < 1)
         throw Error(ErrorCode::kInvalidValue, "topK",
                     "top-k needs k >= 1 (got " + std::to_string(p.top_k) + ")");
+    if (!(p.delta >= 0.0 && p.delta < 1.0))
+        throw Error(ErrorCode::kInvalidValue, "delta", "delta must be in [0, 1)");
     if (p.sink_keys < 0)
         throw Error(ErrorCode::kInvalidValue, "sinkKeys", "the number of sink keys must be >= 0");
     if (std::isinf(p.scale))
@@ -158,7 +160,7 @@ Result compute(const Problem& p) {
             r.scale = (std::isnan(p.scale) || p.scale <= 0.0)
                           ? 1.0 / std::sqrt(static_cast<double>(p.q.cols))
                           : p.scale;
-            kernels::scores_qk(p.q.data.data(), p.k.data.data(), n_q, n_k, p.q.cols,
+            kernels::active().scores_qk(p.q.data.data(), p.k.data.data(), n_q, n_k, p.q.cols,
                                static_cast<float>(r.scale), r.scores.data.data());
             break;
         }
@@ -176,6 +178,7 @@ Result compute(const Problem& p) {
     r.rows.resize(static_cast<std::size_t>(n_q));
     const float neg_inf = -std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
+    const kernels::RowParams row_params{p.tau, p.top_k, p.sink_keys, p.delta};
     for (int i = 0; i < n_q; ++i) {
         std::uint8_t* vis = r.visible.data() + static_cast<std::size_t>(i) * n_k;
         float* s = r.scores.row(i);
@@ -183,14 +186,14 @@ Result compute(const Problem& p) {
             vis[j] = p.mask.visible(i, j, n_k) && s[j] != neg_inf;
             if (!vis[j]) s[j] = nan;  // reported as "not visible" (null), never a number
         }
-        kernels::softmax_row(s, vis, n_k, p.tau, p.top_k, p.sink_keys, r.weights.row(i),
-                             r.rows[static_cast<std::size_t>(i)]);
+        kernels::active().softmax_row(s, vis, n_k, row_params, r.weights.row(i),
+                                      r.rows[static_cast<std::size_t>(i)]);
     }
 
     // Stage 4: output O = A V.
     r.output = Matrix(n_q, r.d_v);
     if (r.d_v > 0)
-        kernels::weighted_sum(r.weights.data.data(), p.v.data.data(), n_q, n_k, r.d_v,
+        kernels::active().weighted_sum(r.weights.data.data(), p.v.data.data(), n_q, n_k, r.d_v,
                               r.output.data.data());
 
     // Head summary: means over non-empty rows only (MATH.md, Empty row).

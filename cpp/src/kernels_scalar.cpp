@@ -7,6 +7,7 @@
 #include "attn/kernels.hpp"
 
 namespace attn::kernels {
+namespace {
 
 void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale,
                float* scores) {
@@ -21,8 +22,11 @@ void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float sc
     }
 }
 
-void softmax_row(const float* s, const std::uint8_t* visible, int n, double tau, int top_k,
-                 int sink_keys, float* a, RowMetrics& m) {
+void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a,
+                 RowMetrics& m) {
+    const double tau = rp.tau;
+    const int top_k = rp.top_k;
+    const int sink_keys = rp.sink_keys;
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     const double neg_inf = -std::numeric_limits<double>::infinity();
 
@@ -41,6 +45,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, double tau,
         std::fill(a, a + n, 0.0f);
         m.empty = true;
         m.entropy = m.normalized_entropy = m.n_eff = m.top_k_mass = m.sink_mass = m.row_sum = kNaN;
+        m.support = 0;
         return;
     }
 
@@ -67,10 +72,15 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, double tau,
     }
     // H = -sum p ln p = -sum (e/Z)(x - ln Z) = ln Z - sum(e x)/Z. Clamp the rounding below 0.
     const double h = std::max(0.0, std::log(z) - ex / z);
+    // Descending weights give both the top-k mass and the (1-delta) support size.
+    std::sort(p.begin(), p.end(), std::greater<double>());
     const int k = std::min(top_k, count);
-    std::partial_sort(p.begin(), p.begin() + k, p.end(), std::greater<double>());
-    double topk = 0.0;
+    double topk = 0.0, cum = 0.0;
     for (int i = 0; i < k; ++i) topk += p[static_cast<std::size_t>(i)];
+    int support = 0;
+    const double need = (1.0 - rp.delta) * row_sum;  // relative to the row's own rounding
+    while (support < count && cum < need) cum += p[static_cast<std::size_t>(support++)];
+    m.support = support;
 
     m.entropy = h;
     m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;
@@ -93,6 +103,13 @@ void weighted_sum(const float* a, const float* v, int n_q, int n_k, int d_v, flo
         float* oi = out + static_cast<std::size_t>(i) * d_v;
         for (int c = 0; c < d_v; ++c) oi[c] = static_cast<float>(acc[static_cast<std::size_t>(c)]);
     }
+}
+
+}  // namespace
+
+const KernelSet& scalar() {
+    static const KernelSet set{"scalar", &scores_qk, &softmax_row, &weighted_sum};
+    return set;
 }
 
 }  // namespace attn::kernels

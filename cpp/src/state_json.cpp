@@ -257,7 +257,8 @@ std::string result_to_json(const Result& r, Mode mode, int head) {
                         {"nEff", metric(m.n_eff)},
                         {"topKMass", metric(m.top_k_mass)},
                         {"sinkMass", metric(m.sink_mass)},
-                        {"rowSum", metric(m.row_sum)}});
+                        {"rowSum", metric(m.row_sum)},
+                        {"support", m.empty ? json(nullptr) : json(m.support)}});
     }
     out["rows"] = std::move(rows);
     const HeadSummary& h = r.summary;

@@ -4,7 +4,9 @@
 // snippet is in the comment next to it); none comes from running the code under test.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
+#include <utility>
 #include <string>
 
 #include "approx.hpp"
@@ -352,4 +354,27 @@ TEST_CASE("mode names round-trip", "[api]") {
     CHECK(std::string(attn::to_string(Mode::qkv)) == "qkv");
     CHECK(std::string(attn::to_string(Mode::logits)) == "logits");
     CHECK(std::string(attn::to_string(Mode::weights)) == "weights");
+}
+
+TEST_CASE("(1-delta) support: fewest keys holding mass >= 1 - delta", "[golden][support]") {
+    // Seed example 2's rows, sorted descending: (1), (3/4, 1/4), (1/2, 1/4, 1/4). By hand:
+    // delta 0.1 needs mass 0.9: 1 key, 2 keys (0.75 < 0.9), 3 keys (0.75 < 0.9);
+    // delta 0.3 needs 0.7: 1, 1 (0.75 >= 0.7), 2 (0.5 < 0.7 <= 0.75);
+    // delta 0 needs everything: 1, 2, 3.
+    const float ln2 = std::log(2.0f), ln3 = std::log(3.0f);
+    attn::Problem p = attn_test::logits_problem(mat({{0, -kInf, -kInf}, {0, ln3, -kInf}, {ln2, 0, 0}}));
+    const std::pair<double, std::array<int, 3>> cases[] = {
+        {0.1, {1, 2, 3}}, {0.3, {1, 1, 2}}, {0.0, {1, 2, 3}}};
+    for (const auto& [delta, want] : cases) {
+        p.delta = delta;
+        const attn::Result r = attn::compute(p);
+        for (int t = 0; t < 3; ++t) {
+            INFO("delta " << delta << " row " << t);
+            CHECK(r.rows[static_cast<std::size_t>(t)].support == want[static_cast<std::size_t>(t)]);
+        }
+    }
+    p.delta = 1.0;
+    CHECK_THROWS_AS(attn::compute(p), attn::Error);
+    p.delta = -0.1;
+    CHECK_THROWS_AS(attn::compute(p), attn::Error);
 }

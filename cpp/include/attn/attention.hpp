@@ -50,6 +50,9 @@ struct Problem {
     int top_k = 2;
     /// Number of leading keys whose weight is the sink mass (MATH.md, sink mass s).
     int sink_keys = 1;
+    /// delta of the (1-delta) support S_t (MATH.md): the smallest set of keys with mass >= 1-delta.
+    /// In [0, 1).
+    double delta = 0.1;
     Normaliser normaliser = Normaliser::softmax;
 };
 
@@ -63,6 +66,7 @@ struct RowMetrics {
     double top_k_mass = 0;            ///< sum of the min(k, |Omega_t|) largest weights
     double sink_mass = 0;             ///< weight on the first `sink_keys` keys
     double row_sum = 0;               ///< sum of the row's weights (1 up to rounding; NaN if empty)
+    int support = 0;                  ///< |S_t|: fewest keys holding mass >= 1 - delta (0 if empty)
 };
 
 /// Means of the row metrics over the non-empty rows (NaN when every row is empty).

@@ -1,31 +1,59 @@
-// Hot loops of one head, behind plain function signatures. The scalar versions here are the
-// reference implementation (accumulating in double) and the oracle for any SIMD kernel with the same
-// signature; attention.cpp calls them through this header only, so a vectorised build swaps the
-// implementation without touching the pipeline.
+// Hot loops of one head, behind a table of function pointers (KernelSet). The scalar set is the
+// reference implementation (accumulating in double) and the oracle every SIMD set is tested
+// against; the pipeline (attention.cpp) calls kernels::active() only, so a vectorised set swaps in
+// without touching it.
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "attn/attention.hpp"
 
 namespace attn::kernels {
 
-/// scores[i][j] = scale * dot(q_i, k_j).  q: n_q x d, k: n_k x d, scores: n_q x n_k, row-major.
-void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale,
-               float* scores);
+/// Parameters of one row's normalisation and metrics (MATH.md, "Per-row quantities").
+struct RowParams {
+    double tau = 1.0;   ///< temperature, finite and > 0
+    int top_k = 2;      ///< >= 1, clamped to |Omega_t|
+    int sink_keys = 1;  ///< >= 0: the sink mass is the weight on keys [0, sink_keys)
+    double delta = 0.1; ///< in [0, 1): support = fewest keys holding mass >= 1 - delta
+};
 
-/// Softmax of one row over its visible keys, with temperature, and the row's metrics.
-///   in:  s[0..n)      scores (any value where visible[j] == 0; never read there)
-///        visible[0..n) 1 = key in Omega_t; keys whose score is -inf are treated as not visible
-///        tau > 0, top_k >= 1, sink_keys >= 0
-///   out: a[0..n)      weights, exact 0 outside Omega_t; all 0 if Omega_t is empty
-///        m            metrics (MATH.md "Per-row quantities"); NaN and empty = true if Omega_t = {}
-/// Stable: subtracts max over Omega_t before exp. Entropy uses H = ln Z - sum(e_j x_j)/Z with
-/// x_j = (s_j - max)/tau, which needs no log per element and is exact for exact probabilities.
-void softmax_row(const float* s, const std::uint8_t* visible, int n, double tau, int top_k,
-                 int sink_keys, float* a, RowMetrics& m);
+/// One implementation of every kernel. All pointers are row-major float32 arrays.
+struct KernelSet {
+    /// "scalar", "sse4.1", "avx2", "wasm-simd128", ...
+    const char* name;
 
-/// out (n_q x d_v) = a (n_q x n_k) * v (n_k x d_v).
-void weighted_sum(const float* a, const float* v, int n_q, int n_k, int d_v, float* out);
+    /// scores[i][j] = scale * dot(q_i, k_j).  q: n_q x d, k: n_k x d, scores: n_q x n_k.
+    void (*scores_qk)(const float* q, const float* k, int n_q, int n_k, int d, float scale,
+                      float* scores);
+
+    /// Softmax of one row over its visible keys, with temperature, and the row's metrics.
+    ///   in:  s[0..n)       scores (anything, even NaN, where visible[j] == 0: never read there)
+    ///        visible[0..n) 1 = key allowed by the mask; a -inf score also makes a key not visible
+    ///   out: a[0..n)       weights, exact 0 outside Omega_t; all 0 if Omega_t is empty
+    ///        m             metrics; NaN (support 0) and empty = true if Omega_t is empty
+    /// Stable: subtracts max over Omega_t. Entropy as H = ln Z - sum(e_j x_j)/Z with
+    /// x_j = (s_j - max)/tau (no log per element). Error: H within 1e-6 relative of a double
+    /// reference for rows up to 4096 keys.
+    void (*softmax_row)(const float* s, const std::uint8_t* visible, int n, const RowParams& p,
+                        float* a, RowMetrics& m);
+
+    /// out (n_q x d_v) = a (n_q x n_k) * v (n_k x d_v).
+    void (*weighted_sum)(const float* a, const float* v, int n_q, int n_k, int d_v, float* out);
+};
+
+/// The scalar reference set (always available).
+const KernelSet& scalar();
+
+/// Every set this build and this CPU can run, the scalar set first.
+std::vector<const KernelSet*> available();
+
+/// The set the pipeline uses: the best available one unless select() chose another.
+const KernelSet& active();
+
+/// Makes the set named `name` active (tests, benchmarks). Returns false if it is not available.
+bool select(const std::string& name);
 
 }  // namespace attn::kernels
