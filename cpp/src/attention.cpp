@@ -2,12 +2,15 @@
 // Pipeline stage names follow the field: scores -> masked -> weights -> output.
 #include "attn/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
 
 #include "attn/kernels.hpp"
+#include "attn/stream.hpp"
+#include "stream_internal.hpp"
 
 namespace attn {
 namespace {
@@ -148,70 +151,42 @@ void validate(const Problem& p) {
 
 Result compute(const Problem& p) {
     validate(p);
+    HeadView h;
+    h.mode = p.mode;
+    score_shape(p, h.n_q, h.n_k);
+    h.d_k = p.mode == Mode::qkv ? p.q.cols : 0;
+    h.d_v = p.v.empty() ? 0 : p.v.cols;
+    h.q = p.q.data.data();
+    h.k = p.k.data.data();
+    h.v = h.d_v ? p.v.data.data() : nullptr;
+    h.given = p.mode == Mode::logits ? p.logits.data.data()
+              : p.mode == Mode::weights ? p.weights.data.data() : nullptr;
+    StreamOptions o;
+    o.mask = p.mask;
+    o.row = kernels::RowParams{p.tau, p.top_k, p.sink_keys, p.delta};
+    o.scale = p.scale;
+
+    // The dense result is the streaming pipeline with every block kept.
     Result r;
-    score_shape(p, r.n_q, r.n_k);
-    const int n_q = r.n_q, n_k = r.n_k;
-    r.d_v = p.v.empty() ? 0 : p.v.cols;
-
-    // Stage 1: scores S (before temperature).
-    r.scores = Matrix(n_q, n_k);
-    switch (p.mode) {
-        case Mode::qkv: {
-            r.scale = (std::isnan(p.scale) || p.scale <= 0.0)
-                          ? 1.0 / std::sqrt(static_cast<double>(p.q.cols))
-                          : p.scale;
-            kernels::active().scores_qk(p.q.data.data(), p.k.data.data(), n_q, n_k, p.q.cols,
-                               static_cast<float>(r.scale), r.scores.data.data());
-            break;
-        }
-        case Mode::logits: r.scores.data = p.logits.data; break;
-        case Mode::weights:
-            // S = ln a: re-tempering a^(1/tau) renormalised equals softmax(ln a / tau).
-            for (std::size_t i = 0; i < r.scores.data.size(); ++i)
-                r.scores.data[i] = std::log(p.weights.data[i]);  // ln 0 = -inf: not visible
-            break;
-    }
-
-    // Stage 2: selection Omega_t (mask, then -inf scores) and stage 3: weights + row metrics.
-    r.visible.assign(static_cast<std::size_t>(n_q) * static_cast<std::size_t>(n_k), 0);
-    r.weights = Matrix(n_q, n_k);
-    r.rows.resize(static_cast<std::size_t>(n_q));
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    const kernels::RowParams row_params{p.tau, p.top_k, p.sink_keys, p.delta};
-    for (int i = 0; i < n_q; ++i) {
-        std::uint8_t* vis = r.visible.data() + static_cast<std::size_t>(i) * n_k;
-        float* s = r.scores.row(i);
-        for (int j = 0; j < n_k; ++j) {
-            vis[j] = p.mask.visible(i, j, n_k) && s[j] != neg_inf;
-            if (!vis[j]) s[j] = nan;  // reported as "not visible" (null), never a number
-        }
-        kernels::active().softmax_row(s, vis, n_k, row_params, r.weights.row(i),
-                                      r.rows[static_cast<std::size_t>(i)]);
-    }
-
-    // Stage 4: output O = A V.
-    r.output = Matrix(n_q, r.d_v);
-    if (r.d_v > 0)
-        kernels::active().weighted_sum(r.weights.data.data(), p.v.data.data(), n_q, n_k, r.d_v,
-                              r.output.data.data());
-
-    // Head summary: means over non-empty rows only (MATH.md, Empty row).
-    HeadSummary& h = r.summary;
-    h.rows = n_q;
-    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
-    for (const RowMetrics& m : r.rows) {
-        if (m.empty) { ++h.empty_rows; continue; }
-        se += m.entropy; sn += m.normalized_entropy; sf += m.n_eff;
-        st += m.top_k_mass; ss += m.sink_mass;
-    }
-    const int used = n_q - h.empty_rows;
-    const double nan_d = std::numeric_limits<double>::quiet_NaN();
-    h.mean_entropy = used ? se / used : nan_d;
-    h.mean_normalized_entropy = used ? sn / used : nan_d;
-    h.mean_n_eff = used ? sf / used : nan_d;
-    h.mean_top_k_mass = used ? st / used : nan_d;
-    h.mean_sink_mass = used ? ss / used : nan_d;
+    r.scores = Matrix(h.n_q, h.n_k);
+    r.weights = Matrix(h.n_q, h.n_k);
+    r.visible.assign(static_cast<std::size_t>(h.n_q) * static_cast<std::size_t>(h.n_k), 0);
+    const detail::BlockSink keep = [&](int r0, int rows, const float* s, const std::uint8_t* vis,
+                                       const float* w) {
+        const std::size_t at = static_cast<std::size_t>(r0) * h.n_k;
+        const std::size_t n = static_cast<std::size_t>(rows) * h.n_k;
+        std::copy(s, s + n, r.scores.data.begin() + static_cast<std::ptrdiff_t>(at));
+        std::copy(w, w + n, r.weights.data.begin() + static_cast<std::ptrdiff_t>(at));
+        std::copy(vis, vis + n, r.visible.begin() + static_cast<std::ptrdiff_t>(at));
+    };
+    StreamResult sr = detail::run_pipeline(h, o, &keep);
+    r.n_q = sr.n_q;
+    r.n_k = sr.n_k;
+    r.d_v = sr.d_v;
+    r.scale = sr.scale;
+    r.output = std::move(sr.output);
+    r.rows = std::move(sr.rows);
+    r.summary = sr.summary;
     return r;
 }
 

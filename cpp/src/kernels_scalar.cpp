@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "attn/kernels.hpp"
+#include "attn/row_select.hpp"
 
 namespace attn::kernels {
 namespace {
@@ -72,15 +73,10 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     }
     // H = -sum p ln p = -sum (e/Z)(x - ln Z) = ln Z - sum(e x)/Z. Clamp the rounding below 0.
     const double h = std::max(0.0, std::log(z) - ex / z);
-    // Descending weights give both the top-k mass and the (1-delta) support size.
-    std::sort(p.begin(), p.end(), std::greater<double>());
-    const int k = std::min(top_k, count);
-    double topk = 0.0, cum = 0.0;
-    for (int i = 0; i < k; ++i) topk += p[static_cast<std::size_t>(i)];
-    int support = 0;
-    const double need = (1.0 - rp.delta) * row_sum;  // relative to the row's own rounding
-    while (support < count && cum < need) cum += p[static_cast<std::size_t>(support++)];
-    m.support = support;
+    // Order statistics in expected O(n): the top-k mass and the (1-delta) support size, the latter
+    // relative to the row's own sum so rounding cannot push it to every key.
+    const double topk = rowsel::top_k_mass(p, top_k);
+    m.support = rowsel::support_size(p, (1.0 - rp.delta) * row_sum);
 
     m.entropy = h;
     m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;

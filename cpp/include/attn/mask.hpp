@@ -17,12 +17,16 @@ struct MaskSpec {
     std::vector<std::uint8_t> key_padding;
     /// Explicit allow-matrix, n_q x n_k flags or empty: only cells with 1 are visible.
     std::vector<std::uint8_t> allow;
+    /// Position of query row 0 in the sequence, for causal and window tests when the rows are a
+    /// slice of a longer sequence (a zoomed tile). The allow-matrix is indexed by the local row.
+    int row_offset = 0;
 
     /// True when key j is in Omega_t (before scores are looked at). Preconditions: t < n_q,
     /// j < n_k, and the flag vectors are either empty or of the documented sizes.
     bool visible(int t, int j, int n_k) const noexcept {
-        if (causal && j > t) return false;
-        if (window > 0 && (j > t || j <= t - window)) return false;
+        const int pos = t + row_offset;
+        if (causal && j > pos) return false;
+        if (window > 0 && (j > pos || j <= pos - window)) return false;
         if (!key_padding.empty() && key_padding[static_cast<std::size_t>(j)]) return false;
         if (!allow.empty() &&
             !allow[static_cast<std::size_t>(t) * static_cast<std::size_t>(n_k) +

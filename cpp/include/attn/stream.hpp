@@ -1,0 +1,67 @@
+// Long sequences: one head computed a block of query rows at a time, so memory is
+// O(block_rows * n_k + n_q * d_v + overview^2) instead of O(n_q * n_k). The tensors are read where
+// they lie (the WASM heap, an imported file): nothing is copied.
+//
+// Same conventions and kernels as compute() (attention.hpp, MATH.md): the metrics of a row are
+// identical to the dense path's; the full weight matrix is simply never stored. What a view needs
+// instead is a pooled overview (max or mean over rectangular cells) and full-resolution tiles on
+// demand.
+#pragma once
+
+#include <cstddef>
+
+#include "attn/attention.hpp"
+#include "attn/kernels.hpp"
+
+namespace attn {
+
+/// A head whose tensors live elsewhere. Row-major float32, not owned.
+struct HeadView {
+    Mode mode = Mode::qkv;
+    int n_q = 0, n_k = 0;
+    int d_k = 0;                   ///< qkv only
+    int d_v = 0;                   ///< 0 = no values, no output
+    const float* q = nullptr;      ///< n_q x d_k (qkv)
+    const float* k = nullptr;      ///< n_k x d_k (qkv)
+    const float* v = nullptr;      ///< n_k x d_v, or null when d_v = 0
+    const float* given = nullptr;  ///< n_q x n_k logits (-inf = not visible) or weights (>= 0)
+};
+
+/// How the overview pools the weights of the rows and keys that fall in one cell.
+enum class Pool { max, mean };
+
+struct StreamOptions {
+    MaskSpec mask;               ///< as in Problem (padding: n_k flags, allow: n_q x n_k, or empty)
+    kernels::RowParams row;      ///< tau, top_k, sink_keys, delta
+    double scale = 0.0;          ///< qkv: <= 0 or NaN = 1/sqrt(d_k)
+    int block_rows = 64;         ///< rows per block, >= 1
+    int overview = 0;            ///< side of the pooled overview (0 = none), at most 1024
+    Pool pool = Pool::max;
+    bool want_output = true;     ///< compute O = A V when the head has values
+};
+
+struct StreamResult {
+    int n_q = 0, n_k = 0, d_v = 0;
+    double scale = 1.0;
+    std::vector<RowMetrics> rows;   ///< n_q entries, identical to compute()'s
+    HeadSummary summary;
+    Matrix output;                  ///< n_q x d_v (empty without values or want_output)
+    Matrix overview;                ///< min(overview, n_q) x min(overview, n_k) pooled weights
+    std::size_t scratch_bytes = 0;  ///< working memory used besides the inputs and outputs
+};
+
+/// Computes row metrics (and output, overview) of a head block by block.
+/// Throws attn::Error like compute(): kShapeMismatch, kNonFinite (Q, K, V, or a visible given
+/// value), kBadTemperature, kInvalidValue (negative weight, bad options), kTooLarge.
+/// Sizes: n_q, n_k up to kMaxStreamTokens.
+StreamResult compute_streaming(const HeadView& h, const StreamOptions& o);
+
+/// Full-resolution weights of query rows [r0, r1) restricted to keys [c0, c1): a zoomed tile
+/// ((r1 - r0) x (c1 - c0), at most 512 x 512). Each row is normalised over all its visible keys,
+/// so the tile shows exactly the cells of the full matrix. Throws as compute_streaming().
+Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1);
+
+/// Largest sequence length of the streaming path (memory is linear in it).
+inline constexpr int kMaxStreamTokens = 1 << 17;
+
+}  // namespace attn

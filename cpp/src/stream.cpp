@@ -1,0 +1,249 @@
+// The one pipeline of a head, block of rows by block of rows:
+//   scores -> selection (mask, -inf) -> weights + row metrics -> output, overview.
+// compute() (dense, attention.cpp) runs it with a sink that keeps every block; compute_streaming()
+// keeps only metrics, output and a pooled overview.
+#include "attn/stream.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "stream_internal.hpp"
+
+namespace attn {
+namespace {
+
+std::string num(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    return buf;
+}
+
+void check_finite(const float* x, std::size_t n, int cols, const char* name) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite(x[i]))
+            throw Error(ErrorCode::kNonFinite, name,
+                        std::string(name) + "[" + std::to_string(i / cols) + "][" +
+                            std::to_string(i % cols) + "] is not a finite number");
+}
+
+}  // namespace
+
+namespace detail {
+
+void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
+    if (!std::isfinite(o.row.tau) || o.row.tau <= 0.0)
+        throw Error(ErrorCode::kBadTemperature, "tau",
+                    "temperature tau must be a finite number > 0 (got " + num(o.row.tau) +
+                        "); the limit tau -> 0 is argmax, not tau = 0");
+    if (o.row.top_k < 1) throw Error(ErrorCode::kInvalidValue, "topK", "top-k needs k >= 1");
+    if (o.row.sink_keys < 0)
+        throw Error(ErrorCode::kInvalidValue, "sinkKeys", "the number of sink keys must be >= 0");
+    if (!(o.row.delta >= 0.0 && o.row.delta < 1.0))
+        throw Error(ErrorCode::kInvalidValue, "delta", "delta must be in [0, 1)");
+    if (std::isinf(o.scale)) throw Error(ErrorCode::kInvalidValue, "scale", "scale must be finite");
+    if (o.block_rows < 1 || o.overview < 0 || o.overview > 1024)
+        throw Error(ErrorCode::kInvalidValue, "options",
+                    "block_rows must be >= 1 and the overview between 0 and 1024");
+    if (h.n_q < 1 || h.n_k < 1)
+        throw Error(ErrorCode::kShapeMismatch, "shape", "a head needs at least one query and one key");
+    if (h.n_q > max_tokens || h.n_k > max_tokens || h.d_k > kMaxDim || h.d_v > kMaxDim ||
+        h.d_k < 0 || h.d_v < 0)
+        throw Error(ErrorCode::kTooLarge, "shape",
+                    "the head is " + std::to_string(h.n_q) + " x " + std::to_string(h.n_k) +
+                        " with d_k = " + std::to_string(h.d_k) + ", d_v = " +
+                        std::to_string(h.d_v) + "; the limits are " + std::to_string(max_tokens) +
+                        " tokens and " + std::to_string(kMaxDim) + " dimensions");
+    if (o.mask.window < 0 || o.mask.window > max_tokens)
+        throw Error(ErrorCode::kInvalidValue, "mask.window", "window must be >= 0 (0 = off)");
+    if (!o.mask.key_padding.empty() && o.mask.key_padding.size() != static_cast<std::size_t>(h.n_k))
+        throw Error(ErrorCode::kShapeMismatch, "mask.padding",
+                    "padding has " + std::to_string(o.mask.key_padding.size()) +
+                        " flags but there are " + std::to_string(h.n_k) + " keys");
+    if (!o.mask.allow.empty() &&
+        o.mask.allow.size() != static_cast<std::size_t>(h.n_q) * static_cast<std::size_t>(h.n_k))
+        throw Error(ErrorCode::kShapeMismatch, "mask.allow",
+                    "the allow-matrix must be " + std::to_string(h.n_q) + " x " +
+                        std::to_string(h.n_k));
+    if (h.d_v > 0 && !h.v) throw Error(ErrorCode::kShapeMismatch, "V", "V is missing");
+    if (h.mode == Mode::qkv) {
+        if (h.d_k < 1 || !h.q || !h.k)
+            throw Error(ErrorCode::kShapeMismatch, "Q", "Q and K need at least one column");
+        check_finite(h.q, static_cast<std::size_t>(h.n_q) * h.d_k, h.d_k, "Q");
+        check_finite(h.k, static_cast<std::size_t>(h.n_k) * h.d_k, h.d_k, "K");
+    } else if (!h.given) {
+        throw Error(ErrorCode::kShapeMismatch, to_string(h.mode), "the matrix is missing");
+    }
+    if (h.d_v > 0) check_finite(h.v, static_cast<std::size_t>(h.n_k) * h.d_v, h.d_v, "V");
+}
+
+StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink) {
+    const int n_q = h.n_q, n_k = h.n_k;
+    const kernels::KernelSet& kern = kernels::active();
+    StreamResult r;
+    r.n_q = n_q;
+    r.n_k = n_k;
+    r.d_v = o.want_output ? h.d_v : 0;
+    r.scale = h.mode != Mode::qkv ? 1.0
+              : (std::isnan(o.scale) || o.scale <= 0.0)
+                  ? 1.0 / std::sqrt(static_cast<double>(h.d_k))
+                  : o.scale;
+    r.rows.resize(static_cast<std::size_t>(n_q));
+    r.output = Matrix(n_q, r.d_v);
+
+    const int ov_r = o.overview ? std::min(o.overview, n_q) : 0;
+    const int ov_c = o.overview ? std::min(o.overview, n_k) : 0;
+    r.overview = Matrix(ov_r, ov_c);
+    std::vector<float> ov_count;  // cells per pooled cell, for mean pooling
+    if (ov_r && o.pool == Pool::mean) ov_count.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0f);
+    std::vector<int> col_cell(static_cast<std::size_t>(ov_c ? n_k : 0));
+    for (int j = 0; j < static_cast<int>(col_cell.size()); ++j)
+        col_cell[static_cast<std::size_t>(j)] =
+            static_cast<int>(static_cast<long long>(j) * ov_c / n_k);
+
+    const int block = std::min(o.block_rows, n_q);
+    const std::size_t cells = static_cast<std::size_t>(block) * static_cast<std::size_t>(n_k);
+    std::vector<float> scores(cells), weights(cells);
+    std::vector<std::uint8_t> visible(cells);
+    r.scratch_bytes = cells * (2 * sizeof(float) + 1) + col_cell.size() * sizeof(int);
+
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const char* given_name = h.mode == Mode::logits ? "logits" : "weights";
+
+    for (int r0 = 0; r0 < n_q; r0 += block) {
+        const int rows = std::min(block, n_q - r0);
+        // Stage 1: scores S (before temperature).
+        if (h.mode == Mode::qkv) {
+            kern.scores_qk(h.q + static_cast<std::size_t>(r0) * h.d_k, h.k, rows, n_k, h.d_k,
+                           static_cast<float>(r.scale), scores.data());
+        }
+        for (int i = 0; i < rows; ++i) {
+            const int t = r0 + i;
+            float* s = scores.data() + static_cast<std::size_t>(i) * n_k;
+            std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
+            const float* g = h.given ? h.given + static_cast<std::size_t>(t) * n_k : nullptr;
+            for (int j = 0; j < n_k; ++j) {
+                const bool allowed = o.mask.visible(t, j, n_k);
+                if (h.mode != Mode::qkv) {
+                    const float x = g[j];
+                    if (allowed) {  // what a mask hides is never read, so it cannot leak
+                        if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
+                            (h.mode == Mode::weights && std::isinf(x)))
+                            throw Error(ErrorCode::kNonFinite, given_name,
+                                        std::string(given_name) + "[" + std::to_string(t) + "][" +
+                                            std::to_string(j) + "] is not a finite number");
+                        if (h.mode == Mode::weights && x < 0.0f)
+                            throw Error(ErrorCode::kInvalidValue, given_name,
+                                        std::string(given_name) + "[" + std::to_string(t) + "][" +
+                                            std::to_string(j) + "] = " + num(x) +
+                                            " is negative; attention weights are probabilities");
+                    }
+                    // weights: S = ln a, so softmax(S / tau) = a^(1/tau) renormalised.
+                    s[j] = h.mode == Mode::weights ? std::log(x) : x;
+                }
+                // Stage 2: selection. Not visible = masked or a -inf score (ln 0).
+                vis[j] = allowed && s[j] != neg_inf;
+                if (!vis[j]) s[j] = nan;
+            }
+            // Stage 3: weights and row metrics.
+            kern.softmax_row(s, vis, n_k, o.row, weights.data() + static_cast<std::size_t>(i) * n_k,
+                             r.rows[static_cast<std::size_t>(t)]);
+        }
+        // Stage 4: output O = A V for this block.
+        if (r.d_v > 0)
+            kern.weighted_sum(weights.data(), h.v, rows, n_k, h.d_v,
+                              r.output.row(r0));
+        // Overview: pool the block's weights into its cells.
+        if (ov_r) {
+            for (int i = 0; i < rows; ++i) {
+                const int cr = static_cast<int>(static_cast<long long>(r0 + i) * ov_r / n_q);
+                float* orow = r.overview.row(cr);
+                const float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
+                if (o.pool == Pool::max) {
+                    for (int j = 0; j < n_k; ++j) {
+                        float& cell = orow[col_cell[static_cast<std::size_t>(j)]];
+                        cell = std::max(cell, w[j]);
+                    }
+                } else {
+                    float* cnt = ov_count.data() + static_cast<std::size_t>(cr) * ov_c;
+                    for (int j = 0; j < n_k; ++j) {
+                        const int c = col_cell[static_cast<std::size_t>(j)];
+                        orow[c] += w[j];
+                        cnt[c] += 1.0f;
+                    }
+                }
+            }
+        }
+        if (sink) (*sink)(r0, rows, scores.data(), visible.data(), weights.data());
+    }
+    if (!ov_count.empty())
+        for (std::size_t c = 0; c < ov_count.size(); ++c)
+            if (ov_count[c] > 0) r.overview.data[c] /= ov_count[c];
+
+    // Head summary: means over non-empty rows only (MATH.md, Empty row).
+    HeadSummary& hs = r.summary;
+    hs.rows = n_q;
+    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
+    for (const RowMetrics& m : r.rows) {
+        if (m.empty) {
+            ++hs.empty_rows;
+            continue;
+        }
+        se += m.entropy;
+        sn += m.normalized_entropy;
+        sf += m.n_eff;
+        st += m.top_k_mass;
+        ss += m.sink_mass;
+    }
+    const int used = n_q - hs.empty_rows;
+    const double nan_d = std::numeric_limits<double>::quiet_NaN();
+    hs.mean_entropy = used ? se / used : nan_d;
+    hs.mean_normalized_entropy = used ? sn / used : nan_d;
+    hs.mean_n_eff = used ? sf / used : nan_d;
+    hs.mean_top_k_mass = used ? st / used : nan_d;
+    hs.mean_sink_mass = used ? ss / used : nan_d;
+    return r;
+}
+
+}  // namespace detail
+
+StreamResult compute_streaming(const HeadView& h, const StreamOptions& o) {
+    detail::validate_view(h, o, kMaxStreamTokens);
+    return detail::run_pipeline(h, o, nullptr);
+}
+
+Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1) {
+    detail::validate_view(h, o, kMaxStreamTokens);
+    if (r0 < 0 || r1 > h.n_q || r0 >= r1 || c0 < 0 || c1 > h.n_k || c0 >= c1 || r1 - r0 > 512 ||
+        c1 - c0 > 512)
+        throw Error(ErrorCode::kInvalidValue, "tile",
+                    "a tile needs 0 <= r0 < r1 <= n_q, 0 <= c0 < c1 <= n_k and at most 512 x 512");
+    // Only the tile's rows go through the pipeline: a view of them, queries offset by r0. The
+    // mask's row index must stay the absolute t, so the rows are computed with a shifted mask.
+    HeadView rows = h;
+    rows.n_q = r1 - r0;
+    if (h.mode == Mode::qkv) rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
+    else rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
+    rows.d_v = 0;
+    StreamOptions ro = o;
+    ro.overview = 0;
+    ro.want_output = false;
+    ro.mask.row_offset = o.mask.row_offset + r0;
+    if (!o.mask.allow.empty())
+        ro.mask.allow.assign(o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r0) * h.n_k,
+                             o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
+    Matrix tile(r1 - r0, c1 - c0);
+    const detail::BlockSink sink = [&](int b0, int n, const float*, const std::uint8_t*,
+                                       const float* w) {
+        for (int i = 0; i < n; ++i)
+            std::copy(w + static_cast<std::size_t>(i) * h.n_k + c0,
+                      w + static_cast<std::size_t>(i) * h.n_k + c1, tile.row(b0 + i));
+    };
+    detail::run_pipeline(rows, ro, &sink);
+    return tile;
+}
+
+}  // namespace attn

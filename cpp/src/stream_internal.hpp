@@ -1,0 +1,22 @@
+// Internals shared by the dense (attention.cpp) and streaming (stream.cpp) entry points.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "attn/stream.hpp"
+
+namespace attn::detail {
+
+/// Receives each block of rows: first row r0, `rows` rows of n_k scores (NaN where not visible),
+/// visibility flags and weights. Called in row order.
+using BlockSink = std::function<void(int r0, int rows, const float* scores,
+                                     const std::uint8_t* visible, const float* weights)>;
+
+/// Shapes, options and finiteness of Q, K, V; throws attn::Error.
+void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens);
+
+/// The pipeline; given values are checked as their rows are reached. Assumes validate_view().
+StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink);
+
+}  // namespace attn::detail

@@ -1,0 +1,223 @@
+// The streaming path (stream.hpp) against the dense one and against pooling done in the test:
+// identical row metrics and output for every block size, overviews equal to max/mean pooling of
+// the dense weights, tiles equal to slices of the dense weights (masks keep absolute positions),
+// and working memory linear in n.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "approx.hpp"
+#include "attn/attention.hpp"
+#include "attn/stream.hpp"
+
+using attn_test::Near;
+
+namespace {
+
+attn::Matrix random_matrix(std::mt19937& rng, int rows, int cols, float lo, float hi) {
+    std::uniform_real_distribution<float> u(lo, hi);
+    attn::Matrix m(rows, cols);
+    for (float& x : m.data) x = u(rng);
+    return m;
+}
+
+/// A random problem of any mode with a random mask; weights rows are random distributions with
+/// some exact zeros.
+attn::Problem random_problem(std::mt19937& rng, attn::Mode mode, int n_q, int n_k) {
+    std::uniform_real_distribution<float> u(0, 1);
+    attn::Problem p;
+    p.mode = mode;
+    const int d = 1 + static_cast<int>(rng() % 6);
+    if (mode == attn::Mode::qkv) {
+        p.q = random_matrix(rng, n_q, d, -2, 2);
+        p.k = random_matrix(rng, n_k, d, -2, 2);
+    } else if (mode == attn::Mode::logits) {
+        p.logits = random_matrix(rng, n_q, n_k, -3, 3);
+    } else {
+        p.weights = random_matrix(rng, n_q, n_k, 0, 1);
+        for (float& x : p.weights.data)
+            if (u(rng) < 0.2f) x = 0.0f;
+    }
+    p.v = random_matrix(rng, n_k, 1 + static_cast<int>(rng() % 3), -3, 3);
+    p.mask.causal = u(rng) < 0.5f;
+    p.mask.window = u(rng) < 0.3f ? 1 + static_cast<int>(rng() % 5) : 0;
+    if (u(rng) < 0.3f) {
+        p.mask.key_padding.resize(static_cast<std::size_t>(n_k));
+        for (auto& f : p.mask.key_padding) f = u(rng) < 0.2f;
+    }
+    if (u(rng) < 0.3f) {
+        p.mask.allow.resize(static_cast<std::size_t>(n_q) * n_k);
+        for (auto& f : p.mask.allow) f = u(rng) < 0.8f;
+    }
+    p.tau = std::vector<double>{0.3, 1.0, 2.5}[rng() % 3];
+    p.top_k = 1 + static_cast<int>(rng() % 4);
+    return p;
+}
+
+attn::HeadView view_of(const attn::Problem& p) {
+    attn::HeadView h;
+    h.mode = p.mode;
+    const attn::Matrix& g = p.mode == attn::Mode::logits ? p.logits : p.weights;
+    h.n_q = p.mode == attn::Mode::qkv ? p.q.rows : g.rows;
+    h.n_k = p.mode == attn::Mode::qkv ? p.k.rows : g.cols;
+    h.d_k = p.q.cols;
+    h.d_v = p.v.cols;
+    h.q = p.q.data.data();
+    h.k = p.k.data.data();
+    h.v = p.v.data.data();
+    h.given = p.mode == attn::Mode::qkv ? nullptr : g.data.data();
+    return h;
+}
+
+attn::StreamOptions options_of(const attn::Problem& p, int block) {
+    attn::StreamOptions o;
+    o.mask = p.mask;
+    o.row = {p.tau, p.top_k, p.sink_keys, p.delta};
+    o.scale = p.scale;
+    o.block_rows = block;
+    return o;
+}
+
+void check_same_row(const attn::RowMetrics& a, const attn::RowMetrics& b) {
+    CHECK(a.empty == b.empty);
+    CHECK(a.visible == b.visible);
+    CHECK(a.support == b.support);
+    CHECK_THAT(a.entropy, Near(b.entropy, 1e-12, 1e-12));
+    CHECK_THAT(a.normalized_entropy, Near(b.normalized_entropy, 1e-12, 1e-12));
+    CHECK_THAT(a.n_eff, Near(b.n_eff, 1e-12, 1e-12));
+    CHECK_THAT(a.top_k_mass, Near(b.top_k_mass, 1e-12, 1e-12));
+    CHECK_THAT(a.sink_mass, Near(b.sink_mass, 1e-12, 1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("streaming gives the dense path's metrics and output for every block size",
+          "[stream]") {
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 60; ++trial) {
+        const auto mode = static_cast<attn::Mode>(trial % 3);
+        const int n_q = 1 + static_cast<int>(rng() % 40);
+        const int n_k = mode == attn::Mode::qkv ? 1 + static_cast<int>(rng() % 40) : n_q;
+        const attn::Problem p = random_problem(rng, mode, n_q, n_k);
+        const attn::Result dense = attn::compute(p);
+        for (int block : {1, 3, 7, 64}) {
+            INFO("trial " << trial << " block " << block);
+            const attn::StreamResult s = attn::compute_streaming(view_of(p), options_of(p, block));
+            REQUIRE(s.rows.size() == dense.rows.size());
+            for (std::size_t t = 0; t < s.rows.size(); ++t) check_same_row(s.rows[t], dense.rows[t]);
+            REQUIRE(s.output.data.size() == dense.output.data.size());
+            for (std::size_t c = 0; c < s.output.data.size(); ++c)
+                CHECK(s.output.data[c] == dense.output.data[c]);
+            CHECK(s.summary.empty_rows == dense.summary.empty_rows);
+            CHECK_THAT(s.summary.mean_entropy, Near(dense.summary.mean_entropy, 1e-12, 1e-12));
+        }
+    }
+}
+
+TEST_CASE("the overview is max or mean pooling of the dense weights", "[stream][overview]") {
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 20; ++trial) {
+        const int n = 5 + static_cast<int>(rng() % 60);
+        const attn::Problem p = random_problem(rng, attn::Mode::qkv, n, n);
+        const attn::Result dense = attn::compute(p);
+        for (attn::Pool pool : {attn::Pool::max, attn::Pool::mean}) {
+            attn::StreamOptions o = options_of(p, 8);
+            o.overview = 1 + static_cast<int>(rng() % 12);
+            o.pool = pool;
+            const attn::StreamResult s = attn::compute_streaming(view_of(p), o);
+            const int side = std::min(o.overview, n);
+            REQUIRE(s.overview.rows == side);
+            REQUIRE(s.overview.cols == side);
+            // Pool by hand: cell (R, C) holds rows t with floor(t * side / n) == R, same for keys.
+            for (int R = 0; R < side; ++R)
+                for (int C = 0; C < side; ++C) {
+                    double mx = 0, sum = 0;
+                    int count = 0;
+                    for (int t = 0; t < n; ++t)
+                        for (int j = 0; j < n; ++j) {
+                            if (t * side / n != R || j * side / n != C) continue;
+                            mx = std::max(mx, static_cast<double>(dense.weights(t, j)));
+                            sum += dense.weights(t, j);
+                            ++count;
+                        }
+                    const double want = pool == attn::Pool::max ? mx : sum / count;
+                    INFO("trial " << trial << " cell " << R << "," << C);
+                    CHECK_THAT(s.overview(R, C), Near(want, 1e-6, 1e-5));
+                }
+        }
+    }
+}
+
+TEST_CASE("a tile equals the same cells of the dense weights, masks at absolute positions",
+          "[stream][tile]") {
+    std::mt19937 rng(13);
+    for (int trial = 0; trial < 40; ++trial) {
+        const auto mode = static_cast<attn::Mode>(trial % 3);
+        const int n = 4 + static_cast<int>(rng() % 30);
+        attn::Problem p = random_problem(rng, mode, n, n);
+        p.mask.causal = true;  // positions matter: a tile at rows r0.. must keep j <= r0 + i
+        const attn::Result dense = attn::compute(p);
+        const int r0 = static_cast<int>(rng() % n), c0 = static_cast<int>(rng() % n);
+        const int r1 = r0 + 1 + static_cast<int>(rng() % (n - r0));
+        const int c1 = c0 + 1 + static_cast<int>(rng() % (n - c0));
+        const attn::Matrix tile = attn::compute_tile(view_of(p), options_of(p, 4), r0, r1, c0, c1);
+        REQUIRE(tile.rows == r1 - r0);
+        REQUIRE(tile.cols == c1 - c0);
+        for (int i = r0; i < r1; ++i)
+            for (int j = c0; j < c1; ++j) {
+                INFO("trial " << trial << " cell " << i << "," << j);
+                CHECK(tile(i - r0, j - c0) == dense.weights(i, j));
+            }
+    }
+    attn::Problem p = random_problem(rng, attn::Mode::qkv, 8, 8);
+    CHECK_THROWS_AS(attn::compute_tile(view_of(p), options_of(p, 4), 3, 3, 0, 8), attn::Error);
+    CHECK_THROWS_AS(attn::compute_tile(view_of(p), options_of(p, 4), 0, 9, 0, 8), attn::Error);
+}
+
+TEST_CASE("streaming memory is linear in n: 8192 tokens with 64-row blocks", "[stream][memory]") {
+    // 8192^2 float weights would be 256 MiB; the streaming scratch must stay at block * n.
+    std::mt19937 rng(17);
+    const int n = 8192, d = 4;
+    attn::Problem p;
+    p.mode = attn::Mode::qkv;
+    p.q = random_matrix(rng, n, d, -1, 1);
+    p.k = random_matrix(rng, n, d, -1, 1);
+    attn::StreamOptions o;
+    o.mask.causal = true;
+    o.block_rows = 64;
+    o.overview = 256;
+    const attn::StreamResult s = attn::compute_streaming(view_of(p), o);
+    CHECK(s.scratch_bytes <= static_cast<std::size_t>(64) * n * 9 + n * sizeof(int));
+    CHECK(s.rows.size() == static_cast<std::size_t>(n));
+    // Row 0 sees one key; the last row sees all: N_eff of near-equal scores approaches n.
+    CHECK(s.rows.front().visible == 1);
+    CHECK(s.rows.back().visible == n);
+    for (const attn::RowMetrics& m : s.rows) {
+        REQUIRE(!m.empty);
+        REQUIRE(std::fabs(m.row_sum - 1.0) < 1e-6);
+        REQUIRE(m.entropy <= std::log(static_cast<double>(m.visible)) + 1e-9);
+    }
+}
+
+TEST_CASE("streaming validates like compute()", "[stream][errors]") {
+    std::mt19937 rng(19);
+    attn::Problem p = random_problem(rng, attn::Mode::weights, 6, 6);
+    p.mask = {};
+    attn::StreamOptions o = options_of(p, 2);
+    p.weights(3, 2) = -0.5f;
+    try {
+        attn::compute_streaming(view_of(p), o);
+        FAIL("negative weight accepted");
+    } catch (const attn::Error& e) {
+        CHECK(e.code() == attn::ErrorCode::kInvalidValue);
+        CHECK(std::string(e.what()).find("[3][2]") != std::string::npos);
+    }
+    o.row.tau = 0;
+    CHECK_THROWS_AS(attn::compute_streaming(view_of(p), o), attn::Error);
+    attn::HeadView h = view_of(p);
+    h.n_q = attn::kMaxStreamTokens + 1;
+    CHECK_THROWS_AS(attn::compute_streaming(h, options_of(p, 2)), attn::Error);
+}
