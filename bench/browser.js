@@ -1,0 +1,95 @@
+// `npm run bench:browser`: the kernel benchmark in Debian's Chromium (headless, driven by
+// playwright-core; never `npx playwright install`). Serves web/ with scripts/serve.js on a free
+// port, opens web/bench.html, waits for window.benchResults, adds the native variants of
+// build/native/attn_bench (run just before, alone) so that the WASM SIMD / native SSE4.1 ratio
+// compares Chromium with native code measured in the same session, prints the table and writes
+// bench-results/bench-chromium.json.
+//
+//   node bench/browser.js [--sizes 256,1024,4096] [--runs 7] [--min-ms 120] [--no-native] [--out FILE]
+//                         [--web-root DIR (default web/, a built copy)]
+//
+// Needs web/vendor/bench-vendor.js and web/vendor/tfjs/ (`npm run build:bench`; scripts/bench.sh
+// browser builds them).
+
+import { writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { serve } from '../scripts/serve.js';
+import { computeRatios, formatTables } from './lib/harness.js';
+import { nativeResults } from './lib/variants.js';
+import { arg, machine, runNative } from './lib/node-env.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const WEB = arg('--web-root', join(ROOT, 'web'));
+const sizes = arg('--sizes', '256,1024,4096');
+const runs = arg('--runs', '7');
+const minMs = arg('--min-ms', '120');
+const outFile = arg('--out', join(ROOT, 'bench-results', 'bench-chromium.json'));
+const log = (msg) => console.error(msg);
+
+// docs/TOOLCHAIN.md "Browser": without the networking flags Chromium floods the closed network.
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--no-first-run', '--disable-sync',
+];
+
+for (const f of ['wasm/attn.js', 'wasm/attn_simd.js', 'vendor/bench-vendor.js', 'vendor/tfjs/tfjs-backend-wasm-simd.wasm']) {
+  if (!existsSync(join(WEB, f))) throw new Error(`web/${f} is missing: run \`npm run build\` and \`npm run build:bench\``);
+}
+
+const started = Date.now();
+const native = runNative(ROOT, log);
+if (native.skipped) log(`native: skipped (${native.skipped})`);
+
+const { server, url } = await serve({ port: 0, root: WEB });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+let page;
+let report;
+try {
+  page = await browser.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(msg.text());
+    else if (msg.type() === 'log') log(`page: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(err.stack || err.message));
+  page.on('response', (res) => { if (res.status() >= 400) problems.push(`${res.url()}: HTTP ${res.status()}`); });
+  // Progress: the page writes every step to #status; echo it here.
+  await page.exposeFunction('__benchProgress', (msg) => log(`chromium: ${msg}`));
+  await page.addInitScript(() => {
+    addEventListener('DOMContentLoaded', () => {
+      const status = document.getElementById('status');
+      new MutationObserver(() => window.__benchProgress(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+  });
+  const target = `${url}bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
+  log(`chromium ${browser.version()}: ${target}`);
+  await page.goto(target);
+  await page.waitForFunction(() => window.benchResults !== undefined, null, { timeout: 30_000 }).catch(() => {
+    throw new Error(`the page did not start: ${problems.join('; ') || 'window.benchResults never set'}`);
+  });
+  const page_report = await page.evaluate(() => window.benchResults);
+  if (problems.length) log(`page problems: ${problems.join('; ')}`);
+  const results = [...page_report.results, ...nativeResults(native).filter((r) => page_report.config.sizes.includes(r.n))];
+  const ratios = computeRatios(results, 'chromium');
+  report = {
+    ...page_report,
+    browser: `Chromium ${browser.version()}`,
+    machine: { ...machine(), browser: page_report.machine, native: native.machine ?? null },
+    results,
+    ratios,
+    native_skipped: native.skipped ?? null,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  delete report.table;
+} finally {
+  await browser.close().catch(() => {});
+  await new Promise((done) => server.close(done));
+}
+
+mkdirSync(dirname(outFile), { recursive: true });
+writeFileSync(outFile, JSON.stringify(report, null, 1) + '\n');
+console.log(formatTables(report.results, report.ratios, `Kernel benchmark, ${report.browser}, ${report.machine.cpu}`));
+console.log(`wrote ${outFile} (${report.seconds} s)`);
