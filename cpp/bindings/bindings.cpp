@@ -1,13 +1,24 @@
-// Embind bindings: only bindings. The page and the node module call computeState(stateJson) and
-// get the results JSON back; errors come back as {"error": {...}} so no C++ exception crosses into
-// JavaScript (web/core.js turns them into AttentionError).
+// Embind bindings: only bindings. Two entry points:
+//   computeState(stateJson) -> results JSON          small states: page, node module, CLI agree
+//   computeHead(spec) / computeTile(spec, ...)       large heads whose tensors the caller placed
+//                                                    in the WASM heap once (byte offsets in spec)
+// No C++ exception crosses into JavaScript: errors come back as {error: {code, field, message}}
+// (web/core.js turns them into AttentionError). Results are copied out of the heap (.slice()), so
+// a later memory growth cannot detach them.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "attn/kernels.hpp"
 #include "attn/state_json.hpp"
+#include "attn/stream.hpp"
 
 namespace {
+
+using emscripten::val;
 
 std::string compute_state(const std::string& state_json) {
     try {
@@ -19,9 +30,147 @@ std::string compute_state(const std::string& state_json) {
     }
 }
 
+val error_val(const attn::Error& e) {
+    val err = val::object();
+    err.set("code", std::string(attn::to_string(e.code())));
+    err.set("field", e.field());
+    err.set("message", std::string(e.what()));
+    val out = val::object();
+    out.set("error", err);
+    return out;
+}
+
+template <class T>
+val copy_out(const T* data, std::size_t n) {
+    return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
+}
+
+template <class T>
+const T* heap_ptr(const val& spec, const char* key) {
+    const val v = spec[key];
+    if (v.isUndefined() || v.isNull()) return nullptr;
+    const auto offset = v.as<std::uintptr_t>();
+    return offset ? reinterpret_cast<const T*>(offset) : nullptr;
+}
+
+template <class T>
+T get(const val& spec, const char* key, T fallback) {
+    const val v = spec[key];
+    return v.isUndefined() || v.isNull() ? fallback : v.as<T>();
+}
+
+/// spec: {mode, nQ, nK, dK, dV, q, k, v, given (byte offsets), causal, window, padding (offset of
+/// nK bytes), allow (offset of nQ*nK bytes), tau, scale (0 = 1/sqrt(d_k)), topK, sinkKeys, delta,
+/// blockRows, overview, pool ("max" | "mean"), wantOutput}
+void read_spec(const val& spec, attn::HeadView& h, attn::StreamOptions& o) {
+    h.mode = attn::mode_from_string(spec["mode"].as<std::string>());
+    h.n_q = get<int>(spec, "nQ", 0);
+    h.n_k = get<int>(spec, "nK", 0);
+    h.d_k = get<int>(spec, "dK", 0);
+    h.d_v = get<int>(spec, "dV", 0);
+    h.q = heap_ptr<float>(spec, "q");
+    h.k = heap_ptr<float>(spec, "k");
+    h.v = heap_ptr<float>(spec, "v");
+    h.given = heap_ptr<float>(spec, "given");
+    o.mask.causal = get<bool>(spec, "causal", false);
+    o.mask.window = get<int>(spec, "window", 0);
+    if (const auto* pad = heap_ptr<std::uint8_t>(spec, "padding"); pad && h.n_k > 0)
+        o.mask.key_padding.assign(pad, pad + h.n_k);
+    if (const auto* allow = heap_ptr<std::uint8_t>(spec, "allow"); allow && h.n_q > 0 && h.n_k > 0)
+        o.mask.allow.assign(allow, allow + static_cast<std::size_t>(h.n_q) * h.n_k);
+    o.row.tau = get<double>(spec, "tau", 1.0);
+    o.row.top_k = get<int>(spec, "topK", 2);
+    o.row.sink_keys = get<int>(spec, "sinkKeys", 1);
+    o.row.delta = get<double>(spec, "delta", 0.1);
+    o.scale = get<double>(spec, "scale", 0.0);
+    o.block_rows = get<int>(spec, "blockRows", 64);
+    o.overview = get<int>(spec, "overview", 0);
+    o.pool = get<std::string>(spec, "pool", "max") == "mean" ? attn::Pool::mean : attn::Pool::max;
+    o.want_output = get<bool>(spec, "wantOutput", true);
+}
+
+val compute_head(const val& spec) {
+    try {
+        attn::HeadView h;
+        attn::StreamOptions o;
+        read_spec(spec, h, o);
+        const attn::StreamResult r = attn::compute_streaming(h, o);
+        const std::size_t n = r.rows.size();
+        std::vector<double> entropy(n), hnorm(n), neff(n), topk(n), sink(n), rowsum(n);
+        std::vector<std::int32_t> visible(n), support(n);
+        std::vector<std::uint8_t> empty(n);
+        for (std::size_t t = 0; t < n; ++t) {
+            const attn::RowMetrics& m = r.rows[t];
+            entropy[t] = m.entropy;
+            hnorm[t] = m.normalized_entropy;
+            neff[t] = m.n_eff;
+            topk[t] = m.top_k_mass;
+            sink[t] = m.sink_mass;
+            rowsum[t] = m.row_sum;
+            visible[t] = m.visible;
+            support[t] = m.support;
+            empty[t] = m.empty;
+        }
+        val rows = val::object();
+        rows.set("entropy", copy_out(entropy.data(), n));
+        rows.set("normalizedEntropy", copy_out(hnorm.data(), n));
+        rows.set("nEff", copy_out(neff.data(), n));
+        rows.set("topKMass", copy_out(topk.data(), n));
+        rows.set("sinkMass", copy_out(sink.data(), n));
+        rows.set("rowSum", copy_out(rowsum.data(), n));
+        rows.set("visible", copy_out(visible.data(), n));
+        rows.set("support", copy_out(support.data(), n));
+        rows.set("empty", copy_out(empty.data(), n));
+        val summary = val::object();
+        summary.set("rows", r.summary.rows);
+        summary.set("emptyRows", r.summary.empty_rows);
+        summary.set("meanEntropy", r.summary.mean_entropy);
+        summary.set("meanNormalizedEntropy", r.summary.mean_normalized_entropy);
+        summary.set("meanNEff", r.summary.mean_n_eff);
+        summary.set("meanTopKMass", r.summary.mean_top_k_mass);
+        summary.set("meanSinkMass", r.summary.mean_sink_mass);
+        val out = val::object();
+        out.set("nQ", r.n_q);
+        out.set("nK", r.n_k);
+        out.set("dV", r.d_v);
+        out.set("scale", r.scale);
+        out.set("rows", rows);
+        out.set("summary", summary);
+        out.set("output", copy_out(r.output.data.data(), r.output.data.size()));
+        out.set("overview", copy_out(r.overview.data.data(), r.overview.data.size()));
+        out.set("overviewRows", r.overview.rows);
+        out.set("overviewCols", r.overview.cols);
+        out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+val compute_tile(const val& spec, int r0, int r1, int c0, int c1) {
+    try {
+        attn::HeadView h;
+        attn::StreamOptions o;
+        read_spec(spec, h, o);
+        const attn::Matrix tile = attn::compute_tile(h, o, r0, r1, c0, c1);
+        val out = val::object();
+        out.set("rows", tile.rows);
+        out.set("cols", tile.cols);
+        out.set("weights", copy_out(tile.data.data(), tile.data.size()));
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+std::string active_kernels() { return attn::kernels::active().name; }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeState", &compute_state);
+    emscripten::function("computeHead", &compute_head);
+    emscripten::function("computeTile", &compute_tile);
+    emscripten::function("activeKernels", &active_kernels);
     emscripten::constant("schemaVersion", 1);
 }
