@@ -13,6 +13,8 @@ import { renderEditor } from './views/editor.js';
 import { renderHeatmap } from './views/heatmap.js';
 import { renderOutput, renderRowPanel } from './views/rowpanel.js';
 import { showToken } from './views/format.js';
+import { renderOverview } from './views/overview.js';
+import { LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
 
 const $ = (id) => document.getElementById(id);
 const TAU_MIN = 0.05;
@@ -24,6 +26,9 @@ const UNDO_DEPTH = 100;
 let core = null;
 let state = null;
 let results = null;
+let large = null;  // LargeHeads (the worker), started on the first large state
+let zoom = null;   // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
+let busyTimer = 0;
 const undoStack = [];
 let lastUndoKind = '';
 let lastUndoTime = 0;
@@ -82,17 +87,62 @@ function showBanner(message, kind = 'error') {
  *   structural: rebuild editors and selects; kind: undo coalescing key (typing in one place
  *   makes one undo step).
  */
-function commit(next, { structural = false, kind = 'edit', fromHash = false, report = true } = {}) {
+function commit(next, opts = {}) {
+  const { report = true } = opts;
   let valid;
   let res;
   try {
     valid = validateState(next);
+    if (isLarge(valid)) return commitLarge(valid, opts);
     res = core.compute(valid);
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
     if (report) showError(e.field, e.message);
     return e.message;
   }
+  apply(valid, res, opts);
+  return null;
+}
+
+/**
+ * A large head goes to the worker; the page stays responsive and says it is computing when the
+ * answer takes longer than 100 ms. Resolves like commit() returns: null or the error message.
+ */
+async function commitLarge(valid, opts) {
+  const { report = true } = opts;
+  large ??= new LargeHeads(coreOptions());
+  if (!state || structuralKey(state) !== structuralKey(valid)) zoom = null;
+  clearTimeout(busyTimer);
+  busyTimer = setTimeout(() => { $('busy').hidden = false; }, 100);
+  try {
+    const answer = await large.compute(valid, zoomWithin(valid));
+    if (answer.superseded) return null;
+    apply(valid, answer.results, opts);
+    return null;
+  } catch (e) {
+    if (!(e instanceof AttentionError)) {
+      showBanner(`The computation failed: ${e.message}`);
+      return e.message;
+    }
+    if (report) showError(e.field, e.message);
+    return e.message;
+  } finally {
+    clearTimeout(busyTimer);
+    $('busy').hidden = true;
+  }
+}
+
+/** The zoom tile, clamped to the head's shape (null when there is none). */
+function zoomWithin(s) {
+  if (!zoom) return null;
+  const { nQ, nK } = headShape(s);
+  const [r0, , c0] = zoom;
+  if (r0 >= nQ || c0 >= nK) return null;
+  return [r0, Math.min(nQ, r0 + TILE), c0, Math.min(nK, c0 + TILE)];
+}
+
+/** Makes a computed state current and shows it. */
+function apply(valid, res, { structural = false, kind = 'edit', fromHash = false } = {}) {
   if (state && !statesEqual(state, valid)) pushUndo(state, kind);
   const shapeChanged = !state || structuralKey(state) !== structuralKey(valid);
   state = valid;
@@ -100,7 +150,6 @@ function commit(next, { structural = false, kind = 'edit', fromHash = false, rep
   clearErrors();
   render(structural || shapeChanged);
   if (!fromHash) writeHash();
-  return null;
 }
 
 /** Edits a copy of the current state with `fn` and commits it. */
@@ -177,7 +226,8 @@ function shareUrl() {
   return `${location.href.split('#')[0]}#${encodeLink(state)}`;
 }
 
-function loadFromHash({ initial = false } = {}) {
+/** Takes the state of the link in the address bar; resolves to true when it was taken. */
+async function loadFromHash({ initial = false } = {}) {
   const fragment = location.hash.slice(1);
   if (!fragment) return false;
   let decoded;
@@ -190,7 +240,7 @@ function loadFromHash({ initial = false } = {}) {
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
-  const err = commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
+  const err = await commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
   if (err) {
     showBanner(`This link holds a state the core rejects: ${err}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
     if (state) writeHash();
@@ -324,7 +374,27 @@ function renderPadding() {
       ` ${j}: ${showToken(t)}`))));
 }
 
+/** The n² cost of the current state, in bytes and multiply-adds. */
+function renderCost() {
+  const c = denseCost(state);
+  const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+  const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
+  const parts = [`n_q × n_k = ${c.cells.toLocaleString('en')} cells`,
+    `a dense scores or weights matrix takes ${mib(c.matrixBytes)}`];
+  if (c.scoreMacs) parts.push(`Q Kᵀ costs ${big(c.scoreMacs)} multiply-adds`);
+  if (c.outputMacs) parts.push(`A V ${big(c.outputMacs)}`);
+  parts.push(results.large
+    ? `computed in a worker, 64 rows at a time (${mib(c.streamBytes)} working memory), without storing the matrices`
+    : 'computed on this page');
+  $('cost').textContent = `Cost: ${parts.join('; ')}.`;
+}
+
 function renderViews() {
+  renderCost();
+  if (results.large) {
+    renderLargeViews();
+    return;
+  }
   const r = results;
   const keyTokens = state.tokens.keys;
   const queryTokens = state.tokens.queries;
@@ -354,8 +424,52 @@ function renderViews() {
   $('weights-view').hidden = tabs && state.view.panel !== 'weights';
   renderRowPanel($('row-view'), {
     results: r, row: state.row, queryTokens, keyTokens, topK: state.topK, tau: state.tau,
+    weights: r.weights[state.row].map((w, j) => (r.visible[state.row][j] ? w : null)),
   });
   renderOutput($('output-view'), { results: r, row: state.row, queryTokens });
+}
+
+/** Large heads: pooled overview, a zoomed full-resolution tile, the selected row's metrics. */
+function renderLargeViews() {
+  const r = results;
+  const { nQ, nK } = r;
+  $('panel-tabs').hidden = true;
+  $('weights-view').hidden = false;
+  $('scores-view').hidden = false;
+  mount($('scores-view'), h('div', { class: 'view-head' }, h('h3', {}, 'Scores S'),
+    h('p', { class: 'note', id: 'scores-not-drawn' }, `Not drawn for a head this large (${nQ} × ${nK}): the weights overview and zoomed tiles show the matrix; the metrics below are exact.`)));
+  const overviewBox = h('div', { id: 'overview-view' });
+  const tileBox = h('div', { id: 'tile-view', class: 'tile-view' });
+  mount($('weights-view'), overviewBox, tileBox);
+  const pick = (query, key) => {
+    zoom = [Math.max(0, Math.min(nQ - TILE, query - TILE / 2)), 0, Math.max(0, Math.min(nK - TILE, key - TILE / 2)), 0];
+    update((s) => { s.row = query; }, { kind: 'row' });
+  };
+  renderOverview(overviewBox, {
+    grid: r.overview.data, rows: r.overview.rows, cols: r.overview.cols, nQ, nK, pool: r.overview.pool,
+    selectedRow: state.row, tile: r.tile?.at ?? null, onPick: pick,
+  });
+  if (r.tile) {
+    const [r0, r1, c0, c1] = r.tile.at;
+    const rows = Array.from({ length: r1 - r0 }, (_, i) => Array.from(r.tile.weights.subarray(i * (c1 - c0), (i + 1) * (c1 - c0)), (x) => (Number.isNaN(x) ? null : x)));
+    renderHeatmap(tileBox, {
+      id: 'tile', title: `Zoom: queries ${r0}–${r1 - 1}, keys ${c0}–${c1 - 1} (full resolution)`,
+      note: 'Each cell is one weight of A; × = key not visible.',
+      matrix: rows, visible: rows.map((row) => row.map((x) => x !== null)),
+      rowLabels: state.tokens.queries.slice(r0, r1), colLabels: state.tokens.keys.slice(c0, c1),
+      rowIndex: r0, colIndex: c0,
+      domain: [0, 1], selectedRow: state.row - r0, emptyRows: r.rows.slice(r0, r1).map((m) => m.empty),
+      showNumbers: state.view.numbers !== 'off',
+      onSelectRow: (i) => update((s) => { s.row = r0 + i; }, { kind: 'row' }),
+    });
+  } else {
+    mount(tileBox, h('p', { class: 'note' }, 'Click the overview to see a 32 × 32 tile of exact weights.'));
+  }
+  renderRowPanel($('row-view'), {
+    results: r, row: state.row, queryTokens: state.tokens.queries, keyTokens: state.tokens.keys,
+    topK: state.topK, tau: state.tau, weights: r.rowWeights, maxBars: 24,
+  });
+  renderOutput($('output-view'), { results: r, row: state.row, queryTokens: state.tokens.queries });
 }
 
 // Editors -------------------------------------------------------------------------------------
@@ -431,6 +545,13 @@ function resizeColumns(which, delta) {
 
 function renderEditors() {
   const root = $('editors');
+  if (isLarge(state)) {
+    const { nQ, nK, dK, dV } = headShape(state);
+    mount(root, h('p', { class: 'note', id: 'editors-large' },
+      `This head is too large to edit cell by cell (${nQ} queries × ${nK} keys${dK ? `, d_k = ${dK}` : ''}${dV ? `, d_v = ${dV}` : ''}). ` +
+      'Temperature, masks, top-k and the row stay live; the matrices can be changed through the link or the API (setState).'));
+    return;
+  }
   const hd = currentHead();
   const blocks = [];
   const block = (name, o) => {
@@ -588,20 +709,38 @@ function wireControls() {
       box.select();
     }
   });
-  window.addEventListener('hashchange', () => loadFromHash());
+  window.addEventListener('hashchange', () => { loadFromHash(); });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Start-up and the programmatic API.
 
+/** Which build runs, and why not SIMD when it does not (shown under the controls). */
+function showCoreVariant() {
+  const el = $('core-variant');
+  el.textContent = core.variant === 'wasm-simd128'
+    ? `Core: C++ → WebAssembly SIMD128 (kernels: ${core.kernels}).`
+    : `Core: C++ → WebAssembly, scalar build (${core.fallbackReason}).`;
+  el.dataset.variant = core.variant;
+}
+
+/** Loader options from the page's query string: ?core=scalar|simd, ?selftest=fail (testing). */
+function coreOptions() {
+  const q = new URLSearchParams(location.search);
+  const options = {};
+  if (['scalar', 'simd', 'auto'].includes(q.get('core'))) options.variant = q.get('core');
+  if (q.get('selftest') === 'fail') options.failSelfTest = true;
+  return options;
+}
+
 async function start() {
-  core = await loadCore();
-  $('core-variant').textContent = `Core: C++ → WebAssembly (${core.variant}).`;
+  core = await loadCore(coreOptions());
+  showCoreVariant();
   fillPresetSelect();
   wireControls();
   $('loading').hidden = true;
   $('app').hidden = false;
-  if (!loadFromHash({ initial: true })) {
+  if (!(await loadFromHash({ initial: true }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);
   }
@@ -612,6 +751,16 @@ const ready = start().catch((e) => {
   $('loading').classList.add('error');
   throw e;
 });
+
+/** results() as plain JSON: a large head's typed arrays become arrays. */
+function plainResults() {
+  if (!results?.large) return structuredClone(results);
+  const { data, ...overview } = results.overview;
+  const grid = Array.from({ length: overview.rows }, (_, i) => Array.from(data.subarray(i * overview.cols, (i + 1) * overview.cols)));
+  const tile = results.tile && { rows: results.tile.rows, cols: results.tile.cols, at: results.tile.at,
+    weights: Array.from({ length: results.tile.rows }, (_, i) => Array.from(results.tile.weights.subarray(i * results.tile.cols, (i + 1) * results.tile.cols), (x) => (Number.isNaN(x) ? null : x))) };
+  return structuredClone({ ...results, overview: { ...overview, data: grid }, tile });
+}
 
 /**
  * window.attentionPlayground — the page's programmatic API (documented in README.md).
@@ -627,9 +776,9 @@ window.attentionPlayground = {
   getState: () => structuredClone(state),
   async setState(next) {
     await ready;
-    const err = commit(structuredClone(next), { structural: true, report: false, kind: 'api' });
+    const err = await commit(structuredClone(next), { structural: true, report: false, kind: 'api' });
     if (err) throw new Error(err);
   },
-  results: () => structuredClone(results),
+  results: () => plainResults(),
   shareUrl: () => shareUrl(),
 };

@@ -1,11 +1,14 @@
 // The thin JavaScript wrapper over the WebAssembly core (cpp/, compiled by Emscripten).
-// Same module in the page, in a worker and in node: compute(state) -> results JSON
-// (docs/state.md). Every number the page shows comes from here; there is no maths in web/.
-import createAttnModule from './wasm/attn.js';
+// Same module in the page, in a worker and in node. Every number the page shows comes from here;
+// there is no attention maths in web/.
+//
+// Two builds exist: web/wasm/attn_simd.{js,wasm} (WebAssembly SIMD128) and web/wasm/attn.{js,wasm}
+// (scalar). loadCore() takes the SIMD build only when the engine supports SIMD *and* the build's
+// self-test (softmax of [1, 2, 3, 4]) is right, otherwise the scalar build, and says why.
 
-/** An invalid state as reported by the core: `code` is one of shape_mismatch, non_finite,
- * bad_temperature, invalid_value, too_large, bad_state; `field` names the input ("tau",
- * "heads[0].Q", "mask.padding", ...). */
+/** An invalid state or head as reported by the core: `code` is one of shape_mismatch,
+ * non_finite, bad_temperature, invalid_value, too_large, bad_state; `field` names the input
+ * ("tau", "heads[0].Q", "mask.padding", ...). */
 export class AttentionError extends Error {
   constructor(code, field, message) {
     super(message);
@@ -18,34 +21,166 @@ export class AttentionError extends Error {
 const isNode = typeof process !== 'undefined' && !!process.versions?.node &&
   typeof window === 'undefined';
 
-/**
- * Loads the WebAssembly module. In node the .wasm bytes are read from disk (Emscripten 3.1.6's
- * glue would try fetch() on a file path).
- * @returns {Promise<{compute: (state: object) => object, computeJson: (json: string) => string,
- *   variant: string}>}
- */
-export async function loadCore() {
+/** softmax([1, 2, 3, 4]) in double precision: the loader's self-test. */
+export const SELF_TEST_EXPECTED = [0.0320586, 0.0871443, 0.2368828, 0.6439143];
+const SELF_TEST_TOLERANCE = 1e-6;
+
+// The smallest module using a SIMD128 instruction (i8x16.splat); validates only where SIMD is on.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/** True when this JavaScript engine runs WebAssembly SIMD128. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const BUILDS = {
+  simd: { js: './wasm/attn_simd.js', wasm: './wasm/attn_simd.wasm', variant: 'wasm-simd128' },
+  scalar: { js: './wasm/attn.js', wasm: './wasm/attn.wasm', variant: 'wasm-scalar' },
+};
+
+async function instantiate(build) {
+  const { default: factory } = await import(build.js);
   const options = {};
   if (isNode) {
+    // Emscripten 3.1.6's glue would try fetch() on a file path in node.
     const { readFileSync } = await import('node:fs');
-    options.wasmBinary = readFileSync(new URL('./wasm/attn.wasm', import.meta.url));
+    options.wasmBinary = readFileSync(new URL(build.wasm, import.meta.url));
   }
-  const mod = await createAttnModule(options);
+  return factory(options);
+}
+
+/** Runs the build's self-test; returns null when it passes, else what went wrong. */
+function selfTestFailure(mod) {
+  if (typeof mod.selfTest !== 'function') return 'the build has no self-test';
+  const got = Array.from(mod.selfTest());
+  const ok = got.length === SELF_TEST_EXPECTED.length &&
+    got.every((x, i) => Math.abs(x - SELF_TEST_EXPECTED[i]) <= SELF_TEST_TOLERANCE);
+  return ok ? null : `self-test gave [${got.map((x) => x.toFixed(7)).join(', ')}]`;
+}
+
+/**
+ * Loads the WebAssembly core.
+ * @param {object} [options]
+ * @param {'auto'|'simd'|'scalar'} [options.variant]  'auto' (default): SIMD when supported and
+ *   its self-test passes; 'scalar' forces the scalar build; 'simd' insists on SIMD (throws if
+ *   it cannot run).
+ * @param {boolean} [options.failSelfTest]  makes the SIMD self-test fail (to test the fallback;
+ *   the page sets it from ?selftest=fail, a worker from its init message)
+ * @returns {Promise<Core>}
+ */
+export async function loadCore({ variant = 'auto', failSelfTest = false } = {}) {
+  const selfTest = failSelfTest ? () => 'forced to fail for testing' : selfTestFailure;
+  let mod = null;
+  let fallbackReason = null;
+  let chosen = BUILDS.scalar;
+  if (variant !== 'scalar') {
+    if (!simdSupported()) {
+      fallbackReason = 'this browser does not run WebAssembly SIMD';
+    } else {
+      try {
+        const simd = await instantiate(BUILDS.simd);
+        const failure = selfTest(simd);
+        if (failure) fallbackReason = `the SIMD build failed its self-test (${failure})`;
+        else { mod = simd; chosen = BUILDS.simd; }
+      } catch (e) {
+        fallbackReason = `the SIMD build could not be loaded (${e.message})`;
+      }
+    }
+    if (variant === 'simd' && !mod) throw new Error(`SIMD core unavailable: ${fallbackReason}`);
+  } else {
+    fallbackReason = 'the scalar build was asked for';
+  }
+  if (!mod) mod = await instantiate(BUILDS.scalar);
+  return new Core(mod, chosen.variant, fallbackReason);
+}
+
+function throwIfError(out) {
+  if (out && out.error) throw new AttentionError(out.error.code, out.error.field, out.error.message);
+  return out;
+}
+
+/** One instance of the WebAssembly module with its heap. Create with loadCore(). */
+export class Core {
+  constructor(mod, variant, fallbackReason) {
+    this.mod = mod;
+    /** 'wasm-simd128' or 'wasm-scalar' */
+    this.variant = variant;
+    /** Why the SIMD build is not in use (null when it is). */
+    this.fallbackReason = fallbackReason;
+    /** Name of the kernel set inside the module ("wasm-simd128", "scalar"). */
+    this.kernels = typeof mod.activeKernels === 'function' ? mod.activeKernels() : 'scalar';
+  }
+
   /** Raw adapter: state JSON text in, results (or {"error"}) JSON text out. */
-  const computeJson = (json) => mod.computeState(json);
-  return {
-    variant: 'wasm-scalar',
-    computeJson,
-    /**
-     * Computes the selected head of a state (docs/state.md).
-     * @param {object} state a version-1 state
-     * @returns {object} results: scores, weights, output, visible, rows[], summary
-     * @throws {AttentionError} when the core rejects the state
-     */
-    compute(state) {
-      const out = JSON.parse(computeJson(JSON.stringify(state)));
-      if (out.error) throw new AttentionError(out.error.code, out.error.field, out.error.message);
-      return out;
-    },
-  };
+  computeJson(json) {
+    return this.mod.computeState(json);
+  }
+
+  /**
+   * Computes the selected head of a state (docs/state.md).
+   * @param {object} state a version-1 state
+   * @returns {object} results: scores, weights, output, visible, rows[], summary
+   * @throws {AttentionError} when the core rejects the state
+   */
+  compute(state) {
+    return throwIfError(JSON.parse(this.computeJson(JSON.stringify(state))));
+  }
+
+  // --- Tensors in the WASM heap (large heads; written once, read by many computes) ---------
+
+  /** Allocates `bytes` bytes in the heap; returns the byte offset. Free with free(). */
+  alloc(bytes) {
+    const ptr = this.mod._malloc(Math.max(1, bytes));
+    if (!ptr) throw new AttentionError('too_large', 'memory', `could not allocate ${bytes} bytes in the WebAssembly heap`);
+    return ptr;
+  }
+
+  free(ptr) {
+    if (ptr) this.mod._free(ptr);
+  }
+
+  /** Copies a Float32Array into the heap at `ptr` (re-reads HEAPF32: memory may have grown). */
+  writeF32(ptr, data) {
+    this.mod.HEAPF32.set(data, ptr >>> 2);
+  }
+
+  /** Copies a Uint8Array into the heap at `ptr`. */
+  writeU8(ptr, data) {
+    this.mod.HEAPU8.set(data, ptr);
+  }
+
+  /** A Float32Array view of the heap, valid only until the next call that may allocate. */
+  viewF32(ptr, length) {
+    return new Float32Array(this.mod.HEAPF32.buffer, ptr, length);
+  }
+
+  /** Current size of the WebAssembly memory in bytes (it only grows). */
+  memoryBytes() {
+    return this.mod.HEAPU8.length;
+  }
+
+  /**
+   * Row metrics, output and a pooled overview of one head whose tensors are in the heap,
+   * computed a block of rows at a time (memory O(block * n), cpp/include/attn/stream.hpp).
+   * @param {object} spec {mode, nQ, nK, dK, dV, q, k, v, given, padding, allow (byte offsets),
+   *   causal, window, tau, scale (0 = 1/sqrt(d_k)), topK, sinkKeys, delta, blockRows,
+   *   overview, pool ('max'|'mean'), wantOutput}
+   * @returns {{nQ, nK, dV, scale, rows: {entropy, normalizedEntropy, nEff, topKMass, sinkMass,
+   *   rowSum: Float64Array, visible, support: Int32Array, empty: Uint8Array}, summary,
+   *   output: Float32Array, overview: Float32Array, overviewRows, overviewCols, scratchBytes}}
+   * @throws {AttentionError}
+   */
+  computeHead(spec) {
+    return throwIfError(this.mod.computeHead(spec));
+  }
+
+  /** Full-resolution weights of rows [r0, r1) and keys [c0, c1) (at most 512 x 512). */
+  computeTile(spec, r0, r1, c0, c1) {
+    return throwIfError(this.mod.computeTile(spec, r0, r1, c0, c1));
+  }
 }

@@ -62,7 +62,52 @@ export const LESSON_PRESETS = {
       source: 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
     }),
   },
+  long512: {
+    label: 'Long sequence · 512 tokens (overview, zoom, worker)',
+    make: () => longSequenceState(512),
+  },
 };
+
+/** A seeded pseudo-random stream (mulberry32), so a generated preset is the same everywhere. */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A long causal self-attention head: n tokens, d_k = 16. Half of each query and key is random
+ * content, half a sinusoidal position code, so the weights show a local band plus scattered
+ * content matches. Values are multiples of 1/8 (exact in float32, short in a link). V = position.
+ */
+export function longSequenceState(n = 512) {
+  const rng = mulberry32(512);
+  const q8 = (x) => Math.round(x * 8) / 8;
+  const row = (t) => [
+    ...Array.from({ length: 8 }, () => q8((rng() * 2 - 1) * 1.5)),
+    ...Array.from({ length: 4 }, (_, f) => q8(2 * Math.sin(t / 4 ** f))),
+    ...Array.from({ length: 4 }, (_, f) => q8(2 * Math.cos(t / 4 ** f))),
+  ];
+  const tokens = Array.from({ length: n }, (_, t) => `t${t}`);
+  return base({
+    heads: [head(`${n} tokens`, {
+      Q: Array.from({ length: n }, (_, t) => row(t)),
+      K: Array.from({ length: n }, (_, t) => row(t)),
+      V: Array.from({ length: n }, (_, j) => [j]),
+    })],
+    tokens: { queries: tokens, keys: [...tokens] },
+    mask: { causal: true, window: 0, padding: new Array(n).fill(false), allow: null },
+    topK: 5,
+    row: n - 1,
+    view: { panel: 'weights', preset: 'long512', numbers: 'auto' },
+    source: `Generated: ${n} tokens, d_k = 16 (8 random content + 8 position dimensions, seed 512), causal; V = key position.`,
+  });
+}
 
 /** Real attention bundled with the page. `heads` names each head of the file. */
 export const REAL_DATASETS = {

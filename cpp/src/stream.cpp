@@ -236,11 +236,14 @@ Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, i
         ro.mask.allow.assign(o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r0) * h.n_k,
                              o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
     Matrix tile(r1 - r0, c1 - c0);
-    const detail::BlockSink sink = [&](int b0, int n, const float*, const std::uint8_t*,
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const detail::BlockSink sink = [&](int b0, int n, const float*, const std::uint8_t* vis,
                                        const float* w) {
-        for (int i = 0; i < n; ++i)
-            std::copy(w + static_cast<std::size_t>(i) * h.n_k + c0,
-                      w + static_cast<std::size_t>(i) * h.n_k + c1, tile.row(b0 + i));
+        for (int i = 0; i < n; ++i) {
+            const std::size_t at = static_cast<std::size_t>(i) * h.n_k;
+            float* out = tile.row(b0 + i);
+            for (int j = c0; j < c1; ++j) out[j - c0] = vis[at + j] ? w[at + j] : nan;
+        }
     };
     detail::run_pipeline(rows, ro, &sink);
     return tile;

@@ -30,15 +30,19 @@ export function cellColours(x, lo, hi) {
  * @param {number} [o.digits]
  * @param {(row: number) => void} [o.onSelectRow]
  * @param {string} [o.note]              a line under the title (e.g. what the numbers are)
+ * @param {number} [o.rowIndex]          index of the first row in the full matrix (zoomed tiles)
+ * @param {number} [o.colIndex]          index of the first column in the full matrix
  */
 export function renderHeatmap(container, o) {
   const [lo, hi] = o.domain;
   const n = o.colLabels.length;
   const vertical = n > 6;
+  const r0 = o.rowIndex ?? 0;
+  const c0 = o.colIndex ?? 0;
   const head = h('tr', {},
     h('th', { class: 'corner', scope: 'col' }, 'query \\ key'),
     o.colLabels.map((label, j) =>
-      h('th', { scope: 'col', class: vertical ? 'col vertical' : 'col', title: `key ${j}: ${label}` },
+      h('th', { scope: 'col', class: vertical ? 'col vertical' : 'col', title: `key ${c0 + j}: ${label}` },
         h('span', {}, showToken(label)))));
   const body = o.matrix.map((row, i) => {
     const empty = o.emptyRows?.[i];
@@ -46,12 +50,12 @@ export function renderHeatmap(container, o) {
       class: [i === o.selectedRow ? 'selected' : '', empty ? 'empty' : ''].join(' ').trim() || null,
       dataset: { row: i },
     },
-    h('th', { scope: 'row', class: 'rowlabel', title: `query ${i}: ${o.rowLabels[i]}` },
-      h('span', { class: 'idx' }, String(i)), ' ', showToken(o.rowLabels[i]),
+    h('th', { scope: 'row', class: 'rowlabel', title: `query ${r0 + i}: ${o.rowLabels[i]}` },
+      h('span', { class: 'idx' }, String(r0 + i)), ' ', showToken(o.rowLabels[i]),
       empty ? h('span', { class: 'badge' }, 'empty') : null),
     row.map((x, j) => {
       const id = `${o.id}-r${i}-c${j}`;
-      const label = `query ${i} "${o.rowLabels[i]}", key ${j} "${o.colLabels[j]}": `;
+      const label = `query ${r0 + i} "${o.rowLabels[i]}", key ${c0 + j} "${o.colLabels[j]}": `;
       if (!o.visible[i][j] || x === null) {
         return h('td', { id, class: 'masked', title: `${label}not visible (masked)`, dataset: { value: '' } },
           o.showNumbers ? '×' : '');

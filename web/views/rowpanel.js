@@ -11,18 +11,24 @@ import { fmtCell, fmtMetric, showToken } from './format.js';
  * @param {string[]} o.keyTokens
  * @param {number} o.topK
  * @param {number} o.tau
+ * @param {(number|null)[]} o.weights   the row's weights, null where the key is not visible
+ * @param {number} [o.maxBars]          show only the largest this many weights (long rows)
  */
 export function renderRowPanel(container, o) {
   const { results: r, row } = o;
   const m = r.rows[row];
-  const weights = r.weights[row];
+  const weights = o.weights.map((w) => w ?? 0);
   const metric = (name, key, value, unit, help) => h('div', { class: 'metric', dataset: { metric: key } },
     h('dt', { title: help }, name),
     h('dd', { id: `metric-${key}`, dataset: { value: value === null ? '' : String(value) } },
       fmtMetric(value), unit ? h('span', { class: 'unit' }, ` ${unit}`) : null));
   const maxW = Math.max(...weights, 1e-12);
-  const bars = weights.map((w, j) => {
-    const visible = r.visible[row][j];
+  let keys = weights.map((_, j) => j);
+  const limited = o.maxBars && keys.length > o.maxBars;
+  if (limited) keys = keys.sort((a, b) => weights[b] - weights[a]).slice(0, o.maxBars).sort((a, b) => a - b);
+  const bars = keys.map((j) => {
+    const w = weights[j];
+    const visible = o.weights[j] !== null;
     return h('div', { class: `bar-row${visible ? '' : ' masked'}` },
       h('span', { class: 'bar-label', title: `key ${j}` }, h('span', { class: 'idx' }, String(j)), ' ', showToken(o.keyTokens[j])),
       h('span', { class: 'bar-track' },
@@ -46,7 +52,7 @@ export function renderRowPanel(container, o) {
       metric('row sum', 'rowSum', m.rowSum, '', 'Σ weights; 1 for every non-empty row'),
       metric('visible keys', 'visible', m.visible, '', '|Ω_t|: keys this query may attend to'),
       metric('90% support', 'support', m.support, 'keys', 'fewest keys holding at least 90% of the mass (the (1−δ) support, δ = 0.1)')),
-    h('h4', {}, 'Weights of this row'),
+    h('h4', {}, limited ? `The ${o.maxBars} largest weights of this row (of ${weights.length} keys)` : 'Weights of this row'),
     h('div', { class: 'bars', id: 'row-bars' }, bars),
     h('h4', {}, 'Output o = Σ a_j v_j'),
     out.length

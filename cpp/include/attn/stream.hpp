@@ -58,7 +58,8 @@ StreamResult compute_streaming(const HeadView& h, const StreamOptions& o);
 
 /// Full-resolution weights of query rows [r0, r1) restricted to keys [c0, c1): a zoomed tile
 /// ((r1 - r0) x (c1 - c0), at most 512 x 512). Each row is normalised over all its visible keys,
-/// so the tile shows exactly the cells of the full matrix. Throws as compute_streaming().
+/// so the tile shows exactly the cells of the full matrix; cells whose key is not visible are NaN.
+/// Throws as compute_streaming().
 Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1);
 
 /// Largest sequence length of the streaming path (memory is linear in it).

@@ -1,0 +1,185 @@
+// Large heads (more than LARGE_KEYS keys or LARGE_CELLS cells): computed in a Web Worker by the
+// streaming core, a block of rows at a time, so the page never holds or draws the n x n matrices.
+// The head's tensors are sent to the worker once per change of the matrices (a hash of them is
+// the key); a temperature, mask or row change sends only numbers.
+import { AttentionError } from './core.js';
+
+export const LARGE_KEYS = 128;
+export const LARGE_CELLS = 128 * 128;
+export const OVERVIEW_CELLS = 128; // side of the pooled overview grid
+export const TILE = 32;            // side of a zoomed full-resolution tile
+const BLOCK_ROWS = 64;
+
+/** Shape of the selected head of a valid state. */
+export function headShape(s) {
+  const hd = s.heads[s.head];
+  const given = s.mode === 'logits' ? hd.logits : hd.weights;
+  const nQ = s.mode === 'qkv' ? hd.Q.length : given.length;
+  const nK = s.mode === 'qkv' ? hd.K.length : given[0].length;
+  return { nQ, nK, dK: s.mode === 'qkv' ? hd.Q[0].length : 0, dV: hd.V ? (hd.V[0]?.length ?? 0) : 0 };
+}
+
+/** True when the state goes through the worker's streaming path. */
+export function isLarge(s) {
+  const { nQ, nK } = headShape(s);
+  return nK > LARGE_KEYS || nQ * nK > LARGE_CELLS;
+}
+
+/** Bytes and multiply-adds of the dense computation, for the cost line of the page. */
+export function denseCost(s) {
+  const { nQ, nK, dK, dV } = headShape(s);
+  const cells = nQ * nK;
+  return {
+    cells,
+    matrixBytes: 4 * cells,               // one float32 n_q x n_k matrix (scores or weights)
+    scoreMacs: s.mode === 'qkv' ? cells * dK : 0,
+    outputMacs: cells * dV,
+    streamBytes: 4 * Math.min(BLOCK_ROWS, nQ) * nK * 2,
+  };
+}
+
+// FNV-1a over the float64 bits of every number: cheap enough per commit (262k numbers ~ 3 ms),
+// and it tells whether the worker already holds these tensors.
+function hashState(s) {
+  const hd = s.heads[s.head];
+  let h = 0x811c9dc5;
+  const f64 = new Float64Array(1);
+  const u32 = new Uint32Array(f64.buffer);
+  const mix = (x) => {
+    f64[0] = x === null ? NaN : x;
+    h = Math.imul(h ^ u32[0], 16777619) >>> 0;
+    h = Math.imul(h ^ u32[1], 16777619) >>> 0;
+  };
+  const matrix = (m) => {
+    if (!m) { mix(-1.5); return; }
+    mix(m.length); mix(m[0]?.length ?? 0);
+    for (const row of m) for (const x of row) mix(x);
+  };
+  mix(['qkv', 'logits', 'weights'].indexOf(s.mode));
+  matrix(hd.Q); matrix(hd.K); matrix(hd.V); matrix(hd.logits); matrix(hd.weights);
+  for (const p of s.mask.padding) mix(p ? 1 : 0);
+  if (s.mask.allow) matrix(s.mask.allow.map((row) => row.map((x) => (x ? 1 : 0))));
+  return `${s.head}:${h.toString(16)}`;
+}
+
+function flatten(m, nullAs = NaN) {
+  const rows = m.length;
+  const cols = m[0]?.length ?? 0;
+  const out = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) out[i * cols + j] = m[i][j] ?? nullAs;
+  return out;
+}
+
+function tensorsOf(s) {
+  const hd = s.heads[s.head];
+  const t = {};
+  if (s.mode === 'qkv') { t.q = flatten(hd.Q); t.k = flatten(hd.K); }
+  if (s.mode === 'logits') t.given = flatten(hd.logits, -Infinity); // null = masked
+  if (s.mode === 'weights') t.given = flatten(hd.weights);
+  if (hd.V && hd.V[0]?.length) t.v = flatten(hd.V);
+  if (s.mask.padding.some(Boolean)) t.padding = Uint8Array.from(s.mask.padding, Number);
+  if (s.mask.allow) t.allow = Uint8Array.from(s.mask.allow.flat(), Number);
+  return t;
+}
+
+function specOf(s) {
+  const { nQ, nK, dK, dV } = headShape(s);
+  return {
+    mode: s.mode, nQ, nK, dK, dV, causal: s.mask.causal, window: s.mask.window, tau: s.tau,
+    scale: s.scale === 'auto' ? 0 : s.scale, topK: s.topK, sinkKeys: 1, delta: 0.1,
+    blockRows: BLOCK_ROWS, overview: OVERVIEW_CELLS, pool: 'max', wantOutput: true,
+  };
+}
+
+const num = (x) => (Number.isFinite(x) ? x : null);
+
+/** The worker's answer as the results JSON of docs/state.md, with `large: true`. */
+function toResults(s, answer) {
+  const { head, tile, rowWeights } = answer;
+  const r = head.rows;
+  const rows = Array.from({ length: head.nQ }, (_, t) => ({
+    empty: r.empty[t] === 1, visible: r.visible[t], entropy: num(r.entropy[t]),
+    normalizedEntropy: num(r.normalizedEntropy[t]), nEff: num(r.nEff[t]), topKMass: num(r.topKMass[t]),
+    sinkMass: num(r.sinkMass[t]), rowSum: num(r.rowSum[t]), support: r.empty[t] ? null : r.support[t],
+  }));
+  const output = Array.from({ length: head.nQ }, (_, t) => Array.from(head.output.subarray(t * head.dV, (t + 1) * head.dV)));
+  const summary = Object.fromEntries(Object.entries(head.summary).map(([k, v]) => [k, num(v)]));
+  return {
+    version: 1, mode: s.mode, head: s.head, nQ: head.nQ, nK: head.nK, dV: head.dV, scale: head.scale,
+    large: true, scores: null, weights: null, visible: null, output, rows, summary,
+    overview: { rows: head.overviewRows, cols: head.overviewCols, pool: 'max', data: head.overview },
+    tile: tile ? { ...tile, at: answer.tileAt } : null,
+    rowWeights: rowWeights ? Array.from(rowWeights, (x) => (Number.isNaN(x) ? null : x)) : null,
+    selectedRow: s.row,
+    memoryBytes: answer.memoryBytes,
+  };
+}
+
+/** Talks to the worker; one request in flight per kind is enough since newer ones supersede. */
+export class LargeHeads {
+  /** @param {object} coreOptions  serialisable loadCore options ({variant, failSelfTest}) */
+  constructor(coreOptions) {
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.nextId = 1;
+    this.pending = new Map();
+    this.loadedKey = null;
+    this.seq = 0;
+    this.ready = new Promise((resolve, reject) => this.pending.set(0, { resolve, reject }));
+    this.worker.onmessage = (ev) => {
+      const m = ev.data;
+      const id = m.type === 'ready' ? 0 : m.id;
+      const p = this.pending.get(id);
+      if (!p) return;
+      this.pending.delete(id);
+      if (m.type === 'error') {
+        const e = m.error;
+        p.reject(e.code ? new AttentionError(e.code, e.field, e.message) : new Error(e.message));
+      } else {
+        p.resolve(m.type === 'ready' ? m : m.results);
+      }
+    };
+    this.worker.onerror = (ev) => {
+      for (const p of this.pending.values()) p.reject(new Error(`the worker failed: ${ev.message}`));
+      this.pending.clear();
+    };
+    this.worker.postMessage({ type: 'init', options: coreOptions });
+  }
+
+  request(msg, transfer = []) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...msg, id }, transfer);
+    });
+  }
+
+  /**
+   * Computes the selected head of a large valid state. Resolves to {results} or to
+   * {superseded: true} when a newer compute was asked for meanwhile; rejects with
+   * AttentionError when the core refuses the state.
+   * @param {object} s        valid state
+   * @param {[number, number, number, number] | null} tile  [r0, r1, c0, c1] to zoom into
+   */
+  async compute(s, tile) {
+    await this.ready;
+    const seq = ++this.seq;
+    const key = hashState(s);
+    const msg = { type: 'head', key, spec: specOf(s), row: s.row, tile };
+    let transfer = [];
+    if (key !== this.loadedKey) {
+      msg.tensors = tensorsOf(s);
+      transfer = Object.values(msg.tensors).map((a) => a.buffer);
+    }
+    this.loadedKey = key;
+    let answer;
+    try {
+      answer = await this.request(msg, transfer);
+    } catch (e) {
+      this.loadedKey = null; // the worker may not hold the tensors: send them again next time
+      throw e;
+    }
+    if (seq !== this.seq) return { superseded: true };
+    answer.tileAt = tile;
+    return { results: toResults(s, answer) };
+  }
+}

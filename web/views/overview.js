@@ -1,0 +1,82 @@
+// Overview of a large weight matrix: the core's pooled grid (each cell the max or mean of a block
+// of (query, key) cells) drawn on a canvas, with the pooling stated on screen. Clicking a cell asks
+// for a full-resolution tile around it. A function of its inputs: no maths beyond colouring.
+import { interpolateCividis } from '../vendor/vendor.js';
+import { h, mount } from './dom.js';
+import { renderLegend } from './heatmap.js';
+
+const SIZE = 480; // drawn size in CSS pixels
+
+/**
+ * @param {HTMLElement} container
+ * @param {object} o
+ * @param {Float32Array} o.grid        rows x cols pooled weights, row-major
+ * @param {number} o.rows
+ * @param {number} o.cols
+ * @param {number} o.nQ
+ * @param {number} o.nK
+ * @param {'max'|'mean'} o.pool
+ * @param {number} o.selectedRow       query index (marked with a line)
+ * @param {[number, number, number, number] | null} o.tile  [r0, r1, c0, c1] outlined
+ * @param {(query: number, key: number) => void} o.onPick
+ */
+export function renderOverview(container, o) {
+  const canvas = h('canvas', {
+    width: o.cols, height: o.rows, class: 'overview', id: 'overview-canvas',
+    role: 'img',
+    'aria-label': `Overview of the ${o.nQ} × ${o.nK} weights: ${o.pool} pooling into ${o.rows} × ${o.cols} cells. Click a cell to zoom in.`,
+  });
+  const ctx = canvas.getContext('2d');
+  const image = ctx.createImageData(o.cols, o.rows);
+  // The colour scale spans 0 .. the 99th percentile of the pooled cells (a few cells near 1, like
+  // row 0 of a causal head, would otherwise leave the rest dark); the legend states the range.
+  const sorted = Float32Array.from(o.grid).sort();
+  let hi = sorted[Math.floor(0.99 * (sorted.length - 1))];
+  if (!(hi > 0)) hi = sorted[sorted.length - 1] > 0 ? sorted[sorted.length - 1] : 1;
+  const saturates = sorted[sorted.length - 1] > hi;
+  for (let i = 0; i < o.rows * o.cols; i++) {
+    const [r, g, b] = interpolateCividis(Math.min(1, Math.max(0, o.grid[i] / hi))).match(/\d+/g).map(Number);
+    image.data.set([r, g, b, 255], 4 * i);
+  }
+  ctx.putImageData(image, 0, 0);
+  const scale = SIZE / Math.max(o.rows, o.cols);
+  canvas.style.setProperty('width', `${Math.round(o.cols * scale)}px`);
+  canvas.style.setProperty('height', `${Math.round(o.rows * scale)}px`);
+  const frame = h('div', { class: 'overview-frame' }, canvas);
+  const marks = [];
+  const rowY = ((o.selectedRow + 0.5) / o.nQ) * o.rows * scale;
+  marks.push(h('div', { class: 'overview-row', style: { top: `${rowY}px`, width: `${Math.round(o.cols * scale)}px` } }));
+  if (o.tile) {
+    const [r0, r1, c0, c1] = o.tile;
+    marks.push(h('div', {
+      class: 'overview-tile',
+      style: {
+        top: `${(r0 / o.nQ) * o.rows * scale}px`, left: `${(c0 / o.nK) * o.cols * scale}px`,
+        height: `${Math.max(2, ((r1 - r0) / o.nQ) * o.rows * scale)}px`, width: `${Math.max(2, ((c1 - c0) / o.nK) * o.cols * scale)}px`,
+      },
+    }));
+  }
+  frame.append(...marks);
+  canvas.addEventListener('click', (ev) => {
+    const rect = canvas.getBoundingClientRect();
+    const query = Math.min(o.nQ - 1, Math.floor(((ev.clientY - rect.top) / rect.height) * o.nQ));
+    const key = Math.min(o.nK - 1, Math.floor(((ev.clientX - rect.left) / rect.width) * o.nK));
+    o.onPick(query, key);
+  });
+  const blockR = o.nQ / o.rows;
+  const blockC = o.nK / o.cols;
+  const block = blockR === 1 && blockC === 1 ? 'one cell per (query, key)'
+    : `each cell is the ${o.pool} of a block of about ${fmtBlock(blockR)} queries × ${fmtBlock(blockC)} keys`;
+  mount(container,
+    h('div', { class: 'view-head' },
+      h('h3', {}, `Weights A: overview of ${o.nQ} × ${o.nK}`),
+      h('p', { class: 'note', id: 'overview-pooling' }, `Downsampled by ${o.pool} pooling: ${block}. Click to zoom into full-resolution cells.` +
+        (saturates ? ` Colours saturate at ${hi.toPrecision(3)} (the 99th percentile of the cells).` : ''))),
+    renderLegend(0, hi, 3),
+    frame,
+    h('p', { class: 'note' }, `Rows: queries 0 … ${o.nQ - 1} (top to bottom); columns: keys 0 … ${o.nK - 1}.`));
+}
+
+function fmtBlock(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
