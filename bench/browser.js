@@ -40,7 +40,7 @@ for (const f of ['wasm/attn.js', 'wasm/attn_simd.js', 'vendor/bench-vendor.js', 
 }
 
 const started = Date.now();
-const native = runNative(ROOT, log);
+const native = runNative(ROOT, log, { sizes: sizes.split(',').map(Number), runs: Number(runs), minBatchMs: Number(minMs) });
 if (native.skipped) log(`native: skipped (${native.skipped})`);
 
 const { server, url } = await serve({ port: 0, root: WEB });

@@ -67,7 +67,7 @@ const kernelNames = { 'wasm-scalar': scalar.kernelName?.(), 'wasm-simd': simd.ke
 log(`WASM kernels: scalar build "${kernelNames['wasm-scalar']}", SIMD build "${kernelNames['wasm-simd']}"; TF.js ${tfjs.version} ${tfjs.backend} simd=${tfjs.simd} threads=${tfjs.threads}`);
 
 // Native first, alone on the machine (the JS side is idle meanwhile).
-const native = runNative(ROOT, log);
+const native = runNative(ROOT, log, { sizes, runs, minBatchMs });
 if (native.skipped) log(`native: skipped (${native.skipped})`);
 
 const bench = await runBench({

@@ -52,7 +52,9 @@ function showResults(results) {
   const ns = [...new Set(results.map((r) => r.n))].sort((a, b) => a - b);
   const head = table.insertRow();
   for (const h of ['kernel', 'variant', ...ns.map((n) => `n = ${n}`), 'max abs error (weights / H)']) cell(head, h, 'th');
-  const keys = [...new Set(results.map((r) => `${r.kernel}|${r.variant}`))];
+  const order = ['softmax_entropy', 'softmax'];
+  const keys = [...new Set(results.map((r) => `${r.kernel}|${r.variant}`))]
+    .sort((a, b) => order.indexOf(a.split('|')[0]) - order.indexOf(b.split('|')[0]));
   for (const key of keys) {
     const [kernel, variant] = key.split('|');
     const row = table.insertRow();

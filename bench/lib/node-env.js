@@ -27,17 +27,21 @@ export function machine() {
 }
 
 /**
- * Runs build/native/attn_bench --json and returns its parsed report ({machine, results}), or
+ * Runs build/native/attn_bench --json (same sizes, runs and batch length) and returns its parsed report ({machine, results}), or
  * {skipped: reason}. It runs alone: the caller is idle meanwhile.
  */
-export function runNative(root, log) {
+export function runNative(root, log, { sizes, runs, minBatchMs } = {}) {
   const exe = join(root, 'build', 'native', 'attn_bench');
   if (process.argv.includes('--no-native')) return { skipped: '--no-native' };
   if (!existsSync(exe)) return { skipped: 'build/native/attn_bench missing' };
   const dir = mkdtempSync(join(tmpdir(), 'attn-bench-'));
   const file = join(dir, 'native.json');
-  log('native: build/native/attn_bench --json ...');
-  const res = spawnSync(exe, ['--json', file], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
+  const args = ['--json', file];
+  if (sizes) args.push('--sizes', sizes.join(','));
+  if (runs) args.push('--runs', String(Math.max(5, runs)));
+  if (minBatchMs) args.push('--min-ms', String(Math.round(minBatchMs)));
+  log(`native: build/native/attn_bench ${args.join(' ')}`);
+  const res = spawnSync(exe, args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
   try {
     if (res.status !== 0) return { skipped: `attn_bench exited with ${res.status ?? res.signal}` };
     return JSON.parse(readFileSync(file, 'utf8'));
