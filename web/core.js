@@ -179,6 +179,14 @@ export class Core {
     return throwIfError(this.mod.computeHead(spec));
   }
 
+  /**
+   * Writes S = Q K^T * scale of a qkv head (spec as computeHead) into the heap at `outPtr`
+   * (n_q * n_k float32); returns the scale used.
+   */
+  scoresInto(spec, outPtr) {
+    return throwIfError(this.mod.scoresInto(spec, outPtr));
+  }
+
   /** Full-resolution weights of rows [r0, r1) and keys [c0, c1) (at most 512 x 512). */
   computeTile(spec, r0, r1, c0, c1) {
     return throwIfError(this.mod.computeTile(spec, r0, r1, c0, c1));

@@ -11,11 +11,36 @@ import { loadCore } from './core.js';
 
 let core = null;
 let loaded = null; // {key, ptrs: {q, k, v, given, padding, allow}}
+let cached = null; // {key, scale, ptr, result}: S = Q K^T * scale of the loaded qkv head
+const MAX_CACHED_SCORES = 16 * 1024 * 1024; // cells (64 MiB of float32)
 
 function release() {
+  if (cached) core.free(cached.ptr);
+  cached = null;
   if (!loaded) return;
   for (const ptr of Object.values(loaded.ptrs)) core.free(ptr);
   loaded = null;
+}
+
+/**
+ * The spec the core runs. A qkv head's scores are computed once per (tensors, scale) and kept in
+ * the heap; later recomputes (temperature, masks, top-k, row) run them as logits and skip Q K^T.
+ */
+function runnable(spec) {
+  const full = { ...spec, ...loaded.ptrs };
+  if (spec.mode !== 'qkv' || spec.nQ * spec.nK > MAX_CACHED_SCORES) return full;
+  if (!cached || cached.key !== loaded.key || cached.scale !== spec.scale) {
+    if (cached) core.free(cached.ptr);
+    cached = null;
+    const ptr = core.alloc(spec.nQ * spec.nK * 4);
+    try {
+      cached = { key: loaded.key, scale: spec.scale, ptr, used: core.scoresInto(full, ptr) };
+    } catch (e) {
+      core.free(ptr);
+      throw e;
+    }
+  }
+  return { ...full, mode: 'logits', given: cached.ptr, q: 0, k: 0 };
 }
 
 /** Writes the tensors of a head into the heap (once per key). */
@@ -45,8 +70,9 @@ function rowWeights(spec, t) {
 function computeHead(msg) {
   if (msg.tensors) upload(msg.key, msg.tensors);
   if (!loaded || loaded.key !== msg.key) throw new Error(`no tensors loaded for ${msg.key}`);
-  const spec = { ...msg.spec, ...loaded.ptrs };
+  const spec = runnable(msg.spec);
   const head = core.computeHead(spec);
+  if (msg.spec.mode === 'qkv') head.scale = cached?.used ?? head.scale;
   const tile = msg.tile ? core.computeTile(spec, ...msg.tile) : null;
   const row = Number.isInteger(msg.row) ? rowWeights(spec, msg.row) : null;
   return { head, tile, rowWeights: row, memoryBytes: core.memoryBytes() };

@@ -163,6 +163,20 @@ val compute_tile(const val& spec, int r0, int r1, int c0, int c1) {
     }
 }
 
+/// S = Q K^T * scale of a qkv head written to `out` (byte offset of n_q * n_k floats): a worker
+/// caches it so a temperature, mask or top-k change recomputes only the softmax (as logits).
+/// Returns the scale used, or {error}.
+val scores_into(const val& spec, std::uintptr_t out) {
+    try {
+        attn::HeadView h;
+        attn::StreamOptions o;
+        read_spec(spec, h, o);
+        return val(attn::compute_scores(h, o, reinterpret_cast<float*>(out)));
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
 std::string active_kernels() { return attn::kernels::active().name; }
 
 }  // namespace
@@ -171,6 +185,7 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeState", &compute_state);
     emscripten::function("computeHead", &compute_head);
     emscripten::function("computeTile", &compute_tile);
+    emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
     emscripten::constant("schemaVersion", 1);
 }

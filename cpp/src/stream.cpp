@@ -215,6 +215,17 @@ StreamResult compute_streaming(const HeadView& h, const StreamOptions& o) {
     return detail::run_pipeline(h, o, nullptr);
 }
 
+double compute_scores(const HeadView& h, const StreamOptions& o, float* out) {
+    if (h.mode != Mode::qkv)
+        throw Error(ErrorCode::kInvalidValue, "mode", "scores are computed from Q and K (mode qkv)");
+    detail::validate_view(h, o, kMaxStreamTokens);
+    const double scale = (std::isnan(o.scale) || o.scale <= 0.0)
+                             ? 1.0 / std::sqrt(static_cast<double>(h.d_k))
+                             : o.scale;
+    kernels::active().scores_qk(h.q, h.k, h.n_q, h.n_k, h.d_k, static_cast<float>(scale), out);
+    return scale;
+}
+
 Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1) {
     detail::validate_view(h, o, kMaxStreamTokens);
     if (r0 < 0 || r1 > h.n_q || r0 >= r1 || c0 < 0 || c1 > h.n_k || c0 >= c1 || r1 - r0 > 512 ||

@@ -224,3 +224,20 @@ TEST_CASE("streaming validates like compute()", "[stream][errors]") {
     h.n_q = attn::kMaxStreamTokens + 1;
     CHECK_THROWS_AS(attn::compute_streaming(h, options_of(p, 2)), attn::Error);
 }
+
+TEST_CASE("cached scores run as logits give the qkv head's metrics", "[stream][scores]") {
+    std::mt19937 rng(29);
+    const attn::Problem p = random_problem(rng, attn::Mode::qkv, 23, 17);
+    const attn::HeadView h = view_of(p);
+    const attn::StreamOptions o = options_of(p, 5);
+    std::vector<float> s(static_cast<std::size_t>(23) * 17);
+    const double scale = attn::compute_scores(h, o, s.data());
+    CHECK_THAT(scale, Near(1.0 / std::sqrt(static_cast<double>(p.q.cols)), 1e-15, 1e-15));
+    attn::HeadView as_logits = h;
+    as_logits.mode = attn::Mode::logits;
+    as_logits.given = s.data();
+    const attn::StreamResult a = attn::compute_streaming(h, o);
+    const attn::StreamResult b = attn::compute_streaming(as_logits, o);
+    for (std::size_t t = 0; t < a.rows.size(); ++t) check_same_row(b.rows[t], a.rows[t]);
+    CHECK_THROWS_AS(attn::compute_scores(as_logits, o, s.data()), attn::Error);
+}

@@ -16,7 +16,7 @@ let core;
 before(async () => { core = await loadCore(); });
 
 function cli(state) {
-  const run = spawnSync(CLI, ['compute'], { input: JSON.stringify(state), encoding: 'utf8' });
+  const run = spawnSync(CLI, ['compute'], { input: JSON.stringify(state), encoding: 'utf8', maxBuffer: 1 << 28 });
   return { status: run.status, out: JSON.parse(run.stdout), stderr: run.stderr };
 }
 

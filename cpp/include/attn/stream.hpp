@@ -62,6 +62,11 @@ StreamResult compute_streaming(const HeadView& h, const StreamOptions& o);
 /// Throws as compute_streaming().
 Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1);
 
+/// S = Q K^T * scale of a qkv head, all n_q x n_k of it, into `out` (caller-owned). Lets a caller
+/// that recomputes often (a temperature slider) pay for Q K^T once and then run the head as
+/// logits. Returns the scale used. Throws as compute_streaming(), kInvalidValue if not qkv.
+double compute_scores(const HeadView& h, const StreamOptions& o, float* out);
+
 /// Largest sequence length of the streaming path (memory is linear in it).
 inline constexpr int kMaxStreamTokens = 1 << 17;
 

@@ -1,0 +1,119 @@
+// Large heads and the core loader in Chromium: the SIMD build is chosen and shown, a failing
+// self-test selects the scalar build, a 512-token head is computed in the worker (overview,
+// zoomed tile, metrics checked against an independent JS computation) while the page keeps
+// painting frames.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { choosePreset, getResults, getState, near, openPage, screenshotPath, startSession } from './harness.js';
+
+let session;
+before(async () => { session = await startSession(); });
+after(async () => {
+  assert.deepEqual(session.events.pageErrors, [], 'page errors');
+  assert.deepEqual(session.events.consoleErrors, [], 'console errors');
+  await session?.close();
+});
+
+describe('core loader', () => {
+  test('Chromium runs the SIMD build and the page says so', async () => {
+    const { page, context } = await openPage(session, '', { label: '[simd] ' });
+    const text = await page.textContent('#core-variant');
+    assert.equal(await page.getAttribute('#core-variant', 'data-variant'), 'wasm-simd128', text);
+    assert.match(text, /SIMD128/);
+    await context.close();
+  });
+
+  test('a failing self-test selects the scalar build, and the page says why', async () => {
+    const { page, context } = await openPage(session, '?selftest=fail', { label: '[selftest] ' });
+    assert.equal(await page.getAttribute('#core-variant', 'data-variant'), 'wasm-scalar');
+    assert.match(await page.textContent('#core-variant'), /self-test/);
+    // The scalar build still computes the lesson: example 1's weights.
+    const r = await getResults(page);
+    near(r.weights[0][0], 0.7310585786, 1e-6, 'example 1 weight on the scalar build');
+    await context.close();
+  });
+});
+
+/** softmax over the visible keys and entropy, in double, for one row of a causal qkv head. */
+function referenceRow(Q, K, t, scale, tau) {
+  const s = K.slice(0, t + 1).map((k) => k.reduce((acc, x, c) => acc + x * Q[t][c], 0) * scale / tau);
+  const m = Math.max(...s);
+  const e = s.map((x) => Math.exp(x - m));
+  const z = e.reduce((a, b) => a + b, 0);
+  const a = e.map((x) => x / z);
+  return { a, H: -a.reduce((acc, x) => (x > 0 ? acc + x * Math.log(x) : acc), 0) };
+}
+
+describe('a 512-token head', () => {
+  test('is computed in the worker: overview, zoom tile and metrics match an independent computation', async () => {
+    const { page, context } = await openPage(session, '', { label: '[large] ' });
+    await choosePreset(page, 'long512');
+    await page.waitForSelector('#overview-canvas');
+    assert.match(await page.textContent('#overview-pooling'), /max pooling/);
+    assert.match(await page.textContent('#cost'), /262,144 cells/);
+    assert.equal(await page.isVisible('#editors-large'), true);
+    const state = await getState(page);
+    const { Q, K } = state.heads[0];
+    const r = await getResults(page);
+    assert.equal(r.large, true);
+    assert.equal(r.rows.length, 512);
+    assert.equal(r.scores, null);
+    // Selected row (511) against the JS reference: entropy and weights (full row).
+    const t = state.row;
+    const ref = referenceRow(Q, K, t, 0.25, 1);
+    near(r.rows[t].entropy, ref.H, 1e-5, 'entropy of the selected row');
+    ref.a.forEach((x, j) => near(r.rowWeights[j], x, 1e-6, `weight ${t},${j}`));
+    assert.ok(r.rowWeights.slice(t + 1).every((x) => x === null));
+    const shown = Number(await page.getAttribute('#metric-entropy', 'data-value'));
+    near(shown, ref.H, 1e-5, 'entropy shown in the page');
+
+    // Click the overview at about (query 300, key 290): a 32 x 32 tile of exact weights appears.
+    const box = await page.locator('#overview-canvas').boundingBox();
+    await page.mouse.click(box.x + box.width * (290.5 / 512), box.y + box.height * (300.5 / 512));
+    await page.waitForSelector('#tile');
+    await page.waitForFunction(() => window.attentionPlayground.getState().row === 300);
+    const z = await getResults(page);
+    const [r0, r1, c0, c1] = z.tile.at;
+    assert.equal(r1 - r0, 32);
+    assert.equal(c1 - c0, 32);
+    for (const i of [r0, r0 + 7, r1 - 1]) {
+      const ref2 = referenceRow(Q, K, i, 0.25, 1).a;
+      for (let j = c0; j < c1; j++) {
+        const got = z.tile.weights[i - r0][j - c0];
+        if (j > i) assert.equal(got, null, `future cell ${i},${j} is not masked`);
+        else near(got, ref2[j], 1e-6, `tile cell ${i},${j}`);
+      }
+    }
+    await page.screenshot({ path: screenshotPath('large-long512') });
+    await context.close();
+  });
+
+  test('changing tau recomputes off the main thread: frames keep coming, entropy rises', async () => {
+    const { page, context } = await openPage(session, '', { label: '[responsive] ' });
+    await choosePreset(page, 'long512');
+    await page.waitForSelector('#overview-canvas');
+    const before = (await getResults(page)).summary.meanEntropy;
+    const gaps = await page.evaluate(async () => {
+      const gaps = [];
+      let last = performance.now();
+      let running = true;
+      const tick = (now) => { gaps.push(now - last); last = now; if (running) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+      const s = window.attentionPlayground.getState();
+      for (const tau of [1.5, 2, 3, 5]) {
+        s.tau = tau;
+        await window.attentionPlayground.setState(s);
+      }
+      running = false;
+      return gaps.slice(1);
+    });
+    const after = (await getResults(page)).summary.meanEntropy;
+    assert.ok(after > before, `mean entropy did not rise with tau (${before} -> ${after})`);
+    assert.ok(gaps.length > 0);
+    // Not a speed measurement (that is npm run bench): a freeze detector. The work runs in the
+    // worker, so the page must keep painting; a frozen main thread would stall for seconds.
+    const worst = Math.max(...gaps);
+    assert.ok(worst < 1000, `the main thread froze for ${worst.toFixed(0)} ms`);
+    await context.close();
+  });
+});
