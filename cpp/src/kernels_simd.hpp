@@ -1,0 +1,59 @@
+// Private to the core, its tests and its benchmarks (not part of the public API): the SIMD
+// KernelSets that kernels_dispatch.cpp registers, and the row kernels the benchmarks time.
+//
+// Each SIMD set lives in its own translation unit compiled with its own target flags
+// (kernels_simd_sse41.cpp: -msse4.1, kernels_simd_avx2.cpp: -mavx2 -mfma,
+// kernels_simd_wasm.cpp: -msimd128 -msse4.1). Only this header's plain declarations cross TU
+// boundaries, so no code built for one instruction set can be picked for another.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "attn/kernels.hpp"
+
+namespace attn::kernels {
+
+/// Row kernels for benchmarks and accuracy tests: every key visible, scores finite, tau > 0.
+/// Same algorithm as the set's softmax_row (max pass, one fused exp/sum pass, scale pass), without
+/// masks and without the metrics other than the entropy.
+struct RowBench {
+    const char* name;  ///< the KernelSet's name
+    /// out[r][j] = softmax(in[r] / tau)_j and entropy[r] = H(out[r]) (nats), r < rows, j < n.
+    void (*softmax_entropy)(const float* in, float* out, float* entropy, int rows, int n,
+                            float tau);
+    /// out[r][j] = softmax(in[r] / tau)_j.
+    void (*softmax)(const float* in, float* out, int rows, int n, float tau);
+    /// y[i] = exp(x[i]) with the set's exp, for x[i] in [-87, 0] (0 below -87); for error tests.
+    void (*exp_nonpositive)(const float* x, float* y, int n);
+};
+
+/// Scalar float kernels (std::exp per element): the baseline the SIMD sets are compared with.
+const RowBench& scalar_bench();
+
+/// Bench kernels of every available KernelSet, in the order of available().
+std::vector<const RowBench*> bench_available();
+
+/// The bench kernels of `set` (nullptr if it has none).
+const RowBench* bench_for(const KernelSet& set);
+
+// The SIMD sets, defined only in builds that compile their translation unit
+// (ATTN_KERNELS_SSE41, ATTN_KERNELS_AVX2, ATTN_KERNELS_WASM_SIMD128).
+const KernelSet& sse41_set();
+const RowBench& sse41_bench();
+const KernelSet& avx2_set();
+const RowBench& avx2_bench();
+const KernelSet& wasm_simd128_set();
+const RowBench& wasm_simd128_bench();
+
+namespace detail {
+
+/// The metrics of one row that need more than Z and sum(e x), shared by the SIMD sets and compiled
+/// without target flags: row_sum (double sum of the float weights), sink mass, top-k mass and the
+/// (1-delta) support. a[0..n) are the row's final weights (0 outside Omega_t), count = |Omega_t|.
+/// Top-k and support work on a copy of the positive weights: a selection scan for k <= 8, else
+/// nth_element; the support by a mass-weighted quickselect (expected O(n), no full sort).
+void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m);
+
+}  // namespace detail
+}  // namespace attn::kernels

@@ -1,0 +1,186 @@
+// Parts of the SIMD sets compiled WITHOUT target flags (see kernels_simd.hpp): the per-row
+// selection metrics (they use std:: algorithms, which must not be instantiated in a -mavx2
+// translation unit) and the scalar float bench kernels.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "kernels_simd.hpp"
+
+namespace attn::kernels {
+namespace {
+
+/// Sum of the k largest of b[0..m) (k >= 1). May reorder b.
+double top_mass(float* b, int m, int k) {
+    double s = 0.0;
+    if (k >= m) {
+        for (int i = 0; i < m; ++i) s += b[i];
+        return s;
+    }
+    if (k <= 8) {  // one scan keeping the k largest in descending order
+        float best[8];
+        int nb = 0;
+        for (int i = 0; i < m; ++i) {
+            const float x = b[i];
+            if (nb == k && !(x > best[k - 1])) continue;
+            int p = nb < k ? nb++ : k - 1;
+            while (p > 0 && best[p - 1] < x) {
+                best[p] = best[p - 1];
+                --p;
+            }
+            best[p] = x;
+        }
+        for (int i = 0; i < nb; ++i) s += best[i];
+        return s;
+    }
+    std::nth_element(b, b + (k - 1), b + m, std::greater<float>());
+    for (int i = 0; i < k; ++i) s += b[i];
+    return s;
+}
+
+/// Fewest of the positive weights b[0..m) (largest first) whose sum reaches `need`; `count` if
+/// they never do (the reference then also takes the zero weights). Mass-weighted quickselect with
+/// a three-way partition (ties, e.g. a uniform row, end in one pass). May reorder b.
+int support_size(float* b, int m, double need, int count) {
+    if (!(need > 0.0)) return 0;
+    double cum = 0.0;
+    int taken = 0, lo = 0, hi = m;
+    while (hi - lo > 16) {
+        const float x0 = b[lo], x1 = b[lo + (hi - lo) / 2], x2 = b[hi - 1];
+        const float pivot = std::max(std::min(x0, x1), std::min(std::max(x0, x1), x2));
+        // [lo, lt) > pivot, [lt, i) == pivot, [gt, hi) < pivot
+        int lt = lo, i = lo, gt = hi;
+        double sum_gt = 0.0;
+        while (i < gt) {
+            const float x = b[i];
+            if (x > pivot) {
+                sum_gt += x;
+                std::swap(b[lt++], b[i++]);
+            } else if (x < pivot) {
+                std::swap(b[i], b[--gt]);
+            } else {
+                ++i;
+            }
+        }
+        if (cum + sum_gt >= need) {  // the answer is inside the larger part
+            hi = lt;
+            continue;
+        }
+        cum += sum_gt;
+        taken += lt - lo;
+        for (int e = lt; e < gt; ++e) {
+            cum += pivot;
+            ++taken;
+            if (cum >= need) return taken;
+        }
+        lo = gt;
+    }
+    std::sort(b + lo, b + hi, std::greater<float>());
+    for (int i = lo; i < hi; ++i) {
+        cum += b[i];
+        ++taken;
+        if (cum >= need) return taken;
+    }
+    return count;
+}
+
+template <bool kEntropy>
+void scalar_rows(const float* in, float* out, float* entropy, int rows, int n, float tau) {
+    if (n <= 0) return;
+    const float itau = 1.0f / tau;
+    for (int r = 0; r < rows; ++r) {
+        const float* s = in + static_cast<std::size_t>(r) * n;
+        float* o = out + static_cast<std::size_t>(r) * n;
+        float mx = s[0];
+        for (int j = 1; j < n; ++j) mx = s[j] > mx ? s[j] : mx;
+        // Float partials of 16 terms folded into double (same accuracy scheme as the SIMD sets).
+        double z = 0.0, ex = 0.0;
+        float zf = 0.0f, exf = 0.0f;
+        int since = 0;
+        for (int j = 0; j < n; ++j) {
+            const float x = (s[j] - mx) * itau;
+            const float e = std::exp(x);
+            o[j] = e;
+            zf += e;
+            if constexpr (kEntropy) exf += e * x;
+            if (++since == 16) {
+                z += zf;
+                ex += exf;
+                zf = exf = 0.0f;
+                since = 0;
+            }
+        }
+        z += zf;
+        ex += exf;
+        const float inv = static_cast<float>(1.0 / z);
+        for (int j = 0; j < n; ++j) o[j] *= inv;
+        if constexpr (kEntropy) {
+            const double h = std::log(z) - ex / z;
+            entropy[r] = static_cast<float>(h > 0.0 ? h : 0.0);
+        }
+    }
+}
+
+void scalar_softmax_entropy(const float* in, float* out, float* entropy, int rows, int n,
+                            float tau) {
+    scalar_rows<true>(in, out, entropy, rows, n, tau);
+}
+
+void scalar_softmax(const float* in, float* out, int rows, int n, float tau) {
+    scalar_rows<false>(in, out, nullptr, rows, n, tau);
+}
+
+void scalar_exp(const float* x, float* y, int n) {
+    for (int i = 0; i < n; ++i) y[i] = x[i] < -87.0f ? 0.0f : std::exp(x[i]);
+}
+
+}  // namespace
+
+const RowBench& scalar_bench() {
+    static const RowBench bench{"scalar", &scalar_softmax_entropy, &scalar_softmax, &scalar_exp};
+    return bench;
+}
+
+namespace detail {
+
+void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m) {
+    thread_local std::vector<float> buf;
+    if (buf.size() < static_cast<std::size_t>(n)) buf.resize(static_cast<std::size_t>(n));
+    float* b = buf.data();
+    double sink = 0.0;
+    const int sink_end = std::min(std::max(rp.sink_keys, 0), n);
+    for (int j = 0; j < sink_end; ++j) sink += a[j];
+    // Row sum in index order (4 partials) and the compacted positive weights.
+    double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0;
+    int pos = 0, j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const float x0 = a[j], x1 = a[j + 1], x2 = a[j + 2], x3 = a[j + 3];
+        r0 += x0;
+        r1 += x1;
+        r2 += x2;
+        r3 += x3;
+        b[pos] = x0;
+        pos += x0 > 0.0f;
+        b[pos] = x1;
+        pos += x1 > 0.0f;
+        b[pos] = x2;
+        pos += x2 > 0.0f;
+        b[pos] = x3;
+        pos += x3 > 0.0f;
+    }
+    for (; j < n; ++j) {
+        r0 += a[j];
+        b[pos] = a[j];
+        pos += a[j] > 0.0f;
+    }
+    const double row_sum = (r0 + r1) + (r2 + r3);
+    m.row_sum = row_sum;
+    m.sink_mass = sink;
+    m.top_k_mass = top_mass(b, pos, std::min(rp.top_k, count));
+    m.support = support_size(b, pos, (1.0 - rp.delta) * row_sum, count);
+}
+
+}  // namespace detail
+}  // namespace attn::kernels

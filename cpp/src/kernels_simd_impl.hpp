@@ -1,0 +1,568 @@
+// SIMD kernels, templated on the xsimd architecture. Included ONLY by the per-architecture
+// translation units (kernels_simd_sse41.cpp, kernels_simd_avx2.cpp, kernels_simd_wasm.cpp), each
+// compiled with its own target flags. Everything here has internal linkage (anonymous namespace)
+// so that a function compiled with -mavx2 can never be merged with, and picked instead of, the
+// same function compiled for SSE4.1 (the ODR trap of per-file target flags). The std:: templates
+// that such merging could affect (sort, vector) are kept out: they live in kernels_simd_common.cpp.
+//
+// Algorithms (see kernels.hpp for the contracts, docs MATH.md for the conventions):
+//   softmax_row   pass 1: a[j] = visible ? s[j] : -inf (sanitised copy), max and |Omega_t|; a NaN or
+//                         Inf behind the mask is replaced before it can reach the max;
+//                 pass 2: ONE fused pass: x = (a - max)/tau, e = exp(x), a[j] = e, Z += e,
+//                         EX += e*x; float lane partials folded into double every
+//                         kFoldIters*U*W elements;
+//                 pass 3: a *= 1/Z;
+//                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp).
+//   scores_qk     W keys at a time: W dot products vectorised over d, reduced with haddp.
+//   weighted_sum  vectorised over d_v (chunks of up to 4 vectors kept in registers), zero weights
+//                 skipped, float partials folded into double every kWsFold keys.
+// Tails never read past the end of a row: the last partial vector goes through a small local
+// buffer padded with -inf (exp(-inf) is exactly 0) or is done in scalar code.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include <xsimd/xsimd.hpp>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "attn/kernels.hpp"
+#include "kernels_simd.hpp"
+
+namespace attn::kernels::simd_impl {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// exp(x) is taken as 0 below this (exp(-87) = 1.6e-38, the float normal range ends at 1.2e-38).
+constexpr float kExpLo = -87.0f;
+
+inline float max_f(float a, float b) { return b > a ? b : a; }  // keeps a if b is NaN
+inline int min_i(int a, int b) { return a < b ? a : b; }
+
+/// The few operations xsimd 8.1 lacks or does slowly on a target, on masks held as float batches
+/// (all-ones / all-zeros lanes).
+template <class A>
+struct Ops;
+
+#if defined(__SSE4_1__)
+template <>
+struct Ops<xsimd::sse4_1> {
+    using B = xsimd::batch<float, xsimd::sse4_1>;
+    /// All-ones lanes where visible[j] != 0 (reads exactly 4 bytes).
+    static B visible(const std::uint8_t* v) {
+        std::int32_t u;
+        std::memcpy(&u, v, 4);
+        const __m128i b = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(u));
+        return _mm_castsi128_ps(_mm_cmpgt_epi32(b, _mm_setzero_si128()));
+    }
+    static B and_mask(B x, B m) { return _mm_and_ps(x, m); }
+    static B select(B m, B a, B b) {
+#if defined(__wasm_simd128__)
+        return (__m128)wasm_v128_bitselect((v128_t)(__m128)a, (v128_t)(__m128)b, (v128_t)(__m128)m);
+#else
+        return _mm_blendv_ps(b, a, m);
+#endif
+    }
+    /// max(acc, x); returns acc where x is NaN. WASM: pmax is one instruction, _mm_max_ps's
+    /// emulation is a compare + select (TOOLCHAIN.md quirk 4).
+    static B vmax(B acc, B x) {
+#if defined(__wasm_simd128__)
+        return (__m128)wasm_f32x4_pmax((v128_t)(__m128)acc, (v128_t)(__m128)x);  // acc < x ? x : acc
+#else
+        return _mm_max_ps(x, acc);  // second operand where either is NaN
+#endif
+    }
+    static B vmin(B acc, B x) {
+#if defined(__wasm_simd128__)
+        return (__m128)wasm_f32x4_pmin((v128_t)(__m128)acc, (v128_t)(__m128)x);  // x < acc ? x : acc
+#else
+        return _mm_min_ps(x, acc);
+#endif
+    }
+    static B gt(B a, B b) { return _mm_cmpgt_ps(a, b); }
+    static B ge(B a, B b) { return _mm_cmpge_ps(a, b); }
+    /// 2^k for t = k + 1.5 * 2^23 (k integer in [-126, 127]): shift k's low bits into the exponent.
+    static B pow2_of_shifted(B t) {
+        const __m128i bits = _mm_slli_epi32(_mm_castps_si128(t), 23);
+        return _mm_castsi128_ps(_mm_add_epi32(bits, _mm_set1_epi32(127 << 23)));
+    }
+};
+#endif
+
+#if defined(__AVX2__) && defined(__FMA__)
+template <>
+struct Ops<xsimd::fma3<xsimd::avx2>> {
+    using B = xsimd::batch<float, xsimd::fma3<xsimd::avx2>>;
+    /// All-ones lanes where visible[j] != 0 (reads exactly 8 bytes).
+    static B visible(const std::uint8_t* v) {
+        const __m128i b8 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(v));
+        const __m256i b = _mm256_cvtepu8_epi32(b8);
+        return _mm256_castsi256_ps(_mm256_cmpgt_epi32(b, _mm256_setzero_si256()));
+    }
+    static B and_mask(B x, B m) { return _mm256_and_ps(x, m); }
+    static B select(B m, B a, B b) { return _mm256_blendv_ps(b, a, m); }
+    static B vmax(B acc, B x) { return _mm256_max_ps(x, acc); }
+    static B vmin(B acc, B x) { return _mm256_min_ps(x, acc); }
+    static B gt(B a, B b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+    static B ge(B a, B b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+    static B pow2_of_shifted(B t) {
+        const __m256i bits = _mm256_slli_epi32(_mm256_castps_si256(t), 23);
+        return _mm256_castsi256_ps(_mm256_add_epi32(bits, _mm256_set1_epi32(127 << 23)));
+    }
+};
+#endif
+
+/// The exp constants: log2(e), 1.5 * 2^23, ln2 hi/lo (Cody-Waite), the Cephes expf polynomial.
+constexpr float kExpConstants[10] = {1.44269504088896341f, 12582912.0f,   0.693359375f,
+                                     -2.12194440e-4f,      1.9875691500e-4f, 1.3981999507e-3f,
+                                     8.3334519073e-3f,     4.1665795894e-2f, 1.6666665459e-1f,
+                                     5.0000001201e-1f};
+
+inline const float* exp_constants() { return kExpConstants; }
+
+/// exp's constants as vectors, built once per pass.
+template <class A>
+struct ExpK {
+    using B = xsimd::batch<float, A>;
+    B log2e, shifter, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, p5, one;
+    explicit ExpK(const float* c)
+        : log2e(c[0]), shifter(c[1]), ln2_hi(c[2]), ln2_lo(c[3]), p0(c[4]), p1(c[5]), p2(c[6]),
+          p3(c[7]), p4(c[8]), p5(c[9]), one(1.0f) {}
+};
+
+/// exp(x) for x in [kExpLo, 0] (callers clamp). Cody-Waite reduction x = k ln2 + r, |r| <= ln2/2,
+/// degree-7 polynomial 1 + r + r^2 p(r) (Cephes expf coefficients), 2^k built from the float
+/// bits: k is rounded by adding 1.5 * 2^23 (no float-to-int conversion, which Emscripten 3.1.6
+/// scalarises). Max relative error, measured against double exp over every 97th float in
+/// [-87, 0] (tests/cpp/test_kernels.cpp, "vector exp"): 8.2e-8 (0.7 ulp), test bound 2.5e-7.
+template <class A>
+inline xsimd::batch<float, A> exp_nonpositive(xsimd::batch<float, A> x, const ExpK<A>& c) {
+    using B = xsimd::batch<float, A>;
+    const B t = xsimd::fma(x, c.log2e, c.shifter);
+    const B k = t - c.shifter;  // round(x / ln 2), exact
+#if defined(__FMA__)
+    B r = xsimd::fnma(k, c.ln2_hi, x);  // x - k ln2_hi (exact: ln2_hi has 9 bits)
+    r = xsimd::fnma(k, c.ln2_lo, r);    // - k ln2_lo
+#else
+    B r = x - k * c.ln2_hi;  // (xsimd's generic fnma is -x*y+z: one negation more)
+    r = r - k * c.ln2_lo;
+#endif
+    B p = xsimd::fma(c.p0, r, c.p1);
+    p = xsimd::fma(p, r, c.p2);
+    p = xsimd::fma(p, r, c.p3);
+    p = xsimd::fma(p, r, c.p4);
+    p = xsimd::fma(p, r, c.p5);
+    const B y = xsimd::fma(p, r * r, r) + c.one;
+    return y * Ops<A>::pow2_of_shifted(t);
+}
+
+template <class A>
+constexpr int width() {
+    return static_cast<int>(xsimd::batch<float, A>::size);
+}
+
+/// Sum of a batch's lanes in double.
+template <class A>
+inline double lanes_sum(xsimd::batch<float, A> v) {
+    constexpr int W = width<A>();
+    alignas(64) float lanes[W];
+    v.store_aligned(lanes);
+    double s = 0.0;
+    for (int i = 0; i < W; ++i) s += lanes[i];
+    return s;
+}
+
+template <class A>
+inline float lanes_max(xsimd::batch<float, A> v) {
+    constexpr int W = width<A>();
+    alignas(64) float lanes[W];
+    v.store_aligned(lanes);
+    float m = lanes[0];
+    for (int i = 1; i < W; ++i) m = max_f(m, lanes[i]);
+    return m;
+}
+
+constexpr int U = 4;           // vectors per unrolled iteration (independent accumulators)
+constexpr int kFoldIters = 4;  // unrolled iterations between folds of the float partials
+
+// ---------------------------------------------------------------------------------------------
+// softmax passes
+
+/// Max over s[0..n), all visible (bench path). n >= 1.
+template <class A>
+float row_max(const float* s, int n) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    B m0(-kInf), m1(-kInf), m2(-kInf), m3(-kInf);
+    int j = 0;
+    for (; j + U * W <= n; j += U * W) {
+        m0 = O::vmax(m0, B::load_unaligned(s + j));
+        m1 = O::vmax(m1, B::load_unaligned(s + j + W));
+        m2 = O::vmax(m2, B::load_unaligned(s + j + 2 * W));
+        m3 = O::vmax(m3, B::load_unaligned(s + j + 3 * W));
+    }
+    for (; j + W <= n; j += W) m0 = O::vmax(m0, B::load_unaligned(s + j));
+    float m = lanes_max<A>(O::vmax(O::vmax(m0, m1), O::vmax(m2, m3)));
+    for (; j < n; ++j) m = max_f(m, s[j]);
+    return m;
+}
+
+/// Pass 1 of softmax_row: a[j] = visible[j] ? s[j] : -inf; returns the max over the visible keys
+/// and their number (a -inf score is not visible). The mask is applied before the max, so a NaN
+/// or Inf behind it never reaches the max.
+template <class A>
+float sanitize_max(const float* s, const std::uint8_t* visible, int n, float* a, int& count) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    const B ninf(-kInf), one(1.0f);
+    B m0(-kInf), m1(-kInf), c0(0.0f), c1(0.0f);
+    int j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        const B x0 = O::select(O::visible(visible + j), B::load_unaligned(s + j), ninf);
+        const B x1 = O::select(O::visible(visible + j + W), B::load_unaligned(s + j + W), ninf);
+        x0.store_unaligned(a + j);
+        x1.store_unaligned(a + j + W);
+        m0 = O::vmax(m0, x0);
+        m1 = O::vmax(m1, x1);
+        c0 += O::and_mask(one, O::gt(x0, ninf));
+        c1 += O::and_mask(one, O::gt(x1, ninf));
+    }
+    for (; j + W <= n; j += W) {
+        const B x0 = O::select(O::visible(visible + j), B::load_unaligned(s + j), ninf);
+        x0.store_unaligned(a + j);
+        m0 = O::vmax(m0, x0);
+        c0 += O::and_mask(one, O::gt(x0, ninf));
+    }
+    float m = lanes_max<A>(O::vmax(m0, m1));
+    int cnt = static_cast<int>(lanes_sum<A>(c0 + c1));  // lanes hold integers < 2^24: exact
+    for (; j < n; ++j) {
+        const float x = visible[j] ? s[j] : -kInf;
+        a[j] = x;
+        if (x > -kInf) {
+            ++cnt;
+            m = max_f(m, x);
+        }
+    }
+    count = cnt;
+    return m;
+}
+
+struct ExpSums {
+    double z = 0.0;   ///< sum e_j
+    double ex = 0.0;  ///< sum e_j x_j (<= 0)
+};
+
+/// One step of the fused pass on one vector: e = exp(x) (0 below kExpLo, so exactly 0 for the -inf
+/// of a masked key), stored to dst; z += e; ex += e * x (x clamped: 0 * finite, never 0 * inf).
+template <class A, bool kEntropy, bool kExactZero>
+inline void exp_step(const float* src, float* dst, xsimd::batch<float, A> vm,
+                     xsimd::batch<float, A> vit, xsimd::batch<float, A> lo, const ExpK<A>& c,
+                     xsimd::batch<float, A>& z, xsimd::batch<float, A>& ex) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    const B x = (B::load_unaligned(src) - vm) * vit;
+    const B xc = O::vmax(lo, x);  // in [kExpLo, 0]; lo where x is NaN
+    B e = exp_nonpositive<A>(xc, c);
+    // Masked keys (-inf) must give exactly 0. Without masks (bench rows, finite scores) a key
+    // below kExpLo keeps exp(kExpLo) = 1.6e-38 instead of its true, even smaller, value.
+    if constexpr (kExactZero) e = O::and_mask(e, O::ge(x, lo));
+    e.store_unaligned(dst);
+    z += e;
+    if constexpr (kEntropy) ex = xsimd::fma(e, xc, ex);
+}
+
+/// Pass 2: dst[j] = exp((src[j] - m) * itau) and the sums Z, sum(e x). src may equal dst.
+/// Float partials: each lane of each of the U accumulators adds kFoldIters terms, then the U
+/// accumulators are added and folded into double. (A plain float running sum over 4096 keys
+/// misses the 1e-6 entropy target; this stays within a few float ulps per fold.)
+template <class A, bool kEntropy, bool kExactZero>
+ExpSums exp_pass(const float* src, float* dst, int n, float m, float itau) {
+    using B = xsimd::batch<float, A>;
+    constexpr int W = width<A>();
+    const B vm(m), vit(itau), zero(0.0f), lo(kExpLo);
+    const ExpK<A> c(exp_constants());
+    B z0 = zero, z1 = zero, z2 = zero, z3 = zero;
+    B e0 = zero, e1 = zero, e2 = zero, e3 = zero;
+    ExpSums out;
+    auto fold = [&]() {
+        out.z += lanes_sum<A>((z0 + z1) + (z2 + z3));
+        z0 = z1 = z2 = z3 = zero;
+        if constexpr (kEntropy) {
+            out.ex += lanes_sum<A>((e0 + e1) + (e2 + e3));
+            e0 = e1 = e2 = e3 = zero;
+        }
+    };
+    int j = 0, iters = 0;
+    for (; j + U * W <= n; j += U * W) {
+        exp_step<A, kEntropy, kExactZero>(src + j, dst + j, vm, vit, lo, c, z0, e0);
+        exp_step<A, kEntropy, kExactZero>(src + j + W, dst + j + W, vm, vit, lo, c, z1, e1);
+        exp_step<A, kEntropy, kExactZero>(src + j + 2 * W, dst + j + 2 * W, vm, vit, lo, c, z2, e2);
+        exp_step<A, kEntropy, kExactZero>(src + j + 3 * W, dst + j + 3 * W, vm, vit, lo, c, z3, e3);
+        if (++iters == kFoldIters) {
+            fold();
+            iters = 0;
+        }
+    }
+    // At most U - 1 whole vectors, one per accumulator, then the tail through a padded buffer.
+    for (int u = 0; j + W <= n; j += W, ++u) {
+        B& z = u == 0 ? z0 : (u == 1 ? z1 : z2);
+        B& e = u == 0 ? e0 : (u == 1 ? e1 : e2);
+        exp_step<A, kEntropy, kExactZero>(src + j, dst + j, vm, vit, lo, c, z, e);
+    }
+    if (j < n) {
+        alignas(64) float buf[W];
+        for (int i = 0; i < W; ++i) buf[i] = i < n - j ? src[j + i] : -kInf;
+        exp_step<A, kEntropy, true>(buf, buf, vm, vit, lo, c, z3, e3);  // -inf padding -> 0
+        for (int i = 0; i < n - j; ++i) dst[j + i] = buf[i];
+    }
+    fold();
+    return out;
+}
+
+/// Pass 3: a[0..n) *= inv.
+template <class A>
+void scale_pass(float* a, int n, float inv) {
+    using B = xsimd::batch<float, A>;
+    constexpr int W = width<A>();
+    const B vi(inv);
+    int j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        (B::load_unaligned(a + j) * vi).store_unaligned(a + j);
+        (B::load_unaligned(a + j + W) * vi).store_unaligned(a + j + W);
+    }
+    for (; j + W <= n; j += W) (B::load_unaligned(a + j) * vi).store_unaligned(a + j);
+    for (; j < n; ++j) a[j] *= inv;
+}
+
+inline double entropy_from_sums(double z, double ex) {
+    // H = -sum p ln p = ln Z - sum(e x)/Z; both terms are >= 0 (x <= 0), so no cancellation.
+    const double h = std::log(z) - ex / z;
+    return h > 0.0 ? h : 0.0;
+}
+
+template <class A>
+void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a,
+                 RowMetrics& m) {
+    const float itau = static_cast<float>(1.0 / rp.tau);
+    if (!(itau > 0.0f) || !(itau < kInf)) {  // tau outside float range: the double reference
+        scalar().softmax_row(s, visible, n, rp, a, m);
+        return;
+    }
+    int count = 0;
+    const float mx = sanitize_max<A>(s, visible, n, a, count);
+    m = RowMetrics{};
+    m.visible = count;
+    if (count == 0) {
+        for (int j = 0; j < n; ++j) a[j] = 0.0f;
+        m.empty = true;
+        m.entropy = m.normalized_entropy = m.n_eff = m.top_k_mass = m.sink_mass = m.row_sum = kNaN;
+        m.support = 0;
+        return;
+    }
+    const ExpSums sums = exp_pass<A, true, true>(a, a, n, mx, itau);
+    scale_pass<A>(a, n, static_cast<float>(1.0 / sums.z));
+    const double h = entropy_from_sums(sums.z, sums.ex);
+    m.entropy = h;
+    m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;
+    m.n_eff = std::exp(h);
+    detail::row_selection_metrics(a, n, count, rp, m);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bench kernels (all visible, finite scores)
+
+template <class A, bool kEntropy>
+void bench_rows(const float* in, float* out, float* entropy, int rows, int n, float tau) {
+    if (n <= 0) return;
+    const float itau = 1.0f / tau;
+    for (int r = 0; r < rows; ++r) {
+        const float* s = in + static_cast<std::size_t>(r) * n;
+        float* o = out + static_cast<std::size_t>(r) * n;
+        const float mx = row_max<A>(s, n);
+        const ExpSums sums = exp_pass<A, kEntropy, false>(s, o, n, mx, itau);
+        scale_pass<A>(o, n, static_cast<float>(1.0 / sums.z));
+        if constexpr (kEntropy) entropy[r] = static_cast<float>(entropy_from_sums(sums.z, sums.ex));
+    }
+}
+
+template <class A>
+void bench_softmax_entropy(const float* in, float* out, float* entropy, int rows, int n,
+                           float tau) {
+    bench_rows<A, true>(in, out, entropy, rows, n, tau);
+}
+
+template <class A>
+void bench_softmax(const float* in, float* out, int rows, int n, float tau) {
+    bench_rows<A, false>(in, out, nullptr, rows, n, tau);
+}
+
+template <class A>
+void exp_nonpositive_array(const float* x, float* y, int n) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    const B lo(kExpLo);
+    const ExpK<A> c(exp_constants());
+    for (int j = 0; j < n; j += W) {
+        alignas(64) float buf[W];
+        for (int i = 0; i < W; ++i) buf[i] = j + i < n ? x[j + i] : 0.0f;
+        const B v = B::load_aligned(buf);
+        const B e = O::and_mask(exp_nonpositive<A>(O::vmax(lo, v), c), O::ge(v, lo));
+        e.store_aligned(buf);
+        for (int i = 0; i < W && j + i < n; ++i) y[j + i] = buf[i];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// scores_qk: scores = scale * Q K^T
+
+/// Dot product of two length-d rows: vector over d, scalar tail.
+template <class A>
+inline float dot(const float* x, const float* y, int d) {
+    using B = xsimd::batch<float, A>;
+    constexpr int W = width<A>();
+    B acc0(0.0f), acc1(0.0f);
+    int c = 0;
+    for (; c + 2 * W <= d; c += 2 * W) {
+        acc0 = xsimd::fma(B::load_unaligned(x + c), B::load_unaligned(y + c), acc0);
+        acc1 = xsimd::fma(B::load_unaligned(x + c + W), B::load_unaligned(y + c + W), acc1);
+    }
+    for (; c + W <= d; c += W)
+        acc0 = xsimd::fma(B::load_unaligned(x + c), B::load_unaligned(y + c), acc0);
+    float s = xsimd::hadd(acc0 + acc1);
+    for (; c < d; ++c) s += x[c] * y[c];
+    return s;
+}
+
+template <class A>
+void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale,
+               float* scores) {
+    using B = xsimd::batch<float, A>;
+    constexpr int W = width<A>();
+    const B vscale(scale);
+    for (int i = 0; i < n_q; ++i) {
+        const float* qi = q + static_cast<std::size_t>(i) * d;
+        float* si = scores + static_cast<std::size_t>(i) * n_k;
+        int j = 0;
+        // W keys at a time: W accumulators over d, one haddp gives the W dot products.
+        for (; j + W <= n_k; j += W) {
+            const float* kj = k + static_cast<std::size_t>(j) * d;
+            B acc[W];
+            for (int r = 0; r < W; ++r) acc[r] = B(0.0f);
+            int c = 0;
+            for (; c + W <= d; c += W) {
+                const B qv = B::load_unaligned(qi + c);
+                for (int r = 0; r < W; ++r)
+                    acc[r] = xsimd::fma(qv, B::load_unaligned(kj + static_cast<std::size_t>(r) * d + c),
+                                        acc[r]);
+            }
+            B dots = xsimd::haddp(acc);
+            if (c < d) {  // d tail
+                alignas(64) float tail[W];
+                for (int r = 0; r < W; ++r) {
+                    const float* kr = kj + static_cast<std::size_t>(r) * d;
+                    float t = 0.0f;
+                    for (int cc = c; cc < d; ++cc) t += qi[cc] * kr[cc];
+                    tail[r] = t;
+                }
+                dots += B::load_aligned(tail);
+            }
+            (dots * vscale).store_unaligned(si + j);
+        }
+        for (; j < n_k; ++j) si[j] = dot<A>(qi, k + static_cast<std::size_t>(j) * d, d) * scale;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// weighted_sum: out = a v
+
+constexpr int kWsFold = 16;  // keys between folds of the float partials into double
+
+/// Columns [c, c + NV * W) of one output row.
+template <class A, int NV>
+inline void weighted_sum_chunk(const float* ai, const float* v, int n_k, int d_v, int c,
+                               double* dacc, float* oi) {
+    using B = xsimd::batch<float, A>;
+    constexpr int W = width<A>();
+    B acc[NV];
+    for (int u = 0; u < NV; ++u) acc[u] = B(0.0f);
+    for (int i = 0; i < NV * W; ++i) dacc[i] = 0.0;
+    auto fold = [&]() {
+        for (int u = 0; u < NV; ++u) {
+            alignas(64) float lanes[W];
+            acc[u].store_aligned(lanes);
+            for (int i = 0; i < W; ++i) dacc[u * W + i] += lanes[i];
+            acc[u] = B(0.0f);
+        }
+    };
+    int since = 0;
+    for (int j = 0; j < n_k; ++j) {
+        const float w = ai[j];
+        if (w == 0.0f) continue;  // structural zeros: masked keys add nothing (not even NaN * 0)
+        const B wv(w);
+        const float* vj = v + static_cast<std::size_t>(j) * d_v + c;
+        for (int u = 0; u < NV; ++u)
+            acc[u] = xsimd::fma(wv, B::load_unaligned(vj + u * W), acc[u]);
+        if (++since == kWsFold) {
+            fold();
+            since = 0;
+        }
+    }
+    fold();
+    for (int i = 0; i < NV * W; ++i) oi[c + i] = static_cast<float>(dacc[i]);
+}
+
+template <class A>
+void weighted_sum(const float* a, const float* v, int n_q, int n_k, int d_v, float* out) {
+    constexpr int W = width<A>();
+    double dacc[4 * W];
+    for (int i = 0; i < n_q; ++i) {
+        const float* ai = a + static_cast<std::size_t>(i) * n_k;
+        float* oi = out + static_cast<std::size_t>(i) * d_v;
+        int c = 0;
+        for (; c + 4 * W <= d_v; c += 4 * W) weighted_sum_chunk<A, 4>(ai, v, n_k, d_v, c, dacc, oi);
+        for (; c + W <= d_v; c += W) weighted_sum_chunk<A, 1>(ai, v, n_k, d_v, c, dacc, oi);
+        for (; c < d_v; ++c) {  // d_v tail: scalar, double like the reference
+            double acc = 0.0;
+            for (int j = 0; j < n_k; ++j) {
+                const float w = ai[j];
+                if (w == 0.0f) continue;
+                acc += static_cast<double>(w) * v[static_cast<std::size_t>(j) * d_v + c];
+            }
+            oi[c] = static_cast<float>(acc);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace attn::kernels::simd_impl
+
+/// Defines `<prefix>_set()` and `<prefix>_bench()` for architecture ARCH under the name NAME.
+#define ATTN_DEFINE_SIMD_SET(prefix, ARCH, NAME)                                                  \
+    namespace attn::kernels {                                                                     \
+    const KernelSet& prefix##_set() {                                                             \
+        static const KernelSet set{NAME, &simd_impl::scores_qk<ARCH>,                            \
+                                   &simd_impl::softmax_row<ARCH>, &simd_impl::weighted_sum<ARCH>}; \
+        return set;                                                                               \
+    }                                                                                             \
+    const RowBench& prefix##_bench() {                                                            \
+        static const RowBench bench{NAME, &simd_impl::bench_softmax_entropy<ARCH>,               \
+                                    &simd_impl::bench_softmax<ARCH>,                              \
+                                    &simd_impl::exp_nonpositive_array<ARCH>};                     \
+        return bench;                                                                             \
+    }                                                                                             \
+    }
