@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything the page and the tests need:
 #   build/native   native core, Catch2 tests, the `attn` CLI
-#   build/wasm     the WebAssembly module -> web/wasm/attn.{js,wasm}
+#   build/wasm     the WebAssembly modules -> web/wasm/attn.{js,wasm} (scalar) and
+#                  web/wasm/attn_simd.{js,wasm} (SIMD128)
 #   web/vendor     third-party JS (fflate, colour scales) bundled by esbuild
 # Incremental: re-running only rebuilds what changed.
 set -euo pipefail
@@ -18,7 +19,17 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DATTN_BUILD_TESTS=OFF >/dev/null
 cmake --build build/wasm -j "$jobs"
 mkdir -p web/wasm
-cp build/wasm/attn.js build/wasm/attn.wasm web/wasm/
+cp build/wasm/attn.js build/wasm/attn.wasm build/wasm/attn_simd.js build/wasm/attn_simd.wasm web/wasm/
+# The SIMD module must contain SIMD128 code and the scalar one none (a wrong flag would silently
+# give two scalar builds, or a scalar build that fails to load where SIMD is off).
+if command -v wasm-objdump >/dev/null; then
+  simd_ops=$(wasm-objdump -d web/wasm/attn_simd.wasm | grep -c f32x4 || true)
+  scalar_ops=$(wasm-objdump -d web/wasm/attn.wasm | grep -c f32x4 || true)
+  if [ "$simd_ops" -eq 0 ] || [ "$scalar_ops" -ne 0 ]; then
+    echo "build: f32x4 instructions: attn_simd.wasm $simd_ops (want > 0), attn.wasm $scalar_ops (want 0)" >&2
+    exit 1
+  fi
+fi
 
 echo "== JS vendor bundle (web/vendor)"
 npx --no-install esbuild web/vendor.src.js --bundle --format=esm --minify \
