@@ -13,6 +13,7 @@
 //                         kFoldIters*U*W elements;
 //                 pass 3: a *= 1/Z;
 //                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp).
+//                 Rows shorter than one vector go to the double reference.
 //   scores_qk     W keys at a time: W dot products vectorised over d, reduced with haddp.
 //   weighted_sum  vectorised over d_v (chunks of up to 4 vectors kept in registers), zero weights
 //                 skipped, float partials folded into double every kWsFold keys.
@@ -357,8 +358,11 @@ inline double entropy_from_sums(double z, double ex) {
 template <class A>
 void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a,
                  RowMetrics& m) {
+    // The double reference instead: rows shorter than one vector (nothing to vectorise; small,
+    // hand-checkable rows such as MATH.md's golden examples then get double-exact metrics rather
+    // than float32-accurate ones) and tau outside the float range.
     const float itau = static_cast<float>(1.0 / rp.tau);
-    if (!(itau > 0.0f) || !(itau < kInf)) {  // tau outside float range: the double reference
+    if (n < width<A>() || !(itau > 0.0f) || !(itau < kInf)) {
         scalar().softmax_row(s, visible, n, rp, a, m);
         return;
     }

@@ -222,6 +222,21 @@ TEST_CASE("softmax_row golden row [.1 .2 .3 .4 .5] in every set", "[kernels][sof
     }
 }
 
+TEST_CASE("rows shorter than any vector give the double reference exactly", "[kernels][softmax]") {
+    // MATH.md's seed example 1 (logits 1, 0): its golden H = 0.5822031089 is checked to 1e-9 by
+    // the node tests, finer than float32 arithmetic gives.
+    const float s[2 + kPad] = {1.0f, 0.0f};
+    std::vector<std::uint8_t> vis(2 + kPad, 1);
+    for (const KernelSet* set : attn::kernels::available()) {
+        INFO(set->name);
+        float a[2];
+        RowMetrics m;
+        set->softmax_row(s, vis.data(), 2, RowParams{}, a, m);
+        CHECK_THAT(m.entropy, Near(0.5822031089, 1e-10, 0.0));
+        CHECK_THAT(a[0], Near(0.7310585786, 1e-7, 0.0));
+    }
+}
+
 TEST_CASE("entropy of 4096-wide rows within 1e-6 relative of a double reference",
           "[kernels][softmax][accuracy]") {
     const int n = 4096;
