@@ -127,6 +127,12 @@ export async function runBench({
       await pause();
     }
 
+    // One untimed round first: JIT tiers, page faults of fresh outputs, TF.js's allocator.
+    for (const s of series) {
+      timeCalls(s.inst, s.calls);
+      await pause();
+    }
+
     // Timed rounds: every series once per round, starting at a different series each round.
     for (let r = 0; r < runs; r++) {
       for (let k = 0; k < series.length; k++) {
@@ -256,6 +262,8 @@ export function formatTables(results, ratios, title = '') {
     r.target === null ? '' : `>= ${r.target}x${r.target_applies ? '' : ' (node only)'}`,
     !r.target_applies ? '' : sizes.filter((n) => n in r.met).map((n) => (r.met[n] ? 'yes' : 'NO')).join(' / '),
   ]);
+  text += 'Errors: max abs difference from the plain JS reference (native rows: attn_bench\'s own check\n' +
+    'against a double-precision softmax, at tau 1).\n';
   text += '\nRatios (same run)\n' + grid(rhead, rrows);
   return text;
 }
