@@ -4,6 +4,7 @@
 // (median of the runs; runs of the variants interleaved, so that machine noise hits all alike).
 //
 //   attn_bench [--json FILE] [--sizes 256,1024,4096] [--runs 7] [--min-ms 100]
+//              [--variants scalar,sse4.1,avx2] [--kernels softmax_entropy,softmax]
 //
 // JSON: {machine: {cpu, cores}, config: {...}, results: [{variant, n, kernel, melems_per_s, runs,
 // max_abs_err_weights, max_abs_err_entropy}]}; the errors are against a double-precision softmax.
@@ -33,7 +34,21 @@ struct Options {
     std::vector<int> sizes{256, 1024, 4096};
     int runs = 7;
     double min_ms = 100.0;
+    std::vector<std::string> variants;  // empty: all available
+    std::vector<std::string> kernels{"softmax_entropy", "softmax"};
 };
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string t; std::getline(ss, t, ',');)
+        if (!t.empty()) out.push_back(t);
+    return out;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 struct Result {
     std::string variant, kernel;
@@ -45,7 +60,7 @@ struct Result {
 [[noreturn]] void usage(const char* msg) {
     std::cerr << "attn_bench: " << msg
               << "\nusage: attn_bench [--json FILE] [--sizes 256,1024,4096] [--runs N>=5] "
-                 "[--min-ms MS]\n";
+                 "[--min-ms MS] [--variants scalar,sse4.1,avx2] [--kernels softmax_entropy,softmax]\n";
     std::exit(2);
 }
 
@@ -61,8 +76,13 @@ Options parse(int argc, char** argv) {
             o.json = next();
         } else if (a == "--sizes") {
             o.sizes.clear();
-            std::stringstream ss(next());
-            for (std::string t; std::getline(ss, t, ',');) o.sizes.push_back(std::stoi(t));
+            for (const std::string& t : split(next())) o.sizes.push_back(std::stoi(t));
+        } else if (a == "--variants") {
+            o.variants = split(next());
+        } else if (a == "--kernels") {
+            o.kernels = split(next());
+            for (const std::string& k : o.kernels)
+                if (k != "softmax_entropy" && k != "softmax") usage(("unknown kernel " + k).c_str());
         } else if (a == "--runs") {
             o.runs = std::stoi(next());
             if (o.runs < 5) usage("--runs must be >= 5");
@@ -150,6 +170,8 @@ int main(int argc, char** argv) {
         std::vector<Job> jobs;
         for (const RowBench* set : sets)
             for (int k = 0; k < 2; ++k) {
+                if (!opt.variants.empty() && !contains(opt.variants, set->name)) continue;
+                if (!contains(opt.kernels, kernels[k])) continue;
                 Job job{set, k, 1, {}};
                 job.res.variant = set->name;
                 job.res.kernel = kernels[k];
@@ -189,10 +211,11 @@ int main(int argc, char** argv) {
         for (const Result& b : results)
             if (b.variant == "scalar" && b.n == r.n && b.kernel == r.kernel) base = median(b.runs);
         const double m = median(r.runs);
-        char dh[32] = "-";
+        char dh[32] = "-", ratio[32] = "-";
         if (r.kernel != "softmax") std::snprintf(dh, sizeof dh, "%.2e", r.err_h);
-        std::printf("%-6d %-16s %-10s %12.1f %8.2f %10.2e %10s\n", r.n, r.kernel.c_str(),
-                    r.variant.c_str(), m, base > 0 ? m / base : 0.0, r.err_w, dh);
+        if (base > 0) std::snprintf(ratio, sizeof ratio, "%.2f", m / base);
+        std::printf("%-6d %-16s %-10s %12.1f %8s %10.2e %10s\n", r.n, r.kernel.c_str(),
+                    r.variant.c_str(), m, ratio, r.err_w, dh);
     }
 
     if (!opt.json.empty()) {

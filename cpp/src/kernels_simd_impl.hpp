@@ -9,7 +9,7 @@
 //   softmax_row   pass 1: a[j] = visible ? s[j] : -inf (sanitised copy), max and |Omega_t|; a NaN or
 //                         Inf behind the mask is replaced before it can reach the max;
 //                 pass 2: ONE fused pass: x = (a - max)/tau, e = exp(x), a[j] = e, Z += e,
-//                         EX += e*x; float lane partials folded into double every
+//                         EX += e*x; float lane partials widened into double every
 //                         kFoldIters*U*W elements;
 //                 pass 3: a *= 1/Z;
 //                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp).
@@ -99,6 +99,18 @@ struct Ops<xsimd::sse4_1> {
         const __m128i bits = _mm_slli_epi32(_mm_castps_si128(t), 23);
         return _mm_castsi128_ps(_mm_add_epi32(bits, _mm_set1_epi32(127 << 23)));
     }
+    /// Double accumulators for float partial sums: lanes widened in registers (cheaper than a
+    /// store and W scalar conversions, notably in WASM: f64x2.promote_low_f32x4).
+    using D = __m128d;
+    static D dzero() { return _mm_setzero_pd(); }
+    static void widen_add(B x, D& lo, D& hi) {
+        lo = _mm_add_pd(lo, _mm_cvtps_pd(x));
+        hi = _mm_add_pd(hi, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
+    }
+    static double dsum(D lo, D hi) {
+        const __m128d s = _mm_add_pd(lo, hi);
+        return _mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s));
+    }
 };
 #endif
 
@@ -122,14 +134,27 @@ struct Ops<xsimd::fma3<xsimd::avx2>> {
         const __m256i bits = _mm256_slli_epi32(_mm256_castps_si256(t), 23);
         return _mm256_castsi256_ps(_mm256_add_epi32(bits, _mm256_set1_epi32(127 << 23)));
     }
+    using D = __m256d;
+    static D dzero() { return _mm256_setzero_pd(); }
+    static void widen_add(B x, D& lo, D& hi) {
+        lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+        hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
+    }
+    static double dsum(D lo, D hi) {
+        const __m256d s = _mm256_add_pd(lo, hi);
+        const __m128d h = _mm_add_pd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd(s, 1));
+        return _mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h));
+    }
 };
 #endif
 
-/// The exp constants: log2(e), 1.5 * 2^23, ln2 hi/lo (Cody-Waite), the Cephes expf polynomial.
-constexpr float kExpConstants[10] = {1.44269504088896341f, 12582912.0f,   0.693359375f,
-                                     -2.12194440e-4f,      1.9875691500e-4f, 1.3981999507e-3f,
-                                     8.3334519073e-3f,     4.1665795894e-2f, 1.6666665459e-1f,
-                                     5.0000001201e-1f};
+/// The exp constants: log2(e), 1.5 * 2^23, ln2 hi/lo (Cody-Waite), then the coefficients of
+/// P(r), degree 4, in e^r ~ 1 + r + r^2 P(r) on [-ln2/2, ln2/2]: a Chebyshev fit of
+/// (e^r - 1 - r) / r^2 (mpmath.chebyfit, rounded to float), 1.0e-8 relative error before
+/// rounding, i.e. one polynomial term fewer than Cephes expf for the same float32 result.
+constexpr float kExpConstants[9] = {1.44269504088896341f, 12582912.0f, 0.693359375f,
+                                    -2.12194440e-4f,      1.39262842e-3f, 8.36325902e-3f,
+                                    4.16665524e-2f,       1.66665763e-1f, 0.5f};
 
 inline const float* exp_constants() { return kExpConstants; }
 
@@ -137,17 +162,20 @@ inline const float* exp_constants() { return kExpConstants; }
 template <class A>
 struct ExpK {
     using B = xsimd::batch<float, A>;
-    B log2e, shifter, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, p5, one;
+    B log2e, shifter, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, one;
     explicit ExpK(const float* c)
         : log2e(c[0]), shifter(c[1]), ln2_hi(c[2]), ln2_lo(c[3]), p0(c[4]), p1(c[5]), p2(c[6]),
-          p3(c[7]), p4(c[8]), p5(c[9]), one(1.0f) {}
+          p3(c[7]), p4(c[8]), one(1.0f) {}
 };
 
 /// exp(x) for x in [kExpLo, 0] (callers clamp). Cody-Waite reduction x = k ln2 + r, |r| <= ln2/2,
-/// degree-7 polynomial 1 + r + r^2 p(r) (Cephes expf coefficients), 2^k built from the float
+/// degree-6 polynomial 1 + r + r^2 P(r) (kExpConstants), 2^k built from the float
 /// bits: k is rounded by adding 1.5 * 2^23 (no float-to-int conversion, which Emscripten 3.1.6
-/// scalarises). Max relative error, measured against double exp over every 97th float in
-/// [-87, 0] (tests/cpp/test_kernels.cpp, "vector exp"): 8.2e-8 (0.7 ulp), test bound 2.5e-7.
+/// scalarises). Max relative error against double exp, measured over EVERY float in [-87, 0]
+/// with a normal result (1.12e9 values): 8.84e-8 = 0.74 * 2^-23 without FMA (sse4.1, and
+/// wasm-simd128, whose f32x4 arithmetic is the same IEEE operations in the same order), 8.94e-8
+/// with FMA (avx2); mean 4.4e-9. tests/cpp/test_kernels.cpp ("vector exp") re-checks every 97th
+/// float against a 2.5e-7 bound.
 template <class A>
 inline xsimd::batch<float, A> exp_nonpositive(xsimd::batch<float, A> x, const ExpK<A>& c) {
     using B = xsimd::batch<float, A>;
@@ -164,7 +192,6 @@ inline xsimd::batch<float, A> exp_nonpositive(xsimd::batch<float, A> x, const Ex
     p = xsimd::fma(p, r, c.p2);
     p = xsimd::fma(p, r, c.p3);
     p = xsimd::fma(p, r, c.p4);
-    p = xsimd::fma(p, r, c.p5);
     const B y = xsimd::fma(p, r * r, r) + c.one;
     return y * Ops<A>::pow2_of_shifted(t);
 }
@@ -196,7 +223,7 @@ inline float lanes_max(xsimd::batch<float, A> v) {
 }
 
 constexpr int U = 4;           // vectors per unrolled iteration (independent accumulators)
-constexpr int kFoldIters = 4;  // unrolled iterations between folds of the float partials
+constexpr int kFoldIters = 8;  // unrolled iterations between folds of the float partials
 
 // ---------------------------------------------------------------------------------------------
 // softmax passes
@@ -288,22 +315,24 @@ inline void exp_step(const float* src, float* dst, xsimd::batch<float, A> vm,
 
 /// Pass 2: dst[j] = exp((src[j] - m) * itau) and the sums Z, sum(e x). src may equal dst.
 /// Float partials: each lane of each of the U accumulators adds kFoldIters terms, then the U
-/// accumulators are added and folded into double. (A plain float running sum over 4096 keys
-/// misses the 1e-6 entropy target; this stays within a few float ulps per fold.)
+/// accumulators are added and their lanes widened into double vector accumulators. (A plain
+/// float running sum over 4096 keys misses the 1e-6 entropy target; this stays within ~10 float
+/// ulps per fold of kFoldIters * U * W elements, and the folds add up in double.)
 template <class A, bool kEntropy, bool kExactZero>
 ExpSums exp_pass(const float* src, float* dst, int n, float m, float itau) {
     using B = xsimd::batch<float, A>;
     constexpr int W = width<A>();
     const B vm(m), vit(itau), zero(0.0f), lo(kExpLo);
     const ExpK<A> c(exp_constants());
+    using O = Ops<A>;
     B z0 = zero, z1 = zero, z2 = zero, z3 = zero;
     B e0 = zero, e1 = zero, e2 = zero, e3 = zero;
-    ExpSums out;
+    typename O::D zlo = O::dzero(), zhi = O::dzero(), elo = O::dzero(), ehi = O::dzero();
     auto fold = [&]() {
-        out.z += lanes_sum<A>((z0 + z1) + (z2 + z3));
+        O::widen_add((z0 + z1) + (z2 + z3), zlo, zhi);
         z0 = z1 = z2 = z3 = zero;
         if constexpr (kEntropy) {
-            out.ex += lanes_sum<A>((e0 + e1) + (e2 + e3));
+            O::widen_add((e0 + e1) + (e2 + e3), elo, ehi);
             e0 = e1 = e2 = e3 = zero;
         }
     };
@@ -331,6 +360,9 @@ ExpSums exp_pass(const float* src, float* dst, int n, float m, float itau) {
         for (int i = 0; i < n - j; ++i) dst[j + i] = buf[i];
     }
     fold();
+    ExpSums out;
+    out.z = O::dsum(zlo, zhi);
+    if constexpr (kEntropy) out.ex = O::dsum(elo, ehi);
     return out;
 }
 
