@@ -1,7 +1,7 @@
 // `npm run bench:browser`: the kernel benchmark in Debian's Chromium (headless, driven by
 // playwright-core; never `npx playwright install`). Serves web/ with scripts/serve.js on a free
 // port, opens web/bench.html, waits for window.benchResults, adds the native variants of
-// build/native/attn_bench (run just before, alone) so that the WASM SIMD / native SSE4.1 ratio
+// build/native/attn_bench (run alone just before and just after, pooled) so that the WASM SIMD / native SSE4.1 ratio
 // compares Chromium with native code measured in the same session, prints the table and writes
 // bench-results/bench-chromium.json.
 //
@@ -19,7 +19,7 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { computeRatios, formatTables } from './lib/harness.js';
 import { nativeResults } from './lib/variants.js';
-import { arg, machine, runNative } from './lib/node-env.js';
+import { arg, machine, runNative, poolNative, gitInfo } from './lib/node-env.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = arg('--web-root', join(ROOT, 'web'));
@@ -40,15 +40,17 @@ for (const f of ['wasm/attn.js', 'wasm/attn_simd.js', 'vendor/bench-vendor.js', 
 }
 
 const started = Date.now();
-const native = runNative(ROOT, log, { sizes: sizes.split(',').map(Number), runs: Number(runs), minBatchMs: Number(minMs) });
-if (native.skipped) log(`native: skipped (${native.skipped})`);
+const nativeOpts = { sizes: sizes.split(',').map(Number), runs: Number(runs), minBatchMs: Number(minMs) };
+const nativeBefore = runNative(ROOT, log, nativeOpts);
+if (nativeBefore.skipped) log(`native: skipped (${nativeBefore.skipped})`);
 
 const { server, url } = await serve({ port: 0, root: WEB });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-let page;
-let report;
+let pageReport;
+let browserVersion;
 try {
-  page = await browser.newPage();
+  browserVersion = browser.version();
+  const page = await browser.newPage();
   const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(msg.text());
@@ -65,31 +67,36 @@ try {
     });
   });
   const target = `${url}bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
-  log(`chromium ${browser.version()}: ${target}`);
+  log(`chromium ${browserVersion}: ${target}`);
   await page.goto(target);
   await page.waitForFunction(() => window.benchResults !== undefined, null, { timeout: 30_000 }).catch(() => {
     throw new Error(`the page did not start: ${problems.join('; ') || 'window.benchResults never set'}`);
   });
-  const page_report = await page.evaluate(() => window.benchResults);
+  pageReport = await page.evaluate(() => window.benchResults);
   if (problems.length) log(`page problems: ${problems.join('; ')}`);
-  const results = [...page_report.results, ...nativeResults(native).filter((r) => page_report.config.sizes.includes(r.n))];
-  const ratios = computeRatios(results, 'chromium');
-  report = {
-    ...page_report,
-    browser: `Chromium ${browser.version()}`,
-    machine: { ...machine(), browser: page_report.machine, native: native.machine ?? null },
-    results,
-    ratios,
-    native_skipped: native.skipped ?? null,
-    seconds: Math.round((Date.now() - started) / 1000),
-  };
-  delete report.table;
 } finally {
   await browser.close().catch(() => {});
   await new Promise((done) => server.close(done));
 }
 
+// Native again, with Chromium closed; both native runs are pooled (poolNative).
+const native = nativeBefore.skipped ? nativeBefore : poolNative(nativeBefore, runNative(ROOT, log, nativeOpts));
+const results = [...pageReport.results, ...nativeResults(native).filter((r) => pageReport.config.sizes.includes(r.n))];
+const ratios = computeRatios(results, 'chromium');
+const report = {
+  ...pageReport,
+  browser: `Chromium ${browserVersion}`,
+  machine: { ...machine(), browser: pageReport.machine, native: native.machine ?? null },
+  git: gitInfo(ROOT),
+  results,
+  ratios,
+  native_skipped: native.skipped ?? null,
+  seconds: Math.round((Date.now() - started) / 1000),
+};
+delete report.table;
+
 mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(outFile, JSON.stringify(report, null, 1) + '\n');
 console.log(formatTables(report.results, report.ratios, `Kernel benchmark, ${report.browser}, ${report.machine.cpu}`));
+if (report.git) console.log(`checkout ${report.git.commit}${report.git.dirty ? ' with uncommitted changes (the build may include them)' : ''}`);
 console.log(`wrote ${outFile} (${report.seconds} s)`);

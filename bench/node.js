@@ -1,7 +1,7 @@
 // `npm run bench`: the kernel benchmark under node. Times the fused row softmax + entropy and the
 // softmax alone on n x n matrices for the plain JS reference, the scalar and SIMD WebAssembly
-// builds and TensorFlow.js (WASM backend, one thread); runs build/native/attn_bench for the native
-// variants; prints the table and the ratios, writes bench-results/bench-node.json.
+// builds and TensorFlow.js (WASM backend, one thread); runs build/native/attn_bench (before and
+// after, pooled) for the native variants; prints the table and the ratios, writes bench-results/bench-node.json.
 //
 //   node bench/node.js [--sizes 256,1024,4096] [--runs 7] [--min-ms 120] [--no-native] [--out FILE]
 //                      [--wasm-dir DIR (default web/wasm)]
@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 
 import { runBench, computeRatios, formatTables } from './lib/harness.js';
 import { jsVariants, wasmVariants, tfjsVariants, nativeResults } from './lib/variants.js';
-import { arg, machine, runNative } from './lib/node-env.js';
+import { arg, machine, runNative, poolNative, gitInfo } from './lib/node-env.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const sizes = arg('--sizes', '256,1024,4096').split(',').map(Number);
@@ -66,9 +66,11 @@ const { tf, info: tfjs } = await loadTfjs();
 const kernelNames = { 'wasm-scalar': scalar.kernelName?.(), 'wasm-simd': simd.kernelName?.() };
 log(`WASM kernels: scalar build "${kernelNames['wasm-scalar']}", SIMD build "${kernelNames['wasm-simd']}"; TF.js ${tfjs.version} ${tfjs.backend} simd=${tfjs.simd} threads=${tfjs.threads}`);
 
-// Native first, alone on the machine (the JS side is idle meanwhile).
-const native = runNative(ROOT, log, { sizes, runs, minBatchMs });
-if (native.skipped) log(`native: skipped (${native.skipped})`);
+// Native alone on the machine (the JS side idle meanwhile), once before and once after the JS/WASM
+// phase; the runs of both are pooled (poolNative).
+const nativeOpts = { sizes, runs, minBatchMs };
+const nativeBefore = runNative(ROOT, log, nativeOpts);
+if (nativeBefore.skipped) log(`native: skipped (${nativeBefore.skipped})`);
 
 const bench = await runBench({
   variants: [
@@ -79,6 +81,7 @@ const bench = await runBench({
   ],
   sizes, runs, minBatchMs, log,
 });
+const native = nativeBefore.skipped ? nativeBefore : poolNative(nativeBefore, runNative(ROOT, log, nativeOpts));
 
 const results = [...bench.results, ...nativeResults(native).filter((r) => sizes.includes(r.n))];
 const ratios = computeRatios(results, 'node');
@@ -88,6 +91,7 @@ const report = {
   machine: { ...machine(), native: native.machine ?? null },
   config: { ...bench.config, kernels: kernelNames, tfjs },
   checks: bench.checks,
+  git: gitInfo(ROOT),
   results,
   ratios,
   native_skipped: native.skipped ?? null,
@@ -100,4 +104,5 @@ console.log(formatTables(results, ratios, `Kernel benchmark, node ${process.vers
 for (const c of bench.checks.filter((c) => c.kernel === 'softmax_entropy')) {
   console.log(`n=${c.n}: ${c.what}: weights ${c.weights.toExponential(1)}, entropy ${c.entropy.toExponential(1)}`);
 }
+if (report.git) console.log(`checkout ${report.git.commit}${report.git.dirty ? ' with uncommitted changes (the build may include them)' : ''}`);
 console.log(`\nwrote ${outFile} (${report.seconds} s)`);
