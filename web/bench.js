@@ -5,9 +5,9 @@
 //
 // Query parameters: ?sizes=256,1024,4096&runs=7&minMs=120
 
-import {
-  tf, setWasmPaths, runBench, computeRatios, formatTables, jsVariants, wasmVariants, tfjsVariants,
-} from './vendor/bench-vendor.js';
+// The bundle is imported when the page runs (not statically) so that a missing bundle becomes a
+// message on the page instead of a silent module-graph failure.
+let tf, setWasmPaths, runBench, computeRatios, formatTables, jsVariants, wasmVariants, tfjsVariants;
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -96,6 +96,13 @@ function showRatios(ratios) {
 }
 
 async function main() {
+  let vendor;
+  try {
+    vendor = await import('./vendor/bench-vendor.js');
+  } catch (e) {
+    throw new Error(`vendor/bench-vendor.js could not be loaded (${e.message}): run \`npm run build:bench\``);
+  }
+  ({ tf, setWasmPaths, runBench, computeRatios, formatTables, jsVariants, wasmVariants, tfjsVariants } = vendor);
   const [scalar, simd, tfjs] = await Promise.all([loadWasm('attn'), loadWasm('attn_simd'), loadTfjs()]);
   const machine = {
     userAgent: navigator.userAgent,
