@@ -11,6 +11,9 @@ status=0
 echo "== C++ tests (ctest)"
 ctest --test-dir build/native --output-on-failure || status=1
 
+echo "== C++ kernel tests compiled to WebAssembly SIMD128 (node)"
+bash scripts/test-wasm-kernels.sh || status=1
+
 echo "== node tests"
 node --test tests/node/ || status=1
 

@@ -17,6 +17,9 @@ struct Entry {
 
 std::vector<Entry> build_registry() {
     std::vector<Entry> r{{&scalar(), &scalar_bench()}};
+#if defined(ATTN_KERNELS_SSE41) || defined(ATTN_KERNELS_AVX2)
+    __builtin_cpu_init();  // in case the first call comes from another static initialiser
+#endif
 #if defined(ATTN_KERNELS_SSE41)
     if (__builtin_cpu_supports("sse4.1")) r.push_back({&sse41_set(), &sse41_bench()});
 #endif
