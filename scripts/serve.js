@@ -43,6 +43,11 @@ export async function serve({ root = fileURLToPath(new URL('../web', import.meta
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
-  const { url } = await serve({ port: Number(arg('--port', process.env.PORT ?? 8000)), root: arg('--root', undefined) });
+  const port = Number(arg('--port', process.env.PORT ?? 8000));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve: the port must be a whole number from 0 to 65535 (got "${arg('--port', process.env.PORT)}")`);
+    process.exit(64);
+  }
+  const { url } = await serve({ port, root: arg('--root', undefined) });
   console.log(`Attention Playground is being served at ${url}  (Ctrl+C to stop)`);
 }

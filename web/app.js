@@ -29,6 +29,7 @@ let results = null;
 let large = null;  // LargeHeads (the worker), started on the first large state
 let zoom = null;   // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
 let busyTimer = 0;
+let scaleCustom = false; // the user chose "custom" scale: keep the box open even for scale = 1
 const undoStack = [];
 let lastUndoKind = '';
 let lastUndoTime = 0;
@@ -44,8 +45,9 @@ function slotFor(field = '') {
   if (field.startsWith('mask')) return 'mask-error';
   if (field === 'row' || field === 'topK' || field === 'head') return 'row-error';
   if (field === 'mode') return 'mode-error';
+  if (field === 'scores') return 'edit-Q-error'; // Q K^T overflows: the values of Q and K
   const m = /^heads\[\d+\]\.(Q|K|V|logits|weights)/.exec(field) ?? /^(Q|K|V|logits|weights)$/.exec(field);
-  if (m) return `editor-${m[1]}-error`;
+  if (m) return `edit-${m[1]}-error`;
   return null;
 }
 
@@ -94,7 +96,7 @@ function commit(next, opts = {}) {
   try {
     valid = validateState(next);
     if (isLarge(valid)) return commitLarge(valid, opts);
-    res = core.compute(valid);
+    res = core.compute(valid, { validated: true });
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
     if (report) showError(e.field, e.message);
@@ -154,6 +156,7 @@ function apply(valid, res, { structural = false, kind = 'edit', fromHash = false
 
 /** Edits a copy of the current state with `fn` and commits it. */
 function update(fn, opts) {
+  flushBoxes(); // a number still being typed counts as entered before this change
   const next = structuredClone(state);
   fn(next);
   return commit(next, opts);
@@ -185,7 +188,7 @@ function undo() {
 function structuralKey(s) {
   const hd = s.heads[s.head];
   const dims = ['Q', 'K', 'V', 'logits', 'weights'].map((k) => (hd[k] ? `${hd[k].length}x${hd[k][0]?.length ?? 0}` : '-'));
-  return [s.mode, s.head, s.heads.length, s.view?.preset, ...dims].join('|');
+  return [s.mode, s.head, s.heads.length, ...dims].join('|');
 }
 
 function currentHead() {
@@ -216,7 +219,17 @@ function currentLink() {
   }
 }
 
+// Writing the address bar is slow in Chromium for long links (~100 ms for a few KB), so a burst of
+// changes (a slider drag) writes it once, 200 ms after the last one. shareUrl() never waits.
+let hashTimer = 0;
 function writeHash() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(flushHash, 200);
+}
+
+function flushHash() {
+  clearTimeout(hashTimer);
+  if (!state) return;
   const link = currentLink();
   if (link !== null && location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
 }
@@ -236,16 +249,17 @@ async function loadFromHash({ initial = false } = {}) {
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
     showBanner(`This link could not be read: ${e.message}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
-    if (state) writeHash(); // the address bar shows the state on screen, not the rejected link
+    if (state) flushHash(); // the address bar shows the state on screen, not the rejected link
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
   const err = await commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
   if (err) {
     showBanner(`This link holds a state the core rejects: ${err}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
-    if (state) writeHash();
+    if (state) flushHash();
     return false;
   }
+  $('banner').hidden = true; // an earlier complaint about a link no longer applies
   return true;
 }
 
@@ -259,7 +273,7 @@ function fillPresetSelect() {
       Object.entries(LESSON_PRESETS).map(([id, p]) => h('option', { value: id }, p.label))),
     h('optgroup', { label: 'Real heads (bundled)' },
       Object.entries(REAL_DATASETS).map(([id, d]) => h('option', { value: realPresetId(id, 0) }, d.label))),
-    h('option', { value: 'custom', disabled: true }, 'custom (from a link or the API)'));
+    h('option', { value: 'custom', disabled: true }, 'custom (edited, or from a link or the API)'));
 }
 
 async function applyPreset(id) {
@@ -273,8 +287,19 @@ async function applyPreset(id) {
       status.textContent = 'Loading real attention…';
       next = await loadRealPreset(dataset, Number(index));
       status.textContent = '';
+      // Another head of the same file: keep what the user set, so heads compare like for like.
+      if (state?.view.preset.split('.')[0] === dataset && nQ(state) === nQ(next)) {
+        next.tau = state.tau;
+        next.topK = state.topK;
+        next.row = state.row;
+        next.mask = { ...structuredClone(state.mask) };
+        next.view = { ...state.view, preset: next.view.preset };
+      }
     }
-    commit(next, { structural: true, kind: 'preset' });
+    scaleCustom = false;
+    flushBoxes();
+    const err = await commit(next, { structural: true, kind: 'preset' });
+    if (!err) $('banner').hidden = true;
   } catch (e) {
     status.textContent = '';
     showBanner(`Could not load the preset: ${e.message}`);
@@ -306,7 +331,7 @@ function syncControls() {
   const tauBox = $('tau');
   if (document.activeElement !== tauBox) tauBox.value = String(state.tau);
   $('tau-slider').value = String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau))));
-  const kind = state.scale === 'auto' ? 'auto' : state.scale === 1 ? 'one' : 'custom';
+  const kind = state.scale === 'auto' ? 'auto' : (state.scale === 1 && !scaleCustom) ? 'one' : 'custom';
   $('scale-kind').value = kind;
   const scaleBox = $('scale');
   scaleBox.hidden = kind !== 'custom';
@@ -400,9 +425,16 @@ function renderViews() {
   const queryTokens = state.tokens.queries;
   const emptyRows = r.rows.map((m) => m.empty);
   const numbers = showNumbers();
-  const visibleScores = r.scores.flat().filter((x) => x !== null);
-  const lo = visibleScores.length ? Math.min(...visibleScores) : 0;
-  const hi = visibleScores.length ? Math.max(...visibleScores) : 1;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const row of r.scores) {
+    for (const x of row) {
+      if (x === null) continue;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  }
+  if (lo > hi) { lo = 0; hi = 1; }
   const selectRow = (i) => update((s) => { s.row = i; }, { kind: 'row' });
   renderHeatmap($('scores-view'), {
     id: 'scores', title: state.mode === 'weights' ? 'Scores S = ln a (log of the given weights)' : 'Scores S',
@@ -475,8 +507,15 @@ function renderLargeViews() {
 // Editors -------------------------------------------------------------------------------------
 
 /** Applies one cell edit; returns an error message (shown under the editor) or null. */
+/** After the user changes the numbers, the state is no longer the preset it came from. */
+function markEdited(s) {
+  if (s.view.preset === 'custom') return;
+  s.view.preset = 'custom';
+  s.source = `Edited from: ${s.source}`.slice(0, 500);
+}
+
 function editCell(name, i, j, value) {
-  return update((s) => { s.heads[s.head][name][i][j] = value; }, { kind: `cell-${name}-${i}-${j}`, report: false });
+  return update((s) => { s.heads[s.head][name][i][j] = value; markEdited(s); }, { kind: `cell-${name}-${i}-${j}`, report: false });
 }
 
 function editToken(which, i, text) {
@@ -487,12 +526,22 @@ function editToken(which, i, text) {
     s.tokens[which][i] = text;
     if (tied) s.tokens[which === 'queries' ? 'keys' : 'queries'][i] = text;
   }, { kind: `token-${which}-${i}` });
+  // Every editor showing these labels follows (K and V both label the keys).
+  document.querySelectorAll('#editors input.token').forEach((input) => {
+    const [w, k] = input.dataset.token.split(':');
+    if (input !== document.activeElement) input.value = state.tokens[w][Number(k)] ?? '';
+  });
   fillRowSelect();
   $('row').value = String(state.row);
   renderPadding();
 }
 
 const zeros = (n) => new Array(n).fill(0);
+
+/** A label not yet used: prefix + the smallest free number ("k3" after k1, k2). */
+function freshLabel(prefix, used) {
+  for (let i = used.length + 1; ; i++) if (!used.includes(`${prefix}${i}`)) return `${prefix}${i}`;
+}
 
 /** Adds or removes a query (row of Q / logits / weights). */
 function resizeQueries(delta) {
@@ -503,13 +552,14 @@ function resizeQueries(delta) {
     if (delta > 0) {
       const width = m[0]?.length ?? 1;
       m.push(s.mode === 'weights' ? new Array(width).fill(1 / width) : zeros(width));
-      s.tokens.queries.push(`t${m.length - 1}`);
+      s.tokens.queries.push(freshLabel('q', s.tokens.queries));
     } else if (m.length > 1) {
       m.pop();
       s.tokens.queries.pop();
     }
     s.row = Math.min(s.row, m.length - 1);
     s.mask.allow = null;
+    markEdited(s);
   }, { structural: true, kind: 'resize' });
 }
 
@@ -528,7 +578,8 @@ function resizeKeys(delta) {
     if (hd.V) {
       if (delta > 0) hd.V.push(zeros(hd.V[0]?.length ?? 1)); else hd.V.pop();
     }
-    if (delta > 0) { s.tokens.keys.push(`k${n}`); s.mask.padding.push(false); } else { s.tokens.keys.pop(); s.mask.padding.pop(); }
+    if (delta > 0) { s.tokens.keys.push(freshLabel('k', s.tokens.keys)); s.mask.padding.push(false); } else { s.tokens.keys.pop(); s.mask.padding.pop(); }
+    markEdited(s);
     s.mask.allow = null;
   }, { structural: true, kind: 'resize' });
 }
@@ -540,6 +591,7 @@ function resizeColumns(which, delta) {
     const mats = which === 'dk' ? [hd.Q, hd.K] : [hd.V];
     if (delta < 0 && (mats[0][0]?.length ?? 0) <= 1) return;
     for (const m of mats) for (const row of m) { if (delta > 0) row.push(0); else row.pop(); }
+    markEdited(s);
   }, { structural: true, kind: 'resize' });
 }
 
@@ -564,7 +616,7 @@ function renderEditors() {
   const children = [];
   const keys = { addRow: () => resizeKeys(1), removeRow: () => resizeKeys(-1) };
   const queries = { addRow: () => resizeQueries(1), removeRow: () => resizeQueries(-1) };
-  const labelEditor = (which) => ({ labelsEditable: true, onLabel: (i, t) => editToken(which, i, t) });
+  const labelEditor = (which) => ({ labelsEditable: true, tokenKind: which, onLabel: (i, t) => editToken(which, i, t) });
   if (state.mode === 'qkv') {
     children.push(block('Q', {
       rowLabels: state.tokens.queries, rowNoun: 'query', colPrefix: 'd', hint: 'Queries: one row per query token (n_q × d_k).',
@@ -608,11 +660,23 @@ function renderEditors() {
 // anything -> weights copies the current weights, weights/logits -> qkv starts from identity-ish Q, K.
 function switchMode(mode) {
   if (mode === state.mode) return;
+  if (results.large && mode !== state.mode) {
+    showError('mode', `A head this large (${nQ()} × ${nK()}) stays in its mode: copying its scores or weights would put ${(nQ() * nK()).toLocaleString('en')} numbers into the state.`);
+    syncControls();
+    return;
+  }
   update((s) => {
     const hd = s.heads[s.head];
     const n = nK(s);
     if (mode === 'logits') hd.logits = results.scores.map((row) => row.map((x) => (x === null ? null : x)));
-    if (mode === 'weights') hd.weights = results.weights.map((row) => [...row]);
+    if (mode === 'weights') {
+      // The copied weights already include the temperature: tau = 1 shows them unchanged.
+      hd.weights = results.weights.map((row) => [...row]);
+      if (s.tau !== 1) {
+        $('copy-status').textContent = `τ set to 1: the copied weights already include τ = ${s.tau}.`;
+        s.tau = 1;
+      }
+    }
     if (mode === 'qkv' && (!hd.Q || !hd.K || hd.Q.length !== nQ(s) || hd.K.length !== n)) {
       hd.Q = Array.from({ length: nQ(s) }, (_, i) => [1, i / Math.max(1, nQ(s) - 1)]);
       hd.K = Array.from({ length: n }, (_, j) => [1, j / Math.max(1, n - 1)]);
@@ -624,9 +688,49 @@ function switchMode(mode) {
 // ---------------------------------------------------------------------------------------------
 // Controls.
 
-function parsePositive(text) {
-  const x = Number(String(text).trim());
-  return Number.isFinite(x) && x > 0 ? x : null;
+/**
+ * A number box that commits 350 ms after typing stops, or at once on Enter or leaving it, so a
+ * half-typed value (the "500" of "5000") is never committed. A refused value is explained next to
+ * the box, with what is kept.
+ * @param {string} id
+ * @param {{field: string, kept: () => string, parse: (x: number) => (string|null),
+ *   apply: (s: object, x: number) => void}} o  parse returns an error message or null
+ */
+const pendingBoxes = new Map(); // number boxes typed in but not yet committed: id -> commit
+
+function flushBoxes() {
+  for (const commitBox of [...pendingBoxes.values()]) commitBox();
+}
+
+function numberBox(id, o) {
+  const el = $(id);
+  let timer = 0;
+  const refuse = (message) => {
+    el.classList.add('invalid');
+    showError(o.field, `${message} Keeping ${o.kept()}.`);
+  };
+  const commitBox = () => {
+    clearTimeout(timer);
+    if (!pendingBoxes.has(id) && document.activeElement !== el) return; // nothing typed since
+    pendingBoxes.delete(id);
+    const text = el.value.trim();
+    const x = text === '' ? NaN : Number(text);
+    if (!Number.isFinite(x)) { refuse(`"${el.value}" is not a number.`); return; }
+    const problem = o.parse(x);
+    if (problem) { refuse(problem); return; }
+    el.classList.remove('invalid');
+    const err = update((s) => o.apply(s, x), { kind: o.field, report: false });
+    if (typeof err === 'string') refuse(err.endsWith('.') ? err : `${err}.`);
+    else if (err && typeof err.then === 'function') {
+      err.then((e) => { if (e) refuse(e.endsWith('.') ? e : `${e}.`); });
+    }
+  };
+  el.addEventListener('input', () => {
+    clearTimeout(timer);
+    pendingBoxes.set(id, commitBox);
+    timer = setTimeout(commitBox, 350);
+  });
+  el.addEventListener('change', commitBox);
 }
 
 function wireControls() {
@@ -635,47 +739,33 @@ function wireControls() {
     const tau = Number((10 ** Number(ev.target.value)).toPrecision(3));
     update((s) => { s.tau = tau; }, { kind: 'tau' });
   });
-  $('tau').addEventListener('input', (ev) => {
-    const text = ev.target.value;
-    const tau = Number(text);
-    if (text.trim() === '' || !Number.isFinite(tau) || tau <= 0) {
-      showError('tau', `τ must be a number > 0 (got "${text}"); τ → 0 is argmax and is not a temperature. Keeping τ = ${state.tau}.`);
-      ev.target.classList.add('invalid');
-      return;
-    }
-    ev.target.classList.remove('invalid');
-    update((s) => { s.tau = tau; }, { kind: 'tau' });
+  numberBox('tau', {
+    field: 'tau', kept: () => `τ = ${state.tau}`,
+    parse: (x) => (x > 0 ? null : 'τ must be a number > 0; τ → 0 is argmax and is not a temperature.'),
+    apply: (s, x) => { s.tau = x; },
   });
   $('scale-kind').addEventListener('change', (ev) => {
     const kind = ev.target.value;
+    scaleCustom = kind === 'custom';
     update((s) => {
-      s.scale = kind === 'auto' ? 'auto' : kind === 'one' ? 1 : (typeof s.scale === 'number' && s.scale !== 1 ? s.scale : 0.5);
+      s.scale = kind === 'auto' ? 'auto' : kind === 'one' ? 1 : (typeof s.scale === 'number' ? s.scale : 0.5);
     }, { kind: 'scale' });
   });
-  $('scale').addEventListener('input', (ev) => {
-    const x = parsePositive(ev.target.value);
-    if (x === null) {
-      showError('scale', `The scale must be a number > 0 (got "${ev.target.value}").`);
-      return;
-    }
-    update((s) => { s.scale = x; }, { kind: 'scale' });
+  numberBox('scale', {
+    field: 'scale', kept: () => `scale = ${state.scale}`,
+    parse: (x) => (x > 0 ? null : 'The scale must be a number > 0.'),
+    apply: (s, x) => { s.scale = x; },
   });
   $('causal').addEventListener('change', (ev) => update((s) => { s.mask.causal = ev.target.checked; }, { kind: 'mask' }));
-  $('window').addEventListener('input', (ev) => {
-    const w = Number(ev.target.value);
-    if (!Number.isInteger(w) || w < 0) {
-      showError('mask.window', `The window must be a whole number ≥ 0 (got "${ev.target.value}"); 0 turns it off.`);
-      return;
-    }
-    update((s) => { s.mask.window = w; }, { kind: 'window' });
+  numberBox('window', {
+    field: 'mask.window', kept: () => `w = ${state.mask.window}`,
+    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The window must be a whole number ≥ 0; 0 turns it off.'),
+    apply: (s, x) => { s.mask.window = x; },
   });
-  $('topk').addEventListener('input', (ev) => {
-    const k = Number(ev.target.value);
-    if (!Number.isInteger(k) || k < 1) {
-      showError('topK', `k must be a whole number ≥ 1 (got "${ev.target.value}").`);
-      return;
-    }
-    update((s) => { s.topK = k; }, { kind: 'topk' });
+  numberBox('topk', {
+    field: 'topK', kept: () => `k = ${state.topK}`,
+    parse: (x) => (Number.isInteger(x) && x >= 1 ? null : 'k must be a whole number ≥ 1.'),
+    apply: (s, x) => { s.topK = x; },
   });
   $('row').addEventListener('change', (ev) => update((s) => { s.row = Number(ev.target.value); }, { kind: 'row' }));
   $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); s.row = 0; }, { structural: true, kind: 'head' }));
@@ -710,6 +800,7 @@ function wireControls() {
     }
   });
   window.addEventListener('hashchange', () => { loadFromHash(); });
+  window.addEventListener('pagehide', flushHash);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -776,6 +867,7 @@ window.attentionPlayground = {
   getState: () => structuredClone(state),
   async setState(next) {
     await ready;
+    flushBoxes();
     const err = await commit(structuredClone(next), { structural: true, report: false, kind: 'api' });
     if (err) throw new Error(err);
   },

@@ -5,6 +5,7 @@
 // Two builds exist: web/wasm/attn_simd.{js,wasm} (WebAssembly SIMD128) and web/wasm/attn.{js,wasm}
 // (scalar). loadCore() takes the SIMD build only when the engine supports SIMD *and* the build's
 // self-test (softmax of [1, 2, 3, 4]) is right, otherwise the scalar build, and says why.
+import { StateError, validateState } from './state.js';
 
 /** An invalid state or head as reported by the core: `code` is one of shape_mismatch,
  * non_finite, bad_temperature, invalid_value, too_large, bad_state; `field` names the input
@@ -122,13 +123,30 @@ export class Core {
   }
 
   /**
-   * Computes the selected head of a state (docs/state.md).
+   * Computes the selected head of a state (docs/state.md), after checking it against the schema
+   * exactly as the page does (unknown keys, ranges, shapes).
    * @param {object} state a version-1 state
+   * @param {{validated?: boolean}} [options]  validated: the caller already ran validateState()
    * @returns {object} results: scores, weights, output, visible, rows[], summary
-   * @throws {AttentionError} when the core rejects the state
+   * @throws {AttentionError} when the state is invalid (code "bad_state" for schema errors, with
+   *   the field) or the core rejects it
    */
-  compute(state) {
-    return throwIfError(JSON.parse(this.computeJson(JSON.stringify(state))));
+  compute(state, { validated = false } = {}) {
+    if (state === null || typeof state !== 'object' || Array.isArray(state)) {
+      throw new AttentionError('bad_state', 'state', 'the state must be an object (docs/state.md)');
+    }
+    // The core's verdict first, so codes match the CLI's (bad_temperature, shape_mismatch, ...);
+    // then the rest of the schema the core does not read (view, names, string lengths).
+    const results = throwIfError(JSON.parse(this.computeJson(JSON.stringify(state))));
+    if (!validated) {
+      try {
+        validateState(state);
+      } catch (e) {
+        if (e instanceof StateError) throw new AttentionError('bad_state', e.field, e.message);
+        throw e;
+      }
+    }
+    return results;
   }
 
   // --- Tensors in the WASM heap (large heads; written once, read by many computes) ---------

@@ -4,8 +4,10 @@
 // the key); a temperature, mask or row change sends only numbers.
 import { AttentionError } from './core.js';
 
-export const LARGE_KEYS = 128;
-export const LARGE_CELLS = 128 * 128;
+// Above these sizes a table of cells is too slow to repaint on every slider step (a 64 x 64 table
+// took ~250 ms per step in Chromium); the canvas overview is full resolution up to 128 x 128.
+export const LARGE_KEYS = 48;
+export const LARGE_CELLS = 48 * 48;
 export const OVERVIEW_CELLS = 128; // side of the pooled overview grid
 export const TILE = 32;            // side of a zoomed full-resolution tile
 const BLOCK_ROWS = 64;

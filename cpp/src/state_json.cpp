@@ -75,6 +75,18 @@ Matrix get_matrix(const json& j, const std::string& field, bool null_is_masked) 
     return m;
 }
 
+/// The schema is closed (docs/state.md): a misspelt key ("temperature", "v") is an error, not
+/// silently ignored.
+void only_keys(const json& obj, std::initializer_list<const char*> allowed, const std::string& where) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        bool ok = false;
+        for (const char* a : allowed) ok = ok || it.key() == a;
+        if (!ok)
+            bad(where.empty() ? it.key() : where + "." + it.key(),
+                "is not a field of the state (docs/state.md)");
+    }
+}
+
 std::vector<std::uint8_t> get_flags(const json& j, const std::string& field) {
     if (!j.is_array()) bad(field, "must be an array of booleans");
     std::vector<std::uint8_t> out;
@@ -124,6 +136,8 @@ Problem parse_state(const std::string& state_json, int& head_out) {
     json s = json::parse(state_json, nullptr, /*allow_exceptions=*/false);
     if (s.is_discarded()) throw Error(ErrorCode::kBadState, "", "the state is not valid JSON");
     if (!s.is_object()) bad("state", "must be a JSON object");
+    only_keys(s, {"version", "mode", "heads", "head", "tokens", "mask", "tau", "scale", "topK", "row",
+                  "view", "source"}, "");
 
     const json& version = need(s, "version", "");
     if (!version.is_number_integer() || version.get<long long>() != 1)
@@ -147,6 +161,10 @@ Problem parse_state(const std::string& state_json, int& head_out) {
     const json& h = heads[static_cast<std::size_t>(head)];
     if (!h.is_object()) bad("heads[" + std::to_string(head) + "]", "must be an object");
     const std::string hf = "heads[" + std::to_string(head) + "]";
+    for (std::size_t i = 0; i < heads.size(); ++i) {
+        if (!heads[i].is_object()) bad("heads[" + std::to_string(i) + "]", "must be an object");
+        only_keys(heads[i], {"name", "Q", "K", "V", "logits", "weights"}, "heads[" + std::to_string(i) + "]");
+    }
     auto field = [&](const char* key) -> const json& {
         static const json null_json = nullptr;
         auto it = h.find(key);
@@ -174,6 +192,7 @@ Problem parse_state(const std::string& state_json, int& head_out) {
 
     const json& mask = need(s, "mask", "");
     if (!mask.is_object()) bad("mask", "must be an object");
+    only_keys(mask, {"causal", "window", "padding", "allow"}, "mask");
     const json& causal = need(mask, "causal", "mask");
     if (!causal.is_boolean()) bad("mask.causal", "must be true or false");
     p.mask.causal = causal.get<bool>();
@@ -215,6 +234,7 @@ Problem parse_state(const std::string& state_json, int& head_out) {
 
     const json& tokens = need(s, "tokens", "");
     if (!tokens.is_object()) bad("tokens", "must be an object");
+    only_keys(tokens, {"queries", "keys"}, "tokens");
     const std::size_t tq = string_count(tokens, "queries"), tk = string_count(tokens, "keys");
     if (tq != static_cast<std::size_t>(n_q) || tk != static_cast<std::size_t>(n_k))
         throw Error(ErrorCode::kShapeMismatch, "tokens",

@@ -143,6 +143,14 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                     }
                     // weights: S = ln a, so softmax(S / tau) = a^(1/tau) renormalised.
                     s[j] = h.mode == Mode::weights ? std::log(x) : x;
+                } else if (allowed && !std::isfinite(s[j])) {
+                    // Finite Q and K can still overflow float32 in Q K^T: refuse it rather than
+                    // read an overflow to -inf as a masked key.
+                    throw Error(ErrorCode::kNonFinite, "scores",
+                                "the score of query " + std::to_string(t) + " and key " +
+                                    std::to_string(j) +
+                                    " overflows float32 (|Q K^T x scale| > 3.4e38); use smaller "
+                                    "values or a smaller scale");
                 }
                 // Stage 2: selection. Not visible = masked or a -inf score (ln 0).
                 vis[j] = allowed && s[j] != neg_inf;

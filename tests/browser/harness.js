@@ -155,6 +155,9 @@ export function readMetrics(page) {
 /** Fills a text/number input (fires the input event, as typing does). */
 export async function typeInto(page, selector, text) {
   await page.fill(selector, text);
+  // Number boxes commit on Enter or on leaving them (or 350 ms after typing stops): do what a
+  // person does when done typing.
+  await page.dispatchEvent(selector, 'change');
 }
 
 /** Asserts |actual - expected| <= tol with a message naming what is compared. */

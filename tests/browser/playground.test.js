@@ -359,7 +359,8 @@ describe('links', () => {
     }
     // A good link through hashchange is taken (so the checks above can fail).
     await page.evaluate(() => { document.getElementById('banner').hidden = true; });
-    const example2 = good.replace(/preset=selfattention/, 'preset=example2');
+    const example2 = good.replace(/(^|&)preset=[^&]*/, '$1preset=example2');
+    assert.notEqual(example2, good, 'could not change the preset of the link');
     await page.evaluate((f) => { location.hash = f; }, example2);
     await page.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'example2');
     assert.deepStrictEqual((await getState(page)).heads, state.heads);

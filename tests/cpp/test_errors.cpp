@@ -182,3 +182,25 @@ TEST_CASE("unknown mode name is rejected", "[errors]") {
     CHECK(code_thrown([] { (void)attn::mode_from_string("foo"); }) == ErrorCode::kInvalidValue);
     CHECK(code_thrown([] { (void)attn::mode_from_string(""); }) == ErrorCode::kInvalidValue);
 }
+
+TEST_CASE("a score that overflows float32 is an error, not a masked key", "[errors][overflow]") {
+    // 1e20 * 1e20 = 1e40 > FLT_MAX: the score is +inf; -1e20 * 1e20 gives -inf, which must not be
+    // read as "not visible".
+    attn::Problem p;
+    p.mode = attn::Mode::qkv;
+    p.q = attn_test::mat({{1e20f, 0}});
+    p.k = attn_test::mat({{1e20f, 0}, {0, 1}});
+    p.scale = 1;
+    for (float sign : {1.0f, -1.0f}) {
+        p.k(0, 0) = sign * 1e20f;
+        try {
+            attn::compute(p);
+            FAIL("overflowing score accepted");
+        } catch (const attn::Error& e) {
+            CHECK(e.code() == attn::ErrorCode::kNonFinite);
+            CHECK(e.field() == "scores");
+        }
+    }
+    p.mask.key_padding = {1, 0};  // the overflowing key is padded away: no error
+    CHECK_NOTHROW(attn::compute(p));
+}

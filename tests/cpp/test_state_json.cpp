@@ -41,7 +41,7 @@ const char* const kExample1State = R"({
   "scale": 1,
   "topK": 2,
   "row": 0,
-  "view": { "panel": "weights", "preset": "example1" },
+  "view": { "panel": "weights", "preset": "example1", "numbers": "auto" },
   "source": "Worked example 1 of the lesson"
 })";
 
@@ -395,4 +395,25 @@ TEST_CASE("error_to_json", "[state][errors]") {
     CHECK(j.at("error").at("code") == "bad_temperature");
     CHECK(j.at("error").at("field") == "tau");
     CHECK(j.at("error").at("message") == "tau must be > 0");
+}
+
+TEST_CASE("unknown keys are refused at every level (the schema is closed)", "[state][errors]") {
+    const std::vector<std::pair<std::string, std::function<void(json&)>>> cases = {
+        {"temperature", [](json& s) { s["temperature"] = 2; }},
+        {"heads[0].v", [](json& s) { s["heads"][0]["v"] = json::array({json::array({1})}); }},
+        {"mask.foo", [](json& s) { s["mask"]["foo"] = true; }},
+        {"tokens.values", [](json& s) { s["tokens"]["values"] = json::array(); }},
+    };
+    for (const auto& [field, mutate] : cases) {
+        json s = example1();
+        mutate(s);
+        INFO(field);
+        try {
+            attn::compute_state_json(s.dump());
+            FAIL("accepted");
+        } catch (const attn::Error& e) {
+            CHECK(e.code() == ErrorCode::kBadState);
+            CHECK(e.field() == field);
+        }
+    }
 }

@@ -142,3 +142,19 @@ test('errors come back typed, with the field that caused them, from WASM and CLI
 test('the CLI documents itself', () => {
   assert.match(execFileSync(CLI, ['--help'], { encoding: 'utf8' }), /attn compute < state\.json/);
 });
+
+test('the node module holds states to the whole schema, like the page', () => {
+  const good = LESSON_PRESETS.example1.make();
+  const cases = [
+    [{ ...good, view: { ...good.view, panle: 'scores' } }, 'view.panle'],
+    [{ ...good, source: 'x'.repeat(501) }, 'source'],
+    [{ ...good, heads: [{ ...good.heads[0], name: 7 }] }, 'heads[0].name'],
+    [{ ...good, heads: [{ ...good.heads[0], v: [[1]] }] }, 'heads[0].v'],
+  ];
+  for (const [state, field] of cases) {
+    assert.throws(() => core.compute(state), (e) => e instanceof AttentionError && e.code === 'bad_state' && e.field === field, field);
+  }
+  for (const bad of [undefined, null, 'state', [1]]) {
+    assert.throws(() => core.compute(bad), (e) => e instanceof AttentionError && e.code === 'bad_state');
+  }
+});

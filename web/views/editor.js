@@ -10,9 +10,19 @@ export function parseCell(text, allowNull) {
   const t = text.trim();
   if (allowNull && (t === '' || /^-(inf|infinity|∞)$/i.test(t))) return { value: null };
   if (t === '') return { error: 'empty cell: type a number' };
-  const x = Number(t.replace(/^\+/, '').replace('−', '-'));
-  if (!Number.isFinite(x)) return { error: `"${t}" is not a finite number` };
+  const plain = t.replace('−', '-');
+  // Plain decimals only (Number() would also take "0x10" or "0b1").
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain)) return { error: `"${t}" is not a number` };
+  const x = Number(plain);
+  if (!Number.isFinite(x)) return { error: `"${t}" is too large` };
   return { value: x };
+}
+
+/** What a cell shows: up to 7 significant digits (float32 noise hidden, exponents kept). The
+ * state keeps the exact number until the cell is edited. */
+export function showCell(x) {
+  if (x === null) return '';
+  return Number.isInteger(x) && Math.abs(x) < 1e7 ? String(x) : String(Number(x.toPrecision(7)));
 }
 
 /**
@@ -31,6 +41,7 @@ export function parseCell(text, allowNull) {
  * @param {(i:number, text:string) => void} [o.onLabel]
  * @param {{addRow?:Function, removeRow?:Function, addCol?:Function, removeCol?:Function}} [o.resize]
  * @param {string} [o.rowNoun]  "query" | "key"
+ * @param {'queries'|'keys'} [o.tokenKind]  which token list the row labels edit
  */
 export function renderEditor(container, o) {
   const errorSlot = h('p', { class: 'error', role: 'alert', id: `${o.id}-error`, hidden: true });
@@ -46,13 +57,13 @@ export function renderEditor(container, o) {
       o.labelsEditable && o.onLabel
         ? h('input', {
           class: 'token', type: 'text', value: o.rowLabels[i] ?? '', 'aria-label': `${o.rowNoun ?? 'row'} ${i} token`,
-          id: `${o.id}-label-${i}`, maxlength: 200, spellcheck: 'false',
+          id: `${o.id}-label-${i}`, maxlength: 200, spellcheck: 'false', dataset: { token: `${o.tokenKind}:${i}` },
           oninput: (ev) => o.onLabel(i, ev.target.value),
         })
         : h('span', { class: 'token' }, o.rowLabels[i] ?? String(i))),
     row.map((x, j) => h('td', {}, h('input', {
       type: 'text', inputmode: 'decimal', class: 'num', id: `${o.id}-r${i}-c${j}`,
-      value: x === null ? '' : String(x), placeholder: o.allowNull ? 'masked' : '',
+      value: showCell(x), title: x === null ? null : String(x), placeholder: o.allowNull ? 'masked' : '',
       'aria-label': `${o.title} row ${i} column ${j}`, readonly: o.readOnly || null,
       oninput: (ev) => {
         const parsed = parseCell(ev.target.value, o.allowNull);

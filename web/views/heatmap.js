@@ -39,48 +39,87 @@ export function renderHeatmap(container, o) {
   const vertical = n > 6;
   const r0 = o.rowIndex ?? 0;
   const c0 = o.colIndex ?? 0;
+  const digits = o.digits ?? 2;
+  const rowClass = (i) => [i === o.selectedRow ? 'selected' : '', o.emptyRows?.[i] ? 'empty' : ''].join(' ').trim();
+  const rowHeader = (i) => [h('span', { class: 'idx' }, String(r0 + i)), ' ', showToken(o.rowLabels[i]),
+    o.emptyRows?.[i] ? h('span', { class: 'badge' }, 'empty') : null];
+
+  // Same shape and labels as what is on screen: repaint the cells in place. Rebuilding thousands
+  // of cells (and re-laying out the table) on every slider step is what made 64 tokens sluggish.
+  const key = JSON.stringify([o.id, o.matrix.length, n, r0, c0, o.showNumbers, o.rowLabels, o.colLabels]);
+  const existing = container.querySelector(`table#${CSS.escape(o.id)}`);
+  if (existing && container.dataset.heatmapKey === key) {
+    container.querySelector('.legend').replaceWith(renderLegend(lo, hi, digits));
+    container.querySelector('.view-head h3').textContent = o.title;
+    const note = container.querySelector('.view-head .note');
+    if (note) note.textContent = o.note ?? '';
+    const rows = existing.tBodies[0].rows;
+    o.matrix.forEach((row, i) => {
+      const tr = rows[i];
+      const cls = rowClass(i);
+      if (tr.className !== cls) {
+        tr.className = cls;
+        tr.cells[0].replaceChildren(...rowHeader(i).filter(Boolean));
+      }
+      row.forEach((x, j) => paintCell(tr.cells[j + 1], x, o.visible[i][j], lo, hi, o.showNumbers, digits));
+    });
+    container.onSelectRow = o.onSelectRow;
+    return;
+  }
+
   const head = h('tr', {},
     h('th', { class: 'corner', scope: 'col' }, 'query \\ key'),
     o.colLabels.map((label, j) =>
       h('th', { scope: 'col', class: vertical ? 'col vertical' : 'col', title: `key ${c0 + j}: ${label}` },
         h('span', {}, showToken(label)))));
-  const body = o.matrix.map((row, i) => {
-    const empty = o.emptyRows?.[i];
-    return h('tr', {
-      class: [i === o.selectedRow ? 'selected' : '', empty ? 'empty' : ''].join(' ').trim() || null,
-      dataset: { row: i },
-    },
-    h('th', { scope: 'row', class: 'rowlabel', title: `query ${r0 + i}: ${o.rowLabels[i]}` },
-      h('span', { class: 'idx' }, String(r0 + i)), ' ', showToken(o.rowLabels[i]),
-      empty ? h('span', { class: 'badge' }, 'empty') : null),
+  const body = o.matrix.map((row, i) => h('tr', { class: rowClass(i) || null, dataset: { row: i } },
+    h('th', { scope: 'row', class: 'rowlabel', title: `query ${r0 + i}: ${o.rowLabels[i]}` }, rowHeader(i)),
     row.map((x, j) => {
-      const id = `${o.id}-r${i}-c${j}`;
-      const label = `query ${r0 + i} "${o.rowLabels[i]}", key ${c0 + j} "${o.colLabels[j]}": `;
-      if (!o.visible[i][j] || x === null) {
-        return h('td', { id, class: 'masked', title: `${label}not visible (masked)`, dataset: { value: '' } },
-          o.showNumbers ? '×' : '');
-      }
-      const { bg, fg } = cellColours(x, lo, hi);
-      return h('td', {
-        id, title: label + String(x), dataset: { value: String(x) },
-        style: { 'background-color': bg, color: fg },
-      }, o.showNumbers ? fmtCell(x, o.digits ?? 2) : '');
-    }));
-  });
+      const td = h('td', { id: `${o.id}-r${i}-c${j}` });
+      paintCell(td, x, o.visible[i][j], lo, hi, o.showNumbers, digits);
+      return td;
+    })));
   const table = h('table', { class: `heatmap${o.showNumbers ? '' : ' compact'}`, id: o.id },
     h('thead', {}, head), h('tbody', {}, body));
-  if (o.onSelectRow) {
-    table.addEventListener('click', (ev) => {
-      const tr = ev.target.closest('tr[data-row]');
-      if (tr) o.onSelectRow(Number(tr.dataset.row));
-    });
-  }
+  container.onSelectRow = o.onSelectRow;
+  // Tooltips are written when the pointer reaches a cell, not for every cell on every repaint.
+  table.addEventListener('mouseover', (ev) => {
+    const td = ev.target.closest('td');
+    if (!td) return;
+    const i = td.parentElement.sectionRowIndex;
+    const j = td.cellIndex - 1;
+    const value = td.dataset.value;
+    td.title = `query ${r0 + i} "${o.rowLabels[i]}", key ${c0 + j} "${o.colLabels[j]}": ${value === '' ? 'not visible (masked)' : value}`;
+  });
+  table.addEventListener('click', (ev) => {
+    const tr = ev.target.closest('tr[data-row]');
+    if (tr && container.onSelectRow) container.onSelectRow(Number(tr.dataset.row));
+  });
   mount(container,
     h('div', { class: 'view-head' },
       h('h3', {}, o.title),
-      o.note ? h('p', { class: 'note' }, o.note) : null),
-    renderLegend(lo, hi, o.digits ?? 2),
+      h('p', { class: 'note' }, o.note ?? '')),
+    renderLegend(lo, hi, digits),
     h('div', { class: 'scroll' }, table));
+  container.dataset.heatmapKey = key;
+}
+
+/** Writes one cell: its colour, number and data-value; × and hatching when not visible. */
+function paintCell(td, x, visible, lo, hi, showNumbers, digits) {
+  if (!visible || x === null) {
+    td.className = 'masked';
+    td.dataset.value = '';
+    td.style.removeProperty('background-color');
+    td.style.removeProperty('color');
+    td.textContent = showNumbers ? '×' : '';
+    return;
+  }
+  const { bg, fg } = cellColours(x, lo, hi);
+  td.className = '';
+  td.dataset.value = String(x);
+  td.style.setProperty('background-color', bg);
+  td.style.setProperty('color', fg);
+  td.textContent = showNumbers ? fmtCell(x, digits) : '';
 }
 
 /** A horizontal colour bar with its end values and the masked-cell key. */

@@ -21,7 +21,7 @@ export function renderRowPanel(container, o) {
   const metric = (name, key, value, unit, help) => h('div', { class: 'metric', dataset: { metric: key } },
     h('dt', { title: help }, name),
     h('dd', { id: `metric-${key}`, dataset: { value: value === null ? '' : String(value) } },
-      fmtMetric(value), unit ? h('span', { class: 'unit' }, ` ${unit}`) : null));
+      fmtMetric(value), unit && value !== null && Number.isFinite(value) ? h('span', { class: 'unit' }, ` ${unit}`) : null));
   const maxW = Math.max(...weights, 1e-12);
   let keys = weights.map((_, j) => j);
   const limited = o.maxBars && keys.length > o.maxBars;
