@@ -51,8 +51,10 @@ namespace detail {
 /// The metrics of one row that need more than Z and sum(e x), shared by the SIMD sets and compiled
 /// without target flags: row_sum (double sum of the float weights), sink mass, top-k mass and the
 /// (1-delta) support. a[0..n) are the row's final weights (0 outside Omega_t), count = |Omega_t|.
-/// Top-k and support work on a copy of the positive weights: a selection scan for k <= 8, else
-/// nth_element; the support by a mass-weighted quickselect (expected O(n), no full sort).
+/// One pass builds the row sum and a histogram of the weights by their float bits (bucket order
+/// is value order); top-k and support take whole buckets from the top and need the exact order
+/// only inside one boundary bucket each (a selection scan / nth_element, a mass-weighted
+/// quickselect): O(n), no sort of the row.
 void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m);
 
 }  // namespace detail

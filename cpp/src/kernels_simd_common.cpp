@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -145,41 +146,109 @@ const RowBench& scalar_bench() {
 
 namespace detail {
 
+namespace {
+
+// Histogram of the weights by their float bits: 8 exponent bits and 2 mantissa bits, so a bucket
+// spans a factor 2^(1/4) and bucket order is value order (weights are >= 0). Top-k and support
+// then need the exact order only inside one boundary bucket each.
+constexpr int kShift = 21;
+constexpr int kBuckets = 513;  // keys of [0, 2]; weights are <= 1 up to rounding
+
+inline int bucket_of(float x) {
+    std::uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    u >>= kShift;
+    return u < kBuckets - 1 ? static_cast<int>(u) : kBuckets - 1;
+}
+
+struct Histogram {
+    int count[kBuckets] = {};
+    double mass[kBuckets] = {};
+};
+
+/// The weights of bucket b, into out; returns how many.
+int gather(const float* a, int n, int b, float* out) {
+    int c = 0;
+    for (int j = 0; j < n; ++j) {
+        out[c] = a[j];
+        c += bucket_of(a[j]) == b;
+    }
+    return c;
+}
+
+}  // namespace
+
 void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m) {
+    thread_local Histogram h;  // all zero between calls (cleared below)
     thread_local std::vector<float> buf;
     if (buf.size() < static_cast<std::size_t>(n)) buf.resize(static_cast<std::size_t>(n));
     float* b = buf.data();
+
     double sink = 0.0;
     const int sink_end = std::min(std::max(rp.sink_keys, 0), n);
     for (int j = 0; j < sink_end; ++j) sink += a[j];
-    // Row sum in index order (4 partials) and the compacted positive weights.
-    double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0;
-    int pos = 0, j = 0;
-    for (; j + 4 <= n; j += 4) {
-        const float x0 = a[j], x1 = a[j + 1], x2 = a[j + 2], x3 = a[j + 3];
-        r0 += x0;
-        r1 += x1;
-        r2 += x2;
-        r3 += x3;
-        b[pos] = x0;
-        pos += x0 > 0.0f;
-        b[pos] = x1;
-        pos += x1 > 0.0f;
-        b[pos] = x2;
-        pos += x2 > 0.0f;
-        b[pos] = x3;
-        pos += x3 > 0.0f;
+
+    // One pass: row sum in index order (4 partials) and the histogram.
+    double r[4] = {0.0, 0.0, 0.0, 0.0};
+    int kmin = kBuckets, kmax = -1;
+    for (int j = 0; j < n; ++j) {
+        const float x = a[j];
+        r[j & 3] += x;
+        const int k = bucket_of(x);
+        ++h.count[k];
+        h.mass[k] += x;
+        kmin = std::min(kmin, k);
+        kmax = std::max(kmax, k);
     }
-    for (; j < n; ++j) {
-        r0 += a[j];
-        b[pos] = a[j];
-        pos += a[j] > 0.0f;
-    }
-    const double row_sum = (r0 + r1) + (r2 + r3);
+    const double row_sum = (r[0] + r[1]) + (r[2] + r[3]);
     m.row_sum = row_sum;
     m.sink_mass = sink;
-    m.top_k_mass = top_mass(b, pos, std::min(rp.top_k, count));
-    m.support = support_size(b, pos, (1.0 - rp.delta) * row_sum, count);
+
+    // Top-k mass: whole buckets from the top, then the largest of the boundary bucket.
+    double topk = 0.0;
+    int k_left = std::min(rp.top_k, count);
+    for (int k = kmax; k >= kmin && k_left > 0; --k) {
+        if (h.count[k] <= k_left) {
+            topk += h.mass[k];
+            k_left -= h.count[k];
+        } else {
+            topk += top_mass(b, gather(a, n, k, b), k_left);
+            k_left = 0;
+        }
+    }
+    m.top_k_mass = topk;
+
+    // (1-delta) support: whole buckets while they stay below the need, then the boundary bucket
+    // by the mass-weighted quickselect. Never reached (rounding, delta = 0): every visible key.
+    const double need = (1.0 - rp.delta) * row_sum;
+    int support = 0;
+    if (need > 0.0) {
+        double cum = 0.0;
+        int taken = 0;
+        support = count;
+        for (int k = kmax; k >= kmin; --k) {
+            if (h.count[k] == 0) continue;
+            if (cum + h.mass[k] < need) {
+                cum += h.mass[k];
+                taken += h.count[k];
+                continue;
+            }
+            const int c = gather(a, n, k, b);
+            const int t = support_size(b, c, need - cum, -1);
+            if (t >= 0) {
+                support = taken + t;
+                break;
+            }
+            cum += h.mass[k];  // the bucket fell short by a rounding: go on
+            taken += c;
+        }
+    }
+    m.support = support;
+
+    for (int k = kmin; k <= kmax; ++k) {
+        h.count[k] = 0;
+        h.mass[k] = 0.0;
+    }
 }
 
 }  // namespace detail

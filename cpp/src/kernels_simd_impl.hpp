@@ -12,7 +12,8 @@
 //                         EX += e*x; float lane partials widened into double every
 //                         kFoldIters*U*W elements;
 //                 pass 3: a *= 1/Z;
-//                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp).
+//                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp:
+//                 a bit-pattern histogram, exact order only inside the boundary buckets).
 //                 Rows shorter than one vector go to the double reference.
 //   scores_qk     W keys at a time: W dot products vectorised over d, reduced with haddp.
 //   weighted_sum  vectorised over d_v (chunks of up to 4 vectors kept in registers), zero weights

@@ -203,6 +203,42 @@ TEST_CASE("softmax_row of every set matches the scalar reference over vector-wid
     }
 }
 
+TEST_CASE("top-k mass and support match the reference on ties, flat and heavy-tailed rows",
+          "[kernels][softmax][support]") {
+    // The SIMD sets find the largest weights through a histogram of their float bits and an exact
+    // selection inside one boundary bucket: stress that with ties (quantised logits), flat rows
+    // (one bucket), wide ranges, masks, delta 0 and k beyond |Omega_t|.
+    std::mt19937 rng(424242u);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (const KernelSet* set : simd_sets())
+        for (int trial = 0; trial < 400; ++trial) {
+            const int n = 1 + static_cast<int>(u(rng) * (trial % 4 == 0 ? 2000.0f : 200.0f));
+            Row row;
+            row.s.assign(static_cast<std::size_t>(n + kPad), kNaNf);
+            row.vis.assign(static_cast<std::size_t>(n + kPad), 1);
+            const int kind = trial % 5;
+            for (int j = 0; j < n; ++j) {
+                float x = 0.0f;
+                switch (kind) {
+                    case 0: x = std::round(u(rng) * 4.0f); break;          // many ties
+                    case 1: x = 0.0f; break;                               // flat
+                    case 2: x = u(rng) * 1e-4f; break;                     // nearly flat
+                    case 3: x = (u(rng) - 0.5f) * 80.0f; break;            // wide range
+                    default: x = std::log(u(rng) + 1e-6f) * 3.0f; break;   // heavy tail
+                }
+                row.s[static_cast<std::size_t>(j)] = x;
+                if (trial % 3 == 0 && u(rng) < 0.3f) row.vis[static_cast<std::size_t>(j)] = 0;
+            }
+            RowParams rp;
+            rp.top_k = 1 + static_cast<int>(u(rng) * (trial % 2 ? 8.0f : n + 2.0f));
+            rp.delta = trial % 7 == 0 ? 0.0 : static_cast<double>(u(rng)) * 0.999;
+            rp.sink_keys = trial % 4;
+            INFO(set->name << ": trial " << trial << ", n " << n << ", kind " << kind << ", k "
+                           << rp.top_k << ", delta " << rp.delta);
+            check_row_against_reference(*set, row, n, rp);
+        }
+}
+
 TEST_CASE("softmax_row golden row [.1 .2 .3 .4 .5] in every set", "[kernels][softmax][golden]") {
     // exp(z_i) / sum exp(z), computed in double independently of the code.
     const double want[] = {0.1621203, 0.1791707, 0.1980142, 0.2188396, 0.2418551};
