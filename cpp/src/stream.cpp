@@ -125,36 +125,53 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             float* s = scores.data() + static_cast<std::size_t>(i) * n_k;
             std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
             const float* g = h.given ? h.given + static_cast<std::size_t>(t) * n_k : nullptr;
-            for (int j = 0; j < n_k; ++j) {
-                const bool allowed = o.mask.visible(t, j, n_k);
-                if (h.mode != Mode::qkv) {
-                    const float x = g[j];
-                    if (allowed) {  // what a mask hides is never read, so it cannot leak
-                        if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
-                            (h.mode == Mode::weights && std::isinf(x)))
-                            throw Error(ErrorCode::kNonFinite, given_name,
-                                        std::string(given_name) + "[" + std::to_string(t) + "][" +
-                                            std::to_string(j) + "] is not a finite number");
-                        if (h.mode == Mode::weights && x < 0.0f)
-                            throw Error(ErrorCode::kInvalidValue, given_name,
-                                        std::string(given_name) + "[" + std::to_string(t) + "][" +
-                                            std::to_string(j) + "] = " + num(x) +
-                                            " is negative; attention weights are probabilities");
-                    }
-                    // weights: S = ln a, so softmax(S / tau) = a^(1/tau) renormalised.
-                    s[j] = h.mode == Mode::weights ? std::log(x) : x;
-                } else if (allowed && !std::isfinite(s[j])) {
-                    // Finite Q and K can still overflow float32 in Q K^T: refuse it rather than
-                    // read an overflow to -inf as a masked key.
-                    throw Error(ErrorCode::kNonFinite, "scores",
-                                "the score of query " + std::to_string(t) + " and key " +
-                                    std::to_string(j) +
-                                    " overflows float32 (|Q K^T x scale| > 3.4e38); use smaller "
-                                    "values or a smaller scale");
+            // Stage 2: selection. Causal and window masks are a contiguous range [lo, hi) of
+            // keys; padding and the allow-matrix (when present) are looked up per key.
+            const int pos = t + o.mask.row_offset;
+            int lo = 0, hi = n_k;
+            if (o.mask.causal || o.mask.window > 0) hi = std::min(hi, pos + 1);
+            if (o.mask.window > 0) lo = std::max(lo, pos - o.mask.window + 1);
+            lo = std::min(lo, n_k);  // queries past the last key (n_q > n_k) see no window key
+            hi = std::max(hi, lo);
+            const bool per_key = !o.mask.key_padding.empty() || !o.mask.allow.empty();
+            for (int j = 0; j < lo; ++j) { vis[j] = 0; s[j] = nan; }
+            for (int j = hi; j < n_k; ++j) { vis[j] = 0; s[j] = nan; }
+            for (int j = lo; j < hi; ++j) {
+                const bool allowed = !per_key || o.mask.visible(t, j, n_k);
+                if (!allowed) {  // what a mask hides is never read, so it cannot leak
+                    vis[j] = 0;
+                    s[j] = nan;
+                    continue;
                 }
-                // Stage 2: selection. Not visible = masked or a -inf score (ln 0).
-                vis[j] = allowed && s[j] != neg_inf;
-                if (!vis[j]) s[j] = nan;
+                float x = h.mode == Mode::qkv ? s[j] : g[j];
+                if (h.mode == Mode::weights) {
+                    if (!(x >= 0.0f) || x == std::numeric_limits<float>::infinity())
+                        throw Error(std::isnan(x) || std::isinf(x) ? ErrorCode::kNonFinite
+                                                                   : ErrorCode::kInvalidValue,
+                                    given_name,
+                                    std::string(given_name) + "[" + std::to_string(t) + "][" +
+                                        std::to_string(j) + "] = " + num(x) +
+                                        (std::isnan(x) || std::isinf(x)
+                                             ? " is not a finite number"
+                                             : " is negative; attention weights are probabilities"));
+                    x = std::log(x);  // S = ln a: softmax(S / tau) = a^(1/tau) renormalised
+                } else if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
+                           (h.mode == Mode::qkv && x == neg_inf)) {
+                    if (h.mode == Mode::qkv)
+                        // Finite Q and K can still overflow float32 in Q K^T: refuse it rather
+                        // than read an overflow to -inf as a masked key.
+                        throw Error(ErrorCode::kNonFinite, "scores",
+                                    "the score of query " + std::to_string(t) + " and key " +
+                                        std::to_string(j) +
+                                        " overflows float32 (|Q K^T x scale| > 3.4e38); use "
+                                        "smaller values or a smaller scale");
+                    throw Error(ErrorCode::kNonFinite, given_name,
+                                std::string(given_name) + "[" + std::to_string(t) + "][" +
+                                    std::to_string(j) + "] is not a finite number");
+                }
+                // A -inf score (a masked logit, ln 0) is not visible either.
+                vis[j] = x != neg_inf;
+                s[j] = vis[j] ? x : nan;
             }
             // Stage 3: weights and row metrics.
             kern.softmax_row(s, vis, n_k, o.row, weights.data() + static_cast<std::size_t>(i) * n_k,

@@ -1,0 +1,139 @@
+// Scenario timings in the browser (docs/performance.md, "Scenario timings"): what a user waits
+// for, with the same loadCore() as the playground.
+//   1. 12 heads x n = 512 (qkv, d_k = 64): every row metric of every head, (a) from Q and K, and
+//      (b) again after a temperature change, from the scores the worker keeps (what a slider does).
+//   2. A [12 layers, 12 heads, 512, 512] attention dump (151 MB float32) in the heap: every row
+//      metric of all 144 heads, re-tempered at tau = 0.7; peak WebAssembly memory.
+//   3. One head of n = 32768 (qkv, d_k = 16, causal): all row metrics, streamed; peak memory.
+// window.scenarioResults resolves to {variant, kernels, scenarios: [...]}.
+import { loadCore } from './core.js';
+
+const log = (line) => { document.getElementById('log').textContent += `${line}\n`; };
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Seeded uniform numbers in [-1, 1). */
+function filler(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  };
+}
+
+function fill(core, ptr, count, rng, scale = 1) {
+  // Chunks, each through a fresh view: allocations elsewhere may grow (and detach) the memory.
+  for (let at = 0; at < count; at += 1 << 20) {
+    const n = Math.min(1 << 20, count - at);
+    const view = core.viewF32(ptr + 4 * at, n);
+    for (let i = 0; i < n; i++) view[i] = rng() * scale;
+  }
+}
+
+async function twelveHeads(core, runs) {
+  const H = 12;
+  const n = 512;
+  const d = 64;
+  const rng = filler(1);
+  const q = [];
+  const k = [];
+  for (let h = 0; h < H; h++) {
+    q.push(core.alloc(n * d * 4)); fill(core, q[h], n * d, rng);
+    k.push(core.alloc(n * d * 4)); fill(core, k[h], n * d, rng);
+  }
+  const scores = Array.from({ length: H }, () => core.alloc(n * n * 4));
+  const spec = (h, tau) => ({ mode: 'qkv', nQ: n, nK: n, dK: d, dV: 0, q: q[h], k: k[h], causal: true, tau, topK: 5, blockRows: 64, overview: 0 });
+  const cold = [];
+  const warm = [];
+  for (let r = 0; r < runs; r++) {
+    let t0 = performance.now();
+    for (let h = 0; h < H; h++) core.computeHead(spec(h, 1));
+    cold.push(performance.now() - t0);
+    for (let h = 0; h < H; h++) core.scoresInto(spec(h, 1), scores[h]);
+    t0 = performance.now();
+    const tau = 0.5 + r / runs;
+    for (let h = 0; h < H; h++) core.computeHead({ ...spec(h, tau), mode: 'logits', given: scores[h], q: 0, k: 0 });
+    warm.push(performance.now() - t0);
+  }
+  [...q, ...k, ...scores].forEach((p) => core.free(p));
+  return [
+    { name: '12 heads x 512: all row metrics from Q, K (d_k 64, causal)', medianMs: median(cold), runsMs: cold },
+    { name: '12 heads x 512: recompute after a tau change (cached scores)', medianMs: median(warm), runsMs: warm, targetMs: 16 },
+  ];
+}
+
+async function dump(core, runs) {
+  const L = 12;
+  const H = 12;
+  const n = 512;
+  const cells = n * n;
+  const ptr = core.alloc(L * H * cells * 4);
+  // Causal softmax rows: weights proportional to exp(noise) over j <= t, exact zeros above.
+  const rng = filler(2);
+  for (let head = 0; head < L * H; head++) {
+    const view = core.viewF32(ptr + head * cells * 4, cells);
+    for (let t = 0; t < n; t++) {
+      let sum = 0;
+      for (let j = 0; j <= t; j++) { const e = Math.exp(2 * rng()); view[t * n + j] = e; sum += e; }
+      for (let j = 0; j <= t; j++) view[t * n + j] /= sum;
+      for (let j = t + 1; j < n; j++) view[t * n + j] = 0;
+    }
+  }
+  const times = [];
+  let meanEntropy = 0;
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    meanEntropy = 0;
+    for (let head = 0; head < L * H; head++) {
+      const res = core.computeHead({ mode: 'weights', nQ: n, nK: n, given: ptr + head * cells * 4, tau: 0.7, topK: 5, blockRows: 64, overview: 64, wantOutput: false });
+      meanEntropy += res.summary.meanEntropy / (L * H);
+    }
+    times.push(performance.now() - t0);
+  }
+  core.free(ptr);
+  return [{
+    name: '[12, 12, 512, 512] dump (151 MB): all row metrics of 144 heads at tau 0.7', medianMs: median(times), runsMs: times,
+    targetMs: 2000, peakMemoryMiB: core.memoryBytes() / 2 ** 20, targetMemoryMiB: 256, meanEntropy,
+  }];
+}
+
+async function longHead(core) {
+  const n = 32768;
+  const d = 16;
+  const rng = filler(3);
+  const q = core.alloc(n * d * 4); fill(core, q, n * d, rng);
+  const k = core.alloc(n * d * 4); fill(core, k, n * d, rng);
+  const t0 = performance.now();
+  const res = core.computeHead({ mode: 'qkv', nQ: n, nK: n, dK: d, dV: 0, q, k, causal: true, tau: 1, topK: 5, blockRows: 64, overview: 128 });
+  const ms = performance.now() - t0;
+  core.free(q); core.free(k);
+  return [{
+    name: 'one head, n = 32768 (d_k 16, causal): all row metrics, streamed', medianMs: ms, runsMs: [ms],
+    peakMemoryMiB: core.memoryBytes() / 2 ** 20, targetMemoryMiB: 256, scratchMiB: res.scratchBytes / 2 ** 20,
+    lastRowVisible: res.rows.visible[n - 1],
+  }];
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const runs = Number(params.get('runs') ?? 5);
+  const only = params.get('only');
+  // Separate instances so each scenario's peak memory is its own (WebAssembly memory never shrinks).
+  const scenarios = [];
+  let variant = null;
+  for (const [key, fn] of [['heads', twelveHeads], ['dump', dump], ['long', longHead]]) {
+    if (only && only !== key) continue;
+    const core = await loadCore();
+    variant = { variant: core.variant, kernels: core.kernels };
+    log(`${key}: running on ${core.variant} (${core.kernels})…`);
+    for (const s of await fn(core, runs)) {
+      scenarios.push(s);
+      log(`  ${s.name}: median ${s.medianMs.toFixed(1)} ms${s.peakMemoryMiB ? `, peak memory ${s.peakMemoryMiB.toFixed(0)} MiB` : ''}`);
+    }
+  }
+  return { ...variant, userAgent: navigator.userAgent, scenarios };
+}
+
+window.scenarioResults = main().catch((e) => { log(`failed: ${e.stack || e.message}`); throw e; });
