@@ -3,6 +3,8 @@
 #   bash scripts/bench.sh node [ARGS]      `npm run bench`: node, writes bench-results/bench-node.json
 #   bash scripts/bench.sh browser [ARGS]   `npm run bench:browser`: Debian Chromium headless,
 #                                          writes bench-results/bench-chromium.json
+#   bash scripts/bench.sh scenarios [ARGS] `npm run bench:scenarios`: whole-head workloads in
+#                                          Chromium, writes bench-results/scenarios-chromium.json
 #   bash scripts/bench.sh build-page       `npm run build:bench`: web/vendor/bench-vendor.js (TF.js
 #                                          + the shared runner) and web/vendor/tfjs/*.wasm
 # Installs the npm packages and runs the build first when they are missing. Not part of `npm test`:
@@ -44,6 +46,11 @@ case "$mode" in
     ensure_build
     build_page
     exec node bench/browser.js "$@"
+    ;;
+  scenarios)
+    ensure_deps
+    ensure_build
+    exec node bench/scenarios.js "$@"
     ;;
   build-page)
     ensure_deps
