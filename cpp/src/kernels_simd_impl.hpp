@@ -112,6 +112,10 @@ struct Ops<xsimd::sse4_1> {
         const __m128d s = _mm_add_pd(lo, hi);
         return _mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s));
     }
+    /// The W lanes (lo, hi) rounded to float, stored unaligned.
+    static void store_narrow(float* p, D lo, D hi) {
+        _mm_storeu_ps(p, _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
+    }
 };
 #endif
 
@@ -145,6 +149,9 @@ struct Ops<xsimd::fma3<xsimd::avx2>> {
         const __m256d s = _mm256_add_pd(lo, hi);
         const __m128d h = _mm_add_pd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd(s, 1));
         return _mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h));
+    }
+    static void store_narrow(float* p, D lo, D hi) {
+        _mm256_storeu_ps(p, _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)));
     }
 };
 #endif
@@ -531,18 +538,19 @@ constexpr int kWsFold = 16;  // keys between folds of the float partials into do
 
 /// Columns [c, c + NV * W) of one output row.
 template <class A, int NV>
-inline void weighted_sum_chunk(const float* ai, const float* v, int n_k, int d_v, int c,
-                               double* dacc, float* oi) {
+inline void weighted_sum_chunk(const float* ai, const float* v, int n_k, int d_v, int c, float* oi) {
     using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
     constexpr int W = width<A>();
     B acc[NV];
-    for (int u = 0; u < NV; ++u) acc[u] = B(0.0f);
-    for (int i = 0; i < NV * W; ++i) dacc[i] = 0.0;
+    typename O::D dlo[NV], dhi[NV];
+    for (int u = 0; u < NV; ++u) {
+        acc[u] = B(0.0f);
+        dlo[u] = dhi[u] = O::dzero();
+    }
     auto fold = [&]() {
         for (int u = 0; u < NV; ++u) {
-            alignas(64) float lanes[W];
-            acc[u].store_aligned(lanes);
-            for (int i = 0; i < W; ++i) dacc[u * W + i] += lanes[i];
+            O::widen_add(acc[u], dlo[u], dhi[u]);
             acc[u] = B(0.0f);
         }
     };
@@ -560,19 +568,84 @@ inline void weighted_sum_chunk(const float* ai, const float* v, int n_k, int d_v
         }
     }
     fold();
-    for (int i = 0; i < NV * W; ++i) oi[c + i] = static_cast<float>(dacc[i]);
+    for (int u = 0; u < NV; ++u) O::store_narrow(oi + c + u * W, dlo[u], dhi[u]);
+}
+
+/// Four queries at once, columns [c, c + NV * W): each V load feeds four rows of A (the 1-query
+/// chunk streams all of V once per query, which bounds it by L2 bandwidth). A key whose weight is
+/// 0 for some of the four is added only to the others, so structural zeros still add nothing.
+template <class A, int NV>
+inline void weighted_sum_block4(const float* a, std::size_t lda, const float* v, int n_k, int d_v,
+                                int c, float* out) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    constexpr int Q = 4;
+    B acc[Q][NV];
+    typename O::D dlo[Q][NV], dhi[Q][NV];
+    for (int q = 0; q < Q; ++q)
+        for (int u = 0; u < NV; ++u) {
+            acc[q][u] = B(0.0f);
+            dlo[q][u] = dhi[q][u] = O::dzero();
+        }
+    auto fold = [&]() {
+        for (int q = 0; q < Q; ++q)
+            for (int u = 0; u < NV; ++u) {
+                O::widen_add(acc[q][u], dlo[q][u], dhi[q][u]);
+                acc[q][u] = B(0.0f);
+            }
+    };
+    int since = 0;
+    for (int j = 0; j < n_k; ++j) {
+        const float w[Q] = {a[j], a[lda + j], a[2 * lda + j], a[3 * lda + j]};
+        const bool all = w[0] != 0.0f && w[1] != 0.0f && w[2] != 0.0f && w[3] != 0.0f;
+        if (!all && w[0] == 0.0f && w[1] == 0.0f && w[2] == 0.0f && w[3] == 0.0f) continue;
+        const float* vj = v + static_cast<std::size_t>(j) * d_v + c;
+        B vv[NV];
+        for (int u = 0; u < NV; ++u) vv[u] = B::load_unaligned(vj + u * W);
+        for (int q = 0; q < Q; ++q) {
+            if (!all && w[q] == 0.0f) continue;
+            const B wv(w[q]);
+            for (int u = 0; u < NV; ++u) acc[q][u] = xsimd::fma(wv, vv[u], acc[q][u]);
+        }
+        if (++since == kWsFold) {
+            fold();
+            since = 0;
+        }
+    }
+    fold();
+    for (int q = 0; q < Q; ++q)
+        for (int u = 0; u < NV; ++u)
+            O::store_narrow(out + static_cast<std::size_t>(q) * d_v + c + u * W, dlo[q][u], dhi[q][u]);
 }
 
 template <class A>
 void weighted_sum(const float* a, const float* v, int n_q, int n_k, int d_v, float* out) {
     constexpr int W = width<A>();
-    double dacc[4 * W];
-    for (int i = 0; i < n_q; ++i) {
-        const float* ai = a + static_cast<std::size_t>(i) * n_k;
-        float* oi = out + static_cast<std::size_t>(i) * d_v;
+    int i = 0;
+    // Blocks of four queries over the whole vectors of d_v: +50-70% with 8-wide vectors (AVX2);
+    // with 4-wide ones (SSE4.1, and the same code in WASM) measured no better than row by row.
+    if constexpr (W >= 8) {
+        for (; i + 4 <= n_q; i += 4) {
+            const float* ai = a + static_cast<std::size_t>(i) * n_k;
+            float* oi = out + static_cast<std::size_t>(i) * d_v;
+            int c = 0;
+            for (; c + 2 * W <= d_v; c += 2 * W)
+                weighted_sum_block4<A, 2>(ai, static_cast<std::size_t>(n_k), v, n_k, d_v, c, oi);
+            for (; c + W <= d_v; c += W)
+                weighted_sum_block4<A, 1>(ai, static_cast<std::size_t>(n_k), v, n_k, d_v, c, oi);
+        }
+    }
+    for (int r = 0; r < n_q; ++r) {
+        const float* ai = a + static_cast<std::size_t>(r) * n_k;
+        float* oi = out + static_cast<std::size_t>(r) * d_v;
         int c = 0;
-        for (; c + 4 * W <= d_v; c += 4 * W) weighted_sum_chunk<A, 4>(ai, v, n_k, d_v, c, dacc, oi);
-        for (; c + W <= d_v; c += W) weighted_sum_chunk<A, 1>(ai, v, n_k, d_v, c, dacc, oi);
+        if (r < i) {
+            c = d_v / W * W;  // the block pass did the whole vectors of this row
+        } else {
+            for (; c + 4 * W <= d_v; c += 4 * W) weighted_sum_chunk<A, 4>(ai, v, n_k, d_v, c, oi);
+            for (; c + W <= d_v; c += W) weighted_sum_chunk<A, 1>(ai, v, n_k, d_v, c, oi);
+        }
         for (; c < d_v; ++c) {  // d_v tail: scalar, double like the reference
             double acc = 0.0;
             for (int j = 0; j < n_k; ++j) {

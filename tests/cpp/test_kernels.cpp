@@ -451,6 +451,40 @@ TEST_CASE("weighted_sum of every set matches the scalar reference; zero weights 
             }
 }
 
+TEST_CASE("weighted_sum: per-query zero patterns, NaN value rows only where the weight is 0",
+          "[kernels][weighted_sum]") {
+    // Queries of one block see different keys (the blocked AVX2 path must add a key to some
+    // queries and not to others). Value rows of keys that no query sees are NaN; value rows that
+    // only some queries see are NaN too: those queries' outputs are NaN, the others' stay finite.
+    std::mt19937 rng(17u);
+    std::normal_distribution<float> d(0.0f, 1.0f);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (const KernelSet* set : simd_sets())
+        for (int n_q : {4, 5, 8, 9})
+            for (int d_v : {8, 16, 17, 24, 40})
+                for (int n_k : {7, 64, 300}) {
+                    INFO(set->name << ": n_q " << n_q << ", n_k " << n_k << ", d_v " << d_v);
+                    std::vector<float> a(static_cast<std::size_t>(n_q * n_k));
+                    std::vector<float> v(static_cast<std::size_t>(n_k * d_v));
+                    for (float& x : a) x = u(rng) < 0.4f ? 0.0f : u(rng);
+                    for (int j = 0; j < n_k; ++j) {
+                        bool seen = false;
+                        for (int i = 0; i < n_q; ++i) seen = seen || a[static_cast<std::size_t>(i * n_k + j)] != 0.0f;
+                        const bool nan_row = !seen || (j % 23 == 5);
+                        for (int c = 0; c < d_v; ++c)
+                            v[static_cast<std::size_t>(j * d_v + c)] = nan_row ? kNaNf : d(rng);
+                    }
+                    std::vector<float> got(static_cast<std::size_t>(n_q * d_v)), want(got.size());
+                    set->weighted_sum(a.data(), v.data(), n_q, n_k, d_v, got.data());
+                    attn::kernels::scalar().weighted_sum(a.data(), v.data(), n_q, n_k, d_v, want.data());
+                    for (std::size_t i = 0; i < got.size(); ++i) {
+                        INFO("index " << i);
+                        CHECK(std::isnan(got[i]) == std::isnan(want[i]));
+                        if (!std::isnan(want[i])) CHECK_THAT(got[i], Near(want[i], 1e-5, 1e-5));
+                    }
+                }
+}
+
 TEST_CASE("bench kernels of every set: softmax + entropy against double", "[kernels][bench]") {
     std::mt19937 rng(3u);
     std::normal_distribution<float> d(0.0f, 3.0f);
