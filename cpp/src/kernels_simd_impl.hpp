@@ -16,8 +16,9 @@
 //                 a bit-pattern histogram, exact order only inside the boundary buckets).
 //                 Rows shorter than one vector go to the double reference.
 //   scores_qk     W keys at a time: W dot products vectorised over d, reduced with haddp.
-//   weighted_sum  vectorised over d_v (chunks of up to 4 vectors kept in registers), zero weights
-//                 skipped, float partials folded into double every kWsFold keys.
+//   weighted_sum  vectorised over d_v (chunks of up to 4 vectors kept in registers; with 8-wide
+//                 vectors blocks of 4 queries share each load of V), zero weights skipped,
+//                 float partials widened into double every kWsFold keys.
 // Tails never read past the end of a row: the last partial vector goes through a small local
 // buffer padded with -inf (exp(-inf) is exactly 0) or is done in scalar code.
 #pragma once
@@ -51,7 +52,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr float kExpLo = -87.0f;
 
 inline float max_f(float a, float b) { return b > a ? b : a; }  // keeps a if b is NaN
-inline int min_i(int a, int b) { return a < b ? a : b; }
 
 /// The few operations xsimd 8.1 lacks or does slowly on a target, on masks held as float batches
 /// (all-ones / all-zeros lanes).
@@ -163,8 +163,6 @@ struct Ops<xsimd::fma3<xsimd::avx2>> {
 constexpr float kExpConstants[9] = {1.44269504088896341f, 12582912.0f, 0.693359375f,
                                     -2.12194440e-4f,      1.39262842e-3f, 8.36325902e-3f,
                                     4.16665524e-2f,       1.66665763e-1f, 0.5f};
-
-inline const float* exp_constants() { return kExpConstants; }
 
 /// exp's constants as vectors, built once per pass.
 template <class A>
@@ -331,7 +329,7 @@ ExpSums exp_pass(const float* src, float* dst, int n, float m, float itau) {
     using B = xsimd::batch<float, A>;
     constexpr int W = width<A>();
     const B vm(m), vit(itau), zero(0.0f), lo(kExpLo);
-    const ExpK<A> c(exp_constants());
+    const ExpK<A> c(kExpConstants);
     using O = Ops<A>;
     B z0 = zero, z1 = zero, z2 = zero, z3 = zero;
     B e0 = zero, e1 = zero, e2 = zero, e3 = zero;
@@ -460,7 +458,7 @@ void exp_nonpositive_array(const float* x, float* y, int n) {
     using O = Ops<A>;
     constexpr int W = width<A>();
     const B lo(kExpLo);
-    const ExpK<A> c(exp_constants());
+    const ExpK<A> c(kExpConstants);
     for (int j = 0; j < n; j += W) {
         alignas(64) float buf[W];
         for (int i = 0; i < W; ++i) buf[i] = j + i < n ? x[j + i] : 0.0f;
