@@ -402,7 +402,7 @@ function renderPadding() {
 /** The n² cost of the current state, in bytes and multiply-adds. */
 function renderCost() {
   const c = denseCost(state);
-  const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+  const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} bytes`);
   const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
   const parts = [`n_q × n_k = ${c.cells.toLocaleString('en')} cells`,
     `a dense scores or weights matrix takes ${mib(c.matrixBytes)}`];
