@@ -29,6 +29,8 @@ let results = null;
 let large = null;  // LargeHeads (the worker), started on the first large state
 let zoom = null;   // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
 let busyTimer = 0;
+let undoing = 0; // > 0 while an undo is being committed
+const pendingBoxes = new Map(); // number boxes typed in but not yet committed: id -> commit
 let scaleCustom = false; // the user chose "custom" scale: keep the box open even for scale = 1
 const undoStack = [];
 let lastUndoKind = '';
@@ -145,7 +147,7 @@ function zoomWithin(s) {
 
 /** Makes a computed state current and shows it. */
 function apply(valid, res, { structural = false, kind = 'edit', fromHash = false } = {}) {
-  if (state && !statesEqual(state, valid)) pushUndo(state, kind);
+  if (state && !undoing && !statesEqual(state, valid)) pushUndo(state, kind);
   const shapeChanged = !state || structuralKey(state) !== structuralKey(valid);
   state = valid;
   results = res;
@@ -174,14 +176,21 @@ function pushUndo(prev, kind) {
   $('undo').disabled = undoStack.length === 0;
 }
 
-function undo() {
+async function undo() {
+  flushBoxes();
   const prev = undoStack.pop();
   $('undo').disabled = undoStack.length === 0;
   if (!prev) return;
   lastUndoKind = '';
-  const current = state;
-  state = null; // no undo entry for the undo itself
-  if (commit(prev, { structural: true }) !== null) state = current;
+  // The undo itself makes no undo entry; a large head's commit resolves later, so the flag
+  // lives until it does.
+  undoing += 1;
+  try {
+    const err = await commit(prev, { structural: true, kind: 'undo' });
+    if (err) { undoStack.push(prev); $('undo').disabled = false; }
+  } finally {
+    undoing -= 1;
+  }
 }
 
 /** Shapes, mode, head and preset: what requires rebuilding editors and selects. */
@@ -227,11 +236,35 @@ function writeHash() {
   hashTimer = setTimeout(flushHash, 200);
 }
 
+// Above this many matrix numbers the address bar stops following every change: encoding
+// (deflate + base64) a multi-megabyte link took about a second per change. Copy link still builds
+// the link on demand.
+const ADDRESS_BAR_MAX_NUMBERS = 250_000;
+
+function matrixNumbers(s) {
+  let n = 0;
+  for (const hd of s.heads) {
+    for (const key of ['Q', 'K', 'V', 'logits', 'weights']) {
+      const m = hd[key];
+      if (m) n += m.length * (m[0]?.length ?? 0);
+    }
+  }
+  return n;
+}
+
 function flushHash() {
   clearTimeout(hashTimer);
   if (!state) return;
+  if (matrixNumbers(state) > ADDRESS_BAR_MAX_NUMBERS) {
+    // No stale link of an earlier state in the address bar: a reload must not silently show
+    // something else.
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    $('copy-status').textContent = `This state holds ${matrixNumbers(state).toLocaleString('en')} numbers: too many for the address bar to follow. Copy link builds a link on demand (if it fits).`;
+    return;
+  }
   const link = currentLink();
   if (link !== null && location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
+  if (link === null && location.hash) history.replaceState(null, '', location.pathname + location.search);
 }
 
 /** The link to the current state; throws StateError when the state is too large for a link. */
@@ -328,14 +361,15 @@ function syncControls() {
     logits: 'Scores given directly; an empty cell is a masked score.',
     weights: 'Weights given (e.g. from a real model); τ re-tempers each row: a^(1/τ), renormalised.',
   }[state.mode];
+  // A box shows the state unless the user is typing in it (a value not yet committed).
   const tauBox = $('tau');
-  if (document.activeElement !== tauBox) tauBox.value = String(state.tau);
+  if (!pendingBoxes.has('tau')) tauBox.value = String(state.tau);
   $('tau-slider').value = String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau))));
   const kind = state.scale === 'auto' ? 'auto' : (state.scale === 1 && !scaleCustom) ? 'one' : 'custom';
   $('scale-kind').value = kind;
   const scaleBox = $('scale');
   scaleBox.hidden = kind !== 'custom';
-  if (document.activeElement !== scaleBox && kind === 'custom') scaleBox.value = String(state.scale);
+  if (!pendingBoxes.has('scale') && kind === 'custom') scaleBox.value = String(state.scale);
   const usesScale = state.mode === 'qkv';
   $('scale-kind').disabled = !usesScale;
   scaleBox.disabled = !usesScale;
@@ -343,8 +377,8 @@ function syncControls() {
     ? `scale used: ${results.scale.toPrecision(6)} (d_k = ${currentHead().Q[0]?.length ?? 0})`
     : 'Not used: the scores are given.';
   $('causal').checked = state.mask.causal;
-  if (document.activeElement !== $('window')) $('window').value = String(state.mask.window);
-  if (document.activeElement !== $('topk')) $('topk').value = String(state.topK);
+  if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
+  if (!pendingBoxes.has('topk')) $('topk').value = String(state.topK);
   $('row').value = String(state.row);
   $('head').value = String(state.head);
   $('allow-note').hidden = !state.mask.allow;
@@ -484,13 +518,15 @@ function renderLargeViews() {
   if (r.tile) {
     const [r0, r1, c0, c1] = r.tile.at;
     const rows = Array.from({ length: r1 - r0 }, (_, i) => Array.from(r.tile.weights.subarray(i * (c1 - c0), (i + 1) * (c1 - c0)), (x) => (Number.isNaN(x) ? null : x)));
+    let tileMax = 0;
+    for (const row of rows) for (const x of row) if (x !== null && x > tileMax) tileMax = x;
     renderHeatmap(tileBox, {
-      id: 'tile', title: `Zoom: queries ${r0}–${r1 - 1}, keys ${c0}–${c1 - 1} (full resolution)`,
-      note: 'Each cell is one weight of A; × = key not visible.',
+      id: 'tile', title: `Zoom: queries ${r0}–${r1 - 1}, keys ${c0}–${c1 - 1} (one cell per weight)`,
+      note: 'Each cell is one weight of A (hover for all digits; the row panel and results() have them too); × = key not visible. Colours span 0 to the largest weight of the tile.',
       matrix: rows, visible: rows.map((row) => row.map((x) => x !== null)),
       rowLabels: state.tokens.queries.slice(r0, r1), colLabels: state.tokens.keys.slice(c0, c1),
       rowIndex: r0, colIndex: c0,
-      domain: [0, 1], selectedRow: state.row - r0, emptyRows: r.rows.slice(r0, r1).map((m) => m.empty),
+      domain: [0, tileMax > 0 ? tileMax : 1], selectedRow: state.row - r0, emptyRows: r.rows.slice(r0, r1).map((m) => m.empty),
       showNumbers: state.view.numbers !== 'off',
       onSelectRow: (i) => update((s) => { s.row = r0 + i; }, { kind: 'row' }),
     });
@@ -630,7 +666,7 @@ function renderEditors() {
     const name = state.mode;
     const big = nK() > 16;
     const el = block(name, {
-      rowLabels: state.tokens.queries, rowNoun: 'query', colPrefix: 'k', allowNull: name === 'logits',
+      rowLabels: state.tokens.queries, rowNoun: 'query', colLabels: state.tokens.keys, allowNull: name === 'logits',
       hint: name === 'logits' ? 'Rows are queries, columns keys. Leave a cell empty (or type -inf) to mask it.'
         : 'Rows are queries, columns keys; each row is a probability distribution (≥ 0).',
       resize: {
@@ -696,7 +732,6 @@ function switchMode(mode) {
  * @param {{field: string, kept: () => string, parse: (x: number) => (string|null),
  *   apply: (s: object, x: number) => void}} o  parse returns an error message or null
  */
-const pendingBoxes = new Map(); // number boxes typed in but not yet committed: id -> commit
 
 function flushBoxes() {
   for (const commitBox of [...pendingBoxes.values()]) commitBox();
@@ -768,7 +803,8 @@ function wireControls() {
     apply: (s, x) => { s.topK = x; },
   });
   $('row').addEventListener('change', (ev) => update((s) => { s.row = Number(ev.target.value); }, { kind: 'row' }));
-  $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); s.row = 0; }, { structural: true, kind: 'head' }));
+  // Heads share the tokens, so the selected row stays: heads compare like for like.
+  $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); }, { structural: true, kind: 'head' }));
   $('numbers').addEventListener('change', (ev) => update((s) => { s.view.numbers = ev.target.checked ? 'on' : 'off'; }, { kind: 'view' }));
   document.querySelectorAll('#panel-tabs button').forEach((b) => b.addEventListener('click', () => update((s) => { s.view.panel = b.dataset.panel; }, { kind: 'view' })));
   $('preset').addEventListener('change', (ev) => applyPreset(ev.target.value));

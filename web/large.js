@@ -64,21 +64,33 @@ function hashState(s) {
   return `${s.head}:${h.toString(16)}`;
 }
 
-function flatten(m, nullAs = NaN) {
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** Row-major float32 copy; a value beyond float32 is refused as the core refuses it in JSON. */
+function flatten(m, field, nullAs = NaN) {
   const rows = m.length;
   const cols = m[0]?.length ?? 0;
   const out = new Float32Array(rows * cols);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) out[i * cols + j] = m[i][j] ?? nullAs;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const x = m[i][j];
+      if (x !== null && Math.abs(x) > FLOAT32_MAX) {
+        throw new AttentionError('invalid_value', field, `${field}[${i}][${j}] = ${x} is outside the float32 range (magnitude <= 3.4e38) the core computes in`);
+      }
+      out[i * cols + j] = x ?? nullAs;
+    }
+  }
   return out;
 }
 
 function tensorsOf(s) {
   const hd = s.heads[s.head];
+  const f = `heads[${s.head}]`;
   const t = {};
-  if (s.mode === 'qkv') { t.q = flatten(hd.Q); t.k = flatten(hd.K); }
-  if (s.mode === 'logits') t.given = flatten(hd.logits, -Infinity); // null = masked
-  if (s.mode === 'weights') t.given = flatten(hd.weights);
-  if (hd.V && hd.V[0]?.length) t.v = flatten(hd.V);
+  if (s.mode === 'qkv') { t.q = flatten(hd.Q, `${f}.Q`); t.k = flatten(hd.K, `${f}.K`); }
+  if (s.mode === 'logits') t.given = flatten(hd.logits, `${f}.logits`, -Infinity); // null = masked
+  if (s.mode === 'weights') t.given = flatten(hd.weights, `${f}.weights`);
+  if (hd.V && hd.V[0]?.length) t.v = flatten(hd.V, `${f}.V`);
   if (s.mask.padding.some(Boolean)) t.padding = Uint8Array.from(s.mask.padding, Number);
   if (s.mask.allow) t.allow = Uint8Array.from(s.mask.allow.flat(), Number);
   return t;

@@ -248,6 +248,15 @@ double compute_scores(const HeadView& h, const StreamOptions& o, float* out) {
                              ? 1.0 / std::sqrt(static_cast<double>(h.d_k))
                              : o.scale;
     kernels::active().scores_qk(h.q, h.k, h.n_q, h.n_k, h.d_k, static_cast<float>(scale), out);
+    // Same refusal as the pipeline: an overflowing Q K^T must not become a masked (-inf) logit.
+    const std::size_t cells = static_cast<std::size_t>(h.n_q) * static_cast<std::size_t>(h.n_k);
+    for (std::size_t c = 0; c < cells; ++c)
+        if (!std::isfinite(out[c]))
+            throw Error(ErrorCode::kNonFinite, "scores",
+                        "the score of query " + std::to_string(c / h.n_k) + " and key " +
+                            std::to_string(c % h.n_k) +
+                            " overflows float32 (|Q K^T x scale| > 3.4e38); use smaller values or "
+                            "a smaller scale");
     return scale;
 }
 

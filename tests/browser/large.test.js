@@ -4,7 +4,7 @@
 // painting frames.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choosePreset, getResults, getState, near, openPage, screenshotPath, startSession } from './harness.js';
+import { choosePreset, getResults, getState, near, openPage, screenshotPath, startSession, typeInto } from './harness.js';
 
 let session;
 before(async () => { session = await startSession(); });
@@ -116,6 +116,45 @@ describe('a 512-token head', () => {
     // worker, so the page must keep painting; a frozen main thread would stall for seconds.
     const worst = Math.max(...gaps);
     assert.ok(worst < 1000, `the main thread froze for ${worst.toFixed(0)} ms`);
+    await context.close();
+  });
+});
+
+describe('history and controls on a large head', () => {
+  test('Undo walks back through the changes of a large head, one step at a time', async () => {
+    const { page, context } = await openPage(session, '', { label: '[undo] ' });
+    await choosePreset(page, 'long512');
+    await page.waitForSelector('#overview-canvas');
+    const at = async () => { const s = await getState(page); return [s.topK, s.mask.window, s.mask.causal]; };
+    assert.deepEqual(await at(), [5, 0, true]);
+    await typeInto(page, '#topk', '7');
+    await page.waitForFunction(() => window.attentionPlayground.getState().topK === 7);
+    await typeInto(page, '#window', '32');
+    await page.waitForFunction(() => window.attentionPlayground.getState().mask.window === 32);
+    await page.click('#causal');
+    await page.waitForFunction(() => !window.attentionPlayground.getState().mask.causal);
+    for (const want of [[7, 32, true], [7, 0, true], [5, 0, true]]) {
+      await page.click('#undo');
+      await page.waitForFunction((w) => {
+        const s = window.attentionPlayground.getState();
+        return s.topK === w[0] && s.mask.window === w[1] && s.mask.causal === w[2];
+      }, want);
+      assert.deepEqual(await at(), want);
+      // The number boxes show the state they went back to.
+      assert.equal(await page.inputValue('#topk'), String(want[0]));
+      assert.equal(await page.inputValue('#window'), String(want[1]));
+    }
+    await context.close();
+  });
+
+  test('the tau box shows a tau set from elsewhere even while it has the focus', async () => {
+    const { page, context } = await openPage(session, '', { label: '[tau box] ' });
+    await typeInto(page, '#tau', '0.5');
+    await page.focus('#tau');
+    const s = await getState(page);
+    s.tau = 2;
+    await page.evaluate((st) => window.attentionPlayground.setState(st), s);
+    assert.equal(await page.inputValue('#tau'), '2');
     await context.close();
   });
 });

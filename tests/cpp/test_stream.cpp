@@ -241,3 +241,20 @@ TEST_CASE("cached scores run as logits give the qkv head's metrics", "[stream][s
     for (std::size_t t = 0; t < a.rows.size(); ++t) check_same_row(b.rows[t], a.rows[t]);
     CHECK_THROWS_AS(attn::compute_scores(as_logits, o, s.data()), attn::Error);
 }
+
+TEST_CASE("cached scores refuse a Q K^T that overflows float32", "[stream][scores][errors]") {
+    attn::Problem p;
+    p.mode = attn::Mode::qkv;
+    p.q = attn::Matrix(2, 1, 1e20f);
+    p.k = attn::Matrix(2, 1, -1e20f);
+    attn::StreamOptions o;
+    o.scale = 1;
+    std::vector<float> s(4);
+    try {
+        attn::compute_scores(view_of(p), o, s.data());
+        FAIL("overflow accepted");
+    } catch (const attn::Error& e) {
+        CHECK(e.code() == attn::ErrorCode::kNonFinite);
+        CHECK(e.field() == "scores");
+    }
+}

@@ -1,6 +1,7 @@
 // Numeric grid editor for one matrix (Q, K, V, logits or weights), with row labels (tokens) and
 // add/remove row and column buttons. It parses what is typed and reports it; the app decides.
 import { h, mount } from './dom.js';
+import { showToken } from './format.js';
 
 /**
  * Parses a cell's text. Returns {value} or {error}. With allowNull, an empty cell or "-inf" is
@@ -35,6 +36,7 @@ export function showCell(x) {
  * @param {string[]} o.rowLabels
  * @param {boolean} [o.labelsEditable]
  * @param {string} [o.colPrefix]         column header prefix ("d" -> d1, d2, ...)
+ * @param {string[]} [o.colLabels]       column headers (key tokens), instead of the prefix
  * @param {boolean} [o.allowNull]
  * @param {boolean} [o.readOnly]
  * @param {(i:number, j:number, v:number|null) => (string|null)} o.onCell   returns an error or null
@@ -51,7 +53,8 @@ export function renderEditor(container, o) {
   };
   const cols = o.matrix[0]?.length ?? 0;
   const head = h('tr', {}, h('th', { class: 'corner' }, o.rowNoun ?? ''),
-    Array.from({ length: cols }, (_, j) => h('th', { scope: 'col' }, `${o.colPrefix ?? ''}${j + (o.colPrefix ? 1 : 0)}`)));
+    Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', class: 'col', title: o.colLabels ? `key ${j}: ${o.colLabels[j]}` : null },
+      o.colLabels ? showToken(o.colLabels[j] ?? '') : `${o.colPrefix ?? ''}${j + (o.colPrefix ? 1 : 0)}`)));
   const rows = o.matrix.map((row, i) => h('tr', {},
     h('th', { scope: 'row' },
       o.labelsEditable && o.onLabel
