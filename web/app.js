@@ -883,7 +883,7 @@ const ready = start().catch((e) => {
 function plainResults() {
   if (!results?.large) return structuredClone(results);
   const { data, ...overview } = results.overview;
-  const grid = Array.from({ length: overview.rows }, (_, i) => Array.from(data.subarray(i * overview.cols, (i + 1) * overview.cols)));
+  const grid = Array.from({ length: overview.rows }, (_, i) => Array.from(data.subarray(i * overview.cols, (i + 1) * overview.cols), (x) => (Number.isNaN(x) ? null : x)));
   const tile = results.tile && { rows: results.tile.rows, cols: results.tile.cols, at: results.tile.at,
     weights: Array.from({ length: results.tile.rows }, (_, i) => Array.from(results.tile.weights.subarray(i * results.tile.cols, (i + 1) * results.tile.cols), (x) => (Number.isNaN(x) ? null : x))) };
   return structuredClone({ ...results, overview: { ...overview, data: grid }, tile });

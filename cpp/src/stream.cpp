@@ -96,8 +96,10 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     const int ov_r = o.overview ? std::min(o.overview, n_q) : 0;
     const int ov_c = o.overview ? std::min(o.overview, n_k) : 0;
     r.overview = Matrix(ov_r, ov_c);
-    std::vector<float> ov_count;  // cells per pooled cell, for mean pooling
+    std::vector<float> ov_count;        // cells per pooled cell, for mean pooling
+    std::vector<std::uint8_t> ov_seen;  // 1 once a visible (query, key) falls in the cell
     if (ov_r && o.pool == Pool::mean) ov_count.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0f);
+    if (ov_r) ov_seen.assign(static_cast<std::size_t>(ov_r) * ov_c, 0);
     std::vector<int> col_cell(static_cast<std::size_t>(ov_c ? n_k : 0));
     for (int j = 0; j < static_cast<int>(col_cell.size()); ++j)
         col_cell[static_cast<std::size_t>(j)] =
@@ -187,6 +189,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                 const int cr = static_cast<int>(static_cast<long long>(r0 + i) * ov_r / n_q);
                 float* orow = r.overview.row(cr);
                 const float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
+                const std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
+                std::uint8_t* seen = ov_seen.data() + static_cast<std::size_t>(cr) * ov_c;
+                for (int j = 0; j < n_k; ++j) seen[col_cell[static_cast<std::size_t>(j)]] |= vis[j];
                 if (o.pool == Pool::max) {
                     for (int j = 0; j < n_k; ++j) {
                         float& cell = orow[col_cell[static_cast<std::size_t>(j)]];
@@ -207,6 +212,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     if (!ov_count.empty())
         for (std::size_t c = 0; c < ov_count.size(); ++c)
             if (ov_count[c] > 0) r.overview.data[c] /= ov_count[c];
+    // A cell whose every (query, key) is masked is "not visible" (NaN), not a weight of 0.
+    for (std::size_t c = 0; c < ov_seen.size(); ++c)
+        if (!ov_seen[c]) r.overview.data[c] = nan;
 
     // Head summary: means over non-empty rows only (MATH.md, Empty row).
     HeadSummary& hs = r.summary;

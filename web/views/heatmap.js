@@ -123,12 +123,14 @@ function paintCell(td, x, visible, lo, hi, showNumbers, digits) {
 }
 
 /** A horizontal colour bar with its end values and the masked-cell key. */
-export function renderLegend(lo, hi, digits = 2) {
+export function renderLegend(lo, hi, digits = 2, maskedText = null) {
   const stops = [];
   for (let i = 0; i <= 10; i++) stops.push(`${interpolateCividis(i / 10)} ${i * 10}%`);
   return h('div', { class: 'legend', 'aria-label': `colour scale from ${lo} to ${hi}` },
     h('span', { class: 'legend-num' }, fmtCell(lo, digits)),
     h('span', { class: 'legend-bar', style: { 'background-image': `linear-gradient(to right, ${stops.join(', ')})` } }),
     h('span', { class: 'legend-num' }, fmtCell(hi, digits)),
-    h('span', { class: 'legend-masked' }, h('span', { class: 'swatch masked' }, '×'), ' not visible (masked)'));
+    maskedText
+      ? h('span', { class: 'legend-masked' }, h('span', { class: 'swatch grey' }), ` ${maskedText}`)
+      : h('span', { class: 'legend-masked' }, h('span', { class: 'swatch masked' }, '×'), ' not visible (masked)'));
 }

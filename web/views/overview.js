@@ -30,12 +30,16 @@ export function renderOverview(container, o) {
   const image = ctx.createImageData(o.cols, o.rows);
   // The colour scale spans 0 .. the 99th percentile of the pooled cells (a few cells near 1, like
   // row 0 of a causal head, would otherwise leave the rest dark); the legend states the range.
-  const sorted = Float32Array.from(o.grid).sort();
-  let hi = sorted[Math.floor(0.99 * (sorted.length - 1))];
-  if (!(hi > 0)) hi = sorted[sorted.length - 1] > 0 ? sorted[sorted.length - 1] : 1;
-  const saturates = sorted[sorted.length - 1] > hi;
+  // NaN cells (no visible query-key pair) are painted light grey, outside the colour scale.
+  const sorted = Float32Array.from(o.grid).filter((x) => !Number.isNaN(x)).sort();
+  const top = sorted.length ? sorted[sorted.length - 1] : 0;
+  let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
+  if (!(hi > 0)) hi = top > 0 ? top : 1;
+  const saturates = top > hi;
   for (let i = 0; i < o.rows * o.cols; i++) {
-    const [r, g, b] = interpolateCividis(Math.min(1, Math.max(0, o.grid[i] / hi))).match(/\d+/g).map(Number);
+    const x = o.grid[i];
+    const [r, g, b] = Number.isNaN(x) ? [221, 226, 232]
+      : interpolateCividis(Math.min(1, Math.max(0, x / hi))).match(/\d+/g).map(Number);
     image.data.set([r, g, b, 255], 4 * i);
   }
   ctx.putImageData(image, 0, 0);
@@ -72,7 +76,7 @@ export function renderOverview(container, o) {
       h('h3', {}, `Weights A: overview of ${o.nQ} × ${o.nK}`),
       h('p', { class: 'note', id: 'overview-pooling' }, `Downsampled by ${o.pool} pooling: ${block}. Click to zoom into full-resolution cells.` +
         (saturates ? ` Colours saturate at ${hi.toPrecision(3)} (the 99th percentile of the cells).` : ''))),
-    renderLegend(0, hi, 3),
+    renderLegend(0, hi, 3, 'grey: no visible key (masked)'),
     frame,
     h('p', { class: 'note' }, `Rows: queries 0 … ${o.nQ - 1} (top to bottom); columns: keys 0 … ${o.nK - 1}.`));
 }

@@ -46,7 +46,8 @@ struct StreamResult {
     std::vector<RowMetrics> rows;   ///< n_q entries, identical to compute()'s
     HeadSummary summary;
     Matrix output;                  ///< n_q x d_v (empty without values or want_output)
-    Matrix overview;                ///< min(overview, n_q) x min(overview, n_k) pooled weights
+    Matrix overview;                ///< min(overview, n_q) x min(overview, n_k) pooled weights;
+                                    ///< NaN where no (query, key) of the cell is visible
     std::size_t scratch_bytes = 0;  ///< working memory used besides the inputs and outputs
 };
 
