@@ -1,6 +1,9 @@
 // Presets: the lesson's worked examples and real heads bundled in web/data/real (provenance and
 // licence in web/data/real/README.md). Each preset is a complete version-1 state.
 
+import { mulberry32 } from './random.js';
+import { defaultState } from './state.js';
+
 const base = (over) => ({
   version: 1,
   mode: 'qkv',
@@ -23,14 +26,7 @@ const head = (name, m) => ({ name, Q: null, K: null, V: null, logits: null, weig
 export const LESSON_PRESETS = {
   example1: {
     label: 'Lesson · worked example 1: two candidates',
-    make: () => base({
-      heads: [head('example 1', { Q: [[1, 0]], K: [[1, 0], [0, 1]], V: [[2, 0], [0, 4]] })],
-      tokens: { queries: ['q'], keys: ['k1', 'k2'] },
-      mask: { causal: false, window: 0, padding: [false, false], allow: null },
-      scale: 1,
-      view: { panel: 'weights', preset: 'example1', numbers: 'auto' },
-      source: 'Worked example 1 of the lesson: q = (1,0), k1 = (1,0), k2 = (0,1), v1 = (2,0), v2 = (0,4), no scaling.',
-    }),
+    make: () => defaultState(), // the page's default state is this example (web/state.js)
   },
   example2: {
     label: 'Lesson · worked example 2: three-position causal',
@@ -68,17 +64,6 @@ export const LESSON_PRESETS = {
   },
 };
 
-/** A seeded pseudo-random stream (mulberry32), so a generated preset is the same everywhere. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A long causal self-attention head: n tokens, d_k = 16. Half of each query and key is random

@@ -7,20 +7,15 @@
 //   3. One head of n = 32768 (qkv, d_k = 16, causal): all row metrics, streamed; peak memory.
 // window.scenarioResults resolves to {variant, kernels, scenarios: [...]}.
 import { loadCore } from './core.js';
+import { mulberry32 } from './random.js';
 
 const log = (line) => { document.getElementById('log').textContent += `${line}\n`; };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Seeded uniform numbers in [-1, 1). */
 function filler(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const rng = mulberry32(seed);
+  return () => rng() * 2 - 1;
 }
 
 function fill(core, ptr, count, rng, scale = 1) {

@@ -119,7 +119,7 @@ export function defaultState() {
     topK: 2,
     row: 0,
     view: { panel: 'weights', preset: 'example1', numbers: 'auto' },
-    source: 'Worked example 1 of the lesson',
+    source: 'Worked example 1 of the lesson: q = (1,0), k1 = (1,0), k2 = (0,1), v1 = (2,0), v2 = (0,4), no scaling.',
   };
 }
 

@@ -8,20 +8,11 @@
 // noisy machine hit every variant alike and ratios of medians from the same run stay meaningful.
 
 import { softmaxEntropyJS, checkReferenceRows } from './reference.js';
+import { mulberry32 } from '../../web/random.js';
 
 export const KERNELS = ['softmax_entropy', 'softmax'];
 
-/** mulberry32: small, fast, seeded; floats in [0, 1). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../../web/random.js';
 
 /** rows x n scores ~ N(0, scale^2) (Box-Muller on mulberry32), like attention logits. */
 export function randomScores(rows, n, seed, scale = 2) {

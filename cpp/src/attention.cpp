@@ -15,11 +15,7 @@
 namespace attn {
 namespace {
 
-std::string num(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", x);
-    return buf;
-}
+using detail::num;
 
 std::string dims(const Matrix& m) {
     return std::to_string(m.rows) + " x " + std::to_string(m.cols);

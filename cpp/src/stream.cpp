@@ -15,12 +15,6 @@
 namespace attn {
 namespace {
 
-std::string num(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", x);
-    return buf;
-}
-
 void check_finite(const float* x, std::size_t n, int cols, const char* name) {
     for (std::size_t i = 0; i < n; ++i)
         if (!std::isfinite(x[i]))
@@ -32,6 +26,12 @@ void check_finite(const float* x, std::size_t n, int cols, const char* name) {
 }  // namespace
 
 namespace detail {
+
+std::string num(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    return buf;
+}
 
 void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
     if (!std::isfinite(o.row.tau) || o.row.tau <= 0.0)

@@ -3,10 +3,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "attn/stream.hpp"
 
 namespace attn::detail {
+
+/// A number as it reads in an error message ("%.9g": enough digits for a float32).
+std::string num(double x);
 
 /// Receives each block of rows: first row r0, `rows` rows of n_k scores (NaN where not visible),
 /// visibility flags and weights. Called in row order.

@@ -5,17 +5,7 @@
 import { crc32 } from 'node:zlib';
 import { deflateSync } from 'fflate';
 
-/** mulberry32: small, fast, seeded; returns floats in [0, 1). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../../web/random.js';
 
 export const int = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
 export const pick = (rng, list) => list[Math.floor(rng() * list.length)];
