@@ -9,4 +9,4 @@ import '@tensorflow/tfjs-backend-wasm';
 export { tf };
 export { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 export { runBench, computeRatios, formatTables, RATIOS } from './lib/harness.js';
-export { jsVariants, wasmVariants, tfjsVariants } from './lib/variants.js';
+export { allVariants } from './lib/variants.js';

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 
 import { runBench, computeRatios, formatTables } from './lib/harness.js';
-import { jsVariants, wasmVariants, tfjsVariants, nativeResults } from './lib/variants.js';
+import { allVariants, nativeResults } from './lib/variants.js';
 import { arg, machine, runNative, poolNative, gitInfo } from './lib/node-env.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -73,12 +73,7 @@ const nativeBefore = runNative(ROOT, log, nativeOpts);
 if (nativeBefore.skipped) log(`native: skipped (${nativeBefore.skipped})`);
 
 const bench = await runBench({
-  variants: [
-    ...jsVariants(),
-    ...wasmVariants(scalar, 'wasm-scalar'),
-    ...wasmVariants(simd, 'wasm-simd'),
-    ...tfjsVariants(tf),
-  ],
+  variants: allVariants({ scalar, simd, tf }),
   sizes, runs, minBatchMs, log,
 });
 const native = nativeBefore.skipped ? nativeBefore : poolNative(nativeBefore, runNative(ROOT, log, nativeOpts));

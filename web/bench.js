@@ -7,7 +7,7 @@
 
 // The bundle is imported when the page runs (not statically) so that a missing bundle becomes a
 // message on the page instead of a silent module-graph failure.
-let tf, setWasmPaths, runBench, computeRatios, formatTables, jsVariants, wasmVariants, tfjsVariants;
+let tf, setWasmPaths, runBench, computeRatios, formatTables, allVariants;
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -102,7 +102,7 @@ async function main() {
   } catch (e) {
     throw new Error(`vendor/bench-vendor.js could not be loaded (${e.message}): run \`npm run build:bench\``);
   }
-  ({ tf, setWasmPaths, runBench, computeRatios, formatTables, jsVariants, wasmVariants, tfjsVariants } = vendor);
+  ({ tf, setWasmPaths, runBench, computeRatios, formatTables, allVariants } = vendor);
   const [scalar, simd, tfjs] = await Promise.all([loadWasm('attn'), loadWasm('attn_simd'), loadTfjs()]);
   const machine = {
     userAgent: navigator.userAgent,
@@ -114,12 +114,7 @@ async function main() {
   const kernels = { 'wasm-scalar': scalar.kernelName?.(), 'wasm-simd': simd.kernelName?.() };
   log(`WASM kernels: scalar build "${kernels['wasm-scalar']}", SIMD build "${kernels['wasm-simd']}"`);
   const bench = await runBench({
-    variants: [
-      ...jsVariants(),
-      ...wasmVariants(scalar, 'wasm-scalar'),
-      ...wasmVariants(simd, 'wasm-simd'),
-      ...tfjsVariants(tf),
-    ],
+    variants: allVariants({ scalar, simd, tf }),
     sizes, runs, minBatchMs, log,
   });
   const ratios = computeRatios(bench.results, 'chromium');

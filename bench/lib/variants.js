@@ -116,6 +116,11 @@ export function tfjsVariants(tf) {
   ];
 }
 
+/** Every variant timed in one environment: plain JS, both WASM builds, TF.js (node and page). */
+export function allVariants({ scalar, simd, tf }) {
+  return [...jsVariants(), ...wasmVariants(scalar, 'wasm-scalar'), ...wasmVariants(simd, 'wasm-simd'), ...tfjsVariants(tf)];
+}
+
 /** Native results of build/native/attn_bench --json, renamed to this benchmark's variants. */
 export function nativeResults(json) {
   return (json?.results ?? []).map((r) => ({
