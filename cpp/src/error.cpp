@@ -10,6 +10,7 @@ const char* to_string(ErrorCode c) {
         case ErrorCode::kInvalidValue: return "invalid_value";
         case ErrorCode::kTooLarge: return "too_large";
         case ErrorCode::kBadState: return "bad_state";
+        case ErrorCode::kBadFile: return "bad_file";
     }
     return "unknown";
 }

@@ -14,10 +14,11 @@ enum class ErrorCode {
     kInvalidValue,    ///< a value outside its valid range (negative weight, top_k < 1, ...)
     kTooLarge,        ///< more tokens or dimensions than the core accepts
     kBadState,        ///< a state document that is not of the schema (JSON adapter only)
+    kBadFile,         ///< an imported file that is not of a format the importer reads (import.hpp)
 };
 
 /// Stable machine-readable name: "shape_mismatch", "non_finite", "bad_temperature",
-/// "invalid_value", "too_large", "bad_state".
+/// "invalid_value", "too_large", "bad_state", "bad_file".
 const char* to_string(ErrorCode c);
 
 class Error : public std::runtime_error {

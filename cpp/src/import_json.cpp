@@ -1,0 +1,1 @@
+// Placeholder: implemented in the next commits (see the header).
