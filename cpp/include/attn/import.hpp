@@ -49,7 +49,11 @@ std::size_t npy_header_length(const std::uint8_t* bytes, std::size_t n);
 /// truncated header, a missing or wrong magic, an unknown version, a malformed dict, fortran_order
 /// True ("Fortran-order arrays are not supported: save with np.ascontiguousarray"), a big-endian
 /// or non-float dtype (the message names the descr, e.g. '>f4', '|O', '<i8'), a negative or
-/// non-integer extent, or a shape whose byte size overflows 64 bits.
+/// non-integer extent, or a shape whose byte size overflows 64 bits. The dict is read as the
+/// Python literal numpy writes: keys in any order, either quote, any spacing, a trailing comma,
+/// shapes (), (5,), (2, 3) (and Python 2's 3L). descr '<f2' / '<f4' / '<f8' ('=' = native =
+/// little-endian on the targets). fortran_order True is accepted when at most one extent exceeds
+/// 1 (both orders are then the same bytes). A zero extent is a valid header (elements 0).
 NpyHeader parse_npy_header(const std::uint8_t* bytes, std::size_t n);
 
 /// IEEE 754 binary16 -> binary32, exact (subnormals, +-Inf and NaN included).
@@ -87,12 +91,31 @@ struct Tensor {
     std::vector<std::string> query_tokens;  ///< n_q entries, or empty when the file has none
     std::vector<std::string> key_tokens;    ///< n_k entries (same as query_tokens unless cross)
     std::string format;                     ///< "attention-json" | "circuitsvis" | "bertviz"
+    /// Labels the file gives its layers / heads ("layers": [0], "heads": ["L9H9", ...],
+    /// CircuitsVis "headLabels"), as strings; empty when it gives none. layers / heads entries.
+    std::vector<std::string> layer_labels;
+    std::vector<std::string> head_labels;
 };
 
 /// Parses an attention JSON document (formats above; nesting depth 2 to 5 like the .npy shapes).
-/// null entries are read as NaN (so they are located by check_head, not silently zero).
+/// Which format, from the keys alone:
+///   * an object with "version" and "heads" is a playground state: Error(kBadFile) "this is a
+///     playground state (docs/state.md), not an attention file" (the page opens states itself);
+///   * {"all": {"attn", "left_text", "right_text"}} or that inner object, or a top-level list:
+///     "bertviz". The outer list is layers: [L][H][n_q][n_k], or [L][1][H][n_q][n_k] (a list of
+///     per-layer [batch=1, H, n, n] outputs); left_text are the queries, right_text the keys;
+///   * {"attention", "tokens" | "queryTokens" + "keyTokens", "layers"?, "heads"?}: "circuitsvis"
+///     when it has none of layers / heads / queryTokens and the nesting depth is 2 or 3
+///     ([heads, dest, src]), else "attention-json". "layers" / "heads" (CircuitsVis:
+///     "headLabels") are labels, kept in layer_labels / head_labels.
+/// One token list for a tensor with n_q < n_k: the queries are the last n_q tokens (the query t
+/// sits at key position t + n_k - n_q, as in docs/MATH.md).
+/// Numbers beyond float32's range become +-Inf; null entries are read as NaN (so both are located
+/// by check_head, not silently zero).
 /// Throws Error(kBadFile, "file") for text that is not JSON or not one of the formats (the
-/// message says which keys were expected), Error(kShapeMismatch, "attention") for ragged lists
+/// message says which keys were expected), Error(kBadFile, "attention") for an entry that is not a
+/// number or null ("attention[0][1][2] is a string, expected a number"), Error(kShapeMismatch,
+/// "attention") for ragged lists
 /// (names the first path whose length differs, e.g. "attention[0][3] has 11 entries, expected
 /// 12"), Error(kShapeMismatch, "tokens") when the token count does not match the tensor ("12
 /// tokens for a tensor with 16 keys"), Error(kTooLarge) as layout_from_shape.
