@@ -8,7 +8,7 @@
 import { StateError, validateState } from './state.js';
 
 /** An invalid state or head as reported by the core: `code` is one of shape_mismatch,
- * non_finite, bad_temperature, invalid_value, too_large, bad_state; `field` names the input
+ * non_finite, bad_temperature, invalid_value, too_large, bad_state, bad_file; `field` names the input
  * ("tau", "heads[0].Q", "mask.padding", ...). */
 export class AttentionError extends Error {
   constructor(code, field, message) {
@@ -208,5 +208,57 @@ export class Core {
   /** Full-resolution weights of rows [r0, r1) and keys [c0, c1) (at most 512 x 512). */
   computeTile(spec, r0, r1, c0, c1) {
     return throwIfError(this.mod.computeTile(spec, r0, r1, c0, c1));
+  }
+
+  // --- Import (cpp/include/attn/import.hpp, analysis.hpp) -------------------------------------
+
+  /**
+   * Length in bytes of a .npy header, from the file's first >= 12 bytes.
+   * @throws {AttentionError} code "bad_file" (not a .npy, truncated, unknown version)
+   */
+  npyHeaderLength(bytes) {
+    return throwIfError(this.mod.npyHeaderLength(bytes));
+  }
+
+  /**
+   * Parses a whole .npy header.
+   * @returns {{version, dtype: 'float16'|'float32'|'float64', shape: number[], dataOffset,
+   *   elements, dataBytes, layout: {layers, heads, nQ, nK}}}
+   * @throws {AttentionError} "bad_file" (Fortran order, big-endian, non-float dtype, malformed),
+   *   "shape_mismatch" (a shape that is not [n,n], [H,n,n], [L,H,n,n] or a batch of 1), "too_large"
+   */
+  parseNpyHeader(bytes) {
+    return throwIfError(this.mod.parseNpyHeader(bytes));
+  }
+
+  /**
+   * Parses an attention JSON document (ours, CircuitsVis, BertViz).
+   * @returns {{format, layout, queryTokens: string[], keyTokens: string[], data: Float32Array}}
+   * @throws {AttentionError} "bad_file", "shape_mismatch" (ragged lists, token count), "too_large"
+   */
+  parseAttentionJson(text) {
+    return throwIfError(this.mod.parseAttentionJson(text));
+  }
+
+  /** Tokens from a JSON list of strings or one per line. @throws {AttentionError} "bad_file" */
+  parseTokens(text) {
+    return throwIfError(this.mod.parseTokens(text));
+  }
+
+  /**
+   * Checks and analyses one head of raw values already in the heap (analysis.hpp).
+   * @param {object} spec {ptr, dtype, nQ, nK, reading: 'weights'|'logits', causal, topK,
+   *   sinkKeys, delta, thumbnail, wantRows}
+   * @returns {{verdict: 'probabilities'|'probabilities_warn'|'not_probabilities'|'invalid',
+   *   computed: boolean, check, summary, pattern: {kind, confidence, parameter, scores},
+   *   thumbnail: Float32Array, thumbRows, thumbCols, rows?}}
+   */
+  analyzeHead(spec) {
+    return throwIfError(this.mod.analyzeHead(spec));
+  }
+
+  /** Converts `count` raw values of `dtype` at heap offset `src` to float32 at `dst`. */
+  toFloat32(src, dtype, count, dst) {
+    this.mod.toFloat32(src, dtype, count, dst);
   }
 }

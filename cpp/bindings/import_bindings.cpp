@@ -1,0 +1,252 @@
+// Embind bindings of the importer (import.hpp) and the head analysis (analysis.hpp). Only
+// bindings: the page's import worker (web/import-worker.js) hands in bytes it read from a file,
+// a head at a time, and gets plain objects back. Errors come back as {error: {code, field,
+// message}} like bindings.cpp, never as exceptions.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/analysis.hpp"
+#include "attn/import.hpp"
+
+namespace {
+
+using emscripten::val;
+
+val error_val(const attn::Error& e) {
+    val err = val::object();
+    err.set("code", std::string(attn::to_string(e.code())));
+    err.set("field", e.field());
+    err.set("message", std::string(e.what()));
+    val out = val::object();
+    out.set("error", err);
+    return out;
+}
+
+template <class T>
+val copy_out(const T* data, std::size_t n) {
+    return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
+}
+
+std::vector<std::uint8_t> bytes_of(const val& u8) {
+    return emscripten::convertJSArrayToNumberVector<std::uint8_t>(u8);
+}
+
+val string_array(const std::vector<std::string>& v) {
+    val out = val::array();
+    for (std::size_t i = 0; i < v.size(); ++i) out.set(i, v[i]);
+    return out;
+}
+
+/// npyHeaderLength(Uint8Array of the first >= 12 bytes) -> number of header bytes
+val npy_header_length(const val& u8) {
+    try {
+        const auto b = bytes_of(u8);
+        return val(static_cast<double>(attn::io::npy_header_length(b.data(), b.size())));
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+val layout_val(const attn::io::Layout& l) {
+    val out = val::object();
+    out.set("layers", l.layers);
+    out.set("heads", l.heads);
+    out.set("nQ", l.n_q);
+    out.set("nK", l.n_k);
+    return out;
+}
+
+/// parseNpyHeader(Uint8Array holding the whole header) ->
+///   {version, dtype, shape, dataOffset, elements, dataBytes, layout: {layers, heads, nQ, nK}}
+val parse_npy_header(const val& u8) {
+    try {
+        const auto b = bytes_of(u8);
+        const attn::io::NpyHeader hd = attn::io::parse_npy_header(b.data(), b.size());
+        val shape = val::array();
+        for (std::size_t i = 0; i < hd.shape.size(); ++i) shape.set(i, static_cast<double>(hd.shape[i]));
+        val out = val::object();
+        out.set("version", hd.version_major);
+        out.set("dtype", std::string(attn::io::to_string(hd.dtype)));
+        out.set("shape", shape);
+        out.set("dataOffset", static_cast<double>(hd.data_offset));
+        out.set("elements", static_cast<double>(hd.elements));
+        out.set("dataBytes", static_cast<double>(hd.data_bytes));
+        out.set("layout", layout_val(attn::io::layout_from_shape(hd.shape)));
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// parseAttentionJson(text) -> {format, layout, queryTokens, keyTokens, data: Float32Array}
+val parse_attention_json(const std::string& text) {
+    try {
+        const attn::io::Tensor t = attn::io::parse_attention_json(text);
+        val out = val::object();
+        out.set("format", t.format);
+        out.set("layout", layout_val(t.layout));
+        out.set("queryTokens", string_array(t.query_tokens));
+        out.set("keyTokens", string_array(t.key_tokens));
+        out.set("data", copy_out(t.data.data(), t.data.size()));
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// parseTokens(text) -> string[]
+val parse_tokens(const std::string& text) {
+    try {
+        return string_array(attn::io::parse_tokens(text));
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+val check_val(const attn::HeadCheck& c) {
+    val out = val::object();
+    out.set("nonfinite", static_cast<double>(c.nonfinite));
+    out.set("firstNonfiniteRow", c.first_nonfinite_row);
+    out.set("firstNonfiniteCol", c.first_nonfinite_col);
+    out.set("negative", static_cast<double>(c.negative));
+    out.set("aboveOne", static_cast<double>(c.above_one));
+    out.set("fill", static_cast<double>(c.fill));
+    out.set("minValue", c.min_value);
+    out.set("maxValue", c.max_value);
+    out.set("zeroRows", c.zero_rows);
+    out.set("maxRowSumError", c.max_row_sum_error);
+    out.set("worstRow", c.worst_row);
+    out.set("rowsAboveDiagonal", c.rows_above_diagonal);
+    out.set("maxAboveDiagonal", c.max_above_diagonal);
+    out.set("firstRowAboveDiagonal", c.first_row_above_diagonal);
+    return out;
+}
+
+val pattern_val(const attn::Pattern& p) {
+    const attn::PatternScores& s = p.scores;
+    val scores = val::object();
+    scores.set("sink", s.sink);
+    scores.set("self", s.self);
+    scores.set("previous", s.previous);
+    scores.set("next", s.next);
+    scores.set("offset", s.offset);
+    scores.set("offsetD", s.offset_d);
+    scores.set("strided", s.strided);
+    scores.set("period", s.period);
+    scores.set("position", s.position);
+    scores.set("positionKey", s.position_key);
+    scores.set("global", s.global);
+    val out = val::object();
+    out.set("kind", std::string(attn::to_string(p.kind)));
+    out.set("confidence", p.confidence);
+    out.set("parameter", p.parameter);
+    out.set("scores", scores);
+    return out;
+}
+
+/// analyzeHead(spec): spec {ptr (byte offset of the raw values in the heap), dtype ("float16" |
+/// "float32" | "float64"), nQ, nK, reading ("weights" | "logits"), causal, topK, sinkKeys, delta,
+/// thumbnail, wantRows} -> {verdict, computed, check, summary, pattern, thumbnail, thumbRows,
+/// thumbCols, rows?}. The raw bytes are converted to float32 into a buffer of the core's own.
+val analyze_head(const val& spec) {
+    try {
+        const auto ptr = spec["ptr"].as<std::uintptr_t>();
+        const std::string dtype = spec["dtype"].as<std::string>();
+        const int n_q = spec["nQ"].as<int>();
+        const int n_k = spec["nK"].as<int>();
+        if (n_q < 1 || n_k < 1 || n_q > attn::io::kMaxImportTokens || n_k > attn::io::kMaxImportTokens)
+            throw attn::Error(attn::ErrorCode::kShapeMismatch, "shape", "a head needs 1 to 131072 queries and keys");
+        attn::io::DType t = attn::io::DType::f32;
+        if (dtype == "float16") t = attn::io::DType::f16;
+        else if (dtype == "float64") t = attn::io::DType::f64;
+        else if (dtype != "float32")
+            throw attn::Error(attn::ErrorCode::kInvalidValue, "dtype", "dtype must be float16, float32 or float64");
+        const std::size_t count = static_cast<std::size_t>(n_q) * n_k;
+        std::vector<float> values(count);
+        attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(ptr), count, values.data());
+
+        attn::AnalyzeOptions o;
+        o.reading = spec["reading"].as<std::string>() == "logits" ? attn::Reading::logits : attn::Reading::weights;
+        o.causal = spec["causal"].as<bool>();
+        o.top_k = spec["topK"].as<int>();
+        o.sink_keys = spec["sinkKeys"].as<int>();
+        o.delta = spec["delta"].as<double>();
+        o.thumbnail = spec["thumbnail"].as<int>();
+        o.want_rows = spec["wantRows"].as<bool>();
+        const attn::HeadAnalysis a = attn::analyze_head(values.data(), n_q, n_k, o);
+
+        val out = val::object();
+        out.set("verdict", std::string(attn::to_string(a.verdict)));
+        out.set("computed", a.computed);
+        out.set("check", check_val(a.check));
+        val summary = val::object();
+        summary.set("rows", a.summary.rows);
+        summary.set("emptyRows", a.summary.empty_rows);
+        summary.set("meanEntropy", a.summary.mean_entropy);
+        summary.set("meanNormalizedEntropy", a.summary.mean_normalized_entropy);
+        summary.set("meanNEff", a.summary.mean_n_eff);
+        summary.set("meanTopKMass", a.summary.mean_top_k_mass);
+        summary.set("meanSinkMass", a.summary.mean_sink_mass);
+        out.set("summary", summary);
+        out.set("pattern", pattern_val(a.pattern));
+        out.set("thumbnail", copy_out(a.thumbnail.data.data(), a.thumbnail.data.size()));
+        out.set("thumbRows", a.thumbnail.rows);
+        out.set("thumbCols", a.thumbnail.cols);
+        if (o.want_rows && a.computed) {
+            const std::size_t n = a.rows.size();
+            std::vector<double> entropy(n), hnorm(n), neff(n), topk(n), sink(n);
+            std::vector<std::int32_t> visible(n), support(n);
+            std::vector<std::uint8_t> empty(n);
+            for (std::size_t r = 0; r < n; ++r) {
+                const attn::RowMetrics& m = a.rows[r];
+                entropy[r] = m.entropy;
+                hnorm[r] = m.normalized_entropy;
+                neff[r] = m.n_eff;
+                topk[r] = m.top_k_mass;
+                sink[r] = m.sink_mass;
+                visible[r] = m.visible;
+                support[r] = m.support;
+                empty[r] = m.empty;
+            }
+            val rows = val::object();
+            rows.set("entropy", copy_out(entropy.data(), n));
+            rows.set("normalizedEntropy", copy_out(hnorm.data(), n));
+            rows.set("nEff", copy_out(neff.data(), n));
+            rows.set("topKMass", copy_out(topk.data(), n));
+            rows.set("sinkMass", copy_out(sink.data(), n));
+            rows.set("visible", copy_out(visible.data(), n));
+            rows.set("support", copy_out(support.data(), n));
+            rows.set("empty", copy_out(empty.data(), n));
+            out.set("rows", rows);
+        }
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// toFloat32(ptr, dtype, count, outPtr): converts raw little-endian values in the heap.
+val to_float32(std::uintptr_t src, const std::string& dtype, double count, std::uintptr_t dst) {
+    attn::io::DType t = attn::io::DType::f32;
+    if (dtype == "float16") t = attn::io::DType::f16;
+    else if (dtype == "float64") t = attn::io::DType::f64;
+    attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(src), static_cast<std::size_t>(count),
+                         reinterpret_cast<float*>(dst));
+    return val::undefined();
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attn_import) {
+    emscripten::function("npyHeaderLength", &npy_header_length);
+    emscripten::function("parseNpyHeader", &parse_npy_header);
+    emscripten::function("parseAttentionJson", &parse_attention_json);
+    emscripten::function("parseTokens", &parse_tokens);
+    emscripten::function("analyzeHead", &analyze_head);
+    emscripten::function("toFloat32", &to_float32);
+}
