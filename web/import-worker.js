@@ -1,0 +1,86 @@
+// The import worker: its own WebAssembly core, so reading and analysing a large file never freezes
+// the page. Holds the opened source (the File itself: heads are sliced from it on demand).
+//
+// Messages in:  {type: 'init', options}                       -> {type: 'ready'}
+//               {type: 'open', id, file, name, member?}       -> result: source description
+//               {type: 'tokens', id, file, which}             -> result: {queryTokens, keyTokens}
+//               {type: 'analyze', id, options, indices?}      -> {type: 'progress', id, done,
+//                   total, head} per head, then result: {done, cancelled}
+//               {type: 'cancel'}                              stops the running analysis
+//               {type: 'values', id, index}                   -> result: Float32Array (transferred)
+//               {type: 'rows', id, index, options}            -> result: one head with its rows
+// Errors: {type: 'error', id, error: {name, code, field, message}}.
+import { loadCore } from './core.js';
+import { analyzeSourceHead, headValues, openSource, readTokens } from './importer.js';
+
+let core = null;
+let source = null;
+let cancelled = false;
+let current = 0; // the running analysis; a newer one stops the older between two heads
+
+/** The source without its bytes: what the page needs to know. */
+function describe(s) {
+  if (s.kind === 'state' || s.needsMember) return s;
+  const { blob, data, ...rest } = s;
+  return rest;
+}
+
+async function handle(msg) {
+  switch (msg.type) {
+    case 'init':
+      core = await loadCore(msg.options ?? {});
+      return { variant: core.variant };
+    case 'open': {
+      current += 1; // a new file stops the analysis of the old one
+      const s = await openSource(core, msg.file, { name: msg.name, member: msg.member });
+      if (s.kind !== 'state' && !s.needsMember) source = s;
+      return describe(s);
+    }
+    case 'tokens': {
+      if (!source) throw new Error('open a file before its tokens');
+      const t = await readTokens(core, msg.file, source, { which: msg.which });
+      source.queryTokens = t.queryTokens;
+      source.keyTokens = t.keyTokens;
+      return t;
+    }
+    case 'analyze': {
+      cancelled = false;
+      const mine = ++current;
+      const n = source.layout.layers * source.layout.heads;
+      const list = msg.indices ?? Array.from({ length: n }, (_, i) => i);
+      for (let i = 0; i < list.length; i++) {
+        if (cancelled || mine !== current) return { done: i, cancelled: true };
+        const head = await analyzeSourceHead(core, source, list[i], msg.options);
+        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head },
+          [head.thumbnail.buffer]);
+        // Let a 'cancel' message in between heads.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      return { done: list.length, cancelled: false };
+    }
+    case 'values':
+      return headValues(core, source, msg.index);
+    case 'rows':
+      return analyzeSourceHead(core, source, msg.index, { ...msg.options, wantRows: true });
+    default:
+      throw new Error(`unknown message ${msg.type}`);
+  }
+}
+
+self.onmessage = async (ev) => {
+  const msg = ev.data;
+  if (msg.type === 'cancel') {
+    cancelled = true;
+    return;
+  }
+  try {
+    const results = await handle(msg);
+    const transfer = results instanceof Float32Array ? [results.buffer] : [];
+    self.postMessage({ type: msg.type === 'init' ? 'ready' : 'result', id: msg.id, results }, transfer);
+  } catch (e) {
+    self.postMessage({
+      type: 'error', id: msg.id,
+      error: { name: e.name, code: e.code, field: e.field, message: e.message },
+    });
+  }
+};

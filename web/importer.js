@@ -1,0 +1,288 @@
+// Import of attention tensors exported from real models (docs/import.md): reads a dropped file
+// (a Blob) a head at a time, hands the bytes to the C++ core (parse, check, analyse) and returns
+// plain data. No DOM: it runs in the import worker (web/import-worker.js) and, unchanged, in the
+// node tests, so the page, node and the CLI (`attn analyze`) report the same numbers.
+//
+// Memory: a .npy file is never read whole. Each head's bytes are sliced from the Blob, copied into
+// the WebAssembly heap, analysed and dropped, so a [12, 12, 512, 512] float32 file (151 MB) costs
+// one head (1 MB) at a time. A .npz member (fflate inflates it) and a JSON document are held whole,
+// hence their smaller limits.
+import { AttentionError } from './core.js';
+import { unzipSync } from './vendor/vendor.js';
+
+const MiB = 1024 * 1024;
+/** Largest files the page reads, by kind (refused with these numbers in the message). */
+export const IMPORT_LIMITS = Object.freeze({
+  npyBytes: 8 * 1024 * MiB,  // streamed: bounded by one head, not by the file
+  npzBytes: 512 * MiB,       // unzipped in memory
+  jsonBytes: 64 * MiB,       // parsed whole (the parsed tree is several times the text)
+  tokensBytes: 16 * MiB,
+  headBytes: 256 * MiB,      // one head's raw values (n_q * n_k * item size)
+});
+
+const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];   // \x93NUMPY
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];               // PK\3\4
+const ITEM = { float16: 2, float32: 4, float64: 8 };
+
+const fmtMiB = (bytes) => `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MiB`;
+
+function startsWith(bytes, magic) {
+  return magic.every((b, i) => bytes[i] === b);
+}
+
+function badFile(message, field = 'file') {
+  return new AttentionError('bad_file', field, message);
+}
+
+function tooLarge(what, size, limit) {
+  return new AttentionError('too_large', 'file',
+    `${what} is ${fmtMiB(size)}; the page reads at most ${fmtMiB(limit)} of this kind of file. ` +
+    'Use the command-line tool (attn analyze) for bigger files, or export fewer layers.');
+}
+
+async function readBytes(blob, start, end) {
+  return new Uint8Array(await blob.slice(start, end).arrayBuffer());
+}
+
+/** Parses a .npy held in `bytes` (a whole .npz member) or the header of a Blob. */
+async function npyHeaderOf(core, read, size) {
+  const first = await read(0, Math.min(size, 12));
+  const length = core.npyHeaderLength(first);
+  if (length > size) throw badFile(`the .npy header needs ${length} bytes but the file has ${size}: it is truncated`);
+  const header = core.parseNpyHeader(await read(0, length));
+  const needed = header.dataOffset + header.dataBytes;
+  if (size < needed) {
+    throw badFile(`the .npy file is truncated: its header promises ${header.dataBytes} bytes of ${header.dtype} ` +
+      `data for shape [${header.shape.join(', ')}], but only ${Math.max(0, size - header.dataOffset)} follow`);
+  }
+  return header;
+}
+
+/**
+ * Opens a file: detects the format from its first bytes (not its name) and parses what is needed
+ * to know its layout. Nothing is analysed yet.
+ * @param {object} core  a Core (web/core.js)
+ * @param {Blob} blob    the file (a File in the page, fs.openAsBlob in node)
+ * @param {{name?: string, member?: string}} [o]  member: the .npz array to read
+ * @returns {Promise<object>} a source: {kind: 'npy'|'npz'|'json', format, name, dtype, shape,
+ *   layout: {layers, heads, nQ, nK}, queryTokens, keyTokens, members?} or, for a .npz with several
+ *   arrays and no member chosen, {kind: 'npz', needsMember: true, members: [{name, shape, dtype}]};
+ *   for a playground state document, {kind: 'state', state}.
+ * @throws {AttentionError} bad_file, shape_mismatch, too_large with a message for the user
+ */
+export async function openSource(core, blob, { name = 'file', member = null } = {}) {
+  if (blob.size === 0) throw badFile(`${name} is empty`);
+  const head = await readBytes(blob, 0, Math.min(blob.size, 16));
+  if (startsWith(head, NPY_MAGIC)) {
+    if (blob.size > IMPORT_LIMITS.npyBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.npyBytes);
+    const header = await npyHeaderOf(core, (a, b) => readBytes(blob, a, b), blob.size);
+    return npySource({ kind: 'npy', format: 'npy', name, blob, base: 0 }, header);
+  }
+  if (startsWith(head, ZIP_MAGIC)) {
+    if (blob.size > IMPORT_LIMITS.npzBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.npzBytes);
+    return openNpz(core, new Uint8Array(await blob.arrayBuffer()), name, member);
+  }
+  if (blob.size > IMPORT_LIMITS.jsonBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.jsonBytes);
+  const text = await blob.text();
+  return openJson(core, text, name);
+}
+
+function npySource(base, header) {
+  const { layout } = header;
+  const headBytes = layout.nQ * layout.nK * ITEM[header.dtype];
+  if (headBytes > IMPORT_LIMITS.headBytes) {
+    throw new AttentionError('too_large', 'shape', `one head of shape ${layout.nQ} × ${layout.nK} is ` +
+      `${fmtMiB(headBytes)} of ${header.dtype}; the page analyses heads of at most ${fmtMiB(IMPORT_LIMITS.headBytes)}`);
+  }
+  return {
+    ...base, dtype: header.dtype, shape: header.shape, layout, dataOffset: base.base + header.dataOffset,
+    headBytes, queryTokens: [], keyTokens: [],
+  };
+}
+
+async function openNpz(core, bytes, name, member) {
+  let entries;
+  try {
+    entries = unzipSync(bytes, { filter: (f) => f.name.endsWith('.npy') && (!member || stripNpy(f.name) === stripNpy(member)) });
+  } catch (e) {
+    throw badFile(`${name} is not a readable .npz (zip) archive: ${e.message}`);
+  }
+  const names = Object.keys(entries);
+  if (member && !names.length) throw badFile(`${name} has no array named "${stripNpy(member)}"`, 'member');
+  if (!names.length) throw badFile(`${name} is a zip archive without .npy arrays in it`);
+  const described = [];
+  for (const n of names) {
+    const data = entries[n];
+    try {
+      const header = await npyHeaderOf(core, async (a, b) => data.subarray(a, b), data.length);
+      described.push({ name: stripNpy(n), shape: header.shape, dtype: header.dtype, header, data });
+    } catch (e) {
+      if (names.length === 1 || member) throw e;
+      described.push({ name: stripNpy(n), error: e.message });
+    }
+  }
+  if (described.length > 1) {
+    return { kind: 'npz', name, needsMember: true, members: described.map(({ name: n, shape, dtype, error }) => ({ name: n, shape, dtype, error })) };
+  }
+  const m = described[0];
+  const blob = new Blob([m.data]);
+  return { ...npySource({ kind: 'npz', format: 'npz', name, blob, base: 0 }, m.header), member: m.name };
+}
+
+const stripNpy = (n) => n.replace(/\.npy$/, '');
+
+function openJson(core, text, name) {
+  let doc = null;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    // Not JSON at all: let the core say so in its words (and handle NaN literals it may accept).
+  }
+  if (doc && typeof doc === 'object' && !Array.isArray(doc) && 'version' in doc && 'heads' in doc) {
+    return { kind: 'state', name, state: doc };
+  }
+  const t = core.parseAttentionJson(text);
+  return {
+    kind: 'json', format: t.format, name, dtype: 'float32', shape: [t.layout.layers, t.layout.heads, t.layout.nQ, t.layout.nK],
+    layout: t.layout, data: t.data, queryTokens: t.queryTokens, keyTokens: t.keyTokens,
+    headBytes: t.layout.nQ * t.layout.nK * 4,
+  };
+}
+
+/**
+ * Reads a token file (JSON list or one per line) and checks it against the source.
+ * @returns {{queryTokens: string[], keyTokens: string[]}}
+ * @throws {AttentionError} bad_file, too_large, shape_mismatch ("12 tokens for a tensor with 16 keys")
+ */
+export async function readTokens(core, blob, source, { which = 'both' } = {}) {
+  if (blob.size > IMPORT_LIMITS.tokensBytes) throw tooLarge('the token file', blob.size, IMPORT_LIMITS.tokensBytes);
+  const tokens = core.parseTokens(await blob.text());
+  const { nQ, nK } = source.layout;
+  const check = (n, axis) => {
+    if (tokens.length !== n) {
+      throw new AttentionError('shape_mismatch', 'tokens', `${tokens.length} tokens for a tensor with ${n} ${axis}`);
+    }
+  };
+  if (which === 'keys') { check(nK, 'keys'); return { queryTokens: source.queryTokens, keyTokens: tokens }; }
+  if (which === 'queries') { check(nQ, 'queries'); return { queryTokens: tokens, keyTokens: source.keyTokens }; }
+  check(nK, 'keys');
+  if (nQ !== nK) {
+    throw new AttentionError('shape_mismatch', 'tokens', `the tensor has ${nQ} queries and ${nK} keys (cross-attention): ` +
+      'give the query tokens and the key tokens as two files');
+  }
+  return { queryTokens: tokens, keyTokens: tokens };
+}
+
+/** Raw bytes of head `index` (layer-major: index = layer * heads + head). */
+async function rawHead(source, index) {
+  if (source.data) {
+    const n = source.layout.nQ * source.layout.nK;
+    return new Uint8Array(source.data.buffer, source.data.byteOffset + index * n * 4, n * 4);
+  }
+  const start = source.dataOffset + index * source.headBytes;
+  return readBytes(source.blob, start, start + source.headBytes);
+}
+
+/** Default analysis options (analysis.hpp AnalyzeOptions). */
+export const ANALYZE_DEFAULTS = Object.freeze({ reading: 'weights', causal: false, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32 });
+
+/**
+ * Analyses one head: copies its bytes into the heap, runs the core's check and analysis.
+ * @param {object} core
+ * @param {object} source  from openSource()
+ * @param {number} index   layer * heads + head
+ * @param {object} [options]  ANALYZE_DEFAULTS overrides; wantRows (default false)
+ * @returns {Promise<object>} analyzeHead()'s result with {index, layer, head}
+ */
+export async function analyzeSourceHead(core, source, index, options = {}) {
+  const o = { ...ANALYZE_DEFAULTS, wantRows: false, ...options };
+  const bytes = await rawHead(source, index);
+  const ptr = core.alloc(bytes.length);
+  try {
+    core.writeU8(ptr, bytes);
+    const r = core.analyzeHead({ ...o, ptr, dtype: source.dtype, nQ: source.layout.nQ, nK: source.layout.nK });
+    const layer = Math.floor(index / source.layout.heads);
+    return { ...r, index, layer, head: index - layer * source.layout.heads };
+  } finally {
+    core.free(ptr);
+  }
+}
+
+/**
+ * The float32 values of one head (n_q * n_k, row-major), for opening it in the playground.
+ */
+export async function headValues(core, source, index) {
+  const bytes = await rawHead(source, index);
+  const n = source.layout.nQ * source.layout.nK;
+  if (source.dtype === 'float32') {
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  }
+  const src = core.alloc(bytes.length);
+  const dst = core.alloc(n * 4);
+  try {
+    core.writeU8(src, bytes);
+    core.toFloat32(src, source.dtype, n, dst);
+    return core.viewF32(dst, n).slice();
+  } finally {
+    core.free(src);
+    core.free(dst);
+  }
+}
+
+/**
+ * Analyses every head (or `indices`), calling onHead(result, done, total) after each.
+ * @returns {Promise<object[]>} the results in order
+ */
+export async function analyzeAll(core, source, options = {}, onHead = () => {}, indices = null) {
+  const list = indices ?? Array.from({ length: source.layout.layers * source.layout.heads }, (_, i) => i);
+  const out = [];
+  for (let i = 0; i < list.length; i++) {
+    const r = await analyzeSourceHead(core, source, list[i], options);
+    out.push(r);
+    onHead(r, i + 1, list.length);
+  }
+  return out;
+}
+
+/**
+ * What a set of head results says about the file as a whole, for the page's messages.
+ * @param {object[]} results  from analyzeAll()
+ * @param {{causal?: boolean, reading?: 'weights'|'logits'}} [options]  as given to the analysis
+ * @returns {{errors: string[], warnings: string[], offerLogits: boolean}}
+ */
+export function summarise(results, options = {}) {
+  const by = (v) => results.filter((r) => r.verdict === v);
+  const invalid = by('invalid');
+  const notProb = by('not_probabilities');
+  const warn = by('probabilities_warn');
+  const where = (r) => `L${r.layer} H${r.head}`;
+  const out = { errors: [], warnings: [], offerLogits: false };
+  for (const r of invalid.slice(0, 5)) {
+    out.errors.push(`${where(r)}: ${r.check.nonfinite} NaN/Inf values, the first at query ${r.check.firstNonfiniteRow}, key ${r.check.firstNonfiniteCol}`);
+  }
+  if (invalid.length > 5) out.errors.push(`… and ${invalid.length - 5} more heads with NaN/Inf`);
+  // Read as logits, values that are not probabilities are what was asked for.
+  if (notProb.length && options.reading !== 'logits') {
+    const c = notProb[0].check;
+    const why = [];
+    if (c.negative) why.push(`${c.negative} negative values (min ${c.minValue.toPrecision(3)})`);
+    if (c.fill) why.push(`${c.fill} values ≤ −1e30 (a mask fill such as −3.4e38)`);
+    if (c.aboveOne) why.push(`${c.aboveOne} values above 1 (max ${c.maxValue.toPrecision(3)})`);
+    if (!why.length) why.push(`rows summing to 1 ± ${c.maxRowSumError.toPrecision(2)} (row ${c.worstRow})`);
+    out.errors.push(`${notProb.length} of ${results.length} heads are not probabilities (${where(notProb[0])}: ${why.join(', ')}). ` +
+      'They look like scores (logits): read them as logits to get softmax weights.');
+    out.offerLogits = true;
+  }
+  if (warn.length) {
+    const worst = warn.reduce((a, b) => (b.check.maxRowSumError > a.check.maxRowSumError ? b : a));
+    out.warnings.push(`${warn.length} ${warn.length === 1 ? 'head has' : 'heads have'} rows summing to 1 only within ${worst.check.maxRowSumError.toPrecision(2)} ` +
+      `(worst ${where(worst)} query ${worst.check.worstRow}; float16 or rounded exports do this). Accepted: each row is renormalised.`);
+  }
+  const above = results.filter((r) => r.check.rowsAboveDiagonal > 0);
+  if (options.causal && above.length) {
+    out.warnings.push(`You said the model is causal, but ${above.length} heads put weight above the diagonal: ` +
+      above.slice(0, 6).map((r) => `${where(r)} (${r.check.rowsAboveDiagonal} rows from query ${r.check.firstRowAboveDiagonal}, up to ${r.check.maxAboveDiagonal.toPrecision(3)})`).join(', ') +
+      (above.length > 6 ? ', …' : ''));
+  }
+  return out;
+}
