@@ -15,6 +15,8 @@ import { renderOutput, renderRowPanel } from './views/rowpanel.js';
 import { showToken } from './views/format.js';
 import { renderOverview } from './views/overview.js';
 import { LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
+import { initImportView } from './import-ui.js';
+import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJson } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 const TAU_MIN = 0.05;
@@ -822,7 +824,7 @@ function wireControls() {
     try {
       url = shareUrl();
     } catch (e) {
-      status.textContent = `This state cannot be put in a link: ${e.message}`;
+      status.textContent = `This state cannot be put in a link: ${e.message}. Save state keeps it as a file instead (open it again under Import).`;
       return;
     }
     try {
@@ -837,6 +839,98 @@ function wireControls() {
   });
   window.addEventListener('hashchange', () => { loadFromHash(); });
   window.addEventListener('pagehide', flushHash);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import view and exports.
+
+let importView = null;
+
+/** Shows the playground or the import view (the tabs under the header). */
+function showView(which) {
+  $('app').hidden = which !== 'playground';
+  $('import-view').hidden = which !== 'import';
+  $('tab-playground').setAttribute('aria-selected', String(which === 'playground'));
+  $('tab-import').setAttribute('aria-selected', String(which === 'import'));
+  document.body.dataset.view = which;
+}
+
+/** A state from the import view (an opened head, a saved state file): committed like a preset. */
+async function openState(next, kind) {
+  flushBoxes();
+  scaleCustom = false;
+  const err = await commit(structuredClone(next), { structural: true, report: false, kind });
+  if (!err) {
+    $('banner').hidden = true;
+    showView('playground');
+    window.scrollTo(0, 0);
+  }
+  return err;
+}
+
+/** File name stem of the current state: its preset or head name. */
+function exportStem() {
+  const name = `${state.view.preset === 'import' || state.view.preset === 'custom' ? currentHead().name : state.view.preset}`;
+  return name.replace(/[^\w.-]+/g, '_') || 'attention';
+}
+
+/** The weights on screen as a flat grid: the full matrix, or a large head's pooled overview. */
+function weightsGrid() {
+  if (results.large) {
+    const o = results.overview;
+    const pooled = o.rows !== results.nQ || o.cols !== results.nK;
+    return { values: o.data, rows: o.rows, cols: o.cols, pooled,
+      note: pooled ? `max-pooled overview ${o.rows} × ${o.cols} of ${results.nQ} × ${results.nK}` : '' };
+  }
+  const values = new Float64Array(results.nQ * results.nK);
+  results.weights.forEach((row, i) => row.forEach((w, j) => { values[i * results.nK + j] = results.visible[i][j] ? w : NaN; }));
+  return { values, rows: results.nQ, cols: results.nK, pooled: false, note: '' };
+}
+
+function weightsSvg() {
+  const g = weightsGrid();
+  return heatmapSvg({
+    values: g.values, rows: g.rows, cols: g.cols, domain: g.pooled ? undefined : [0, 1],
+    rowLabels: g.pooled ? [] : state.tokens.queries, colLabels: g.pooled ? [] : state.tokens.keys,
+    title: `Weights A = softmax(S / τ), τ = ${state.tau}: ${currentHead().name}`,
+    note: g.note || `${results.nQ} queries (rows) × ${results.nK} keys (columns); grey = masked`,
+  });
+}
+
+function wireImportExport() {
+  importView = initImportView($('import-view'), { coreOptions: coreOptions(), openState });
+  $('tab-playground').addEventListener('click', () => showView('playground'));
+  $('tab-import').addEventListener('click', () => showView('import'));
+  // A file dropped anywhere on the page is an import.
+  document.addEventListener('dragover', (ev) => { if (ev.dataTransfer?.types?.includes('Files')) ev.preventDefault(); });
+  document.addEventListener('drop', (ev) => {
+    if (!ev.dataTransfer?.files?.length || ev.defaultPrevented) return;
+    ev.preventDefault();
+    showView('import');
+    importView.importFile(ev.dataTransfer.files[0]);
+  });
+  $('save-state').addEventListener('click', () => {
+    flushBoxes();
+    download(`${exportStem()}.state.json`, `${JSON.stringify(state, null, 1)}\n`, 'application/json');
+  });
+  $('export-svg').addEventListener('click', () => download(`${exportStem()}_weights.svg`, weightsSvg(), 'image/svg+xml'));
+  $('export-png').addEventListener('click', () => {
+    const g = weightsGrid();
+    const canvas = drawHeatmap(document.createElement('canvas'), { values: g.values, rows: g.rows, cols: g.cols, domain: g.pooled ? undefined : [0, 1] });
+    canvas.toBlob((blob) => download(`${exportStem()}_weights.png`, blob), 'image/png');
+  });
+  $('export-csv').addEventListener('click', () => download(`${exportStem()}_rows.csv`, resultsRowsCsv(results, state.tokens.queries), 'text/csv'));
+  $('export-json').addEventListener('click', () => download(`${exportStem()}_results.json`, toJson(plainResults()), 'application/json'));
+  $('export-html').addEventListener('click', () => {
+    const rows = results.rows.map((m, t) => [t, state.tokens.queries[t], m.empty ? 'empty' : m.entropy, m.normalizedEntropy, m.nEff, m.topKMass, m.sinkMass, m.support]);
+    download(`${exportStem()}_view.html`, standaloneHtml({
+      title: `Attention Playground: ${currentHead().name}`,
+      subtitle: `${state.source ? `${state.source}. ` : ''}Mode ${state.mode}, τ = ${state.tau}, causal mask ${state.mask.causal ? 'on' : 'off'}` +
+        `${state.mask.window ? `, window ${state.mask.window}` : ''}; selected query row ${state.row}.`,
+      svg: weightsSvg(),
+      tables: [{ caption: 'Per-row metrics (entropy in nats)', header: ['query', 'token', 'H', 'H_norm', 'N_eff', `top-${state.topK} mass`, 'sink mass', '|S_t| (90%)'], rows }],
+    }), 'text/html');
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -865,8 +959,9 @@ async function start() {
   showCoreVariant();
   fillPresetSelect();
   wireControls();
+  wireImportExport();
   $('loading').hidden = true;
-  $('app').hidden = false;
+  showView('playground');
   if (!(await loadFromHash({ initial: true }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);
@@ -897,6 +992,8 @@ function plainResults() {
  *                                   message says what is wrong (the current state is kept)
  *   results(): object               the current results JSON (scores, weights, output, rows, ...)
  *   shareUrl(): string              a link that reproduces the current state exactly
+ *   imported(): object              the import view's file and per-head analysis
+ *                                   ({source, heads, reading, running}; docs/import.md)
  */
 window.attentionPlayground = {
   ready,
@@ -909,4 +1006,5 @@ window.attentionPlayground = {
   },
   results: () => plainResults(),
   shareUrl: () => shareUrl(),
+  imported: () => structuredClone(importView?.getImport() ?? { source: null, heads: [], reading: 'weights', running: false }),
 };

@@ -26,23 +26,7 @@ export function renderOverview(container, o) {
     role: 'img',
     'aria-label': `Overview of the ${o.nQ} × ${o.nK} weights: ${o.pool} pooling into ${o.rows} × ${o.cols} cells. Click a cell to zoom in.`,
   });
-  const ctx = canvas.getContext('2d');
-  const image = ctx.createImageData(o.cols, o.rows);
-  // The colour scale spans 0 .. the 99th percentile of the pooled cells (a few cells near 1, like
-  // row 0 of a causal head, would otherwise leave the rest dark); the legend states the range.
-  // NaN cells (no visible query-key pair) are painted light grey, outside the colour scale.
-  const sorted = Float32Array.from(o.grid).filter((x) => !Number.isNaN(x)).sort();
-  const top = sorted.length ? sorted[sorted.length - 1] : 0;
-  let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
-  if (!(hi > 0)) hi = top > 0 ? top : 1;
-  const saturates = top > hi;
-  for (let i = 0; i < o.rows * o.cols; i++) {
-    const x = o.grid[i];
-    const [r, g, b] = Number.isNaN(x) ? [221, 226, 232]
-      : interpolateCividis(Math.min(1, Math.max(0, x / hi))).match(/\d+/g).map(Number);
-    image.data.set([r, g, b, 255], 4 * i);
-  }
-  ctx.putImageData(image, 0, 0);
+  const { hi, saturates } = paintGrid(canvas, o.grid, o.rows, o.cols);
   const scale = SIZE / Math.max(o.rows, o.cols);
   canvas.style.setProperty('width', `${Math.round(o.cols * scale)}px`);
   canvas.style.setProperty('height', `${Math.round(o.rows * scale)}px`);
@@ -79,6 +63,30 @@ export function renderOverview(container, o) {
     renderLegend(0, hi, 3, 'grey: no visible key (masked)'),
     frame,
     h('p', { class: 'note' }, `Rows: queries 0 … ${o.nQ - 1} (top to bottom); columns: keys 0 … ${o.nK - 1}.`));
+}
+
+/**
+ * Paints a rows x cols grid of weights (row-major; NaN = no visible key, light grey) onto a canvas
+ * of that many pixels. The colour scale spans 0 .. the 99th percentile of the cells (a few cells
+ * near 1, like row 0 of a causal head, would otherwise leave the rest dark).
+ * @returns {{hi: number, saturates: boolean}} the top of the colour scale and whether some cells
+ *   lie above it
+ */
+export function paintGrid(canvas, grid, rows, cols) {
+  const ctx = canvas.getContext('2d');
+  const image = ctx.createImageData(cols, rows);
+  const sorted = Float32Array.from(grid).filter((x) => !Number.isNaN(x)).sort();
+  const top = sorted.length ? sorted[sorted.length - 1] : 0;
+  let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
+  if (!(hi > 0)) hi = top > 0 ? top : 1;
+  for (let i = 0; i < rows * cols; i++) {
+    const x = grid[i];
+    const [r, g, b] = Number.isNaN(x) ? [221, 226, 232]
+      : interpolateCividis(Math.min(1, Math.max(0, x / hi))).match(/\d+/g).map(Number);
+    image.data.set([r, g, b, 255], 4 * i);
+  }
+  ctx.putImageData(image, 0, 0);
+  return { hi, saturates: top > hi };
 }
 
 function fmtBlock(x) {

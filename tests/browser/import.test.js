@@ -1,0 +1,319 @@
+// Import in Chromium: a real GPT-2 file dropped on the page, the layer x head overview, sorting
+// and filtering, inspecting a head (hover, lock, Escape), opening it in the playground, exports,
+// every validation message, hostile token strings, and a [12, 12, 512, 512] file with a progress
+// bar while the page keeps painting.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { getResults, getState, near, openPage, screenshotPath, startSession } from './harness.js';
+import { npy, uniformCausal } from '../node/npy.js';
+
+const REAL = new URL('../../web/data/real/', import.meta.url);
+const L0 = 'gpt2-small_L0_nlp-sentence';
+const realFile = (set, name) => new URL(`${set}/${name}`, REAL).pathname;
+
+let session;
+before(async () => { session = await startSession(); });
+after(async () => {
+  assert.deepEqual(session.events.pageErrors, [], 'page errors');
+  assert.deepEqual(session.events.consoleErrors, [], 'console errors');
+  assert.deepEqual(session.events.dialogs, [], 'no token may open a dialog');
+  await session?.close();
+});
+
+const imported = (page) => page.evaluate(() => window.attentionPlayground.imported());
+
+/** Imports files through the file picker and waits until every head is analysed. */
+async function importFiles(page, files, { tokens = null } = {}) {
+  if (await page.isHidden('#import-view')) await page.click('#tab-import');
+  if (tokens) await page.setInputFiles('#import-tokens', tokens);
+  await page.setInputFiles('#import-file', files);
+  await page.waitForFunction((name) => {
+    const s = window.attentionPlayground.imported();
+    return s.source?.name === name && !s.running && s.heads.length === s.source.layout.layers * s.source.layout.heads;
+  }, basename(files));
+}
+
+async function downloadOf(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
+}
+
+describe('a real GPT-2 layer', () => {
+  test('drop, overview, sort, filter, inspect with hover and lock, open in the playground', async () => {
+    const { page, context } = await openPage(session, '', { label: '[l0] ' });
+    // Drag and drop: a File built from the bytes of the real .npy, dropped on the drop zone.
+    await page.click('#tab-import');
+    const bytes = [...readFileSync(realFile(L0, 'attention.npy'))];
+    await page.evaluate((b) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(b)], 'gpt2_L0.npy'));
+      document.getElementById('import-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, bytes);
+    await page.waitForFunction(() => window.attentionPlayground.imported().heads.length === 12);
+    await page.setInputFiles('#import-tokens', realFile(L0, 'tokens.json'));
+    await page.waitForFunction(() => window.attentionPlayground.imported().source.keyTokens.length === 33);
+    assert.match(await page.textContent('#import-info'), /gpt2_L0\.npy: npy, float32, shape \[1, 12, 33, 33\] → 1 layers × 12 heads × 33 × 33; 33 tokens/);
+    assert.equal(await page.locator('.head-card').count(), 12);
+    assert.equal(await page.isHidden('#import-errors'), true);
+
+    // The overview's numbers are the core's: the mean sink mass of each head against the file.
+    const doc = JSON.parse(readFileSync(realFile(L0, 'attention.json'), 'utf8'));
+    const heads = doc.attention.flat(1);
+    const s = await imported(page);
+    s.heads.forEach((r, i) => {
+      const ref = heads[i].reduce((acc, row) => acc + row[0] / row.reduce((a, b) => a + b, 0), 0) / heads[i].length;
+      near(r.summary.meanSinkMass, ref, 1e-6, `head ${i} mean sink mass`);
+    });
+
+    // Sort by sink mass, descending: the first card is the head with the most mass on BOS.
+    await page.selectOption('#import-sort', 'meanSinkMass');
+    await page.check('#import-desc');
+    const top = s.heads.reduce((a, b) => (b.summary.meanSinkMass > a.summary.meanSinkMass ? b : a));
+    assert.equal(await page.getAttribute('.head-card >> nth=0', 'data-index'), String(top.index));
+    // Filter: only the heads of one pattern, and a range of the sort metric.
+    const kind = s.heads[0].pattern.kind;
+    await page.selectOption('#import-filter', kind);
+    const n = s.heads.filter((r) => r.pattern.kind === kind).length;
+    assert.equal(await page.locator('.head-card').count(), n);
+    assert.equal(await page.textContent('#import-count'), `${n} of 12 heads`);
+    await page.selectOption('#import-filter', '');
+    await page.fill('#import-min', '0.2');
+    const above = s.heads.filter((r) => r.summary.meanSinkMass >= 0.2).length;
+    assert.equal(await page.locator('.head-card').count(), above);
+    await page.fill('#import-min', '');
+    await page.selectOption('#import-sort', 'order');
+    await page.uncheck('#import-desc');
+    assert.equal(await page.locator('#layer-summary tbody tr').count(), 1);
+    assert.equal(await page.locator('#head-summary tbody tr').count(), 12);
+
+    // Inspect head 3: hover a cell for query token, key token and weight; click locks it.
+    await page.click('#head-card-0-3');
+    await page.waitForSelector('#detail-canvas');
+    await page.locator('#detail-canvas').scrollIntoViewIfNeeded();
+    const box = await page.locator('#detail-canvas').boundingBox();
+    const cell = (i, j) => ({ x: box.x + ((j + 0.5) / 33) * box.width, y: box.y + ((i + 0.5) / 33) * box.height });
+    const tokens = JSON.parse(readFileSync(realFile(L0, 'tokens.json'), 'utf8'));
+    const at = cell(5, 2);
+    await page.mouse.move(at.x, at.y);
+    const w52 = heads[3][5][2] / heads[3][5].reduce((a, b) => a + b, 0);
+    const readout = await page.textContent('#detail-readout');
+    assert.ok(readout.includes(`query 5 “${tokens[5].replace(/^ /, '␣')}” → key 2 “${tokens[2].replace(/^ /, '␣')}”`), readout);
+    near(Number(readout.split('weight ')[1]), w52, 5e-4, 'hovered weight');
+    await page.mouse.click(at.x, at.y);
+    assert.match(await page.textContent('#detail-readout'), /^🔒 query 5/);
+    const other = cell(20, 10);
+    await page.mouse.move(other.x, other.y);
+    assert.match(await page.textContent('#detail-readout'), /^🔒 query 5/, 'a locked readout does not follow the pointer');
+    await page.keyboard.press('Escape');
+    assert.doesNotMatch(await page.textContent('#detail-readout'), /🔒/);
+    await page.mouse.move(other.x, other.y + 1);
+    assert.match(await page.textContent('#detail-readout'), /^query 20/);
+    await page.screenshot({ path: screenshotPath('import-overview-gpt2-L0'), fullPage: true });
+
+    // Open in the playground: the head's weights become the state, its metrics match the overview.
+    await page.click('#open-in-playground');
+    await page.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'import');
+    assert.equal(await page.isVisible('#app'), true);
+    const state = await getState(page);
+    assert.equal(state.mode, 'weights');
+    assert.deepEqual(state.tokens.keys, tokens);
+    assert.equal(state.heads[0].name, 'L0 H3');
+    assert.equal(state.heads[0].weights[5][2], Math.fround(heads[3][5][2]));
+    const res = await getResults(page);
+    near(res.summary.meanSinkMass, s.heads[3].summary.meanSinkMass, 1e-9, 'playground vs overview mean sink mass');
+    near(res.summary.meanEntropy, s.heads[3].summary.meanEntropy, 1e-9, 'playground vs overview mean entropy');
+    await page.screenshot({ path: screenshotPath('import-opened-head') });
+
+    // Exports of the playground view.
+    const csv = await downloadOf(page, '#export-csv');
+    assert.equal(csv.text.split('\r\n')[0], 'row,query_token,empty,visible,entropy,normalized_entropy,n_eff,top_k_mass,sink_mass,support');
+    assert.equal(csv.text.trim().split('\r\n').length, 34);
+    const svg = await downloadOf(page, '#export-svg');
+    assert.match(svg.name, /\.svg$/);
+    assert.match(svg.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.equal((svg.text.match(/<rect x=/g) ?? []).length, 33 * 33 + 20);
+    const html = await downloadOf(page, '#export-html');
+    assert.match(html.text, /<!doctype html>/);
+    assert.doesNotMatch(html.text, /<script/);
+    const png = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+    assert.match(png[0].suggestedFilename(), /\.png$/);
+    assert.deepEqual([...readFileSync(await png[0].path()).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+
+    // Exports of the overview: metrics per head.
+    await page.click('#tab-import');
+    const heads_csv = await downloadOf(page, '#export-heads-csv');
+    const lines = heads_csv.text.trim().split('\r\n');
+    assert.equal(lines.length, 13);
+    assert.equal(lines[0], 'layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter');
+    near(Number(lines[4].split(',')[9]), s.heads[3].summary.meanSinkMass, 1e-12, 'CSV mean sink mass of head 3');
+    const json = JSON.parse((await downloadOf(page, '#export-heads-json')).text);
+    assert.equal(json.heads.length, 12);
+    assert.deepEqual(json.shape, [1, 12, 33, 33]);
+    await context.close();
+  });
+});
+
+describe('validation: each bad input says what is wrong and keeps what was there', () => {
+  test('not probabilities -> offered as logits; token mismatch; a broken file keeps the import', async () => {
+    const { page, context } = await openPage(session, '', { label: '[bad] ' });
+    await importFiles(page, realFile('NOT_PROBABILITIES_t5-small_decoder_L0_raw-scores', 'scores.npy'));
+    assert.match(await page.textContent('#import-errors'), /8 of 8 heads are not probabilities .*look like scores \(logits\)/);
+    assert.equal(await page.isVisible('#import-as-logits'), true);
+    await page.click('#import-as-logits');
+    await page.waitForFunction(() => {
+      const s = window.attentionPlayground.imported();
+      return !s.running && s.reading === 'logits' && s.heads.length === 8 && s.heads.every((r) => r.computed);
+    });
+    assert.equal(await page.isHidden('#import-errors'), true);
+
+    // 12 tokens for a 16-key tensor: the message names both; the tensor stays loaded.
+    const dir = mkdtempSync(join(tmpdir(), 'attn-import-'));
+    try {
+      const f16 = join(dir, 'a16.npy');
+      writeFile(f16, npy([16, 16], uniformCausal(16)));
+      await importFiles(page, f16);
+      const twelve = join(dir, 'twelve.json');
+      writeFile(twelve, Buffer.from(JSON.stringify(Array.from({ length: 12 }, (_, i) => `t${i}`))));
+      await page.setInputFiles('#import-tokens', twelve);
+      await page.waitForSelector('#import-errors:not([hidden])');
+      assert.match(await page.textContent('#import-errors'), /12 tokens for a tensor with 16 keys/);
+      assert.equal((await imported(page)).heads.length, 1);
+
+      // A Fortran-order file is refused; the previous import stays on screen.
+      const fortran = join(dir, 'fortran.npy');
+      writeFile(fortran, npy([4, 4], uniformCausal(4), { fortran: true }));
+      await page.setInputFiles('#import-file', fortran);
+      await page.waitForFunction(() => /Fortran/.test(document.getElementById('import-errors').textContent));
+      assert.match(await page.textContent('#import-info'), /a16\.npy/);
+      assert.equal(await page.locator('.head-card').count(), 1);
+
+      // NaN: located by layer, head, query and key.
+      const a = new Float32Array(uniformCausal(4));
+      a[2 * 4 + 1] = NaN;
+      const nan = join(dir, 'nan.npy');
+      writeFile(nan, npy([4, 4], a));
+      await importFiles(page, nan);
+      assert.match(await page.textContent('#import-errors'), /L0 H0: 1 NaN\/Inf values, the first at query 2, key 1/);
+
+      // A playground state file opens in the playground.
+      const st = await getState(page);
+      st.tau = 2.5;
+      const stFile = join(dir, 'saved.state.json');
+      writeFile(stFile, Buffer.from(JSON.stringify(st)));
+      await page.setInputFiles('#import-file', stFile);
+      await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2.5);
+      assert.equal(await page.isVisible('#app'), true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await context.close();
+  });
+
+  test('token strings are text: HTML, special tokens and broken UTF-8 render as they are', async () => {
+    const { page, context } = await openPage(session, '', { label: '[tokens] ' });
+    const dir = mkdtempSync(join(tmpdir(), 'attn-tokens-'));
+    try {
+      const n = 6;
+      const file = join(dir, 'six.npy');
+      writeFile(file, npy([n, n], uniformCausal(n)));
+      // One per line; line 5 is the first two bytes of an emoji's UTF-8 (invalid on its own).
+      const lines = Buffer.concat([Buffer.from('<|endoftext|>\n</s>\n<pad>\n"><img src=x onerror=alert(1)>\nĠthe\n'),
+        Buffer.from([0xf0, 0x9f]), Buffer.from('\n')]);
+      const tokens = join(dir, 'tokens.txt');
+      writeFile(tokens, lines);
+      await importFiles(page, file, { tokens });
+      await page.click('#head-card-0-0');
+      await page.waitForSelector('#detail-rows');
+      const cells = await page.$$eval('#detail-rows tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+      assert.deepEqual(cells, ['<|endoftext|>', '</s>', '<pad>', '"><img src=x onerror=alert(1)>', 'Ġthe', '\uFFFD']);
+      assert.equal(await page.locator('#import-view img').count(), 0, 'no element was made from a token');
+      await page.click('#open-in-playground');
+      await page.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'import');
+      assert.equal(await page.locator('#app img').count(), 0);
+      const svg = await downloadOf(page, '#export-svg');
+      assert.ok(svg.text.includes('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;'));
+      assert.ok(!svg.text.includes('<img'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await context.close();
+  });
+});
+
+describe('a [12, 12, 512, 512] float32 file', () => {
+  test('imports with a progress bar while the page keeps painting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attn-big-'));
+    const file = join(dir, 'big.npy');
+    try {
+      writeBig(file, 12, 12, 512);
+      const { page, context } = await openPage(session, '', { label: '[big] ' });
+      await page.click('#tab-import');
+      await page.evaluate(() => {
+        window.__gaps = [];
+        window.__progressSeen = false;
+        let last = performance.now();
+        const tick = (now) => {
+          window.__gaps.push(now - last);
+          last = now;
+          const p = document.getElementById('import-progress');
+          if (p && !p.hidden && document.getElementById('import-progress-bar').value < 144) window.__progressSeen = true;
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      await page.setInputFiles('#import-file', file);
+      await page.waitForFunction(() => window.attentionPlayground.imported().heads.length >= 20, null, { timeout: 120_000 });
+      await page.screenshot({ path: screenshotPath('import-big-progress') });
+      await page.waitForFunction(() => {
+        const s = window.attentionPlayground.imported();
+        return !s.running && s.heads.length === 144;
+      }, null, { timeout: 300_000 });
+      const { gaps, seen } = await page.evaluate(() => ({ gaps: window.__gaps.slice(1), seen: window.__progressSeen }));
+      assert.ok(seen, 'the progress bar was shown while heads were analysed');
+      assert.match(await page.textContent('#import-progress-text'), /Analysed 144 heads/);
+      // A freeze detector, not a speed test: the analysis runs in a worker.
+      const worst = Math.max(...gaps);
+      assert.ok(worst < 1000, `the main thread froze for ${worst.toFixed(0)} ms`);
+      assert.equal(await page.locator('.head-card').count(), 144);
+      const s = await imported(page);
+      // Head (l, h) of the generated file has row t uniform over keys max(0, t - w) .. t with
+      // w = 1 + (l * 12 + h) % 7: its mean sink mass is the share of rows that still see key 0.
+      for (const r of [s.heads[0], s.heads[143]]) {
+        const w = 1 + (r.index % 7);
+        const ref = Array.from({ length: 512 }, (_, t) => (t - w <= 0 ? 1 / (t + 1) : 0)).reduce((a, b) => a + b, 0) / 512;
+        near(r.summary.meanSinkMass, ref, 1e-6, `head ${r.index} mean sink mass`);
+      }
+      await page.screenshot({ path: screenshotPath('import-big-overview') });
+      await context.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function writeFile(path, bytes) {
+  const fd = openSync(path, 'w');
+  writeSync(fd, bytes);
+  closeSync(fd);
+}
+
+/** Writes [L, H, n, n] float32 banded causal heads a head at a time (never the whole array). */
+export function writeBig(path, layers, heads, n) {
+  const header = npy([layers, heads, n, n], [], { descr: '<f4' });
+  const fd = openSync(path, 'w');
+  writeSync(fd, header);
+  const head = new Float32Array(n * n);
+  for (let i = 0; i < layers * heads; i++) {
+    const w = 1 + (i % 7);
+    head.fill(0);
+    for (let t = 0; t < n; t++) {
+      const lo = Math.max(0, t - w);
+      for (let j = lo; j <= t; j++) head[t * n + j] = 1 / (t - lo + 1);
+    }
+    writeSync(fd, new Uint8Array(head.buffer));
+  }
+  closeSync(fd);
+}
