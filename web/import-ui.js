@@ -124,6 +124,7 @@ export function initImportView(root, o) {
     detail: null,       // the inspected head's full analysis (rows, thumbnail at DETAIL_SIDE)
     locked: null,       // [i, j] locked cell of the detail heatmap
     running: false,
+    causal: false,      // the user said the model is causal (for this analysis)
     generation: 0,      // counts analyses; a superseded one's messages are dropped
   };
 
@@ -291,6 +292,7 @@ export function initImportView(root, o) {
     const generation = ++ui.generation;
     if (ui.running) getWorker().cancel();
     ui.reading = reading;
+    ui.causal = $('import-causal').checked;
     ui.heads = [];
     ui.running = true;
     $('import-cancel').disabled = false;
@@ -316,7 +318,8 @@ export function initImportView(root, o) {
         $('import-cancel').disabled = true;
       }
     }
-    const verdicts = summarise(ui.heads, { causal: $('import-causal').checked, reading });
+    ui.causal = $('import-causal').checked;
+    const verdicts = summarise(ui.heads, { causal: ui.causal, reading });
     setErrors(verdicts.errors);
     setWarnings(verdicts.warnings);
     $('import-logits-offer').hidden = !(verdicts.offerLogits && reading === 'weights');
@@ -352,6 +355,7 @@ export function initImportView(root, o) {
     const canvas = h('canvas', { width: r.thumbCols, height: r.thumbRows, class: 'thumb', 'aria-hidden': 'true' });
     if (r.thumbRows) paintGrid(canvas, r.thumbnail, r.thumbRows, r.thumbCols);
     const s = r.summary;
+    const flagged = ui.causal && r.check.rowsAboveDiagonal > 0;
     const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : 'not probabilities';
     const shortLabel = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern, { short: true }) : 'not prob.';
     const text = `Layer ${r.layer} head ${r.head}: ${label}` + (r.computed
@@ -366,7 +370,9 @@ export function initImportView(root, o) {
     canvas,
     h('span', { class: 'card-name' }, `L${r.layer} H${r.head}`),
     h('span', { class: 'card-pattern' }, r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel),
-    r.computed ? h('span', { class: 'card-metrics' }, `Hₙ ${fmtMetric(s.meanNormalizedEntropy, 2)} · sink ${fmtMetric(s.meanSinkMass, 2)}`) : null);
+    r.computed ? h('span', { class: 'card-metrics' }, `Hₙ ${fmtMetric(s.meanNormalizedEntropy, 2)} · sink ${fmtMetric(s.meanSinkMass, 2)}`) : null,
+    flagged ? h('span', { class: 'card-flag', title: `${r.check.rowsAboveDiagonal} rows put weight above the diagonal (from query ${r.check.firstRowAboveDiagonal}, up to ${fmtMetric(r.check.maxAboveDiagonal, 3)})` },
+      `⚠ ${r.check.rowsAboveDiagonal} rows above diag.`) : null);
   }
 
   function renderGrid() {

@@ -212,6 +212,19 @@ describe('validation: each bad input says what is wrong and keeps what was there
     await context.close();
   });
 
+  test('a bidirectional file said to be causal: the heads and rows with weight above the diagonal are flagged', async () => {
+    const { page, context } = await openPage(session, '', { label: '[causal] ' });
+    await page.click('#tab-import');
+    await page.check('#import-causal');
+    await importFiles(page, realFile('t5-small_encoder_L0_bidirectional', 'attention.npy'));
+    assert.match(await page.textContent('#import-warnings'), /You said the model is causal, but 8 heads put weight above the diagonal: L0 H0 \(11 rows from query 0/);
+    assert.equal(await page.locator('.card-flag').count(), 8);
+    await page.uncheck('#import-causal');
+    await page.waitForFunction(() => document.querySelectorAll('.card-flag').length === 0 && !window.attentionPlayground.imported().running);
+    assert.equal(await page.isHidden('#import-warnings'), true);
+    await context.close();
+  });
+
   test('token strings are text: HTML, special tokens and broken UTF-8 render as they are', async () => {
     const { page, context } = await openPage(session, '', { label: '[tokens] ' });
     const dir = mkdtempSync(join(tmpdir(), 'attn-tokens-'));
