@@ -1,1 +1,346 @@
-// Placeholder: implemented in the next commits (see the header).
+// Checks, verdict and analysis of one imported head (analysis.hpp, docs/analysis.md).
+//
+// analyze_head() runs the core's own pipeline (stream.cpp) and reads each block of normalised
+// weights once, for the pattern scores and the mean-pooled thumbnail: memory O(block x n_k + n_q +
+// n_k + thumbnail^2), never the n_q x n_k weights.
+#include "attn/analysis.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "attn/stream.hpp"
+#include "patterns_internal.hpp"
+#include "stream_internal.hpp"
+
+namespace attn {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Cells of one block of the pipeline at most (it holds 9 bytes per cell): 64 rows up to 16384
+/// keys, fewer beyond (8 rows of 131072 keys, 9 MiB).
+constexpr std::size_t kBlockCells = std::size_t{1} << 20;
+/// Cells of the float32 copy of logits whose mask fill is rewritten as -inf (16 MiB).
+constexpr std::size_t kChunkCells = std::size_t{1} << 22;
+
+/// Mean pooling of the weights into a rows x cols grid, the cell of (t, j) being
+/// (t * rows / n_q, j * cols / n_k) as in the pipeline's overview. Sums in double and divides by
+/// the cell's size, so a 4096 x 4096 cell of a 131072-key head loses nothing to float32.
+class Thumbnail {
+public:
+    Thumbnail(int side, int n_q, int n_k)
+        : n_q_(n_q), n_k_(n_k), rows_(side ? std::min(side, n_q) : 0),
+          cols_(side ? std::min(side, n_k) : 0) {
+        if (!rows_) return;
+        sum_.assign(static_cast<std::size_t>(rows_) * cols_, 0.0);
+        seen_.assign(sum_.size(), 0);
+        col_start_.assign(static_cast<std::size_t>(cols_) + 1, n_k);
+        for (int j = n_k - 1; j >= 0; --j) col_start_[static_cast<std::size_t>(cell(j, cols_, n_k))] = j;
+        row_count_.assign(static_cast<std::size_t>(rows_), 0);
+        for (int t = 0; t < n_q; ++t) ++row_count_[static_cast<std::size_t>(cell(t, rows_, n_q))];
+    }
+
+    void add_row(int t, const float* w, const std::uint8_t* vis) {
+        if (!rows_) return;
+        const std::size_t at = static_cast<std::size_t>(cell(t, rows_, n_q_)) * cols_;
+        for (int c = 0; c < cols_; ++c) {
+            double s = 0;
+            std::uint8_t v = 0;
+            for (int j = col_start_[static_cast<std::size_t>(c)];
+                 j < col_start_[static_cast<std::size_t>(c) + 1]; ++j) {
+                s += w[j];
+                v |= vis[j];
+            }
+            sum_[at + static_cast<std::size_t>(c)] += s;
+            seen_[at + static_cast<std::size_t>(c)] |= v;
+        }
+    }
+
+    Matrix finish() const {
+        Matrix m(rows_, cols_);
+        for (int r = 0; r < rows_; ++r)
+            for (int c = 0; c < cols_; ++c) {
+                const std::size_t i = static_cast<std::size_t>(r) * cols_ + static_cast<std::size_t>(c);
+                const double cells = static_cast<double>(row_count_[static_cast<std::size_t>(r)]) *
+                                     (col_start_[static_cast<std::size_t>(c) + 1] -
+                                      col_start_[static_cast<std::size_t>(c)]);
+                m(r, c) = seen_[i] ? static_cast<float>(sum_[i] / cells)
+                                   : std::numeric_limits<float>::quiet_NaN();
+            }
+        return m;
+    }
+
+private:
+    static int cell(int i, int cells, int n) {
+        return static_cast<int>(static_cast<long long>(i) * cells / n);
+    }
+    int n_q_, n_k_, rows_, cols_;
+    std::vector<double> sum_;
+    std::vector<std::uint8_t> seen_;
+    std::vector<int> col_start_;   // keys [col_start_[c], col_start_[c + 1]) pool into column c
+    std::vector<int> row_count_;   // queries pooled into each row of cells
+};
+
+}  // namespace
+
+namespace {
+
+/// What check_head needs of a row whose values are all finite (the common case), in loops the
+/// compiler can vectorise; `finite` is false when the row holds a NaN or an infinity, and then
+/// nothing else of the scan is used.
+struct RowScan {
+    bool finite = true;
+    int nonzero = 0, negative = 0, above_one = 0, fill = 0;
+    float lo = 0, hi = 0;
+    double sum = 0;
+};
+
+/// The bits of a float as an int32 that orders like the float (-0 just below +0).
+inline std::int32_t order_key(float x) noexcept {
+    std::int32_t i;
+    std::memcpy(&i, &x, sizeof i);
+    return i ^ ((i >> 31) & 0x7fffffff);
+}
+inline float from_order_key(std::int32_t k) noexcept {
+    const std::int32_t i = k ^ ((k >> 31) & 0x7fffffff);
+    float x;
+    std::memcpy(&x, &i, sizeof x);
+    return x;
+}
+
+RowScan scan_row(const float* row, int n) {
+    RowScan r;
+    const float one = static_cast<float>(1.0 + kProbabilityTolerance);
+    const float fill = static_cast<float>(kMaskFill);
+    int bad = 0, nonzero = 0, negative = 0, above_one = 0, fills = 0;
+    // Min and max of the float bits mapped to integers of the same order (finite values): GCC
+    // vectorises an integer min/max reduction, not a float one without -ffast-math.
+    std::int32_t lo_key = std::numeric_limits<std::int32_t>::max();
+    std::int32_t hi_key = std::numeric_limits<std::int32_t>::min();
+    for (int j = 0; j < n; ++j) {
+        const float x = row[j];
+        bad |= !(std::fabs(x) <= FLT_MAX);
+        nonzero += x != 0.0f;
+        negative += x < 0.0f;
+        above_one += x > one;
+        fills += x <= fill;
+        const std::int32_t key = order_key(x);
+        lo_key = key < lo_key ? key : lo_key;
+        hi_key = key > hi_key ? key : hi_key;
+    }
+    const float lo = from_order_key(lo_key), hi = from_order_key(hi_key);
+    r.finite = !bad;
+    r.nonzero = nonzero;
+    if (!r.finite) return r;
+    r.negative = negative;
+    r.above_one = above_one;
+    r.fill = fills;
+    r.lo = lo;
+    r.hi = hi;
+    double s[4] = {0, 0, 0, 0};  // four chains: the sum is a quarter of the scan's latency
+    int j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int k = 0; k < 4; ++k) s[k] += row[j + k];
+    for (; j < n; ++j) s[0] += row[j];
+    r.sum = (s[0] + s[1]) + (s[2] + s[3]);
+    return r;
+}
+
+}  // namespace
+
+HeadCheck check_head(const float* a, int n_q, int n_k) {
+    HeadCheck c;
+    c.n_q = n_q;
+    c.n_k = n_k;
+    c.min_value = c.max_value = kNaN;
+    if (!a || n_q < 1 || n_k < 1) return c;
+    const int off = n_k - n_q;  // key j is above the diagonal of row t when j > t + off
+    const float pos_inf = std::numeric_limits<float>::infinity();
+    double lo = pos_inf, hi = -pos_inf;
+    for (int t = 0; t < n_q; ++t) {
+        const float* row = a + static_cast<std::size_t>(t) * static_cast<std::size_t>(n_k);
+        const RowScan r = scan_row(row, n_k);
+        bool all_zero = r.nonzero == 0;
+        if (r.finite) {
+            c.negative += r.negative;
+            c.above_one += r.above_one;
+            c.fill += r.fill;
+            lo = std::min(lo, static_cast<double>(r.lo));
+            hi = std::max(hi, static_cast<double>(r.hi));
+        } else {  // rare: one value at a time
+            all_zero = false;
+            for (int j = 0; j < n_k; ++j) {
+                const float x = row[j];
+                if (std::isnan(x) || x == pos_inf) {
+                    if (c.nonfinite++ == 0) {
+                        c.first_nonfinite_row = t;
+                        c.first_nonfinite_col = j;
+                    }
+                    continue;
+                }
+                if (x == -pos_inf) {  // a masked logit: a fill, not an invalid value
+                    ++c.fill;
+                    continue;
+                }
+                lo = std::min(lo, static_cast<double>(x));
+                hi = std::max(hi, static_cast<double>(x));
+                c.negative += x < 0.0f;
+                c.fill += x <= kMaskFill;
+                c.above_one += x > 1.0 + kProbabilityTolerance;
+            }
+        }
+        if (all_zero) ++c.zero_rows;
+        // Positive values above the diagonal: keys j > t + off (all of them when t + off < 0).
+        bool row_above = false;
+        for (int j = std::max(t + off + 1, 0); j < n_k; ++j) {
+            const float x = row[j];
+            if (x > 0.0f && x < pos_inf) {
+                row_above = true;
+                c.max_above_diagonal = std::max(c.max_above_diagonal, static_cast<double>(x));
+            }
+        }
+        if (row_above && c.rows_above_diagonal++ == 0) c.first_row_above_diagonal = t;
+        // Row sums over the rows that are not all zero and hold no NaN or infinity.
+        if (!all_zero && r.finite) {
+            const double err = std::fabs(r.sum - 1.0);
+            if (c.worst_row < 0 || err > c.max_row_sum_error) {
+                c.worst_row = t;
+                c.max_row_sum_error = err;
+            }
+        }
+    }
+    if (lo <= hi) {
+        c.min_value = lo;
+        c.max_value = hi;
+    }
+    return c;
+}
+
+Verdict verdict(const HeadCheck& c) {
+    if (c.nonfinite > 0) return Verdict::invalid;
+    if (c.negative > 0 || c.above_one > 0 || c.fill > 0 || c.max_row_sum_error > kRowSumTolerance)
+        return Verdict::not_probabilities;
+    if (c.max_row_sum_error > kRowSumQuiet) return Verdict::probabilities_warn;
+    return Verdict::probabilities;
+}
+
+const char* to_string(Verdict v) {
+    switch (v) {
+        case Verdict::probabilities: return "probabilities";
+        case Verdict::probabilities_warn: return "probabilities_warn";
+        case Verdict::not_probabilities: return "not_probabilities";
+        case Verdict::invalid: return "invalid";
+    }
+    return "?";
+}
+
+HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOptions& opts) {
+    const Mode mode = opts.reading == Reading::logits ? Mode::logits : Mode::weights;
+    StreamOptions so;
+    so.row = kernels::RowParams{1.0, opts.top_k, opts.sink_keys, opts.delta};
+    so.overview = 0;  // the thumbnail is pooled here, in double
+    so.want_output = false;
+    if (mode == Mode::logits && opts.causal) so.mask.causal = true;
+    {
+        HeadView whole;
+        whole.mode = mode;
+        whole.n_q = n_q;
+        whole.n_k = n_k;
+        whole.given = values;
+        detail::validate_view(whole, so, kMaxStreamTokens);  // sizes and options: throws
+    }
+    if (opts.thumbnail < 0 || opts.thumbnail > 1024)
+        throw Error(ErrorCode::kInvalidValue, "thumbnail", "the thumbnail side must be 0 to 1024");
+
+    HeadAnalysis out;
+    out.check = check_head(values, n_q, n_k);
+    out.verdict = verdict(out.check);
+    out.computed = mode == Mode::weights ? (out.verdict == Verdict::probabilities ||
+                                            out.verdict == Verdict::probabilities_warn)
+                                         : out.verdict != Verdict::invalid;
+    out.summary.rows = n_q;
+    if (!out.computed) {
+        out.summary.mean_entropy = out.summary.mean_normalized_entropy = out.summary.mean_n_eff =
+            out.summary.mean_top_k_mass = out.summary.mean_sink_mass = kNaN;
+        return out;
+    }
+
+    // The pipeline, in blocks of at most 64 rows or kBlockCells cells. Read as they lie, the rows
+    // go through it in one run; logits with a mask fill (-FLT_MAX, -1e38) are copied a chunk
+    // of rows at a time with the fill as -inf, the pipeline's "not visible".
+    const std::size_t nk = static_cast<std::size_t>(n_k);
+    so.block_rows = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(64, kBlockCells / nk)));
+    const bool rewrite = mode == Mode::logits && out.check.fill > 0;
+    const int chunk = rewrite ? static_cast<int>(std::max<std::size_t>(
+                                    1, std::min<std::size_t>(static_cast<std::size_t>(n_q), kChunkCells / nk)))
+                              : n_q;
+    std::vector<float> buf(rewrite ? static_cast<std::size_t>(chunk) * nk : 0);
+    std::vector<RowMetrics> rows;
+    rows.reserve(static_cast<std::size_t>(n_q));
+    detail::PatternAccumulator pattern(n_q, n_k);
+    Thumbnail thumb(opts.thumbnail, n_q, n_k);
+
+    for (int c0 = 0; c0 < n_q; c0 += chunk) {
+        const int c_rows = std::min(chunk, n_q - c0);
+        const float* src = values + static_cast<std::size_t>(c0) * nk;
+        if (rewrite) {
+            const std::size_t cells = static_cast<std::size_t>(c_rows) * nk;
+            for (std::size_t i = 0; i < cells; ++i)
+                buf[i] = src[i] <= kMaskFill ? -std::numeric_limits<float>::infinity() : src[i];
+            src = buf.data();
+        }
+        HeadView h;
+        h.mode = mode;
+        h.n_q = c_rows;
+        h.n_k = n_k;
+        h.given = src;
+        // The causal test of row t is j <= t + (n_k - n_q), the diagonal check_head uses.
+        so.mask.row_offset = c0 + (n_k - n_q);
+        const detail::BlockSink sink = [&](int r0, int n, const float*, const std::uint8_t* vis,
+                                           const float* w) {
+            for (int i = 0; i < n; ++i) {
+                const std::size_t at = static_cast<std::size_t>(i) * nk;
+                pattern.add_row(c0 + r0 + i, w + at);
+                thumb.add_row(c0 + r0 + i, w + at, vis + at);
+            }
+        };
+        StreamResult sr = detail::run_pipeline(h, so, &sink);
+        rows.insert(rows.end(), sr.rows.begin(), sr.rows.end());
+    }
+
+    // Head summary: the pipeline's definition (stream.cpp), over the rows of every chunk in
+    // order, so it equals compute()'s bit for bit.
+    HeadSummary& hs = out.summary;
+    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
+    for (const RowMetrics& m : rows) {
+        if (m.empty) {
+            ++hs.empty_rows;
+            continue;
+        }
+        se += m.entropy;
+        sn += m.normalized_entropy;
+        sf += m.n_eff;
+        st += m.top_k_mass;
+        ss += m.sink_mass;
+    }
+    const int used = n_q - hs.empty_rows;
+    hs.mean_entropy = used ? se / used : kNaN;
+    hs.mean_normalized_entropy = used ? sn / used : kNaN;
+    hs.mean_n_eff = used ? sf / used : kNaN;
+    hs.mean_top_k_mass = used ? st / used : kNaN;
+    hs.mean_sink_mass = used ? ss / used : kNaN;
+
+    double breadth_sum = 0;
+    for (const RowMetrics& m : rows)
+        if (!m.empty) breadth_sum += detail::breadth(m.n_eff, m.visible);
+    out.pattern = pattern.finish(used ? breadth_sum / used : kNaN);
+    out.thumbnail = thumb.finish();
+    if (opts.want_rows) out.rows = std::move(rows);
+    return out;
+}
+
+}  // namespace attn
