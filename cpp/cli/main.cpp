@@ -3,12 +3,16 @@
 //   attn compute < state.json > results.json
 //       Reads a state document (docs/state.md) on stdin, prints the results JSON on stdout.
 //       On invalid input prints {"error": {...}} on stdout, the message on stderr, exits 2.
+//   attn analyze FILE [options]
+//       Checks and analyses every head of an attention file (.npy, .npz, JSON; docs/import.md),
+//       streaming a head at a time (analyze.cpp).
 //   attn --version | --help
 #include <cstdio>
 #include <iostream>
 #include <iterator>
 #include <string>
 
+#include "analyze.hpp"
 #include "attn/state_json.hpp"
 
 namespace {
@@ -18,24 +22,10 @@ constexpr const char* kUsage =
     "  Computes the attention head selected by a state document (docs/state.md) and\n"
     "  prints the results JSON (scores, weights, output, per-row metrics) on stdout.\n"
     "  Exit status: 0 ok, 2 invalid state (error JSON on stdout, message on stderr),\n"
-    "  64 usage error.\n";
+    "  64 usage error.\n"
+    "\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "--help" || cmd == "-h") {
-        std::cout << kUsage;
-        return 0;
-    }
-    if (cmd == "--version") {
-        std::cout << "attn 0.1.0 (state schema 1)\n";
-        return 0;
-    }
-    if (cmd != "compute" || argc != 2) {
-        std::cerr << kUsage;
-        return 64;
-    }
+int compute() {
     const std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     try {
         std::cout << attn::compute_state_json(input) << '\n';
@@ -45,4 +35,23 @@ int main(int argc, char** argv) {
         std::cerr << "attn: " << attn::to_string(e.code()) << ": " << e.what() << '\n';
         return 2;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string cmd = argc > 1 ? argv[1] : "";
+    if (cmd == "--help" || cmd == "-h" || (cmd == "analyze" && argc == 3 &&
+                                           (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))) {
+        std::cout << kUsage << attn::cli::kAnalyzeUsage;
+        return 0;
+    }
+    if (cmd == "--version") {
+        std::cout << "attn 0.1.0 (state schema 1)\n";
+        return 0;
+    }
+    if (cmd == "compute" && argc == 2) return compute();
+    if (cmd == "analyze") return attn::cli::run_analyze(argc, argv);
+    std::cerr << kUsage << attn::cli::kAnalyzeUsage;
+    return 64;
 }

@@ -1,0 +1,515 @@
+// `attn analyze` (analyze.hpp): reads heads one at a time from a source (sources.hpp), checks and
+// analyses each with the same core functions the page calls (analysis.hpp), and prints each
+// head's result as soon as it is computed, so memory stays at one head whatever the file size.
+#include "analyze.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+#include "attn/analysis.hpp"
+#include "attn/import.hpp"
+#include "sources.hpp"
+
+namespace attn::cli {
+
+const char* const kAnalyzeUsage =
+    "usage: attn analyze FILE [--tokens F] [--key-tokens F] [--format json|csv] [--rows]\n"
+    "                    [--layers LIST] [--heads LIST] [--array NAME]\n"
+    "                    [--read auto|weights|logits] [--causal] [--top-k K] [--stats]\n"
+    "  Checks and analyses every head of an attention file (docs/import.md) and prints, per\n"
+    "  head, its verdict, summary metrics (entropy in nats, N_eff, top-k mass, sink mass) and\n"
+    "  pattern label, as one JSON document (default) or CSV (one line per head).\n"
+    "  FILE          .npy (float16/32/64, [n_q,n_k] ... [1,L,H,n_q,n_k]), .npz, or attention\n"
+    "                JSON (this page's, CircuitsVis, BertViz); told apart by their first bytes.\n"
+    "                .npy and .npz are read one head at a time.\n"
+    "  --tokens F    token list (JSON list of strings, or one per line); with --key-tokens,\n"
+    "                the query tokens\n"
+    "  --key-tokens F  key tokens of cross-attention\n"
+    "  --rows        also every row's metrics (JSON \"rows\"; CSV: one line per row)\n"
+    "  --layers LIST, --heads LIST   e.g. 0,2,5-7 (default all)\n"
+    "  --array NAME  the .npz member to read (required when it holds several)\n"
+    "  --read        auto (default): weights if the first selected head holds probabilities,\n"
+    "                else exit 3; weights; logits (values <= -1e30 are masked keys)\n"
+    "  --causal      the heads are causal: weight above the diagonal is reported (and masked\n"
+    "                when read as logits)\n"
+    "  --top-k K     k of the top-k mass (default 2)\n"
+    "  --stats       print the peak resident memory and the time to stderr\n"
+    "  Exit status: 0 ok, 2 bad input (or a head holding NaN/Inf: the document is still\n"
+    "  complete), 3 values that are not probabilities (rerun with --read logits), 64 usage.\n"
+    "  Examples:\n"
+    "    attn analyze gpt2_attention.npy --tokens gpt2_tokens.json > heads.json\n"
+    "    attn analyze run.npz --array patterns --layers 5 --heads 1,5 --format csv\n"
+    "    attn analyze scores.npy --read logits --causal --rows --format csv > rows.csv\n";
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+struct Options {
+    std::string file, tokens, key_tokens, array, layers, heads;
+    std::string format = "json";
+    std::string read = "auto";
+    bool rows = false, causal = false, stats = false;
+    int top_k = 2;
+};
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    bool have_file = false;
+    for (int i = 2; i < argc; ++i) {
+        std::string arg = argv[i];
+        std::string value;
+        bool has_value = false;
+        if (arg.rfind("--", 0) == 0) {
+            if (auto eq = arg.find('='); eq != std::string::npos) {
+                value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                has_value = true;
+            }
+        }
+        auto take = [&]() -> std::string {
+            if (has_value) return value;
+            if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+            return argv[++i];
+        };
+        auto flag = [&] {
+            if (has_value) throw UsageError(arg + " takes no value");
+            return true;
+        };
+        if (arg == "--tokens") o.tokens = take();
+        else if (arg == "--key-tokens") o.key_tokens = take();
+        else if (arg == "--format") o.format = take();
+        else if (arg == "--layers") o.layers = take();
+        else if (arg == "--heads") o.heads = take();
+        else if (arg == "--array") o.array = take();
+        else if (arg == "--read") o.read = take();
+        else if (arg == "--top-k") {
+            const std::string v = take();
+            int k = 0;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), k);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || k < 1)
+                throw UsageError("--top-k " + v + ": expected a whole number >= 1");
+            o.top_k = k;
+        } else if (arg == "--rows") o.rows = flag();
+        else if (arg == "--causal") o.causal = flag();
+        else if (arg == "--stats") o.stats = flag();
+        else if (arg.size() > 1 && arg[0] == '-') throw UsageError("unknown option " + arg);
+        else if (have_file) throw UsageError("one FILE at a time (got " + o.file + " and " + arg + ")");
+        else {
+            o.file = arg;
+            have_file = true;
+        }
+    }
+    if (!have_file) throw UsageError("analyze needs a FILE");
+    if (o.format != "json" && o.format != "csv") throw UsageError("--format " + o.format + ": expected json or csv");
+    if (o.read != "auto" && o.read != "weights" && o.read != "logits")
+        throw UsageError("--read " + o.read + ": expected auto, weights or logits");
+    if (!o.key_tokens.empty() && o.tokens.empty())
+        throw UsageError("--key-tokens needs --tokens (the query tokens)");
+    return o;
+}
+
+/// "0,2,5-7" -> {0, 2, 5, 6, 7} (sorted, without repeats); every index in [0, count).
+std::vector<int> parse_list(const std::string& text, int count, const char* option, const char* what) {
+    std::vector<int> out;
+    if (text.empty()) {
+        for (int i = 0; i < count; ++i) out.push_back(i);
+        return out;
+    }
+    const std::string range = count == 1 ? "0" : "0-" + std::to_string(count - 1);
+    auto syntax = [&] {
+        return UsageError(std::string(option) + " " + text + ": expected a list like 0,2,5-7");
+    };
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        std::size_t comma = text.find(',', pos);
+        if (comma == std::string::npos) comma = text.size();
+        const std::string item = text.substr(pos, comma - pos);
+        const std::size_t dash = item.find('-', 1);
+        auto number = [&](const std::string& s) {
+            long long v = 0;
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) throw syntax();
+            if (v < 0 || v >= count)
+                throw UsageError(std::string(option) + " " + text + ": " + std::string(what) + " " + s +
+                                 " is out of range: the file has " + std::to_string(count) + " " + what +
+                                 (count == 1 ? "" : "s") + " (" + range + ")");
+            return static_cast<int>(v);
+        };
+        const int lo = number(dash == std::string::npos ? item : item.substr(0, dash));
+        const int hi = dash == std::string::npos ? lo : number(item.substr(dash + 1));
+        if (hi < lo) throw syntax();
+        for (int i = lo; i <= hi; ++i) out.push_back(i);
+        pos = comma + 1;
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+ojson num(double x) { return std::isfinite(x) ? ojson(x) : ojson(nullptr); }
+ojson index_or_null(int i) { return i >= 0 ? ojson(i) : ojson(nullptr); }
+
+/// Shortest decimal that reads back to the same double; empty for NaN / Inf (undefined).
+std::string csv_num(double x) {
+    if (!std::isfinite(x)) return "";
+    char buf[40];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, r.ptr);
+}
+
+/// RFC 4180: quoted when it holds a comma, a quote, a line break or edge spaces; quotes doubled.
+std::string csv_field(const std::string& s) {
+    const bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
+                       (!s.empty() && (s.front() == ' ' || s.back() == ' ' || s.front() == '\t'));
+    if (!quote) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string fmt(const char* f, double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, x);
+    return buf;
+}
+
+std::string where(int layer, int head) {
+    return "layer " + std::to_string(layer) + ", head " + std::to_string(head);
+}
+
+/// The exit-3 message: what makes the values not probabilities.
+std::string not_probabilities_message(const HeadCheck& c, const std::vector<float>& v, int layer, int head) {
+    std::string s = "values are not probabilities (" + where(layer, head) + ": min " + fmt("%.2g", c.min_value);
+    if (c.max_value > 1 + kProbabilityTolerance) s += ", max " + fmt("%.3g", c.max_value);
+    if (c.fill > 0) s += ", " + std::to_string(c.fill) + " entries <= -1e30";
+    else if (c.negative > 0) s += ", " + std::to_string(c.negative) + " negative entries";
+    if (c.worst_row >= 0 && c.worst_row < c.n_q) {
+        double sum = 0;
+        for (int j = 0; j < c.n_k; ++j) {
+            const double x = v[static_cast<std::size_t>(c.worst_row) * c.n_k + j];
+            if (std::isfinite(x)) sum += x;
+        }
+        s += ", rows sum to " + fmt("%.3g", sum) + " (query " + std::to_string(c.worst_row) +
+             ", the farthest from 1)";
+    }
+    return s + "): rerun with --read logits to treat them as scores";
+}
+
+std::string invalid_message(const HeadCheck& c, const std::vector<float>& v, int layer, int head) {
+    std::string what = "NaN or Inf";
+    if (c.first_nonfinite_row >= 0 && c.first_nonfinite_col >= 0) {
+        const float x = v[static_cast<std::size_t>(c.first_nonfinite_row) * c.n_k + c.first_nonfinite_col];
+        what = std::isnan(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf";
+    }
+    return where(layer, head) + " holds " + what + " at query " + std::to_string(c.first_nonfinite_row) +
+           ", key " + std::to_string(c.first_nonfinite_col) + " (" + std::to_string(c.nonfinite) +
+           " non-finite " + (c.nonfinite == 1 ? "entry" : "entries") +
+           " in the head): only finite numbers can be analysed";
+}
+
+ojson check_json(const HeadCheck& c) {
+    ojson j;
+    j["nonfinite"] = c.nonfinite;
+    j["firstNonfinite"] = c.first_nonfinite_row >= 0
+                              ? ojson{{"row", c.first_nonfinite_row}, {"col", c.first_nonfinite_col}}
+                              : ojson(nullptr);
+    j["negative"] = c.negative;
+    j["aboveOne"] = c.above_one;
+    j["fill"] = c.fill;
+    j["min"] = num(c.min_value);
+    j["max"] = num(c.max_value);
+    j["zeroRows"] = c.zero_rows;
+    j["maxRowSumError"] = num(c.max_row_sum_error);
+    j["worstRow"] = index_or_null(c.worst_row);
+    j["rowsAboveDiagonal"] = c.rows_above_diagonal;
+    j["maxAboveDiagonal"] = num(c.max_above_diagonal);
+    j["firstRowAboveDiagonal"] = index_or_null(c.first_row_above_diagonal);
+    return j;
+}
+
+ojson pattern_json(const Pattern& p) {
+    const PatternScores& s = p.scores;
+    ojson scores;
+    scores["sink"] = num(s.sink);
+    scores["self"] = num(s.self);
+    scores["previous"] = num(s.previous);
+    scores["next"] = num(s.next);
+    scores["offset"] = num(s.offset);
+    scores["offsetD"] = s.offset_d;
+    scores["strided"] = num(s.strided);
+    scores["period"] = s.period;
+    scores["position"] = num(s.position);
+    scores["positionKey"] = s.position_key;
+    scores["global"] = num(s.global);
+    ojson j;
+    j["kind"] = to_string(p.kind);
+    j["confidence"] = num(p.confidence);
+    j["parameter"] = p.parameter;
+    j["scores"] = std::move(scores);
+    return j;
+}
+
+ojson head_json(const HeadAnalysis& a, int layer, int head, const std::string& label, bool rows) {
+    ojson j;
+    j["layer"] = layer;
+    j["head"] = head;
+    if (!label.empty()) j["label"] = label;
+    j["verdict"] = to_string(a.verdict);
+    if (a.computed) {
+        const HeadSummary& s = a.summary;
+        j["summary"] = ojson{{"rows", s.rows},
+                             {"emptyRows", s.empty_rows},
+                             {"meanEntropy", num(s.mean_entropy)},
+                             {"meanNormalizedEntropy", num(s.mean_normalized_entropy)},
+                             {"meanNEff", num(s.mean_n_eff)},
+                             {"meanTopKMass", num(s.mean_top_k_mass)},
+                             {"meanSinkMass", num(s.mean_sink_mass)}};
+        j["pattern"] = pattern_json(a.pattern);
+    } else {
+        j["summary"] = nullptr;
+        j["pattern"] = nullptr;
+    }
+    j["check"] = check_json(a.check);
+    if (rows && a.computed) {
+        ojson entropy = ojson::array(), norm = ojson::array(), neff = ojson::array(), topk = ojson::array(),
+              sink = ojson::array(), support = ojson::array(), visible = ojson::array(), empty = ojson::array();
+        for (const RowMetrics& r : a.rows) {
+            entropy.push_back(num(r.entropy));
+            norm.push_back(num(r.normalized_entropy));
+            neff.push_back(num(r.n_eff));
+            topk.push_back(num(r.top_k_mass));
+            sink.push_back(num(r.sink_mass));
+            support.push_back(r.support);
+            visible.push_back(r.visible);
+            empty.push_back(r.empty);
+        }
+        j["rows"] = ojson{{"entropy", std::move(entropy)}, {"normalizedEntropy", std::move(norm)},
+                          {"nEff", std::move(neff)},       {"topKMass", std::move(topk)},
+                          {"sinkMass", std::move(sink)},   {"support", std::move(support)},
+                          {"visible", std::move(visible)}, {"empty", std::move(empty)}};
+    }
+    return j;
+}
+
+void out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+/// Warnings of one kind over many heads, said once: "... in 3 heads: layer 0, head 1 (...); ...".
+struct Gathered {
+    int count = 0;
+    std::string examples;
+    void add(const std::string& example) {
+        if (++count <= 8) examples += (examples.empty() ? "" : "; ") + example;
+    }
+    std::string list() const { return examples + (count > 8 ? "; ..." : ""); }
+};
+
+int exit_with(int status, const std::string& message) {
+    std::fprintf(stderr, "attn: %s\n", message.c_str());
+    return status;
+}
+
+int analyze(const Options& o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_ptr<HeadSource> src = open_source(o.file, o.array);
+    const SourceInfo& info = src->info();
+    const io::Layout& L = info.layout;
+
+    // Tokens: the file's, or --tokens (one list: keys, queries its last n_q) / --key-tokens.
+    std::vector<std::string> queries = info.query_tokens, keys = info.key_tokens;
+    if (!o.tokens.empty()) {
+        std::vector<std::string> first = io::parse_tokens(read_text_file(o.tokens, "tokens"));
+        if (!o.key_tokens.empty()) {
+            keys = io::parse_tokens(read_text_file(o.key_tokens, "tokens"));
+            io::check_token_count(first, L.n_q, "queries");
+            io::check_token_count(keys, L.n_k, "keys");
+            queries = std::move(first);
+        } else {
+            io::check_token_count(first, L.n_k, "keys");
+            if (L.n_q > L.n_k)
+                throw Error(ErrorCode::kShapeMismatch, "tokens",
+                            std::to_string(first.size()) + " tokens for a tensor with " +
+                                std::to_string(L.n_q) + " queries");
+            keys = std::move(first);
+            queries.assign(keys.end() - L.n_q, keys.end());
+        }
+    }
+
+    const std::vector<int> layers = parse_list(o.layers, L.layers, "--layers", "layer");
+    const std::vector<int> heads = parse_list(o.heads, L.heads, "--heads", "head");
+
+    AnalyzeOptions opts;
+    opts.causal = o.causal;
+    opts.top_k = o.top_k;
+    opts.thumbnail = 0;
+    opts.want_rows = o.rows;
+    opts.reading = o.read == "logits" ? Reading::logits : Reading::weights;
+
+    // --read auto: the first selected head decides, before anything is printed.
+    std::vector<float> values;
+    HeadAnalysis first;
+    const int first_index = layers[0] * L.heads + heads[0];
+    src->read_head(first_index, values);
+    first = analyze_head(values.data(), L.n_q, L.n_k, opts);
+    if (o.read == "auto") {
+        if (first.verdict == Verdict::invalid)
+            return exit_with(2, invalid_message(first.check, values, layers[0], heads[0]));
+        if (first.verdict == Verdict::not_probabilities)
+            return exit_with(3, not_probabilities_message(first.check, values, layers[0], heads[0]));
+    }
+    const char* reading = opts.reading == Reading::logits ? "logits" : "weights";
+
+    const bool csv = o.format == "csv";
+    if (csv) {
+        out(o.rows ? "layer,head,row,token,entropy,normalized_entropy,n_eff,top_k_mass,sink_mass,support,"
+                     "visible,empty\n"
+                   : "layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,"
+                     "mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter\n");
+    } else {
+        ojson h;
+        h["file"] = o.file;
+        h["format"] = info.format;
+        if (!info.array.empty()) h["array"] = info.array;
+        h["dtype"] = info.dtype.empty() ? ojson(nullptr) : ojson(info.dtype);
+        h["shape"] = info.shape;
+        h["layers"] = L.layers;
+        h["headsPerLayer"] = L.heads;
+        h["nQ"] = L.n_q;
+        h["nK"] = L.n_k;
+        h["reading"] = reading;
+        h["causal"] = o.causal;
+        h["topK"] = o.top_k;
+        if (!queries.empty() || !keys.empty())
+            h["tokens"] = ojson{{"queries", queries}, {"keys", keys}};
+        std::string text = h.dump();
+        text.pop_back();  // the closing brace: the heads follow
+        out(text + ",\"heads\":[\n");
+    }
+
+    Gathered sums, above, refused, broken;
+    std::string first_invalid, first_refused;
+    bool first_head = true;
+    int done = 0;
+    for (int layer : layers) {
+        for (int head : heads) {
+            const int index = layer * L.heads + head;
+            HeadAnalysis a;
+            if (first_head) {
+                a = std::move(first);
+            } else {
+                src->read_head(index, values);
+                a = analyze_head(values.data(), L.n_q, L.n_k, opts);
+            }
+            const HeadCheck& c = a.check;
+            const std::string at = where(layer, head);
+            if (a.verdict == Verdict::invalid) {
+                if (first_invalid.empty()) first_invalid = invalid_message(c, values, layer, head);
+                broken.add(at);
+            } else if (!a.computed) {
+                if (first_refused.empty()) first_refused = not_probabilities_message(c, values, layer, head);
+                refused.add(at);
+            }
+            if (a.verdict == Verdict::probabilities_warn && opts.reading == Reading::weights)
+                sums.add(at + " (" + fmt("%.2g", c.max_row_sum_error) + ", query " + std::to_string(c.worst_row) + ")");
+            if (o.causal && opts.reading == Reading::weights && c.rows_above_diagonal > 0)
+                above.add(at + " (" + std::to_string(c.rows_above_diagonal) + " rows from query " +
+                          std::to_string(c.first_row_above_diagonal) + ", largest " +
+                          fmt("%.3g", c.max_above_diagonal) + ")");
+
+            if (!csv) {
+                const std::string label = static_cast<std::size_t>(head) < info.head_labels.size()
+                                              ? info.head_labels[head]
+                                              : std::string();
+                out((first_head ? "" : ",\n") + head_json(a, layer, head, label, o.rows).dump());
+            } else if (!o.rows) {
+                const HeadSummary& s = a.summary;
+                std::string line = std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
+                if (a.computed) {
+                    line += std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," +
+                            csv_num(s.mean_entropy) + "," + csv_num(s.mean_normalized_entropy) + "," +
+                            csv_num(s.mean_n_eff) + "," + csv_num(s.mean_top_k_mass) + "," +
+                            csv_num(s.mean_sink_mass) + "," + to_string(a.pattern.kind) + "," +
+                            csv_num(a.pattern.confidence) + "," + std::to_string(a.pattern.parameter);
+                } else {
+                    line += std::to_string(L.n_q) + ",,,,,,,,,";
+                }
+                out(line + "\n");
+            } else if (a.computed) {
+                std::string lines;
+                for (std::size_t t = 0; t < a.rows.size(); ++t) {
+                    const RowMetrics& r = a.rows[t];
+                    lines += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
+                             csv_field(t < queries.size() ? queries[t] : std::string()) + "," +
+                             csv_num(r.entropy) + "," + csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) +
+                             "," + csv_num(r.top_k_mass) + "," + csv_num(r.sink_mass) + "," +
+                             std::to_string(r.support) + "," + std::to_string(r.visible) + "," +
+                             (r.empty ? "true" : "false") + "\n";
+                }
+                out(lines);
+            }
+            first_head = false;
+            ++done;
+        }
+    }
+
+    std::vector<std::string> warnings;
+    if (sums.count)
+        warnings.push_back("rows sum to 1 only within the tolerance in " + std::to_string(sums.count) +
+                           (sums.count == 1 ? " head" : " heads") + " (largest error, query): " + sums.list() +
+                           "; each row is renormalised");
+    if (above.count)
+        warnings.push_back("weight above the causal diagonal in " + std::to_string(above.count) +
+                           (above.count == 1 ? " head: " : " heads: ") + above.list());
+    if (refused.count)
+        warnings.push_back(std::to_string(refused.count) + (refused.count == 1 ? " head is" : " heads are") +
+                           " not probabilities and not analysed: " + refused.list() +
+                           "; rerun with --read logits");
+    if (broken.count)
+        warnings.push_back(std::to_string(broken.count) + (broken.count == 1 ? " head holds" : " heads hold") +
+                           " NaN or Inf and is not analysed: " + broken.list());
+    if (!csv) out("\n],\"warnings\":" + ojson(warnings).dump() + "}\n");
+    std::fflush(stdout);
+    for (const auto& w : warnings) std::fprintf(stderr, "attn: warning: %s\n", w.c_str());
+
+    if (o.stats) {
+        struct rusage ru {};
+        getrusage(RUSAGE_SELF, &ru);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "attn: peak RSS %ld KiB\n", ru.ru_maxrss);
+        std::fprintf(stderr, "attn: %d heads of %d x %d in %.2f s\n", done, L.n_q, L.n_k, seconds);
+    }
+    if (!first_invalid.empty()) return exit_with(2, first_invalid);
+    if (!first_refused.empty()) return exit_with(3, first_refused);
+    return 0;
+}
+
+}  // namespace
+
+int run_analyze(int argc, char** argv) {
+    try {
+        const Options o = parse_options(argc, argv);
+        return analyze(o);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "attn: %s (attn --help shows the usage)\n", e.what());
+        return 64;
+    } catch (const Error& e) {
+        return exit_with(2, e.what());
+    } catch (const std::bad_alloc&) {
+        return exit_with(2, "out of memory: one head of this file does not fit");
+    }
+}
+
+}  // namespace attn::cli
