@@ -179,7 +179,7 @@ Pattern PatternAccumulator::finish(double mean_breadth) const {
 
     // Global: how broad the rows are (the fraction of their visible keys they effectively use),
     // times the mass no structure above explains (docs/analysis.md: why not the normalised
-    // entropy, which is 0.70 for a row with half its mass on one key of 33).
+    // entropy, which is 0.69 for a row with half its mass on one key of 33).
     const double structured = std::max({s.sink, s.self, s.previous, s.next, s.offset, s.strided,
                                         s.position});
     const double b = std::isnan(mean_breadth) ? 0.0 : clamp01(mean_breadth);
