@@ -96,9 +96,15 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     const int ov_r = o.overview ? std::min(o.overview, n_q) : 0;
     const int ov_c = o.overview ? std::min(o.overview, n_k) : 0;
     r.overview = Matrix(ov_r, ov_c);
-    std::vector<float> ov_count;        // cells per pooled cell, for mean pooling
+    // Mean pooling sums and counts in double: a float count stops at 2^24 cells per pooled cell
+    // (a 131072^2 head pooled to 16 x 16 has 2^26), and a float sum loses the small weights.
+    std::vector<double> ov_count;       // cells per pooled cell, for mean pooling
+    std::vector<double> ov_sum;         // sum of the weights of those cells
     std::vector<std::uint8_t> ov_seen;  // 1 once a visible (query, key) falls in the cell
-    if (ov_r && o.pool == Pool::mean) ov_count.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0f);
+    if (ov_r && o.pool == Pool::mean) {
+        ov_count.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0);
+        ov_sum.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0);
+    }
     if (ov_r) ov_seen.assign(static_cast<std::size_t>(ov_r) * ov_c, 0);
     std::vector<int> col_cell(static_cast<std::size_t>(ov_c ? n_k : 0));
     for (int j = 0; j < static_cast<int>(col_cell.size()); ++j)
@@ -198,11 +204,12 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                         cell = std::max(cell, w[j]);
                     }
                 } else {
-                    float* cnt = ov_count.data() + static_cast<std::size_t>(cr) * ov_c;
+                    double* cnt = ov_count.data() + static_cast<std::size_t>(cr) * ov_c;
+                    double* sum = ov_sum.data() + static_cast<std::size_t>(cr) * ov_c;
                     for (int j = 0; j < n_k; ++j) {
                         const int c = col_cell[static_cast<std::size_t>(j)];
-                        orow[c] += w[j];
-                        cnt[c] += 1.0f;
+                        sum[c] += w[j];
+                        cnt[c] += 1.0;
                     }
                 }
             }
@@ -211,7 +218,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     }
     if (!ov_count.empty())
         for (std::size_t c = 0; c < ov_count.size(); ++c)
-            if (ov_count[c] > 0) r.overview.data[c] /= ov_count[c];
+            if (ov_count[c] > 0) r.overview.data[c] = static_cast<float>(ov_sum[c] / ov_count[c]);
     // A cell whose every (query, key) is masked is "not visible" (NaN), not a weight of 0.
     for (std::size_t c = 0; c < ov_seen.size(); ++c)
         if (!ov_seen[c]) r.overview.data[c] = nan;

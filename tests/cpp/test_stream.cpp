@@ -264,3 +264,20 @@ TEST_CASE("cached scores refuse a Q K^T that overflows float32", "[stream][score
         CHECK(e.field() == "scores");
     }
 }
+
+TEST_CASE("mean pooling counts beyond 2^24 cells per pooled cell", "[stream][overview]") {
+    // Q = K = 0: every weight of a row is 1/n, so any pooled mean over whole rows is exactly 1/n.
+    // 4200^2 = 17.64M cells in one pooled cell: a float count would stop at 2^24 = 16.78M and
+    // report a mean about 5% too large.
+    const int n = 4200;
+    attn::Problem p;
+    p.mode = attn::Mode::qkv;
+    p.q = attn::Matrix(n, 1);
+    p.k = attn::Matrix(n, 1);
+    attn::StreamOptions o;
+    o.overview = 1;
+    o.pool = attn::Pool::mean;
+    const attn::StreamResult s = attn::compute_streaming(view_of(p), o);
+    REQUIRE(s.overview.rows == 1);
+    CHECK_THAT(static_cast<double>(s.overview.data[0]), Near(1.0 / n, 1e-6, 0));
+}
