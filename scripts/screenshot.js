@@ -10,7 +10,7 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 
 const [urlArg, out = 'screenshot.png', script] = process.argv.slice(2);
 const served = urlArg ? null : await serve({ port: 0 });
-const url = urlArg ?? served.url;
+const url = urlArg || served.url;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
