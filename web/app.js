@@ -6,7 +6,7 @@
 // next to what caused it and the last valid state stays on screen. This is the only module that
 // touches the URL.
 import { loadCore, AttentionError } from './core.js';
-import { decodeLink, encodeLink, StateError, statesEqual, validateState } from './state.js';
+import { LAB_VIEWS, decodeLink, encodeLink, StateError, statesEqual, validateState } from './state.js';
 import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from './presets.js';
 import { h, mount } from './views/dom.js';
 import { renderEditor } from './views/editor.js';
@@ -14,8 +14,9 @@ import { renderHeatmap } from './views/heatmap.js';
 import { renderOutput, renderRowPanel } from './views/rowpanel.js';
 import { showToken } from './views/format.js';
 import { renderOverview } from './views/overview.js';
-import { LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
+import { LARGE_KEYS, LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
 import { initImportView } from './import-ui.js';
+import { LAB_TITLES, hasLabView, loadLabView } from './lab/registry.js';
 import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJson } from './export.js';
 
 const $ = (id) => document.getElementById(id);
@@ -333,6 +334,7 @@ async function applyPreset(id) {
     }
     scaleCustom = false;
     flushBoxes();
+    if (state?.lab) next.lab = structuredClone(state.lab); // the lab view stays open across presets
     const err = await commit(next, { structural: true, kind: 'preset' });
     if (!err) $('banner').hidden = true;
   } catch (e) {
@@ -452,6 +454,7 @@ function renderCost() {
 
 function renderViews() {
   renderCost();
+  renderLab();
   if (results.large) {
     renderLargeViews();
     return;
@@ -495,6 +498,59 @@ function renderViews() {
     weights: r.weights[state.row].map((w, j) => (r.visible[state.row][j] ? w : null)),
   });
   renderOutput($('output-view'), { results: r, row: state.row, queryTokens });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis lab (web/lab/): one analysis of the current head at a time, chosen by state.lab.view.
+
+let labSeq = 0;
+
+/** Shows state.lab.view: the core computes it (core.lab), its module draws it. */
+async function renderLab() {
+  const seq = ++labSeq;
+  const current = state.lab?.view ?? 'none';
+  const choices = [['none', 'Off'], ...LAB_VIEWS.filter(hasLabView).map((id) => [id, LAB_TITLES[id]])];
+  mount($('lab-tabs'), choices.map(([id, title]) => h('button', {
+    type: 'button', role: 'tab', id: `lab-tab-${id}`, 'aria-selected': String(id === current), dataset: { lab: id },
+    onclick: () => update((s) => { s.lab = { view: id, params: s.lab?.params ?? {} }; }, { kind: 'lab' }),
+  }, title)));
+  const container = $('lab-view');
+  $('lab-error').hidden = true;
+  results.lab = null;
+  if (current === 'none') {
+    mount(container, h('p', { class: 'note' }, 'Pick an analysis of the current head: head patterns, and more as the lab grows. ' +
+      'Each one is computed by the core from the same state, and is part of the link.'));
+    return;
+  }
+  if (results.large) {
+    mount(container, h('p', { class: 'note' }, `The analysis lab runs on heads of up to ${LARGE_KEYS} keys; this head has ${nK()}. ` +
+      'Open a smaller head (or a part of it) to analyse it here.'));
+    return;
+  }
+  let lab;
+  try {
+    lab = core.lab(state);
+  } catch (e) {
+    if (!(e instanceof AttentionError)) throw e;
+    $('lab-error').textContent = e.message;
+    $('lab-error').hidden = false;
+    return;
+  }
+  results.lab = lab;
+  const view = await loadLabView(current);
+  if (seq !== labSeq) return; // a newer state is being shown
+  view.render(container, { state, lab, results, setParams: setLabParams });
+}
+
+/** Merges `patch` into state.lab.params and recomputes; resolves to null or the error message. */
+async function setLabParams(patch) {
+  const err = await update((s) => { s.lab = { view: s.lab?.view ?? 'none', params: { ...(s.lab?.params ?? {}), ...patch } }; },
+    { kind: 'lab-params', report: false });
+  if (err) {
+    $('lab-error').textContent = err;
+    $('lab-error').hidden = false;
+  }
+  return err;
 }
 
 /** Large heads: pooled overview, a zoomed full-resolution tile, the selected row's metrics. */
@@ -859,7 +915,9 @@ function showView(which) {
 async function openState(next, kind) {
   flushBoxes();
   scaleCustom = false;
-  const err = await commit(structuredClone(next), { structural: true, report: false, kind });
+  next = structuredClone(next);
+  if (kind === 'import' && state?.lab) next.lab = structuredClone(state.lab);
+  const err = await commit(next, { structural: true, report: false, kind });
   if (!err) {
     $('banner').hidden = true;
     showView('playground');

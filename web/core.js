@@ -149,6 +149,16 @@ export class Core {
     return results;
   }
 
+  /**
+   * Runs the analysis-lab view named by state.lab.view on the selected head (docs/lab.md).
+   * @param {object} state a valid version-1 state with `lab: {view, params}`
+   * @returns {object} {view, ...} the analysis' fields; {view: 'none'} without lab
+   * @throws {AttentionError} as compute(), and invalid_value with field "lab.params.<name>"
+   */
+  lab(state) {
+    return throwIfError(JSON.parse(this.mod.computeLab(JSON.stringify(state))));
+  }
+
   // --- Tensors in the WASM heap (large heads; written once, read by many computes) ---------
 
   /** Allocates `bytes` bytes in the heap; returns the byte offset. Free with free(). */

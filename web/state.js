@@ -26,6 +26,8 @@ export const SCHEMA_VERSION = 1;
  * @property {{panel: 'weights'|'scores', preset: string, numbers: 'auto'|'on'|'off'}} view
  *   preset: [A-Za-z0-9._-], 1..100 chars; numbers: numbers in heatmap cells (auto: up to 16 keys)
  * @property {string} source <= 500 code points
+ * @property {{view: string, params: object}} [lab] optional: the analysis-lab view shown
+ *   (LAB_VIEWS or "none") and its parameters (docs/lab.md); absent = no lab view
  */
 /**
  * One attention head. Matrices are arrays of rows; a matrix the mode does not need may be null.
@@ -69,7 +71,14 @@ const PANELS = ['weights', 'scores'];
 // Preset ids go into the link unescaped, so they are kept to URL-safe characters.
 const PRESET_PATTERN = /^[A-Za-z0-9._-]+$/;
 const MATRIX_NAMES = ['Q', 'K', 'V', 'logits', 'weights'];
-const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source'];
+const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source', 'lab'];
+
+/** The analysis-lab views (the C++ core's lab_views(), cpp/src/lab.cpp), in display order. */
+export const LAB_VIEWS = Object.freeze(['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear']);
+const LAB_KEYS = ['view', 'params'];
+const LAB_PARAM_NAME = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
+const LAB_MAX_PARAMS = 32;
+const LAB_MAX_STRING = 64;
 const HEAD_KEYS = ['name', ...MATRIX_NAMES];
 const TOKENS_KEYS = ['queries', 'keys'];
 const MASK_KEYS = ['causal', 'window', 'padding', 'allow'];
@@ -450,7 +459,40 @@ function readState(state) {
 
   const source = requireString(own(state, 'source'), 'source', LIMITS.maxSourceLength);
 
-  return { version, mode, heads, head, tokens, mask, tau, scale, topK, row, view, source };
+  const out = { version, mode, heads, head, tokens, mask, tau, scale, topK, row, view, source };
+  const labIn = own(state, 'lab');
+  if (labIn !== undefined) out.lab = readLab(labIn);
+  return out;
+}
+
+/**
+ * The optional `lab` object: {view, params}. Each parameter is a finite number, a boolean, null,
+ * a short string or an array of at most maxTokens finite numbers; its range is the analysis'
+ * business (the core refuses out-of-range values with field "lab.params.<name>").
+ */
+function readLab(labIn) {
+  const lab = requireRecord(labIn, 'lab');
+  rejectUnknownKeys(lab, LAB_KEYS, 'lab');
+  const view = requireOneOf(own(lab, 'view'), 'lab.view', ['none', ...LAB_VIEWS]);
+  const paramsIn = own(lab, 'params') === undefined ? {} : requireRecord(own(lab, 'params'), 'lab.params');
+  const names = Object.keys(paramsIn);
+  if (names.length > LAB_MAX_PARAMS) throw new StateError('lab.params', `lab.params has ${names.length} entries, at most ${LAB_MAX_PARAMS}`);
+  const params = {};
+  for (const name of names) {
+    const path = `lab.params.${name}`;
+    if (!LAB_PARAM_NAME.test(name)) throw new StateError('lab.params', `lab.params has a parameter named ${describe(name)}; names are letters and digits`);
+    const x = paramsIn[name];
+    if (x === null || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x))) {
+      params[name] = x;
+    } else if (typeof x === 'string') {
+      params[name] = requireString(x, path, LAB_MAX_STRING);
+    } else if (Array.isArray(x) && x.length <= LIMITS.maxTokens && x.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      params[name] = [...x];
+    } else {
+      throw new StateError(path, `${path} must be a finite number, true/false, null, a string of at most ${LAB_MAX_STRING} characters or a list of at most ${LIMITS.maxTokens} numbers (got ${describe(x)})`);
+    }
+  }
+  return { view, params };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -665,6 +707,7 @@ export function encodeLink(state) {
     causal: s.mask.causal ? 1 : 0, window: s.mask.window, head: s.head, panel: s.view.panel,
     preset: s.view.preset, numbers: s.view.numbers,
   };
+  if (s.lab) scalars.lab = JSON.stringify(s.lab);
   const parts = Object.entries(scalars).map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`);
   parts.push(`d=${toBase64Url(bytes)}`);
   const link = parts.join('&');
@@ -877,7 +920,7 @@ function readLink(fragment) {
     throw new StateError('version', `unknown link version ${describe(v)}: this page reads version ${SCHEMA_VERSION} links`);
   }
   for (const key of params.keys()) {
-    if (!LINK_KEYS.includes(key)) throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${LINK_KEYS.join(', ')})`);
+    if (!LINK_KEYS.includes(key) && key !== 'lab') throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${LINK_KEYS.join(', ')}, lab)`);
   }
   for (const key of LINK_KEYS) {
     if (!params.has(key)) throw new StateError(LINK_FIELD[key], `the link is missing ${key}= (${LINK_FIELD[key]})`);
@@ -892,6 +935,14 @@ function readLink(fragment) {
   const head = parseNumber(get('head'), 'head');
   const causal = parseFlag(get('causal'), 'causal');
   const block = readBlock(get('d'));
+  let lab;
+  if (params.has('lab')) {
+    try {
+      lab = JSON.parse(get('lab'));
+    } catch {
+      throw new StateError('lab', `lab in the link is not JSON (got ${describe(get('lab'))})`);
+    }
+  }
 
   return validateState({
     version: SCHEMA_VERSION,
@@ -906,5 +957,6 @@ function readLink(fragment) {
     row,
     view: { panel: get('panel'), preset: get('preset'), numbers: get('numbers') },
     source: block.source,
+    ...(lab === undefined ? {} : { lab }),
   });
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "attn/kernels.hpp"
+#include "attn/lab.hpp"
 #include "attn/state_json.hpp"
 #include "attn/stream.hpp"
 
@@ -23,6 +24,17 @@ using emscripten::val;
 std::string compute_state(const std::string& state_json) {
     try {
         return attn::compute_state_json(state_json);
+    } catch (const attn::Error& e) {
+        return attn::error_to_json(e);
+    } catch (const std::exception& e) {
+        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "", e.what()));
+    }
+}
+
+/// computeLab(stateJson) -> the lab analysis JSON (lab.hpp) or {"error": ...}
+std::string compute_lab(const std::string& state_json) {
+    try {
+        return attn::lab_state_json(state_json);
     } catch (const attn::Error& e) {
         return attn::error_to_json(e);
     } catch (const std::exception& e) {
@@ -187,5 +199,6 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeTile", &compute_tile);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
+    emscripten::function("computeLab", &compute_lab);
     emscripten::constant("schemaVersion", 1);
 }

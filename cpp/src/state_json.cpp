@@ -137,7 +137,7 @@ Problem parse_state(const std::string& state_json, int& head_out) {
     if (s.is_discarded()) throw Error(ErrorCode::kBadState, "", "the state is not valid JSON");
     if (!s.is_object()) bad("state", "must be a JSON object");
     only_keys(s, {"version", "mode", "heads", "head", "tokens", "mask", "tau", "scale", "topK", "row",
-                  "view", "source"}, "");
+                  "view", "source", "lab"}, "");
 
     const json& version = need(s, "version", "");
     if (!version.is_number_integer() || version.get<long long>() != 1)

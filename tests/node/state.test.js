@@ -592,3 +592,21 @@ test('a realistic state (12 heads of 64 x 64 float32 weights) fits a link and ro
   assert.ok(link.length < 200_000, `${link.length} characters`);
   assert.ok(statesEqual(decodeLink(link), validateState(s)));
 });
+
+test('the optional lab object: validated, round-trips through a link, absent stays absent', () => {
+  const s = defaultState();
+  assert.equal('lab' in validateState(s), false);
+  assert.equal(decodeLink(encodeLink(s)).lab, undefined);
+  const withLab = { ...s, lab: { view: 'normalisers', params: { alpha: 1.3, beta: [0.1, 0.9], relu: true, feature: 'elu', target: null } } };
+  const back = decodeLink(encodeLink(withLab));
+  assert.deepEqual(back.lab, withLab.lab);
+  assert.ok(statesEqual(back, validateState(withLab)));
+  assert.deepEqual(validateState({ ...s, lab: { view: 'sink' } }).lab, { view: 'sink', params: {} });
+  assertStateError(() => validateState({ ...s, lab: { view: 'nonsense' } }), { field: 'lab.view' });
+  assertStateError(() => validateState({ ...s, lab: { view: 'sink', extra: 1 } }), { field: 'lab.extra' });
+  assertStateError(() => validateState({ ...s, lab: { view: 'sink', params: { alpha: Infinity } } }), { field: 'lab.params.alpha' });
+  assertStateError(() => validateState({ ...s, lab: { view: 'sink', params: JSON.parse('{"__proto__": 1}') } }), { field: 'lab.params' });
+  assertStateError(() => validateState({ ...s, lab: { view: 'sink', params: { s: 'x'.repeat(65) } } }), { field: 'lab.params.s' });
+  const link = encodeLink(s);
+  assertStateError(() => decodeLink(`${link}&lab=%7Bnot`), { field: 'lab', message: 'not JSON' });
+});
