@@ -382,6 +382,9 @@ function syncControls() {
     : 'Not used: the scores are given.';
   $('causal').checked = state.mask.causal;
   if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
+  if (!pendingBoxes.has('stride')) $('stride').value = String(state.mask.stride ?? 0);
+  if (!pendingBoxes.has('sinks')) $('sinks').value = String(state.mask.sinks ?? 0);
+  $('clear-allow').hidden = !state.mask.allow;
   if (!pendingBoxes.has('topk')) $('topk').value = String(state.topK);
   $('row').value = String(state.row);
   $('head').value = String(state.head);
@@ -486,6 +489,7 @@ function renderViews() {
     note: `Each row sums to 1 over its visible keys. τ = ${state.tau}.`,
     matrix: r.weights, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
     domain: [0, 1], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
+    onCellClick: $('edit-allow').checked ? toggleAllow : null,
   });
   // Large matrices: one heatmap at a time, chosen by view.panel; small ones side by side.
   const tabs = nK() > SIDE_BY_SIDE_MAX;
@@ -551,6 +555,16 @@ async function setLabParams(patch) {
     $('lab-error').hidden = false;
   }
   return err;
+}
+
+/** Edit-the-mask mode: a click on cell (t, j) flips it in the allow-matrix (created all-true). */
+function toggleAllow(t, j) {
+  update((s) => {
+    const n = nK(s);
+    const allow = s.mask.allow ?? Array.from({ length: nQ(s) }, () => new Array(n).fill(true));
+    allow[t][j] = !allow[t][j];
+    s.mask.allow = allow.every((row) => row.every(Boolean)) ? null : allow;
+  }, { kind: 'edit' });
 }
 
 /** Large heads: pooled overview, a zoomed full-resolution tile, the selected row's metrics. */
@@ -855,6 +869,18 @@ function wireControls() {
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The window must be a whole number ≥ 0; 0 turns it off.'),
     apply: (s, x) => { s.mask.window = x; },
   });
+  numberBox('stride', {
+    field: 'mask.stride', kept: () => `s = ${state.mask.stride ?? 0}`,
+    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The stride must be a whole number ≥ 0; 0 and 1 turn it off.'),
+    apply: (s, x) => { if (x > 1) s.mask.stride = x; else delete s.mask.stride; },
+  });
+  numberBox('sinks', {
+    field: 'mask.sinks', kept: () => `${state.mask.sinks ?? 0} sink keys`,
+    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The number of sink keys must be a whole number ≥ 0.'),
+    apply: (s, x) => { if (x > 0) s.mask.sinks = x; else delete s.mask.sinks; },
+  });
+  $('edit-allow').addEventListener('change', () => renderViews());
+  $('clear-allow').addEventListener('click', () => update((s) => { s.mask.allow = null; }, { kind: 'mask' }));
   numberBox('topk', {
     field: 'topK', kept: () => `k = ${state.topK}`,
     parse: (x) => (Number.isInteger(x) && x >= 1 ? null : 'k must be a whole number ≥ 1.'),

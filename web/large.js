@@ -99,7 +99,8 @@ function tensorsOf(s) {
 function specOf(s) {
   const { nQ, nK, dK, dV } = headShape(s);
   return {
-    mode: s.mode, nQ, nK, dK, dV, causal: s.mask.causal, window: s.mask.window, tau: s.tau,
+    mode: s.mode, nQ, nK, dK, dV, causal: s.mask.causal, window: s.mask.window,
+    stride: s.mask.stride ?? 0, maskSinks: s.mask.sinks ?? 0, tau: s.tau,
     scale: s.scale === 'auto' ? 0 : s.scale, topK: s.topK, sinkKeys: 1, delta: 0.1,
     blockRows: BLOCK_ROWS, overview: OVERVIEW_CELLS, pool: 'max', wantOutput: true,
   };

@@ -17,8 +17,12 @@ export const SCHEMA_VERSION = 1;
  * @property {Head[]} heads 1..64 heads, all with the same n_q x n_k
  * @property {number} head integer, 0 <= head < heads.length
  * @property {{queries: string[], keys: string[]}} tokens n_q and n_k labels, <= 200 code points each
- * @property {{causal: boolean, window: number, padding: boolean[], allow: boolean[][]|null}} mask
- *   window: integer 0..4096 (0 = off); padding: n_k flags; allow: n_q x n_k or null
+ * @property {{causal: boolean, window: number, padding: boolean[], allow: boolean[][]|null,
+ *   stride?: number, sinks?: number}} mask
+ *   window: integer 0..4096 (0 = off); padding: n_k flags; allow: n_q x n_k or null;
+ *   stride: integer 0..4096, key j visible only if t - j is a multiple of it (0 or 1 = off; absent
+ *   = 0); sinks: integer 0..4096, the first `sinks` keys are exempt from window and stride
+ *   (StreamingLLM; absent = 0)
  * @property {number} tau finite, 0 < tau <= 1000
  * @property {'auto'|number} scale "auto" or finite > 0
  * @property {number} topK integer 1..4096
@@ -81,7 +85,7 @@ const LAB_MAX_PARAMS = 32;
 const LAB_MAX_STRING = 64;
 const HEAD_KEYS = ['name', ...MATRIX_NAMES];
 const TOKENS_KEYS = ['queries', 'keys'];
-const MASK_KEYS = ['causal', 'window', 'padding', 'allow'];
+const MASK_KEYS = ['causal', 'window', 'padding', 'allow', 'stride', 'sinks'];
 const VIEW_KEYS = ['panel', 'preset', 'numbers'];
 const NUMBERS = ['auto', 'on', 'off'];
 
@@ -433,6 +437,11 @@ function readState(state) {
     padding,
     allow,
   };
+  // Optional, absent = 0 (and left out when 0, so older states and links read unchanged).
+  const stride = own(maskIn, 'stride') === undefined ? 0 : requireInteger(own(maskIn, 'stride'), 'mask.stride', 0, LIMITS.maxTokens);
+  const sinks = own(maskIn, 'sinks') === undefined ? 0 : requireInteger(own(maskIn, 'sinks'), 'mask.sinks', 0, LIMITS.maxTokens);
+  if (stride) mask.stride = stride;
+  if (sinks) mask.sinks = sinks;
 
   const tau = own(state, 'tau');
   if (typeof tau !== 'number' || !Number.isFinite(tau) || !(tau > 0) || tau > LIMITS.maxTau) {
@@ -547,7 +556,9 @@ export function statesEqual(a, b) {
 // decoding to slightly different numbers.
 
 const LINK_KEYS = ['v', 'mode', 'tau', 'scale', 'k', 'row', 'causal', 'window', 'head', 'panel', 'preset', 'numbers', 'd'];
+const OPTIONAL_LINK_KEYS = ['stride', 'sinks', 'lab'];
 const LINK_FIELD = {
+  stride: 'mask.stride', sinks: 'mask.sinks', lab: 'lab',
   v: 'version', mode: 'mode', tau: 'tau', scale: 'scale', k: 'topK', row: 'row', causal: 'mask.causal',
   window: 'mask.window', head: 'head', panel: 'view.panel', preset: 'view.preset', numbers: 'view.numbers', d: 'd',
 };
@@ -707,6 +718,8 @@ export function encodeLink(state) {
     causal: s.mask.causal ? 1 : 0, window: s.mask.window, head: s.head, panel: s.view.panel,
     preset: s.view.preset, numbers: s.view.numbers,
   };
+  if (s.mask.stride) scalars.stride = s.mask.stride;
+  if (s.mask.sinks) scalars.sinks = s.mask.sinks;
   if (s.lab) scalars.lab = JSON.stringify(s.lab);
   const parts = Object.entries(scalars).map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`);
   parts.push(`d=${toBase64Url(bytes)}`);
@@ -920,7 +933,9 @@ function readLink(fragment) {
     throw new StateError('version', `unknown link version ${describe(v)}: this page reads version ${SCHEMA_VERSION} links`);
   }
   for (const key of params.keys()) {
-    if (!LINK_KEYS.includes(key) && key !== 'lab') throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${LINK_KEYS.join(', ')}, lab)`);
+    if (!LINK_KEYS.includes(key) && !OPTIONAL_LINK_KEYS.includes(key)) {
+      throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${[...LINK_KEYS, ...OPTIONAL_LINK_KEYS].join(', ')})`);
+    }
   }
   for (const key of LINK_KEYS) {
     if (!params.has(key)) throw new StateError(LINK_FIELD[key], `the link is missing ${key}= (${LINK_FIELD[key]})`);
@@ -950,7 +965,11 @@ function readLink(fragment) {
     heads: block.heads,
     head,
     tokens: block.tokens,
-    mask: { causal, window, padding: block.padding, allow: block.allow },
+    mask: {
+      causal, window, padding: block.padding, allow: block.allow,
+      ...(params.has('stride') ? { stride: parseNumber(get('stride'), 'stride') } : {}),
+      ...(params.has('sinks') ? { sinks: parseNumber(get('sinks'), 'sinks') } : {}),
+    },
     tau,
     scale,
     topK,

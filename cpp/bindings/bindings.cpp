@@ -71,7 +71,8 @@ T get(const val& spec, const char* key, T fallback) {
     return v.isUndefined() || v.isNull() ? fallback : v.as<T>();
 }
 
-/// spec: {mode, nQ, nK, dK, dV, q, k, v, given (byte offsets), causal, window, padding (offset of
+/// spec: {mode, nQ, nK, dK, dV, q, k, v, given (byte offsets), causal, window, stride, maskSinks
+/// (attention-sink keys kept beside the window), padding (offset of
 /// nK bytes), allow (offset of nQ*nK bytes), tau, scale (0 = 1/sqrt(d_k)), topK, sinkKeys, delta,
 /// blockRows, overview, pool ("max" | "mean"), wantOutput}
 void read_spec(const val& spec, attn::HeadView& h, attn::StreamOptions& o) {
@@ -86,6 +87,8 @@ void read_spec(const val& spec, attn::HeadView& h, attn::StreamOptions& o) {
     h.given = heap_ptr<float>(spec, "given");
     o.mask.causal = get<bool>(spec, "causal", false);
     o.mask.window = get<int>(spec, "window", 0);
+    o.mask.stride = get<int>(spec, "stride", 0);
+    o.mask.sink_keys = get<int>(spec, "maskSinks", 0);
     if (const auto* pad = heap_ptr<std::uint8_t>(spec, "padding"); pad && h.n_k > 0)
         o.mask.key_padding.assign(pad, pad + h.n_k);
     if (const auto* allow = heap_ptr<std::uint8_t>(spec, "allow"); allow && h.n_q > 0 && h.n_k > 0)

@@ -88,6 +88,12 @@ void validate(const Problem& p) {
     if (p.mask.window < 0 || p.mask.window > kMaxTokens)
         throw Error(ErrorCode::kInvalidValue, "mask.window",
                     "window must be between 0 (off) and " + std::to_string(kMaxTokens));
+    if (p.mask.stride < 0 || p.mask.stride > kMaxTokens)
+        throw Error(ErrorCode::kInvalidValue, "mask.stride",
+                    "stride must be between 0 (off) and " + std::to_string(kMaxTokens));
+    if (p.mask.sink_keys < 0 || p.mask.sink_keys > kMaxTokens)
+        throw Error(ErrorCode::kInvalidValue, "mask.sinks",
+                    "the number of attention-sink keys must be between 0 and " + std::to_string(kMaxTokens));
 
     check_size(p.v, "V", kMaxDim);
     switch (p.mode) {

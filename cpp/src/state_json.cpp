@@ -192,11 +192,14 @@ Problem parse_state(const std::string& state_json, int& head_out) {
 
     const json& mask = need(s, "mask", "");
     if (!mask.is_object()) bad("mask", "must be an object");
-    only_keys(mask, {"causal", "window", "padding", "allow"}, "mask");
+    only_keys(mask, {"causal", "window", "padding", "allow", "stride", "sinks"}, "mask");
     const json& causal = need(mask, "causal", "mask");
     if (!causal.is_boolean()) bad("mask.causal", "must be true or false");
     p.mask.causal = causal.get<bool>();
     p.mask.window = get_int(need(mask, "window", "mask"), "mask.window", 0, kMaxTokens);
+    // Optional (absent = 0): the strided mask and StreamingLLM's attention-sink keys.
+    if (auto it = mask.find("stride"); it != mask.end()) p.mask.stride = get_int(*it, "mask.stride", 0, kMaxTokens);
+    if (auto it = mask.find("sinks"); it != mask.end()) p.mask.sink_keys = get_int(*it, "mask.sinks", 0, kMaxTokens);
     p.mask.key_padding = get_flags(need(mask, "padding", "mask"), "mask.padding");
     if (auto it = mask.find("allow"); it != mask.end() && !it->is_null()) {
         if (!it->is_array()) bad("mask.allow", "must be null or a matrix of booleans");

@@ -58,6 +58,10 @@ void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
                         " tokens and " + std::to_string(kMaxDim) + " dimensions");
     if (o.mask.window < 0 || o.mask.window > max_tokens)
         throw Error(ErrorCode::kInvalidValue, "mask.window", "window must be >= 0 (0 = off)");
+    if (o.mask.stride < 0 || o.mask.stride > max_tokens)
+        throw Error(ErrorCode::kInvalidValue, "mask.stride", "stride must be >= 0 (0 = off)");
+    if (o.mask.sink_keys < 0 || o.mask.sink_keys > max_tokens)
+        throw Error(ErrorCode::kInvalidValue, "mask.sinks", "the number of attention-sink keys must be >= 0");
     if (!o.mask.key_padding.empty() && o.mask.key_padding.size() != static_cast<std::size_t>(h.n_k))
         throw Error(ErrorCode::kShapeMismatch, "mask.padding",
                     "padding has " + std::to_string(o.mask.key_padding.size()) +
@@ -141,15 +145,15 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             if (o.mask.window > 0) lo = std::max(lo, pos - o.mask.window + 1);
             lo = std::min(lo, n_k);  // queries past the last key (n_q > n_k) see no window key
             hi = std::max(hi, lo);
-            const bool per_key = !o.mask.key_padding.empty() || !o.mask.allow.empty();
-            for (int j = 0; j < lo; ++j) { vis[j] = 0; s[j] = nan; }
-            for (int j = hi; j < n_k; ++j) { vis[j] = 0; s[j] = nan; }
-            for (int j = lo; j < hi; ++j) {
-                const bool allowed = !per_key || o.mask.visible(t, j, n_k);
-                if (!allowed) {  // what a mask hides is never read, so it cannot leak
+            // Sink keys before the window stay candidates (StreamingLLM: first n_sink + last w).
+            const int sink_end = std::min(std::min(o.mask.sink_keys, lo), hi);
+            const bool per_key = !o.mask.key_padding.empty() || !o.mask.allow.empty() || o.mask.stride > 1;
+            // Key j is a candidate: apply the per-key masks, then read its score.
+            const auto admit = [&](int j, bool check) {
+                if (check && !o.mask.visible(t, j, n_k)) {  // what a mask hides is never read
                     vis[j] = 0;
                     s[j] = nan;
-                    continue;
+                    return;
                 }
                 float x = h.mode == Mode::qkv ? s[j] : g[j];
                 if (h.mode == Mode::weights) {
@@ -180,7 +184,11 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                 // A -inf score (a masked logit, ln 0) is not visible either.
                 vis[j] = x != neg_inf;
                 s[j] = vis[j] ? x : nan;
-            }
+            };
+            for (int j = 0; j < sink_end; ++j) admit(j, true);
+            for (int j = sink_end; j < lo; ++j) { vis[j] = 0; s[j] = nan; }
+            for (int j = hi; j < n_k; ++j) { vis[j] = 0; s[j] = nan; }
+            for (int j = lo; j < hi; ++j) admit(j, per_key);
             // Stage 3: weights and row metrics.
             kern.softmax_row(s, vis, n_k, o.row, weights.data() + static_cast<std::size_t>(i) * n_k,
                              r.rows[static_cast<std::size_t>(t)]);

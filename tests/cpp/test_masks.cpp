@@ -394,3 +394,62 @@ TEST_CASE("an empty row does not disturb its neighbours", "[empty]") {
     // python3: H(1/4, 3/4) = 0.5623351446188083, same for both rows.
     CHECK_THAT(r.summary.mean_entropy, Near(0.5623351446));
 }
+
+TEST_CASE("strided mask: every s-th key counting back from the query", "[mask]") {
+    // Causal, stride 2: query t sees j <= t with t - j even.
+    attn::Problem p = attn_test::logits_problem(ramp(5, 5));
+    p.mask.causal = true;
+    p.mask.stride = 2;
+    check_ramp(attn::compute(p), {{1, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 1, 0, 0}, {0, 1, 0, 1, 0}, {1, 0, 1, 0, 1}});
+    SECTION("not causal: both directions") {
+        p.mask.causal = false;
+        p.mask.stride = 3;
+        check_ramp(attn::compute(p), {{1, 0, 0, 1, 0}, {0, 1, 0, 0, 1}, {0, 0, 1, 0, 0}, {1, 0, 0, 1, 0}, {0, 1, 0, 0, 1}});
+    }
+    SECTION("stride 1 is off") {
+        p.mask.stride = 1;
+        check_ramp(attn::compute(p), {{1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 1, 1, 0, 0}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 1}});
+    }
+}
+
+TEST_CASE("StreamingLLM: attention-sink keys plus a sliding window", "[mask]") {
+    // MATH.md: key j visible to query t iff j < n_sink or t - w < j <= t (and j <= t).
+    attn::Problem p = attn_test::logits_problem(ramp(6, 6));
+    p.mask.window = 2;
+    p.mask.sink_keys = 2;
+    check_ramp(attn::compute(p), {{1, 0, 0, 0, 0, 0},
+                                  {1, 1, 0, 0, 0, 0},
+                                  {1, 1, 1, 0, 0, 0},
+                                  {1, 1, 1, 1, 0, 0},
+                                  {1, 1, 0, 1, 1, 0},
+                                  {1, 1, 0, 0, 1, 1}});
+    SECTION("sinks are exempt from the stride too, not from padding") {
+        p.mask.window = 0;
+        p.mask.causal = true;
+        p.mask.stride = 3;
+        p.mask.sink_keys = 1;
+        p.mask.key_padding = {0, 0, 0, 0, 1, 0};
+        check_ramp(attn::compute(p), {{1, 0, 0, 0, 0, 0},
+                                      {1, 1, 0, 0, 0, 0},
+                                      {1, 0, 1, 0, 0, 0},
+                                      {1, 0, 0, 1, 0, 0},
+                                      {1, 1, 0, 0, 0, 0},
+                                      {1, 0, 1, 0, 0, 1}});
+    }
+    SECTION("a NaN in a key hidden by the window does not leak") {
+        p.logits(5, 2) = attn_test::kNaN;
+        check_ramp(attn::compute(p), {{1, 0, 0, 0, 0, 0},
+                                      {1, 1, 0, 0, 0, 0},
+                                      {1, 1, 1, 0, 0, 0},
+                                      {1, 1, 1, 1, 0, 0},
+                                      {1, 1, 0, 1, 1, 0},
+                                      {1, 1, 0, 0, 1, 1}});
+    }
+    SECTION("out of range") {
+        p.mask.sink_keys = -1;
+        CHECK_THROWS_AS(attn::compute(p), attn::Error);
+        p.mask.sink_keys = 0;
+        p.mask.stride = -2;
+        CHECK_THROWS_AS(attn::compute(p), attn::Error);
+    }
+}

@@ -610,3 +610,19 @@ test('the optional lab object: validated, round-trips through a link, absent sta
   const link = encodeLink(s);
   assertStateError(() => decodeLink(`${link}&lab=%7Bnot`), { field: 'lab', message: 'not JSON' });
 });
+
+test('optional mask.stride and mask.sinks: validated, in the link only when set', () => {
+  const s = defaultState();
+  const link = encodeLink(s);
+  assert.doesNotMatch(link, /stride=|sinks=/);
+  const strided = { ...s, mask: { ...s.mask, stride: 2, sinks: 1 } };
+  const l2 = encodeLink(strided);
+  assert.match(l2, /stride=2&sinks=1/);
+  const back = decodeLink(l2);
+  assert.equal(back.mask.stride, 2);
+  assert.equal(back.mask.sinks, 1);
+  assert.equal('stride' in validateState({ ...s, mask: { ...s.mask, stride: 0 } }).mask, false);
+  assertStateError(() => validateState({ ...s, mask: { ...s.mask, stride: -1 } }), { field: 'mask.stride' });
+  assertStateError(() => validateState({ ...s, mask: { ...s.mask, sinks: 1.5 } }), { field: 'mask.sinks' });
+  assertStateError(() => decodeLink(`${link}&stride=x`), { field: 'mask.stride' });
+});

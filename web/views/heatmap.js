@@ -29,6 +29,8 @@ export function cellColours(x, lo, hi) {
  * @param {boolean} o.showNumbers
  * @param {number} [o.digits]
  * @param {(row: number) => void} [o.onSelectRow]
+ * @param {(row: number, col: number) => void} [o.onCellClick]  when set, a click on a cell calls
+ *   it (with indices within this table) instead of selecting the row
  * @param {string} [o.note]              a line under the title (e.g. what the numbers are)
  * @param {number} [o.rowIndex]          index of the first row in the full matrix (zoomed tiles)
  * @param {number} [o.colIndex]          index of the first column in the full matrix
@@ -64,6 +66,7 @@ export function renderHeatmap(container, o) {
       row.forEach((x, j) => paintCell(tr.cells[j + 1], x, o.visible[i][j], lo, hi, o.showNumbers, digits));
     });
     container.onSelectRow = o.onSelectRow;
+    container.onCellClick = o.onCellClick ?? null;
     return;
   }
 
@@ -82,6 +85,7 @@ export function renderHeatmap(container, o) {
   const table = h('table', { class: `heatmap${o.showNumbers ? '' : ' compact'}`, id: o.id },
     h('thead', {}, head), h('tbody', {}, body));
   container.onSelectRow = o.onSelectRow;
+  container.onCellClick = o.onCellClick ?? null;
   // Tooltips are written when the pointer reaches a cell, not for every cell on every repaint.
   table.addEventListener('mouseover', (ev) => {
     const td = ev.target.closest('td');
@@ -92,6 +96,11 @@ export function renderHeatmap(container, o) {
     td.title = `query ${r0 + i} "${o.rowLabels[i]}", key ${c0 + j} "${o.colLabels[j]}": ${value === '' ? 'not visible (masked)' : value}`;
   });
   table.addEventListener('click', (ev) => {
+    const td = ev.target.closest('td');
+    if (td && container.onCellClick) {
+      container.onCellClick(td.parentElement.sectionRowIndex, td.cellIndex - 1);
+      return;
+    }
     const tr = ev.target.closest('tr[data-row]');
     if (tr && container.onSelectRow) container.onSelectRow(Number(tr.dataset.row));
   });
