@@ -3,6 +3,8 @@
 //   attn compute < state.json > results.json
 //       Reads a state document (docs/state.md) on stdin, prints the results JSON on stdout.
 //       On invalid input prints {"error": {...}} on stdout, the message on stderr, exits 2.
+//   attn lab < state.json > lab.json
+//       Runs the state's analysis-lab view (state.lab; docs/lab.md) on the selected head.
 //   attn analyze FILE [options]
 //       Checks and analyses every head of an attention file (.npy, .npz, JSON; docs/import.md),
 //       streaming a head at a time (analyze.cpp).
@@ -13,6 +15,7 @@
 #include <string>
 
 #include "analyze.hpp"
+#include "attn/lab.hpp"
 #include "attn/state_json.hpp"
 
 namespace {
@@ -23,12 +26,16 @@ constexpr const char* kUsage =
     "  prints the results JSON (scores, weights, output, per-row metrics) on stdout.\n"
     "  Exit status: 0 ok, 2 invalid state (error JSON on stdout, message on stderr),\n"
     "  64 usage error.\n"
+    "usage: attn lab < state.json\n"
+    "  Runs the analysis-lab view named by the state's lab.view (docs/lab.md) on the\n"
+    "  selected head and prints its JSON; same exit statuses.\n"
     "\n";
 
-int compute() {
+/// Reads a state on stdin and prints run(state) or the error (exit 2).
+int run_state(std::string (*run)(const std::string&)) {
     const std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     try {
-        std::cout << attn::compute_state_json(input) << '\n';
+        std::cout << run(input) << '\n';
         return 0;
     } catch (const attn::Error& e) {
         std::cout << attn::error_to_json(e) << '\n';
@@ -50,7 +57,8 @@ int main(int argc, char** argv) {
         std::cout << "attn 0.1.0 (state schema 1)\n";
         return 0;
     }
-    if (cmd == "compute" && argc == 2) return compute();
+    if (cmd == "compute" && argc == 2) return run_state(&attn::compute_state_json);
+    if (cmd == "lab" && argc == 2) return run_state(&attn::lab_state_json);
     if (cmd == "analyze") return attn::cli::run_analyze(argc, argv);
     std::cerr << kUsage << attn::cli::kAnalyzeUsage;
     return 64;
