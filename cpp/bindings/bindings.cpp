@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "attn/kernels.hpp"
+#include "bind_util.hpp"
 #include "attn/lab.hpp"
 #include "attn/state_json.hpp"
 #include "attn/stream.hpp"
@@ -42,20 +43,8 @@ std::string compute_lab(const std::string& state_json) {
     }
 }
 
-val error_val(const attn::Error& e) {
-    val err = val::object();
-    err.set("code", std::string(attn::to_string(e.code())));
-    err.set("field", e.field());
-    err.set("message", std::string(e.what()));
-    val out = val::object();
-    out.set("error", err);
-    return out;
-}
-
-template <class T>
-val copy_out(const T* data, std::size_t n) {
-    return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
-}
+using attn::bind::copy_out;
+using attn::bind::error_val;
 
 template <class T>
 const T* heap_ptr(const val& spec, const char* key) {
@@ -110,40 +99,8 @@ val compute_head(const val& spec) {
         attn::StreamOptions o;
         read_spec(spec, h, o);
         const attn::StreamResult r = attn::compute_streaming(h, o);
-        const std::size_t n = r.rows.size();
-        std::vector<double> entropy(n), hnorm(n), neff(n), topk(n), sink(n), rowsum(n);
-        std::vector<std::int32_t> visible(n), support(n);
-        std::vector<std::uint8_t> empty(n);
-        for (std::size_t t = 0; t < n; ++t) {
-            const attn::RowMetrics& m = r.rows[t];
-            entropy[t] = m.entropy;
-            hnorm[t] = m.normalized_entropy;
-            neff[t] = m.n_eff;
-            topk[t] = m.top_k_mass;
-            sink[t] = m.sink_mass;
-            rowsum[t] = m.row_sum;
-            visible[t] = m.visible;
-            support[t] = m.support;
-            empty[t] = m.empty;
-        }
-        val rows = val::object();
-        rows.set("entropy", copy_out(entropy.data(), n));
-        rows.set("normalizedEntropy", copy_out(hnorm.data(), n));
-        rows.set("nEff", copy_out(neff.data(), n));
-        rows.set("topKMass", copy_out(topk.data(), n));
-        rows.set("sinkMass", copy_out(sink.data(), n));
-        rows.set("rowSum", copy_out(rowsum.data(), n));
-        rows.set("visible", copy_out(visible.data(), n));
-        rows.set("support", copy_out(support.data(), n));
-        rows.set("empty", copy_out(empty.data(), n));
-        val summary = val::object();
-        summary.set("rows", r.summary.rows);
-        summary.set("emptyRows", r.summary.empty_rows);
-        summary.set("meanEntropy", r.summary.mean_entropy);
-        summary.set("meanNormalizedEntropy", r.summary.mean_normalized_entropy);
-        summary.set("meanNEff", r.summary.mean_n_eff);
-        summary.set("meanTopKMass", r.summary.mean_top_k_mass);
-        summary.set("meanSinkMass", r.summary.mean_sink_mass);
+        val rows = attn::bind::rows_val(r.rows);
+        val summary = attn::bind::summary_val(r.summary);
         val out = val::object();
         out.set("nQ", r.n_q);
         out.set("nK", r.n_k);

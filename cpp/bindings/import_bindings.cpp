@@ -12,25 +12,14 @@
 
 #include "attn/analysis.hpp"
 #include "attn/import.hpp"
+#include "bind_util.hpp"
 
 namespace {
 
 using emscripten::val;
 
-val error_val(const attn::Error& e) {
-    val err = val::object();
-    err.set("code", std::string(attn::to_string(e.code())));
-    err.set("field", e.field());
-    err.set("message", std::string(e.what()));
-    val out = val::object();
-    out.set("error", err);
-    return out;
-}
-
-template <class T>
-val copy_out(const T* data, std::size_t n) {
-    return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
-}
+using attn::bind::copy_out;
+using attn::bind::error_val;
 
 std::vector<std::uint8_t> bytes_of(const val& u8) {
     return emscripten::convertJSArrayToNumberVector<std::uint8_t>(u8);
@@ -184,46 +173,13 @@ val analyze_head(const val& spec) {
         out.set("verdict", std::string(attn::to_string(a.verdict)));
         out.set("computed", a.computed);
         out.set("check", check_val(a.check));
-        val summary = val::object();
-        summary.set("rows", a.summary.rows);
-        summary.set("emptyRows", a.summary.empty_rows);
-        summary.set("meanEntropy", a.summary.mean_entropy);
-        summary.set("meanNormalizedEntropy", a.summary.mean_normalized_entropy);
-        summary.set("meanNEff", a.summary.mean_n_eff);
-        summary.set("meanTopKMass", a.summary.mean_top_k_mass);
-        summary.set("meanSinkMass", a.summary.mean_sink_mass);
+        val summary = attn::bind::summary_val(a.summary);
         out.set("summary", summary);
         out.set("pattern", pattern_val(a.pattern));
         out.set("thumbnail", copy_out(a.thumbnail.data.data(), a.thumbnail.data.size()));
         out.set("thumbRows", a.thumbnail.rows);
         out.set("thumbCols", a.thumbnail.cols);
-        if (o.want_rows && a.computed) {
-            const std::size_t n = a.rows.size();
-            std::vector<double> entropy(n), hnorm(n), neff(n), topk(n), sink(n);
-            std::vector<std::int32_t> visible(n), support(n);
-            std::vector<std::uint8_t> empty(n);
-            for (std::size_t r = 0; r < n; ++r) {
-                const attn::RowMetrics& m = a.rows[r];
-                entropy[r] = m.entropy;
-                hnorm[r] = m.normalized_entropy;
-                neff[r] = m.n_eff;
-                topk[r] = m.top_k_mass;
-                sink[r] = m.sink_mass;
-                visible[r] = m.visible;
-                support[r] = m.support;
-                empty[r] = m.empty;
-            }
-            val rows = val::object();
-            rows.set("entropy", copy_out(entropy.data(), n));
-            rows.set("normalizedEntropy", copy_out(hnorm.data(), n));
-            rows.set("nEff", copy_out(neff.data(), n));
-            rows.set("topKMass", copy_out(topk.data(), n));
-            rows.set("sinkMass", copy_out(sink.data(), n));
-            rows.set("visible", copy_out(visible.data(), n));
-            rows.set("support", copy_out(support.data(), n));
-            rows.set("empty", copy_out(empty.data(), n));
-            out.set("rows", rows);
-        }
+        if (o.want_rows && a.computed) out.set("rows", attn::bind::rows_val(a.rows));
         return out;
     } catch (const attn::Error& e) {
         return error_val(e);
