@@ -314,25 +314,8 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
 
     // Head summary: the pipeline's definition (stream.cpp), over the rows of every chunk in
     // order, so it equals compute()'s bit for bit.
-    HeadSummary& hs = out.summary;
-    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
-    for (const RowMetrics& m : rows) {
-        if (m.empty) {
-            ++hs.empty_rows;
-            continue;
-        }
-        se += m.entropy;
-        sn += m.normalized_entropy;
-        sf += m.n_eff;
-        st += m.top_k_mass;
-        ss += m.sink_mass;
-    }
-    const int used = n_q - hs.empty_rows;
-    hs.mean_entropy = used ? se / used : kNaN;
-    hs.mean_normalized_entropy = used ? sn / used : kNaN;
-    hs.mean_n_eff = used ? sf / used : kNaN;
-    hs.mean_top_k_mass = used ? st / used : kNaN;
-    hs.mean_sink_mass = used ? ss / used : kNaN;
+    out.summary = detail::summarise(rows);
+    const int used = out.summary.rows - out.summary.empty_rows;
 
     double breadth_sum = 0;
     for (const RowMetrics& m : rows)

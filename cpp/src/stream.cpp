@@ -83,6 +83,32 @@ void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
     if (h.d_v > 0) check_finite(h.v, static_cast<std::size_t>(h.n_k) * h.d_v, h.d_v, "V");
 }
 
+HeadSummary summarise(const std::vector<RowMetrics>& rows) {
+    // Means over non-empty rows only (MATH.md, Empty row).
+    HeadSummary hs;
+    hs.rows = static_cast<int>(rows.size());
+    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
+    for (const RowMetrics& m : rows) {
+        if (m.empty) {
+            ++hs.empty_rows;
+            continue;
+        }
+        se += m.entropy;
+        sn += m.normalized_entropy;
+        sf += m.n_eff;
+        st += m.top_k_mass;
+        ss += m.sink_mass;
+    }
+    const int used = hs.rows - hs.empty_rows;
+    const double nan_d = std::numeric_limits<double>::quiet_NaN();
+    hs.mean_entropy = used ? se / used : nan_d;
+    hs.mean_normalized_entropy = used ? sn / used : nan_d;
+    hs.mean_n_eff = used ? sf / used : nan_d;
+    hs.mean_top_k_mass = used ? st / used : nan_d;
+    hs.mean_sink_mass = used ? ss / used : nan_d;
+    return hs;
+}
+
 StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink) {
     const int n_q = h.n_q, n_k = h.n_k;
     const kernels::KernelSet& kern = kernels::active();
@@ -231,28 +257,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     for (std::size_t c = 0; c < ov_seen.size(); ++c)
         if (!ov_seen[c]) r.overview.data[c] = nan;
 
-    // Head summary: means over non-empty rows only (MATH.md, Empty row).
-    HeadSummary& hs = r.summary;
-    hs.rows = n_q;
-    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
-    for (const RowMetrics& m : r.rows) {
-        if (m.empty) {
-            ++hs.empty_rows;
-            continue;
-        }
-        se += m.entropy;
-        sn += m.normalized_entropy;
-        sf += m.n_eff;
-        st += m.top_k_mass;
-        ss += m.sink_mass;
-    }
-    const int used = n_q - hs.empty_rows;
-    const double nan_d = std::numeric_limits<double>::quiet_NaN();
-    hs.mean_entropy = used ? se / used : nan_d;
-    hs.mean_normalized_entropy = used ? sn / used : nan_d;
-    hs.mean_n_eff = used ? sf / used : nan_d;
-    hs.mean_top_k_mass = used ? st / used : nan_d;
-    hs.mean_sink_mass = used ? ss / used : nan_d;
+    r.summary = summarise(r.rows);
     return r;
 }
 

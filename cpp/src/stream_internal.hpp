@@ -20,6 +20,9 @@ using BlockSink = std::function<void(int r0, int rows, const float* scores,
 /// Shapes, options and finiteness of Q, K, V; throws attn::Error.
 void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens);
 
+/// Means of the row metrics over the non-empty rows (NaN when all are empty), in row order.
+HeadSummary summarise(const std::vector<RowMetrics>& rows);
+
 /// The pipeline; given values are checked as their rows are reached. Assumes validate_view().
 StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink);
 
