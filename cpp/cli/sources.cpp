@@ -245,6 +245,7 @@ std::unique_ptr<HeadSource> open_source(const std::string& path, const std::stri
         got = std::fread(magic, 1, sizeof magic, f);
         std::fclose(f);
     }
+    if (got == 0) bad(path + " is empty");
     const bool npy_magic = got == 6 && std::memcmp(magic, "\x93NUMPY", 6) == 0;
     const bool zip_magic = got >= 4 && magic[0] == 'P' && magic[1] == 'K' &&
                            ((magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6));

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
+import { npy, npyHeader, uniformCausal } from './npy.js';
 
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const REAL = fileURLToPath(new URL('../../web/data/real/', import.meta.url));
@@ -42,66 +43,6 @@ function tmpFile(name, bytes) {
   const path = join(TMP, name);
   writeFileSync(path, bytes);
   return path;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writers: .npy (magic, version, little-endian header length, dict padded with spaces to a
-// multiple of 64 bytes ending in '\n', data), float16 by IEEE 754 round to nearest even.
-// ---------------------------------------------------------------------------------------------
-
-function npyHeader(shape, { descr = '<f4', fortran = false, version = 1 } = {}) {
-  const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  const dict = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': ${shapeText}, }`;
-  const pre = version === 1 ? 10 : 12;
-  const total = Math.ceil((pre + dict.length + 1) / 64) * 64;
-  const text = dict.padEnd(total - pre - 1, ' ') + '\n';
-  const header = Buffer.alloc(total);
-  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0]).copy(header);
-  if (version === 1) header.writeUInt16LE(text.length, 8);
-  else header.writeUInt32LE(text.length, 8);
-  header.write(text, pre, 'latin1');
-  return header;
-}
-
-function f16Bits(x) {
-  const u = Buffer.alloc(4);
-  u.writeFloatLE(x);
-  const bits = u.readUInt32LE(0);
-  const sign = (bits >>> 16) & 0x8000;
-  const exp = (bits >>> 23) & 0xff;
-  const mant = bits & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  const e = exp - 127 + 15;
-  if (e >= 31) return sign | 0x7c00;
-  // value = (0x800000 | mant) * 2^(exp - 150); float16 unit is 2^-24 (subnormal) or 2^(e-25).
-  const full = exp === 0 ? mant : mant | 0x800000;
-  const shift = e > 0 ? 13 : 14 - e; // bits to drop
-  if (shift > 24) return sign;
-  let q = Math.floor(full / 2 ** shift);
-  const rest = full - q * 2 ** shift;
-  const half = 2 ** (shift - 1);
-  if (rest > half || (rest === half && q & 1)) q += 1;
-  return e > 0 ? sign | ((e << 10) + (q - 0x400)) : sign | q; // carries into the exponent correctly
-}
-
-function npy(shape, values, { descr = '<f4', ...rest } = {}) {
-  const size = { '<f2': 2, '<f4': 4, '<f8': 8, '>f4': 4, '<i8': 8 }[descr] ?? 4;
-  const data = Buffer.alloc(values.length * size);
-  values.forEach((x, i) => {
-    if (descr === '<f2') data.writeUInt16LE(f16Bits(x), 2 * i);
-    else if (descr === '<f8') data.writeDoubleLE(x, 8 * i);
-    else if (descr === '>f4') data.writeFloatBE(x, 4 * i);
-    else if (size === 8) data.writeBigInt64LE(BigInt(Math.round(x)), 8 * i);
-    else data.writeFloatLE(x, 4 * i);
-  });
-  return Buffer.concat([npyHeader(shape, { descr, ...rest }), data]);
-}
-
-/** Row t uniform over keys 0..t: a causal head whose rows sum to 1. */
-function uniformCausal(n) {
-  const a = [];
-  for (let t = 0; t < n; t++) for (let j = 0; j < n; j++) a.push(j <= t ? 1 / (t + 1) : 0);
-  return a;
 }
 
 /** RFC 4180 parser: quoted fields may hold commas, doubled quotes and line breaks. */
@@ -282,6 +223,7 @@ test('cross-attention tokens: --tokens are the queries, --key-tokens the keys', 
 test('refusals: bad magic, Fortran order, big-endian, integers, truncated data, batch', () => {
   const cases = [
     { name: 'garbage.npy', bytes: Buffer.from('this is not an array\n'), message: /\\x93NUMPY/ },
+    { name: 'empty.json', bytes: Buffer.alloc(0), message: /empty\.json is empty/ },
     { name: 'fortran.npy', bytes: npy([2, 3], [1, 0, 0, 1, 0, 0], { fortran: true }), message: /Fortran-order arrays are not supported: save with np\.ascontiguousarray/ },
     { name: 'big.npy', bytes: npy([2, 2], [1, 0, 0.5, 0.5], { descr: '>f4' }), message: /big-endian float32 \('>f4'\): convert with arr\.astype\('<f4'\)/ },
     { name: 'ints.npy', bytes: npy([2, 2], [1, 0, 0, 1], { descr: '<i8' }), message: /'<i8'/ },

@@ -31,34 +31,55 @@ export function float16Bits(x) {
 }
 
 /**
- * A .npy file.
+ * The header of a .npy file (magic, version, little-endian header length, a Python-literal dict
+ * padded with spaces to a multiple of 64 bytes and ending in a newline).
  * @param {number[]} shape
- * @param {ArrayLike<number>} values  row-major
  * @param {object} [o]
- * @param {'<f2'|'<f4'|'<f8'|string} [o.descr]  dtype descr (any string, to write bad files)
+ * @param {string} [o.descr]  dtype descr (any string, to write bad files)
  * @param {boolean} [o.fortran]
  * @param {1|2|3} [o.version]
  * @param {string} [o.dict]  the header dict verbatim (overrides descr/fortran/shape)
  * @returns {Uint8Array}
  */
-export function npy(shape, values, { descr = '<f4', fortran = false, version = 1, dict = null } = {}) {
+export function npyHeader(shape, { descr = '<f4', fortran = false, version = 1, dict = null } = {}) {
   const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
   const text = dict ?? `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': ${shapeText}, }`;
-  const lenBytes = version === 1 ? 2 : 4;
-  const pre = 6 + 2 + lenBytes;
+  const pre = 6 + 2 + (version === 1 ? 2 : 4);
   const total = Math.ceil((pre + text.length + 1) / 64) * 64;
   const header = text + ' '.repeat(total - pre - text.length - 1) + '\n';
-  const size = { '<f2': 2, '<f4': 4, '<f8': 8 }[descr] ?? 4;
-  const out = new Uint8Array(total + values.length * size);
+  const out = new Uint8Array(total);
   out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0], 0);
   const dv = new DataView(out.buffer);
   if (version === 1) dv.setUint16(8, header.length, true);
   else dv.setUint32(8, header.length, true);
   for (let i = 0; i < header.length; i++) out[pre + i] = header.charCodeAt(i);
+  return out;
+}
+
+const ITEM_SIZE = { '<f2': 2, '<f4': 4, '<f8': 8, '>f4': 4, '<i8': 8 };
+
+/**
+ * A .npy file: npyHeader() then the values, row-major, written as the descr says ('<f2' by
+ * IEEE rounding above, '<f4', '<f8', '>f4' big-endian, '<i8' rounded integers; anything else as
+ * '<f4' bytes).
+ * @param {number[]} shape
+ * @param {ArrayLike<number>} values
+ * @param {object} [o]  as npyHeader()
+ * @returns {Uint8Array}
+ */
+export function npy(shape, values, o = {}) {
+  const header = npyHeader(shape, o);
+  const descr = o.descr ?? '<f4';
+  const size = ITEM_SIZE[descr] ?? 4;
+  const out = new Uint8Array(header.length + values.length * size);
+  out.set(header, 0);
+  const dv = new DataView(out.buffer);
   for (let i = 0; i < values.length; i++) {
-    const at = total + i * size;
-    if (size === 2) dv.setUint16(at, float16Bits(values[i]), true);
-    else if (size === 8) dv.setFloat64(at, values[i], true);
+    const at = header.length + i * size;
+    if (descr === '<f2') dv.setUint16(at, float16Bits(values[i]), true);
+    else if (descr === '<f8') dv.setFloat64(at, values[i], true);
+    else if (descr === '>f4') dv.setFloat32(at, values[i], false);
+    else if (descr === '<i8') dv.setBigInt64(at, BigInt(Math.round(values[i])), true);
     else dv.setFloat32(at, values[i], true);
   }
   return out;
