@@ -11,6 +11,8 @@
 namespace attn::lab {
 
 json patterns(const Input& in);  // lab_patterns.cpp
+json normalisers(const Input& in);  // lab_normalisers.cpp
+json saturation(const Input& in);  // lab_saturation.cpp
 
 namespace {
 
@@ -22,6 +24,8 @@ struct Entry {
 // Display order of the lab's views. One line per analysis.
 const Entry kAnalyses[] = {
     {"patterns", &patterns},
+    {"normalisers", &normalisers},
+    {"saturation", &saturation},
 };
 
 [[noreturn]] void bad_param(const char* name, const std::string& what) {
