@@ -13,6 +13,8 @@ namespace attn::lab {
 json patterns(const Input& in);  // lab_patterns.cpp
 json normalisers(const Input& in);  // lab_normalisers.cpp
 json saturation(const Input& in);  // lab_saturation.cpp
+json sink(const Input& in);      // lab_sink.cpp
+json routing(const Input& in);   // lab_routing.cpp
 
 namespace {
 
@@ -25,6 +27,8 @@ struct Entry {
 const Entry kAnalyses[] = {
     {"patterns", &patterns},
     {"normalisers", &normalisers},
+    {"sink", &sink},
+    {"routing", &routing},
     {"saturation", &saturation},
 };
 
