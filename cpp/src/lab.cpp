@@ -15,6 +15,8 @@ json normalisers(const Input& in);  // lab_normalisers.cpp
 json saturation(const Input& in);  // lab_saturation.cpp
 json sink(const Input& in);      // lab_sink.cpp
 json routing(const Input& in);   // lab_routing.cpp
+json spectral(const Input& in);  // lab_spectral.cpp
+json linear(const Input& in);    // lab_linear.cpp
 
 namespace {
 
@@ -30,6 +32,8 @@ const Entry kAnalyses[] = {
     {"sink", &sink},
     {"routing", &routing},
     {"saturation", &saturation},
+    {"spectral", &spectral},
+    {"linear", &linear},
 };
 
 [[noreturn]] void bad_param(const char* name, const std::string& what) {
