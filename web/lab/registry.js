@@ -21,6 +21,8 @@ export const LAB_TITLES = {
 
 const modules = {
   patterns: () => import('./patterns.js'),
+  normalisers: () => import('./normalisers.js'),
+  saturation: () => import('./saturation.js'),
 };
 
 /** True when this build of the page has a view for `id`. */

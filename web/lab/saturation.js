@@ -1,0 +1,158 @@
+// Lab view "saturation": how flat the selected row's softmax is (the core's lab_saturation.cpp;
+// docs/lab.md "Saturation"; MATH.md "Calculus"). Two line plots of the two-token curves
+// a_1 = sigmoid(Delta/tau) and H(Delta/tau) with this row's own gap marked, the softmax Jacobian
+// as a table coloured and numbered, dH/dz per key as signed bars with numbers, and dH/dtau.
+import { h, mount } from '../views/dom.js';
+import { fmtCell, fmtMetric, showToken } from '../views/format.js';
+import { cellColours } from '../views/heatmap.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element (views/dom.js h() makes HTML elements only). Strings become text nodes. */
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const keyText = (state, j) => `${j} ${showToken(state.tokens.keys[j] ?? '')}`;
+
+/**
+ * A line plot of ys over xs with numbered axes and the point (px, py) marked and written.
+ * px null: no point (the row has fewer than two visible keys).
+ */
+function linePlot({ id, title, xs, ys, yMax, yTicks, yLabel, px, py, pointText }) {
+  const W = 340, H = 210, L = 46, R = 12, T = 22, B = 38;
+  const x0 = xs[0], x1 = xs[xs.length - 1];
+  const sx = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
+  const sy = (y) => T + (1 - y / yMax) * (H - T - B);
+  const path = xs.map((x, i) => `${i ? 'L' : 'M'}${sx(x).toFixed(2)},${sy(ys[i]).toFixed(2)}`).join('');
+  const xTicks = [x0, x0 / 2, 0, x1 / 2, x1];
+  const clamped = px === null ? null : Math.min(x1, Math.max(x0, px));
+  return svg('svg', { id, class: 'sat-plot', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title },
+    svg('text', { x: L, y: 14, class: 'sat-title' }, title),
+    yTicks.map((y) => [
+      svg('line', { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: 'sat-grid' }),
+      svg('text', { x: L - 5, y: sy(y) + 4, class: 'sat-tick', 'text-anchor': 'end' }, fmtMetric(y, 3))]),
+    xTicks.map((x) => [
+      svg('line', { x1: sx(x), x2: sx(x), y1: H - B, y2: H - B + 4, class: 'sat-axis' }),
+      svg('text', { x: sx(x), y: H - B + 15, class: 'sat-tick', 'text-anchor': 'middle' }, fmtMetric(x, 3))]),
+    svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'sat-axis' }),
+    svg('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'sat-axis' }),
+    svg('text', { x: (L + W - R) / 2, y: H - 4, class: 'sat-label', 'text-anchor': 'middle' }, 'x = Δ / τ'),
+    svg('text', { x: 11, y: (T + H - B) / 2, class: 'sat-label', 'text-anchor': 'middle', transform: `rotate(-90 11 ${(T + H - B) / 2})` }, yLabel),
+    svg('path', { d: path, class: 'sat-curve' }),
+    clamped === null ? null : [
+      svg('line', { x1: sx(clamped), x2: sx(clamped), y1: sy(py), y2: H - B, class: 'sat-drop' }),
+      svg('circle', { cx: sx(clamped), cy: sy(py), r: 5, class: 'sat-point', id: `${id}-point`, dataset: { x: String(px), y: String(py) } }),
+      svg('text', {
+        // Above the point, or below it when the point is near the top of the plot.
+        x: sx(clamped) + (sx(clamped) > W / 2 ? -8 : 8), y: sy(py) - 8 < T + 12 ? sy(py) + 18 : sy(py) - 8, class: 'sat-point-text',
+        'text-anchor': sx(clamped) > W / 2 ? 'end' : 'start',
+      }, pointText)]);
+}
+
+/** The Jacobian block as a numbered, coloured table (keys need not be contiguous). */
+function jacobianTable(state, jac, tau) {
+  const values = jac.matrix.flat();
+  const lo = Math.min(0, ...values), hi = Math.max(0, ...values);
+  return h('div', { class: 'sat-block' },
+    h('p', { class: 'sat-caption' }, `Jacobian ∂a_i/∂z_j = (a_i [i = j] − a_i a_j) / τ, τ = ${tau}` +
+      (jac.complete ? '' : ` (the ${jac.keys.length} keys of largest weight)`)),
+    h('div', { class: 'scroll sat-jac-scroll' }, h('table', { class: 'sat-jacobian', id: 'lab-sat-jacobian' },
+    h('thead', {}, h('tr', {}, h('th', { class: 'corner', scope: 'col' }, 'i \\ j'),
+      jac.keys.map((j) => h('th', { scope: 'col', title: `key ${j}` }, keyText(state, j))))),
+    h('tbody', {}, jac.matrix.map((row, a) => h('tr', {},
+      h('th', { scope: 'row', title: `key ${jac.keys[a]}` }, keyText(state, jac.keys[a])),
+      row.map((x, b) => {
+        const { bg, fg } = cellColours(x, lo, hi);
+        return h('td', { id: `lab-sat-j-r${a}-c${b}`, dataset: { value: String(x) }, style: { background: bg, color: fg }, title: String(x) }, fmtCell(x, 4));
+      })))))));
+}
+
+/** dH/dz per visible key: weight, derivative, a signed bar. */
+function gradientTable(state, lab) {
+  const maxAbs = Math.max(1e-12, ...lab.dHdz.map(Math.abs));
+  return h('div', { class: 'sat-block' },
+    h('p', { class: 'sat-caption' }, 'Entropy gradient ∂H/∂z_j = −(1/τ) a_j (ln a_j + H): raising key j\'s score by dz changes H by ∂H/∂z_j · dz. ' +
+      `∂H/∂τ = ${fmtMetric(lab.dHdtau, 4)} nats per unit τ.`),
+    h('div', { class: 'scroll sat-grad-scroll' }, h('table', { class: 'metrics-table', id: 'lab-sat-grad' },
+    h('thead', {}, h('tr', {}, ['key', 'token', 'weight a_j', '∂H/∂z_j (nats)', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, lab.keys.map((j, i) => {
+      const g = lab.dHdz[i];
+      const pct = (50 * Math.abs(g)) / maxAbs;
+      return h('tr', { dataset: { key: j } },
+        h('td', {}, String(j)),
+        h('td', {}, showToken(state.tokens.keys[j] ?? '')),
+        h('td', { dataset: { value: String(lab.weights[i]) } }, fmtCell(lab.weights[i], 4)),
+        h('td', { id: `lab-sat-dhdz-k${j}`, dataset: { value: String(g) } }, fmtMetric(g, 4)),
+        h('td', { class: 'sat-bar-cell' }, h('span', { class: 'sat-bar-track' },
+          h('span', { class: `sat-bar ${g < 0 ? 'neg' : 'pos'}`, style: g < 0 ? { right: '50%', width: `${pct}%` } : { left: '50%', width: `${pct}%` } }))));
+    })))));
+}
+
+function numberParam({ id, name, label, value, min, max, step, setParams }) {
+  return h('label', { class: 'inline' }, label, h('input', {
+    type: 'number', id, class: 'num-box small', min, max, step, value: String(value), 'aria-label': label,
+    onchange: (e) => {
+      const text = e.target.value.trim();
+      setParams({ [name]: text === '' ? null : Number(text) });
+    },
+  }));
+}
+
+export function render(container, { state, lab, setParams }) {
+  const c = lab.curve;
+  const query = state.tokens.queries[lab.row] ?? '';
+  const has = lab.x !== null;
+  const metric = (id, name, value, text, help) => [h('dt', { title: help }, name),
+    h('dd', { id: `lab-sat-${id}`, dataset: { value: value ?? '' } }, text ?? fmtMetric(value, 6))];
+  const why = lab.empty ? 'undefined (empty row)' : 'undefined (one visible key)';
+  const top = lab.topKeys ?? [];
+
+  mount(container,
+    h('p', { class: 'note' }, 'Softmax saturates when one score leads by many τ: the weights stop moving when the scores move (the Jacobian → 0), ' +
+      'so a suppressed key gets almost no gradient. With two keys everything depends on x = Δ / τ, the gap between the two scores over the temperature; ' +
+      'the plots show that curve and mark where this row sits, using its two largest scores.'),
+    h('h4', { id: 'lab-sat-title' }, 'Query row ', h('span', { class: 'idx' }, String(lab.row)), ' ', h('q', { class: 'token-inline' }, showToken(query)),
+      `: ${lab.visible} visible key${lab.visible === 1 ? '' : 's'}, τ = ${lab.tau}`),
+    lab.empty ? h('p', { class: 'warning', id: 'lab-sat-empty' }, 'This row is empty: the mask leaves it no visible key, so its gap, Jacobian and gradients are undefined.') : null,
+    !lab.empty && !has ? h('p', { class: 'note', id: 'lab-sat-single' }, 'One visible key: a point mass. There is no gap, the Jacobian is 0 and the entropy cannot move.') : null,
+    h('div', { class: 'sat-top' },
+      h('dl', { class: 'sat-metrics' },
+        metric('gap', 'gap Δ', lab.gap, has ? `${fmtMetric(lab.gap, 6)} (key ${keyText(state, top[0])} − key ${keyText(state, top[1])})` : why,
+          'largest minus second-largest visible score S (before τ)'),
+        metric('x', 'x = Δ / τ', lab.x, has ? undefined : why),
+        metric('a1', 'a₁ = σ(x)', lab.a1, has ? undefined : why, 'the larger weight if the row had only its two top keys'),
+        metric('top-weight', 'largest weight (this row)', lab.topWeight, lab.empty ? 'undefined' : undefined, 'equals a₁ when the row has exactly two visible keys'),
+        metric('h2', 'H(x), two keys', lab.twoTokenEntropy, has ? undefined : why, 'softplus(x) − x σ(x), nats'),
+        metric('entropy', 'H (this row)', lab.entropy, lab.empty ? 'undefined' : `${fmtMetric(lab.entropy, 6)} nats`),
+        metric('dhdtau', '∂H/∂τ = Var_a(z)/τ³', lab.dHdtau, lab.empty ? 'undefined' : `${fmtMetric(lab.dHdtau, 6)} nats per unit τ`,
+          'how fast the entropy grows with the temperature'),
+        metric('frobenius', '‖J‖_F', lab.jacobian.frobenius, lab.empty ? 'undefined' : undefined, 'Frobenius norm of the whole Jacobian; 0 = fully saturated'),
+        metric('maxabs', 'max |J_ij|', lab.jacobian.maxAbs, lab.empty ? 'undefined' : undefined, 'largest entry of the whole Jacobian (at most 1/(4τ))')),
+      h('div', { class: 'sat-controls' },
+        numberParam({ id: 'lab-sat-range', name: 'gapRange', label: 'plot x from −R to R, R = ', value: lab.gapRange, min: 0.5, max: 100, step: 'any', setParams }),
+        numberParam({ id: 'lab-sat-keys', name: 'jacobianKeys', label: 'Jacobian keys at most ', value: lab.jacobianKeys, min: 1, max: 64, step: 1, setParams }))),
+    h('div', { class: 'sat-plots' },
+      linePlot({
+        id: 'lab-sat-plot-a1', title: 'Larger weight of two keys: a₁ = σ(Δ/τ)', xs: c.x, ys: c.a1, yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yLabel: 'a₁',
+        px: lab.x, py: lab.a1, pointText: has ? `x = ${fmtMetric(lab.x, 3)}, a₁ = ${fmtMetric(lab.a1, 4)}` : '',
+      }),
+      linePlot({
+        id: 'lab-sat-plot-h', title: 'Entropy of two keys: H(Δ/τ) (nats)', xs: c.x, ys: c.entropy, yMax: Math.LN2 * 1.08, yTicks: [0, 0.2, 0.4, 0.6, Math.LN2], yLabel: 'H',
+        px: lab.x, py: lab.twoTokenEntropy, pointText: has ? `x = ${fmtMetric(lab.x, 3)}, H = ${fmtMetric(lab.twoTokenEntropy, 4)}` : '',
+      })),
+    has && !lab.inRange ? h('p', { class: 'note', id: 'lab-sat-offplot' }, `This row's x = ${fmtMetric(lab.x, 4)} is beyond the plotted range ±${lab.gapRange}: its point is drawn at the edge.`) : null,
+    lab.empty ? null : h('div', { class: 'sat-tables' },
+      jacobianTable(state, lab.jacobian, lab.tau),
+      gradientTable(state, lab)));
+}
