@@ -21,6 +21,8 @@ export const LAB_TITLES = {
 
 const modules = {
   patterns: () => import('./patterns.js'),
+  sink: () => import('./sink.js'),
+  routing: () => import('./routing.js'),
   normalisers: () => import('./normalisers.js'),
   saturation: () => import('./saturation.js'),
 };
