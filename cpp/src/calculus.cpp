@@ -57,7 +57,7 @@ double entropy_tau_derivative(const std::vector<double>& p, const std::vector<do
     return var / (tau * tau * tau);
 }
 
-double sigmoid(double x) {
+double two_token_weight(double x) {
     if (x >= 0) return 1.0 / (1.0 + std::exp(-x));
     const double e = std::exp(x);
     return e / (1.0 + e);
@@ -65,7 +65,7 @@ double sigmoid(double x) {
 
 double two_token_entropy(double x) {
     const double ax = std::fabs(x);
-    return std::log1p(std::exp(-ax)) + ax * sigmoid(-ax);
+    return std::log1p(std::exp(-ax)) + ax * two_token_weight(-ax);
 }
 
 }  // namespace attn

@@ -35,7 +35,7 @@ json saturation(const Input& in) {
     for (int i = 0; i < kCurvePoints; ++i) {
         const double x = -range + 2.0 * range * i / (kCurvePoints - 1);
         curve_x.push_back(x);
-        curve_a.push_back(sigmoid(x));
+        curve_a.push_back(two_token_weight(x));
         curve_h.push_back(two_token_entropy(x));
     }
     json out = {{"row", row}, {"tau", tau}, {"gapRange", range}, {"jacobianKeys", max_keys},
@@ -78,7 +78,7 @@ json saturation(const Input& in) {
         const double x = gap / tau;
         out["gap"] = gap;
         out["x"] = x;
-        out["a1"] = sigmoid(x);
+        out["a1"] = two_token_weight(x);
         out["twoTokenEntropy"] = two_token_entropy(x);
         out["topKeys"] = {keys[order[0]], keys[order[1]]};
         out["inRange"] = std::fabs(x) <= range;

@@ -128,11 +128,11 @@ TEST_CASE("dH/dtau = Var_p(z) / tau^3 equals central differences in tau", "[calc
 }
 
 TEST_CASE("two tokens: a_1 = sigmoid(Delta/tau), H = softplus(x) - x sigmoid(x)", "[calculus]") {
-    CHECK_THAT(attn::sigmoid(std::log(3.0)), Near(0.75, 1e-15, 0));
-    CHECK_THAT(attn::sigmoid(1.0), Near(0.7310585786, 1e-10, 0));  // worked example 1
-    CHECK(attn::sigmoid(0.0) == 0.5);
-    CHECK_THAT(attn::sigmoid(-800.0), Near(0.0, 1e-300, 0));
-    CHECK(attn::sigmoid(800.0) == 1.0);
+    CHECK_THAT(attn::two_token_weight(std::log(3.0)), Near(0.75, 1e-15, 0));
+    CHECK_THAT(attn::two_token_weight(1.0), Near(0.7310585786, 1e-10, 0));  // worked example 1
+    CHECK(attn::two_token_weight(0.0) == 0.5);
+    CHECK_THAT(attn::two_token_weight(-800.0), Near(0.0, 1e-300, 0));
+    CHECK(attn::two_token_weight(800.0) == 1.0);
     CHECK_THAT(attn::two_token_entropy(0.0), Near(std::log(2.0), 1e-15, 0));
     // Worked example 1 (gap 1, tau 1): H = 0.5822031089 (MATH.md).
     CHECK_THAT(attn::two_token_entropy(1.0), Near(0.5822031089, 1e-10, 0));

@@ -30,9 +30,10 @@ std::vector<double> entropy_gradient(const std::vector<double>& p, double tau);
 /// is kNonFinite); tau as softmax_jacobian().
 double entropy_tau_derivative(const std::vector<double>& p, const std::vector<double>& z, double tau);
 
-/// Numerically stable logistic sigmoid 1 / (1 + e^-x): the larger weight of two keys whose score
-/// gap over tau is x. In (0, 1) for finite x (rounds to 0 or 1 for |x| > ~37).
-double sigmoid(double x);
+/// The weight a_1 = sigmoid(x) = 1 / (1 + e^-x) of the first of two keys whose score gap over tau
+/// is x (the larger weight when x >= 0), computed without overflow. In (0, 1) for finite x
+/// (rounds to 1 for x > ~37; ~e^x for very negative x); 0.75 at x = ln 3.
+double two_token_weight(double x);
 
 /// Entropy (nats) of two keys whose score gap over tau is x: softplus(x) - x sigmoid(x), computed
 /// as log1p(e^-|x|) + |x| sigmoid(-|x|) (same value, no cancellation). Even in x; ln 2 at 0,
