@@ -3,6 +3,7 @@
 // graph (tokens on a line, an arc per weight above the threshold, N_eff under each query), the
 // selected row's (1-delta) support S_t with the bound on the output it ignores, the tunnel-vision
 // verdict with its two factors, the entropy-regulariser values and every row in a table.
+// Arcs to earlier keys are drawn above the line of tokens, arcs to later keys below it.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { headName, keyLabel, numberParam, once, rowLabel, svg } from './controls.js';
@@ -15,7 +16,7 @@ function graph(state, lab) {
   const nq = g.queries.length;
   const nk = g.keys.length;
   const n = Math.max(nq, nk);
-  const step = Math.max(24, Math.min(64, 1300 / Math.max(n, 1)));
+  const step = Math.max(20, Math.min(64, 1150 / Math.max(n, 1)));
   const left = 80; // room for the first rotated token label
   const width = left * 2 + step * Math.max(n - 1, 0);
   const x = (i) => left + i * step;
@@ -35,24 +36,32 @@ function graph(state, lab) {
     svg('text', { x: x(i), y, class: 'route-neff', 'text-anchor': 'middle' }, extra),
     svg('text', { x: x(i), y: y + 12, class: 'route-token', 'text-anchor': 'end', transform: `rotate(-50 ${x(i)} ${y + 12})` }, token));
   if (g.selfAttention) {
-    const maxSpan = Math.max(1, ...g.edges.map((e) => Math.abs(e.query - e.key)));
-    const arcH = (span) => Math.min(200, (span / maxSpan) * 200);
-    const base = 30 + Math.max(arcH(maxSpan), 20) + 8;
-    const height = base + 110;
+    // Edges to earlier keys arc above the line, edges to later keys (bidirectional heads) below
+    // it, so t -> i and i -> t never share an arc; the labels then sit under the lower arcs.
+    const span = (e) => Math.abs(e.query - e.key);
+    const maxSpan = Math.max(1, ...g.edges.map(span));
+    const arcH = (d) => Math.min(200, (d / maxSpan) * 200);
+    const back = g.edges.filter((e) => e.key < e.query);
+    const fwd = g.edges.filter((e) => e.key > e.query);
+    const base = 30 + Math.max(arcH(Math.max(0, ...back.map(span))), 20) + 8;
+    const below = fwd.length ? arcH(Math.max(...fwd.map(span))) + 10 : 0;
+    const labelsY = base + below + 16;
+    const height = labelsY + 94;
     return svg('svg', { class: 'route-graph', id: 'lab-routing-graph', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
       'aria-label': `attention graph: ${g.edgeCount} edges above the threshold ${lab.threshold}` },
+    fwd.length ? g.queries.map((q) => svg('line', { x1: x(q.index), y1: base, x2: x(q.index), y2: labelsY - 10, class: 'route-guide' })) : null,
     edges.map((e) => {
       if (e.query === e.key) {
         return svg('circle', { cx: x(e.query), cy: base - 13, r: 7, fill: 'none', ...edgeStyle(e) }, title(e));
       }
       const x1 = x(e.query);
       const x2 = x(e.key);
-      const hgt = arcH(Math.abs(e.query - e.key));
-      return svg('path', { d: `M ${x1} ${base} C ${x1} ${base - hgt * 1.33} ${x2} ${base - hgt * 1.33} ${x2} ${base}`, fill: 'none', ...edgeStyle(e) }, title(e));
+      const c = e.key < e.query ? base - arcH(span(e)) * 1.33 : base + arcH(span(e)) * 1.33;
+      return svg('path', { d: `M ${x1} ${base} C ${x1} ${c} ${x2} ${c} ${x2} ${base}`, fill: 'none', ...edgeStyle(e) }, title(e));
     }),
     g.queries.map((q) => svg('circle', { cx: x(q.index), cy: base, r: 4.5, class: `route-node${q.index === state.row ? ' selected' : ''}${q.empty ? ' empty' : ''}` },
       svg('title', {}, `${rowLabel(state, q.index)}: N_eff ${q.empty ? 'undefined' : f(q.nEff)}`))),
-    g.queries.map((q) => labelBlock(q.index, base + 16, keyLabel(state, q.index), q.empty ? '—' : f(q.nEff, 3), 'route-label')));
+    g.queries.map((q) => labelBlock(q.index, labelsY, keyLabel(state, q.index), q.empty ? '—' : f(q.nEff, 3), 'route-label')));
   }
   const top = 90; // room above for the rotated query tokens
   const bottom = top + 150;
