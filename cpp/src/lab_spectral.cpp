@@ -23,8 +23,8 @@ json numbers(const std::vector<double>& xs) {
 
 /// Output (docs/lab.md, "Spectral"):
 /// {"head", "nQ", "nK", "epsilon", "emptyRows",
-///  "stationary": {"defined", "reason", "pi", "iterations", "residual", "converged", "tolerance",
-///                 "maxIterations"},
+///  "stationary": {"defined", "reason", "pi", "steps", "squarings", "change", "residual",
+///                 "converged", "tolerance", "plainSteps", "maxSteps"},
 ///  "sigma", "effectiveRank", "thresholdRank", "spectralEntropy",
 ///  "redundancy": {"heads": [{"head", "name"}],
 ///                 "keep"|"drop": {"cosine", "jsd", "rows", "empty", "sinkOnly"}  (heads x heads)}}
@@ -47,11 +47,14 @@ json spectral(const Input& in) {
         {"defined", st.defined},
         {"reason", st.defined ? json(nullptr) : json(st.undefined_reason)},
         {"pi", st.defined ? numbers(st.pi) : json(nullptr)},
-        {"iterations", st.iterations},
+        {"steps", st.steps},
+        {"squarings", st.squarings},
+        {"change", metric(st.change)},
         {"residual", metric(st.residual)},
         {"converged", st.converged},
         {"tolerance", kStationaryTolerance},
-        {"maxIterations", kStationaryMaxIterations},
+        {"plainSteps", std::ldexp(1.0, kStationaryPlainDoublings)},
+        {"maxSteps", std::ldexp(1.0, kStationaryMaxDoublings)},
     };
 
     // Redundancy: every head of the state with the selected head's mask and temperature.

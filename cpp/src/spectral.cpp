@@ -49,9 +49,10 @@ StochasticMatrix row_stochastic(const Matrix& weights) {
     return m;
 }
 
-Stationary stationary(const StochasticMatrix& a, int max_iterations, double tolerance) {
+Stationary stationary(const StochasticMatrix& a, int plain_doublings, int max_doublings, double tolerance) {
     Stationary s;
     s.residual = kNaN;
+    s.change = kNaN;
     const int n = a.rows;
     if (a.rows != a.cols) {
         s.undefined_reason = "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
@@ -68,38 +69,65 @@ Stationary stationary(const StochasticMatrix& a, int max_iterations, double tole
         return s;
     }
     s.defined = true;
-    std::vector<double> pi(static_cast<std::size_t>(n), 1.0 / n), next(static_cast<std::size_t>(n));
-    // r = ||pi A - pi||_1 for the current pi; pi A is computed once per step and reused for the
-    // lazy step pi P = (pi + pi A) / 2.
-    auto times_a = [&](const std::vector<double>& x, std::vector<double>& y) {
-        std::fill(y.begin(), y.end(), 0.0);
-        for (int i = 0; i < n; ++i) {
-            const double xi = x[static_cast<std::size_t>(i)];
-            if (xi == 0) continue;
-            const double* row = a.a.data() + static_cast<std::size_t>(i) * n;
-            for (int j = 0; j < n; ++j) y[static_cast<std::size_t>(j)] += xi * row[j];
-        }
+    plain_doublings = std::max(0, std::min(plain_doublings, max_doublings));
+    using RowVec = Eigen::Matrix<double, 1, Eigen::Dynamic>;
+    using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::Map<const Mat> A(a.a.data(), n, n);
+    RowVec pi = RowVec::Constant(n, 1.0 / n);
+    RowVec pa(n), half(n);
+    auto residual = [&]() {  // ||pi A - pi||_1; leaves pi A in `pa`
+        pa.noalias() = pi * A;
+        return (pa - pi).lpNorm<1>();
     };
-    for (int it = 0;; ++it) {
-        times_a(pi, next);
-        double r = 0;
-        for (int j = 0; j < n; ++j) r += std::fabs(next[static_cast<std::size_t>(j)] - pi[static_cast<std::size_t>(j)]);
-        s.residual = r;
-        s.iterations = it;
-        if (r <= tolerance) {
-            s.converged = true;
-            break;
+    // The test at t = 2^k (t = 1 compares with the uniform start).
+    auto accept = [&]() {
+        s.change = (pi - half).lpNorm<1>();
+        s.residual = residual();
+        return s.change <= tolerance && s.residual <= tolerance;
+    };
+
+    // 1. Plain steps of the lazy chain, t = 1 ... 2^plain_doublings.
+    double next_check = 1;
+    half = pi;
+    residual();
+    for (double t = 1; t <= std::ldexp(1.0, plain_doublings); ++t) {
+        pi = 0.5 * (pi + pa);
+        pi /= pi.sum();
+        s.steps = t;
+        if (t == next_check) {
+            if (accept()) {
+                s.converged = true;
+                break;
+            }
+            half = pi;
+            next_check *= 2;
+        } else {
+            residual();
         }
-        if (it >= max_iterations) break;
-        double sum = 0;
-        for (int j = 0; j < n; ++j) {
-            double& p = pi[static_cast<std::size_t>(j)];
-            p = 0.5 * (p + next[static_cast<std::size_t>(j)]);
-            sum += p;
-        }
-        for (double& p : pi) p /= sum;
     }
-    s.pi = std::move(pi);
+    // 2. Doublings by squaring: M = P^t, pi <- pi M takes t to 2t.
+    if (!s.converged && plain_doublings < max_doublings) {
+        Mat m = 0.5 * (Mat::Identity(n, n) + A);
+        auto square = [&]() {
+            const Mat sq = m * m;
+            m = sq;
+            for (int i = 0; i < n; ++i) m.row(i) /= m.row(i).sum();
+            ++s.squarings;
+        };
+        for (int k = 0; k < plain_doublings; ++k) square();  // M = P^(2^plain_doublings) = P^t
+        for (int k = plain_doublings; k < max_doublings; ++k) {
+            if (k > plain_doublings) square();
+            half = pi;
+            pi = half * m;
+            pi /= pi.sum();
+            s.steps *= 2;
+            if (accept()) {
+                s.converged = true;
+                break;
+            }
+        }
+    }
+    s.pi.assign(pi.data(), pi.data() + n);
     return s;
 }
 

@@ -162,7 +162,8 @@ TEST_CASE("spectral: a periodic chain converges through the lazy iteration", "[s
     const auto st = attn::stationary(a);
     REQUIRE(st.defined);
     CHECK(st.converged);
-    CHECK(st.iterations > 3);
+    CHECK(st.steps > 3);
+    CHECK(st.squarings == 0);
     const double want[5] = {1.0 / 8, 2.0 / 8, 2.0 / 8, 2.0 / 8, 1.0 / 8};
     for (int j = 0; j < 5; ++j) CHECK_THAT(st.pi[static_cast<std::size_t>(j)], Near(want[j], 1e-11));
     // The plain iteration u A^t (written here) alternates between the two sides of the path and
@@ -176,10 +177,32 @@ TEST_CASE("spectral: a periodic chain converges through the lazy iteration", "[s
     }
     CHECK(std::fabs(u[0] - want[0]) > 0.01);
     // An iteration budget too small to converge says so.
-    const auto few = attn::stationary(a, 3);
+    const auto few = attn::stationary(a, 2, 2);
     CHECK_FALSE(few.converged);
-    CHECK(few.iterations == 3);
+    CHECK(few.steps == 4);
     CHECK(few.residual > attn::kStationaryTolerance);
+}
+
+TEST_CASE("spectral: a slowly mixing causal head converges by squaring", "[spectral]") {
+    // Token 1 keeps 1 - 1e-6 of its weight on itself: pi = e_0 by hand (token 0 absorbing), but the
+    // lazy chain needs ~3e7 plain steps to get within 1e-12.
+    const auto a = attn::row_stochastic(make({{1, 0}, {1e-6, 1 - 1e-6}}));
+    const auto st = attn::stationary(a);
+    REQUIRE(st.defined);
+    CHECK(st.converged);
+    CHECK(st.squarings > 0);
+    CHECK(st.steps > 1024);
+    CHECK(st.residual <= attn::kStationaryTolerance);
+    CHECK_THAT(st.pi[0], Near(1.0, 1e-12));
+    CHECK_THAT(st.pi[1], Near(0.0, 1e-12));
+    // Without squarings it stops after the plain steps, not converged.
+    // The residual alone would have stopped far too early: a pi with pi_1 = 1e-6 already has
+    // ||pi A - pi||_1 = 2e-12 (by hand: pi A - pi = (+1e-12, -1e-12)).
+    // Without squarings it stops after the plain steps, not converged.
+    const auto plain = attn::stationary(a, 10, 10);
+    CHECK_FALSE(plain.converged);
+    CHECK(plain.steps == 1024);
+    CHECK(plain.squarings == 0);
 }
 
 TEST_CASE("spectral: undefined cases (non-square, empty rows, all empty)", "[spectral]") {

@@ -42,31 +42,43 @@ struct Stationary {
     bool defined = false;       ///< false for a non-square A or one with empty rows
     std::string undefined_reason;  ///< why not, when !defined ("" otherwise)
     std::vector<double> pi;     ///< n entries, >= 0, sum 1 (empty when !defined)
-    int iterations = 0;         ///< iterations done
+    double steps = 0;           ///< steps of the lazy chain taken, a power of two (a double: up
+                                ///< to 2^60 once squaring takes over)
+    int squarings = 0;          ///< matrix squarings done (0 when plain steps sufficed)
+    double change = 0;          ///< ||pi_t - pi_{t/2}||_1: what the last half of the run changed
     double residual = 0;        ///< ||pi A - pi||_1 of the returned pi (NaN when !defined)
-    bool converged = false;     ///< residual <= tolerance
+    bool converged = false;     ///< change <= tolerance and residual <= tolerance
 };
 
-/// Largest number of power-iteration steps stationary() takes.
-inline constexpr int kStationaryMaxIterations = 100000;
-/// Tolerance on the residual ||pi A - pi||_1.
+/// log2 of the plain power-iteration steps stationary() takes before it squares (2^10 = 1024).
+inline constexpr int kStationaryPlainDoublings = 10;
+/// log2 of the most steps stationary() takes in all (2^60).
+inline constexpr int kStationaryMaxDoublings = 60;
+/// Tolerance on the change and on the residual (L1).
 inline constexpr double kStationaryTolerance = 1e-12;
 
 /// pi with pi A = pi, sum pi = 1, by power iteration from the uniform distribution (MATH.md
-/// "Spectral"). The iteration runs on the lazy chain P = (I + A) / 2, which has exactly the same
-/// stationary distributions as A but no periodicity, so it converges also when A is periodic
-/// (e.g. a permutation with a 2-cycle, where pi A^t oscillates). For P, pi P - pi = (pi A - pi)/2,
-/// so the step size is half the residual; the iteration stops when the residual
-/// ||pi A - pi||_1 <= `tolerance` or after `max_iterations` steps (converged = false then).
-/// pi is renormalised to sum 1 after every step (in double).
+/// "Spectral"), on the lazy chain P = (I + A) / 2: it has exactly the same stationary
+/// distributions as A but no periodicity, so it converges also when A is periodic (e.g. a random
+/// walk on a path, where u A^t alternates forever).
 ///
-/// The result is the limit of u A^t (Cesaro limit when A is periodic) for the uniform u: when A has
+/// Convergence is tested when the step count t is a power of two: pi_t is accepted when the last
+/// half of the run changed it by ||pi_t - pi_{t/2}||_1 <= `tolerance` and its residual
+/// ||pi_t A - pi_t||_1 <= `tolerance`. (The residual alone is not enough: when a token keeps a
+/// weight 1 - d on itself, pi moves by about d per step, so a small residual can sit far from pi.)
+///  1. Steps t = 1 ... 2^`plain_doublings`: pi <- pi P, O(n^2) each.
+///  2. Then the same iteration by squaring: M = P^t (repeated squaring, rows renormalised), and
+///     pi <- pi M doubles t at once, O(n^3) per doubling, until t = 2^`max_doublings`.
+/// converged = false when the test still fails at the end. pi is renormalised to sum 1 after
+/// every step (double precision).
+///
+/// The result is the limit of u P^t for the uniform u (the Cesaro limit of u A^t): when A has
 /// several closed classes (e.g. the identity: every token absorbing) pi is not unique and the
 /// iteration returns the mixture reached from uniform. In a causal A where every query t > 0 puts
 /// some weight on an earlier key, token 0 is the only absorbing state and pi = e_0.
-/// Cost: O(n^2) per iteration. Never throws.
-Stationary stationary(const StochasticMatrix& a, int max_iterations = kStationaryMaxIterations,
-                      double tolerance = kStationaryTolerance);
+/// Never throws.
+Stationary stationary(const StochasticMatrix& a, int plain_doublings = kStationaryPlainDoublings,
+                      int max_doublings = kStationaryMaxDoublings, double tolerance = kStationaryTolerance);
 
 /// All min(rows, cols) singular values of A, descending, >= 0 (Eigen's BDCSVD, which uses
 /// one-sided Jacobi for small matrices; no U or V is computed). Cost O(n^3).
