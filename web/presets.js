@@ -3,6 +3,7 @@
 
 import { mulberry32 } from './random.js';
 import { defaultState } from './state.js';
+import { makeLayerState } from './multihead.js';
 
 const base = (over) => ({
   version: 1,
@@ -56,6 +57,19 @@ export const LESSON_PRESETS = {
       row: 2,
       view: { panel: 'weights', preset: 'selfattention', numbers: 'auto' },
       source: 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
+    }),
+  },
+  multihead: {
+    label: 'Lesson · multi-head from X: 4 tokens, 2 heads (edit X, W)',
+    make: () => makeLayerState({
+      tokens: ['The', 'cat', 'sat', 'down'],
+      dModel: 4,
+      heads: [{ name: 'head 0', dK: 2, dV: 2 }, { name: 'head 1', dK: 2, dV: 2 }],
+      projected: true,
+      residual: true,
+      seed: 4,
+      preset: 'multihead',
+      source: 'Multi-head self-attention (Vaswani et al. 2017): X is 4 tokens x d_model 4; two heads of d_k = d_v = 2 with Q = X WQ, K = X WK, V = X WV; output [Y0 | Y1] WO + X. Numbers: mulberry32 seed 4.',
     }),
   },
   long512: {

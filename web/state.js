@@ -13,8 +13,13 @@ export const SCHEMA_VERSION = 1;
  * A state of docs/state.md, as validateState() returns it (keys in this order).
  * @typedef {object} State
  * @property {1} version
- * @property {'qkv'|'logits'|'weights'} mode
+ * @property {'qkv'|'logits'|'weights'|'x'} mode
  * @property {Head[]} heads 1..64 heads, all with the same n_q x n_k
+ * @property {{X: number[][], WO: number[][]|null, residual: boolean}} [x] mode "x" only (and
+ *   required there): the token vectors X (n x d_model, finite, 1 <= d_model <= 1024), the output
+ *   projection WO ((sum over heads of d_v) x d_out, finite, 1 <= d_out <= 1024) or null (the layer
+ *   output is the heads' outputs side by side), residual: add X to the layer output (needs
+ *   d_out = d_model)
  * @property {number} head integer, 0 <= head < heads.length
  * @property {{queries: string[], keys: string[]}} tokens n_q and n_k labels, <= 200 code points each
  * @property {{causal: boolean, window: number, padding: boolean[], allow: boolean[][]|null,
@@ -42,6 +47,11 @@ export const SCHEMA_VERSION = 1;
  * @property {number[][]|null} V n_k x d_v, finite, 0 <= d_v <= 1024
  * @property {(number|null)[][]|null} logits n_q x n_k, finite or null = masked (mode "logits")
  * @property {number[][]|null} weights n_q x n_k, finite and >= 0 (mode "weights")
+ * @property {number[][]} [WQ] mode "x" only: d_model x d_k, finite; Q = X WQ
+ * @property {number[][]} [WK] mode "x" only: d_model x d_k (the same d_k); K = X WK
+ * @property {number[][]} [WV] mode "x" only: d_model x d_v, 1 <= d_v <= 1024; V = X WV
+ * @property {number[]} [gate] optional, any mode: n_q finite gate logits g_t; the head's output
+ *   row t is multiplied by sigmoid(g_t) (Qiu et al. 2025, G1); absent = no gate
  */
 
 /**
@@ -70,12 +80,15 @@ export const LIMITS = Object.freeze({
   maxBlockBytes: 64 * 1024 * 1024,
 });
 
-const MODES = ['qkv', 'logits', 'weights'];
+const MODES = ['qkv', 'logits', 'weights', 'x'];
 const PANELS = ['weights', 'scores'];
 // Preset ids go into the link unescaped, so they are kept to URL-safe characters.
 const PRESET_PATTERN = /^[A-Za-z0-9._-]+$/;
 const MATRIX_NAMES = ['Q', 'K', 'V', 'logits', 'weights'];
-const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source', 'lab'];
+const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source', 'lab', 'x'];
+// Mode "x" (multi-head from X): the projections of each head, and the layer's own object.
+const PROJECTION_NAMES = ['WQ', 'WK', 'WV'];
+const X_KEYS = ['X', 'WO', 'residual'];
 
 /** The analysis-lab views (the C++ core's lab_views(), cpp/src/lab.cpp), in display order. */
 export const LAB_VIEWS = Object.freeze(['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear']);
@@ -83,7 +96,7 @@ const LAB_KEYS = ['view', 'params'];
 const LAB_PARAM_NAME = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 const LAB_MAX_PARAMS = 32;
 const LAB_MAX_STRING = 64;
-const HEAD_KEYS = ['name', ...MATRIX_NAMES];
+const HEAD_KEYS = ['name', ...MATRIX_NAMES, ...PROJECTION_NAMES, 'gate'];
 const TOKENS_KEYS = ['queries', 'keys'];
 const MASK_KEYS = ['causal', 'window', 'padding', 'allow', 'stride', 'sinks'];
 const VIEW_KEYS = ['panel', 'preset', 'numbers'];
@@ -291,13 +304,21 @@ const SHAPE_SOURCE = { qkv: ['Q', 'K'], logits: ['logits', 'logits'], weights: [
 
 /**
  * Validates one head and returns a copy; `shape` carries n_q/n_k from head 0 to the others
- * (tokens are shared, so every head must have the same n_q x n_k).
+ * (tokens are shared, so every head must have the same n_q x n_k). In mode "x", `shape` already
+ * holds n = rows of x.X and d_model, and the head's d_v is added to shape.sumDv.
  */
 function readHead(value, index, mode, shape) {
   const path = `heads[${index}]`;
   requireRecord(value, path);
   rejectUnknownKeys(value, HEAD_KEYS, path);
   const name = requireString(own(value, 'name'), `${path}.name`, LIMITS.maxNameLength);
+  if (mode === 'x') return readProjectedHead(value, path, name, shape);
+  for (const key of PROJECTION_NAMES) {
+    const w = own(value, key);
+    if (w !== undefined && w !== null) {
+      throw new StateError(`${path}.${key}`, `${path}.${key} is only used in mode "x" (Q = X WQ, K = X WK, V = X WV); remove it or set mode to "x"`);
+    }
+  }
 
   // Missing matrices mean "not given", like null (docs/state.md: "absent = no output" for V).
   const read = (key, options) => {
@@ -356,7 +377,71 @@ function readHead(value, index, mode, shape) {
 
   const head = { name };
   for (const key of MATRIX_NAMES) head[key] = m[key] ? m[key].data : null;
+  const gate = readGate(value, path, shape.nQ);
+  if (gate) head.gate = gate;
   return head;
+}
+
+/** heads[i].gate: absent or null (no gate, left out of the validated head) or n_q finite numbers. */
+function readGate(value, path, nQ) {
+  const gate = own(value, 'gate');
+  if (gate === undefined || gate === null) return null;
+  const field = `${path}.gate`;
+  if (!Array.isArray(gate)) throw new StateError(field, `${field} must be null or a list of gate logits, one number per query row (got ${describe(gate)})`);
+  if (gate.length !== nQ) {
+    throw new StateError(field, `${field} has ${gate.length} gate logits but there are n_q = ${nQ} query rows; a gate has one logit per query row`);
+  }
+  return Array.from({ length: nQ }, (_, t) => {
+    const g = gate[t];
+    if (typeof g !== 'number' || !Number.isFinite(g)) throw new StateError(`${field}[${t}]`, `${field}[${t}] must be a finite number (got ${describe(g)})`);
+    return g;
+  });
+}
+
+/**
+ * A head of mode "x": Q, K, V, logits and weights must be null (they are derived from X); WQ, WK
+ * and WV are d_model x d_k, d_model x d_k and d_model x d_v.
+ */
+function readProjectedHead(value, path, name, shape) {
+  for (const key of MATRIX_NAMES) {
+    const m = own(value, key);
+    if (m !== undefined && m !== null) {
+      throw new StateError(`${path}.${key}`, `${path}.${key} must be null in mode "x": the head's Q, K and V are derived from x.X and its WQ, WK, WV`);
+    }
+  }
+  const w = {};
+  for (const key of PROJECTION_NAMES) {
+    const m = own(value, key);
+    const what = key === 'WV' ? 'd_v' : 'd_k';
+    if (m === undefined || m === null) {
+      throw new StateError(`${path}.${key}`, `${path}.${key} is required in mode "x" (a d_model x ${what} matrix; got ${describe(m)})`);
+    }
+    w[key] = readMatrix(m, `${path}.${key}`, { minCols: 1, maxCols: LIMITS.maxDim, cell: 'finite' });
+    if (w[key].rows !== shape.dModel) {
+      throw new StateError(`${path}.${key}`, `${path}.${key} has ${w[key].rows} rows but x.X has d_model = ${shape.dModel} columns; a projection is d_model x ${what}`);
+    }
+  }
+  if (w.WQ.cols !== w.WK.cols) {
+    throw new StateError(`${path}.WK`, `${path}.WK has ${w.WK.cols} columns but ${path}.WQ has ${w.WQ.cols}; WQ and WK must share d_k`);
+  }
+  shape.sumDv += w.WV.cols;
+  const head = { name, Q: null, K: null, V: null, logits: null, weights: null, WQ: w.WQ.data, WK: w.WK.data, WV: w.WV.data };
+  const gate = readGate(value, path, shape.nQ);
+  if (gate) head.gate = gate;
+  return head;
+}
+
+/** The `x` object of mode "x", without the checks that need every head's d_v. */
+function readX(xIn) {
+  const x = requireRecord(xIn, 'x');
+  rejectUnknownKeys(x, X_KEYS, 'x');
+  const X = own(x, 'X');
+  if (X === undefined || X === null) throw new StateError('x.X', 'x.X is required in mode "x": the token vectors, one row per token (n x d_model)');
+  const m = readMatrix(X, 'x.X', { minCols: 1, maxCols: LIMITS.maxDim, cell: 'finite' });
+  const WOIn = own(x, 'WO');
+  const WO = WOIn === undefined || WOIn === null ? null : readMatrix(WOIn, 'x.WO', { minCols: 1, maxCols: LIMITS.maxDim, cell: 'finite' });
+  const residual = requireBoolean(own(x, 'residual'), 'x.residual');
+  return { X: m, WO, residual };
 }
 
 /**
@@ -398,8 +483,29 @@ function readState(state) {
     throw new StateError('heads', `heads must be an array of 1 to ${LIMITS.maxHeads} heads (got ${describe(headsIn)})`);
   }
   const shape = {};
+  const xIn = own(state, 'x');
+  let x = null;
+  if (mode === 'x') {
+    if (xIn === undefined || xIn === null) throw new StateError('x', 'x is required in mode "x": {X, WO, residual}');
+    x = readX(xIn);
+    Object.assign(shape, { nQ: x.X.rows, nK: x.X.rows, dModel: x.X.cols, sumDv: 0, from: { q: 'x.X', k: 'x.X' } });
+  } else if (xIn !== undefined && xIn !== null) {
+    throw new StateError('x', `x is only used in mode "x" (multi-head attention from X); remove it or set mode to "x" (mode is ${describe(mode)})`);
+  }
   const heads = Array.from({ length: headsIn.length }, (_, i) => readHead(headsIn[i], i, mode, shape));
   const { nQ, nK } = shape;
+  if (x) {
+    if (x.WO && x.WO.rows !== shape.sumDv) {
+      throw new StateError('x.WO', `x.WO has ${x.WO.rows} rows but the heads' outputs side by side have ${shape.sumDv} columns (the sum of every head's d_v); WO must be ${shape.sumDv} x d_out`);
+    }
+    if (shape.sumDv > LIMITS.maxTokens) {
+      throw new StateError('heads', `the heads' d_v add up to ${shape.sumDv}; the layer's concatenation holds at most ${LIMITS.maxTokens} columns`);
+    }
+    const dOut = x.WO ? x.WO.cols : shape.sumDv;
+    if (x.residual && dOut !== shape.dModel) {
+      throw new StateError('x.residual', `the residual X + output needs the output width (${dOut}, ${x.WO ? 'the columns of x.WO' : "the sum of the heads' d_v, as there is no WO"}) to equal d_model = ${shape.dModel} (the columns of x.X)`);
+    }
+  }
   const head = requireInteger(own(state, 'head'), 'head', 0, heads.length - 1);
 
   const tokensIn = requireRecord(own(state, 'tokens'), 'tokens');
@@ -471,6 +577,7 @@ function readState(state) {
   const out = { version, mode, heads, head, tokens, mask, tau, scale, topK, row, view, source };
   const labIn = own(state, 'lab');
   if (labIn !== undefined) out.lab = readLab(labIn);
+  if (x) out.x = { X: x.X.data, WO: x.WO ? x.WO.data : null, residual: x.residual };
   return out;
 }
 
@@ -548,8 +655,13 @@ export function statesEqual(a, b) {
 //      "heads":[{"name":"..","Q":[rows,cols,bytes],..}]}
 //     a head lists only its non-null matrices, with bytes 4 (float32) or 8 (float64)
 //   then, little-endian and row-major: for each head, its matrices in the order Q, K, V, logits,
-//   weights (a null logits cell is a NaN); then n_k padding bytes (0/1); then, if "allow", n_q*n_k
+//   weights, WQ, WK, WV, gate (a null logits cell is a NaN; the gate is one row of n_q numbers);
+//   then, in mode "x", X and WO; then n_k padding bytes (0/1); then, if "allow", n_q*n_k
 //   allow bytes (0/1). Nothing may follow.
+// Mode "x" and the gate extend format 1 without changing it: a head may also list "WQ", "WK",
+//   "WV" and "gate" ([1, n_q, bytes]) shapes, and the header may carry
+//   "x": {"X": [rows, cols, bytes], "WO": [rows, cols, bytes] (absent when null), "residual": bool}.
+//   A link without them (every link written before) has exactly the old layout and reads as before.
 // A matrix is written as float32 when every value survives Math.fround (including -0), so common
 // small states and float32 model exports take half the space while doubles stay bit-exact.
 // Raw deflate has no checksum; the CRC makes a mistyped or truncated d fail loudly instead of
@@ -565,7 +677,9 @@ const LINK_FIELD = {
 const MAGIC = [0x41, 0x50]; // "AP"
 const BLOCK_FORMAT = 1;
 const PREFIX_BYTES = 11;
-const HEADER_KEYS = ['tokens', 'source', 'allow', 'heads'];
+const HEADER_KEYS = ['tokens', 'source', 'allow', 'heads', 'x'];
+// The matrices of a head in the block, in this order; the gate is stored as a 1 x n_q matrix.
+const BLOCK_HEAD_MATRICES = [...MATRIX_NAMES, ...PROJECTION_NAMES, 'gate'];
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const BASE64URL_VALUE = new Int16Array(128).fill(-1);
 for (let i = 0; i < 64; i++) BASE64URL_VALUE[BASE64URL.charCodeAt(i)] = i;
@@ -647,23 +761,31 @@ function buildBlock(state) {
   const nQ = state.tokens.queries.length;
   const nK = state.tokens.keys.length;
   const matrices = [];
+  const shapeOf = (m) => {
+    const bytes = isFloat32Exact(m) ? 4 : 8;
+    matrices.push({ m, bytes });
+    return [m.length, m[0].length, bytes];
+  };
   const headerHeads = state.heads.map((head) => {
     const entry = { name: head.name };
-    for (const key of MATRIX_NAMES) {
-      const m = head[key];
+    for (const key of BLOCK_HEAD_MATRICES) {
+      const m = key === 'gate' ? (head.gate ? [head.gate] : null) : (head[key] ?? null);
       if (m === null) continue;
-      const bytes = isFloat32Exact(m) ? 4 : 8;
-      entry[key] = [m.length, m[0].length, bytes];
-      matrices.push({ m, bytes });
+      entry[key] = shapeOf(m);
     }
     return entry;
   });
-  const header = strToU8(JSON.stringify({
+  const headerObject = {
     tokens: state.tokens,
     source: state.source,
     allow: state.mask.allow !== null,
     heads: headerHeads,
-  }));
+  };
+  if (state.x) {
+    // After every head's matrices: X, then WO when there is one.
+    headerObject.x = { X: shapeOf(state.x.X), ...(state.x.WO ? { WO: shapeOf(state.x.WO) } : {}), residual: state.x.residual };
+  }
+  const header = strToU8(JSON.stringify(headerObject));
 
   let size = 4 + header.length + nK + (state.mask.allow ? nQ * nK : 0);
   for (const { m, bytes } of matrices) size += m.length * m[0].length * bytes;
@@ -823,26 +945,42 @@ function readBlock(text) {
   }
 
   // Check every declared shape and the total size before allocating anything from them.
+  const readShape = (shape, what) => {
+    if (!Array.isArray(shape) || shape.length !== 3 || (shape[2] !== 4 && shape[2] !== 8)) {
+      throw new StateError('d', `d is corrupt: the shape of ${what} must be [rows, columns, 4 or 8]`);
+    }
+    requireNonNegativeInt(shape[0], `the row count of ${what}`);
+    requireNonNegativeInt(shape[1], `the column count of ${what}`);
+    return shape;
+  };
   const plan = headsIn.map((h, i) => {
     if (!isRecord(h)) throw new StateError('d', `d is corrupt: header head ${i} must be an object`);
     for (const key of Object.keys(h)) {
       if (!HEAD_KEYS.includes(key)) throw new StateError('d', `d is corrupt: header head ${i} has an unknown field ${describe(key)}`);
     }
     const shapes = {};
-    for (const key of MATRIX_NAMES) {
+    for (const key of BLOCK_HEAD_MATRICES) {
       const shape = own(h, key);
       if (shape === undefined) continue;
-      if (!Array.isArray(shape) || shape.length !== 3 || (shape[2] !== 4 && shape[2] !== 8)) {
-        throw new StateError('d', `d is corrupt: the shape of heads[${i}].${key} must be [rows, columns, 4 or 8]`);
-      }
-      requireNonNegativeInt(shape[0], `the row count of heads[${i}].${key}`);
-      requireNonNegativeInt(shape[1], `the column count of heads[${i}].${key}`);
-      shapes[key] = shape;
+      shapes[key] = readShape(shape, `heads[${i}].${key}`);
+      if (key === 'gate' && shape[0] !== 1) throw new StateError('d', `d is corrupt: heads[${i}].gate must be stored as one row`);
     }
     return shapes;
   });
+  // Mode "x" (format 1, extended): header.x = {X: shape, WO?: shape, residual}; absent in older links.
+  const xIn = own(header, 'x');
+  let xPlan = null;
+  if (xIn !== undefined) {
+    if (!isRecord(xIn)) throw new StateError('d', 'd is corrupt: its header field "x" must be an object');
+    for (const key of Object.keys(xIn)) {
+      if (!X_KEYS.includes(key)) throw new StateError('d', `d is corrupt: its header x has an unknown field ${describe(key)}`);
+    }
+    xPlan = { X: readShape(own(xIn, 'X'), 'x.X'), WO: own(xIn, 'WO') === undefined ? null : readShape(own(xIn, 'WO'), 'x.WO'), residual: own(xIn, 'residual') };
+    if (typeof xPlan.residual !== 'boolean') throw new StateError('d', 'd is corrupt: its header field x.residual must be true or false');
+  }
   let needed = nK + (hasAllow ? nQ * nK : 0);
   for (const shapes of plan) for (const [rows, cols, bytes] of Object.values(shapes)) needed += rows * cols * bytes;
+  if (xPlan) for (const shape of [xPlan.X, xPlan.WO]) if (shape) needed += shape[0] * shape[1] * shape[2];
   const available = block.length - 4 - headerLength;
   if (needed > available) {
     throw new StateError('d', `d is corrupt or truncated: it needs ${needed} bytes of numbers and flags but holds ${available}`);
@@ -852,29 +990,33 @@ function readBlock(text) {
   }
 
   let p = 4 + headerLength;
+  const readMatrixData = ([rows, cols, bytes]) => {
+    const m = new Array(rows);
+    for (let r = 0; r < rows; r++) {
+      const row = new Array(cols);
+      for (let c = 0; c < cols; c++) {
+        const x = bytes === 4 ? data.getFloat32(p, true) : data.getFloat64(p, true);
+        row[c] = Number.isNaN(x) ? null : x; // NaN marks a masked logit; elsewhere validation refuses it
+        p += bytes;
+      }
+      m[r] = row;
+    }
+    return m;
+  };
   const heads = plan.map((shapes, i) => {
     const head = { name: own(headsIn[i], 'name') };
-    for (const key of MATRIX_NAMES) {
+    for (const key of BLOCK_HEAD_MATRICES) {
       const shape = shapes[key];
       if (!shape) {
-        head[key] = null;
+        if (MATRIX_NAMES.includes(key)) head[key] = null; // the mode-"x" keys stay absent
         continue;
       }
-      const [rows, cols, bytes] = shape;
-      const m = new Array(rows);
-      for (let r = 0; r < rows; r++) {
-        const row = new Array(cols);
-        for (let c = 0; c < cols; c++) {
-          const x = bytes === 4 ? data.getFloat32(p, true) : data.getFloat64(p, true);
-          row[c] = Number.isNaN(x) ? null : x; // NaN marks a masked logit; elsewhere validation refuses it
-          p += bytes;
-        }
-        m[r] = row;
-      }
-      head[key] = m;
+      const m = readMatrixData(shape);
+      head[key] = key === 'gate' ? m[0] : m;
     }
     return head;
   });
+  const x = xPlan && { X: readMatrixData(xPlan.X), WO: xPlan.WO ? readMatrixData(xPlan.WO) : null, residual: xPlan.residual };
   const readFlag = (what) => {
     const b = block[p++];
     if (b > 1) throw new StateError('d', `d is corrupt: a ${what} flag is ${b}, not 0 or 1`);
@@ -884,7 +1026,7 @@ function readBlock(text) {
   const allow = hasAllow
     ? Array.from({ length: nQ }, () => Array.from({ length: nK }, () => readFlag('allow')))
     : null;
-  return { heads, tokens: { queries: tokens.queries, keys: tokens.keys }, source: own(header, 'source'), padding, allow };
+  return { heads, tokens: { queries: tokens.queries, keys: tokens.keys }, source: own(header, 'source'), padding, allow, x };
 }
 
 /**
@@ -977,5 +1119,6 @@ function readLink(fragment) {
     view: { panel: get('panel'), preset: get('preset'), numbers: get('numbers') },
     source: block.source,
     ...(lab === undefined ? {} : { lab }),
+    ...(block.x ? { x: block.x } : {}),
   });
 }
