@@ -18,6 +18,9 @@ import { LARGE_KEYS, LargeHeads, TILE, denseCost, headShape, isLarge } from './l
 import { initImportView } from './import-ui.js';
 import { LAB_TITLES, hasLabView, loadLabView } from './lab/registry.js';
 import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJson } from './export.js';
+import { concatOffset, fillRandom, makeLayerState, resizeHeads, resizeKeyDim, resizeModel, resizeOutput, resizeTokens, resizeValueDim, setProjection } from './multihead.js';
+import { renderGate, renderLayer } from './views/layer.js';
+import { parseCell, showCell } from './views/editor.js';
 
 const $ = (id) => document.getElementById(id);
 const TAU_MIN = 0.05;
@@ -50,7 +53,13 @@ function slotFor(field = '') {
   if (field.startsWith('mask')) return 'mask-error';
   if (field === 'row' || field === 'topK' || field === 'head') return 'row-error';
   if (field === 'mode') return 'mode-error';
-  if (field === 'scores') return 'edit-Q-error'; // Q K^T overflows: the values of Q and K
+  if (field === 'scores') return state?.mode === 'x' ? 'edit-X-error' : 'edit-Q-error'; // Q K^T overflows
+  if (field === 'x.X') return 'edit-X-error';
+  if (field === 'x' || field.startsWith('x.') || field === 'heads') return 'x-error';
+  if (/^heads\[\d+\]\.gate/.test(field)) return 'gate-error';
+  const w = /^heads\[(\d+)\]\.(WQ|WK|WV)/.exec(field);
+  if (w) return `edit-h${w[1]}-${w[2]}-error`;
+  if (state?.mode === 'x' && /^(Q|K|V)$/.test(field)) return 'x-error'; // a derived matrix
   const m = /^heads\[\d+\]\.(Q|K|V|logits|weights)/.exec(field) ?? /^(Q|K|V|logits|weights)$/.exec(field);
   if (m) return `edit-${m[1]}-error`;
   return null;
@@ -100,7 +109,9 @@ function commit(next, opts = {}) {
   let res;
   try {
     valid = validateState(next);
-    if (isLarge(valid)) return commitLarge(valid, opts);
+    const refused = pageLimit(valid);
+    if (refused) throw new StateError(refused.field, refused.message);
+    if (valid.mode !== 'x' && isLarge(valid)) return commitLarge(valid, opts);
     res = core.compute(valid, { validated: true });
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
@@ -108,6 +119,28 @@ function commit(next, opts = {}) {
     return e.message;
   }
   apply(valid, res, opts);
+  return null;
+}
+
+/**
+ * What the page does not show although the schema allows it (the API of the core and the CLI
+ * compute it): mode "x" beyond the dense views' size, and a gate on a head the worker computes
+ * (the streaming path has no gate). Returns {field, message} or null.
+ */
+function pageLimit(s) {
+  if (s.mode === 'x') {
+    const n = s.x.X.length;
+    if (n > LARGE_KEYS) {
+      return { field: 'x.X', message: `x.X has ${n} tokens; the page shows mode "x" (multi-head from X) for up to ${LARGE_KEYS} tokens (the node module and attn compute take any size)` };
+    }
+    return null;
+  }
+  if (isLarge(s)) {
+    const gated = s.heads.findIndex((hd) => hd.gate);
+    if (gated >= 0) {
+      return { field: `heads[${gated}].gate`, message: `heads[${gated}].gate: the page computes heads this large in a worker, which has no gate yet; remove the gate (the node module and attn compute apply it)` };
+    }
+  }
   return null;
 }
 
@@ -199,8 +232,13 @@ async function undo() {
 /** Shapes, mode, head and preset: what requires rebuilding editors and selects. */
 function structuralKey(s) {
   const hd = s.heads[s.head];
-  const dims = ['Q', 'K', 'V', 'logits', 'weights'].map((k) => (hd[k] ? `${hd[k].length}x${hd[k][0]?.length ?? 0}` : '-'));
-  return [s.mode, s.head, s.heads.length, ...dims].join('|');
+  const dim = (m) => (m ? `${m.length}x${m[0]?.length ?? 0}` : '-');
+  const dims = ['Q', 'K', 'V', 'logits', 'weights'].map((k) => dim(hd[k]));
+  const gates = s.heads.map((x) => (x.gate ? 'g' : '-')).join('');
+  const layer = s.mode === 'x'
+    ? [dim(s.x.X), dim(s.x.WO), ...s.heads.map((x) => `${dim(x.WQ)}/${dim(x.WV)}`)]
+    : [];
+  return [s.mode, s.head, s.heads.length, ...dims, gates, ...layer].join('|');
 }
 
 function currentHead() {
@@ -209,11 +247,13 @@ function currentHead() {
 
 function nQ(s = state) {
   const hd = s.heads[s.head];
+  if (s.mode === 'x') return s.x.X.length;
   return s.mode === 'qkv' ? hd.Q.length : (s.mode === 'logits' ? hd.logits : hd.weights).length;
 }
 
 function nK(s = state) {
   const hd = s.heads[s.head];
+  if (s.mode === 'x') return s.x.X.length;
   return s.mode === 'qkv' ? hd.K.length : ((s.mode === 'logits' ? hd.logits : hd.weights)[0]?.length ?? 0);
 }
 
@@ -247,11 +287,13 @@ const ADDRESS_BAR_MAX_NUMBERS = 250_000;
 function matrixNumbers(s) {
   let n = 0;
   for (const hd of s.heads) {
-    for (const key of ['Q', 'K', 'V', 'logits', 'weights']) {
+    for (const key of ['Q', 'K', 'V', 'logits', 'weights', 'WQ', 'WK', 'WV']) {
       const m = hd[key];
       if (m) n += m.length * (m[0]?.length ?? 0);
     }
+    if (hd.gate) n += hd.gate.length;
   }
+  for (const m of [s.x?.X, s.x?.WO]) if (m) n += m.length * (m[0]?.length ?? 0);
   return n;
 }
 
@@ -364,6 +406,7 @@ function syncControls() {
     qkv: 'Scores S = Q Kᵀ × scale.',
     logits: 'Scores given directly; an empty cell is a masked score.',
     weights: 'Weights given (e.g. from a real model); τ re-tempers each row: a^(1/τ), renormalised.',
+    x: 'Token vectors X; every head computes Q = X W_Q, K = X W_K, V = X W_V, then S = Q Kᵀ × scale. The selected head is shown below, all heads side by side under "Multi-head layer".',
   }[state.mode];
   // A box shows the state unless the user is typing in it (a value not yet committed).
   const tauBox = $('tau');
@@ -374,11 +417,11 @@ function syncControls() {
   const scaleBox = $('scale');
   scaleBox.hidden = kind !== 'custom';
   if (!pendingBoxes.has('scale') && kind === 'custom') scaleBox.value = String(state.scale);
-  const usesScale = state.mode === 'qkv';
+  const usesScale = state.mode === 'qkv' || state.mode === 'x';
   $('scale-kind').disabled = !usesScale;
   scaleBox.disabled = !usesScale;
   $('scale-note').textContent = usesScale
-    ? `scale used: ${results.scale.toPrecision(6)} (d_k = ${currentHead().Q[0]?.length ?? 0})`
+    ? `scale used: ${results.scale.toPrecision(6)} (d_k = ${(state.mode === 'x' ? currentHead().WQ : currentHead().Q)[0]?.length ?? 0}${state.mode === 'x' && state.heads.length > 1 ? ' of the selected head; 1/√d_k is per head' : ''})`
     : 'Not used: the scores are given.';
   $('causal').checked = state.mask.causal;
   if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
@@ -409,6 +452,7 @@ function syncControls() {
   }
   $('numbers').checked = showNumbers();
   $('source').textContent = state.source ? `Source: ${state.source}` : '';
+  syncLayerControls();
 }
 
 function showNumbers() {
@@ -442,6 +486,16 @@ function renderPadding() {
 
 /** The n² cost of the current state, in bytes and multiply-adds. */
 function renderCost() {
+  if (state.mode === 'x') {
+    const n = state.x.X.length;
+    const d = state.x.X[0].length;
+    const proj = state.heads.reduce((a, hd) => a + n * d * (2 * hd.WQ[0].length + hd.WV[0].length), 0);
+    const attn = state.heads.reduce((a, hd) => a + n * n * (hd.WQ[0].length + hd.WV[0].length), 0);
+    const out = state.x.WO ? n * state.x.WO.length * state.x.WO[0].length : 0;
+    $('cost').textContent = `Cost: ${state.heads.length} heads on n = ${n} tokens, d_model = ${d}; projections X W cost ${proj.toLocaleString('en')} multiply-adds, ` +
+      `Q Kᵀ and A V ${attn.toLocaleString('en')}${out ? `, W_O ${out.toLocaleString('en')}` : ''}; computed on this page.`;
+    return;
+  }
   const c = denseCost(state);
   const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} bytes`);
   const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
@@ -501,7 +555,26 @@ function renderViews() {
     results: r, row: state.row, queryTokens, keyTokens, topK: state.topK, tau: state.tau,
     weights: r.weights[state.row].map((w, j) => (r.visible[state.row][j] ? w : null)),
   });
-  renderOutput($('output-view'), { results: r, row: state.row, queryTokens });
+  renderOutput($('output-view'), {
+    results: r, row: state.row, queryTokens,
+    note: r.gate ? 'Gated: each row is A V times sigmoid(g_t) (the gate table below has both norms).' : null,
+  });
+  renderLayerViews();
+}
+
+/** Mode "x": the heads side by side and the layer output; any mode: the gate table. */
+function renderLayerViews() {
+  const layerBox = $('layer-view');
+  layerBox.hidden = !results.layer;
+  if (results.layer) {
+    renderLayer(layerBox, { state, results, onSelectHead: (i) => update((s) => { s.head = i; }, { structural: true, kind: 'head' }) });
+  } else {
+    layerBox.replaceChildren();
+  }
+  const gateBox = $('gate-view');
+  gateBox.hidden = !results.gate;
+  if (results.gate) renderGate(gateBox, { state, results });
+  else gateBox.replaceChildren();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -569,6 +642,8 @@ function toggleAllow(t, j) {
 
 /** Large heads: pooled overview, a zoomed full-resolution tile, the selected row's metrics. */
 function renderLargeViews() {
+  $('layer-view').hidden = true;
+  $('gate-view').hidden = true;
   const r = results;
   const { nQ, nK } = r;
   $('panel-tabs').hidden = true;
@@ -705,6 +780,10 @@ function resizeColumns(which, delta) {
 
 function renderEditors() {
   const root = $('editors');
+  if (state.mode === 'x') {
+    renderLayerEditors(root);
+    return;
+  }
   if (isLarge(state)) {
     const { nQ, nK, dK, dV } = headShape(state);
     mount(root, h('p', { class: 'note', id: 'editors-large' },
@@ -760,14 +839,165 @@ function renderEditors() {
     children.push(h('p', { class: 'note' }, 'No values V: the output is not computed. ',
       h('button', { type: 'button', class: 'small', onclick: () => update((s) => { s.heads[s.head].V = Array.from({ length: nK(s) }, (_, j) => [j]); }, { structural: true }) }, 'add V = key position')));
   }
+  children.push(gateEditor());
   mount(root, children);
   for (const draw of blocks) draw();
+}
+
+// Mode "x" editors ------------------------------------------------------------------------------
+
+let randomSeed = 1; // the seed box of "Random (seed)"; not part of the state (the source names it)
+
+/** A change of the layer's numbers or shapes: the state is no longer its preset. */
+function editLayer(fn, kind, structural = false) {
+  return update((s) => { fn(s); markEdited(s); }, { structural, kind, report: !kind.startsWith('cell-') });
+}
+
+function renderLayerEditors(root) {
+  const blocks = [];
+  const editorBlock = (id, o) => {
+    const el = h('div', { class: 'editor-block', id: `editor-${id}` });
+    blocks.push(() => renderEditor(el, { id: `edit-${id}`, ...o }));
+    return el;
+  };
+  const labels = { labelsEditable: true, tokenKind: 'queries', onLabel: (i, t) => editToken('queries', i, t) };
+  const fresh = () => freshLabel('x', state.tokens.queries);
+  const xBlock = editorBlock('X', {
+    title: 'X', matrix: state.x.X, rowLabels: state.tokens.queries, rowNoun: 'token', colPrefix: 'd',
+    hint: 'Token vectors: one row per token (n × d_model). Every head reads the same X.',
+    onCell: (i, j, v) => editLayer((s) => { s.x.X[i][j] = v; }, `cell-X-${i}-${j}`),
+    resize: {
+      addRow: () => editLayer((s) => resizeTokens(s, 1, fresh()), 'resize', true),
+      removeRow: () => editLayer((s) => resizeTokens(s, -1), 'resize', true),
+      addCol: () => editLayer((s) => resizeModel(s, 1), 'resize', true),
+      removeCol: () => editLayer((s) => resizeModel(s, -1), 'resize', true),
+    },
+    ...labels,
+  });
+  const dModelLabels = Array.from({ length: state.x.X[0].length }, (_, j) => `d${j + 1}`);
+  const headCards = state.heads.map((hd, i) => {
+    const w = (key, what, resize) => editorBlock(`h${i}-${key}`, {
+      title: key, matrix: hd[key], rowLabels: dModelLabels, rowNoun: 'd_model', colPrefix: what === 'd_v' ? 'v' : 'k',
+      onCell: (r, c, v) => editLayer((s) => { s.heads[i][key][r][c] = v; }, `cell-h${i}-${key}-${r}-${c}`),
+      resize,
+    });
+    const dk = { addCol: () => editLayer((s) => resizeKeyDim(s, i, 1), 'resize', true), removeCol: () => editLayer((s) => resizeKeyDim(s, i, -1), 'resize', true) };
+    const dv = { addCol: () => editLayer((s) => resizeValueDim(s, i, 1), 'resize', true), removeCol: () => editLayer((s) => resizeValueDim(s, i, -1), 'resize', true) };
+    return h('div', { class: `x-head${i === state.head ? ' selected' : ''}`, id: `x-head-${i}` },
+      h('h3', {}, hd.name || `head ${i}`, h('span', { class: 'shape' }, ` d_k = ${hd.WQ[0].length}, d_v = ${hd.WV[0].length}`)),
+      w('WQ', 'd_k', dk), w('WK', 'd_k', dk), w('WV', 'd_v', dv));
+  });
+  const concatLabels = state.heads.flatMap((hd, i) => Array.from({ length: hd.WV[0].length }, (_, c) => `h${i}·${c + 1}`));
+  const woBlock = state.x.WO ? editorBlock('WO', {
+    title: 'W_O', matrix: state.x.WO, rowLabels: concatLabels, rowNoun: 'concat', colPrefix: 'o',
+    hint: "Output projection: one row per column of the heads' outputs side by side ((Σ d_v) × d_out). With the residual, d_out must equal d_model.",
+    onCell: (r, c, v) => editLayer((s) => { s.x.WO[r][c] = v; }, `cell-WO-${r}-${c}`),
+    resize: {
+      addCol: () => editLayer((s) => resizeOutput(s, 1), 'resize', true),
+      removeCol: () => editLayer((s) => resizeOutput(s, -1), 'resize', true),
+    },
+  }) : h('p', { class: 'note', id: 'no-wo' }, "No W_O: the layer output is the heads' outputs side by side.");
+  const seedBox = h('input', {
+    type: 'number', id: 'x-seed', class: 'num-box small', step: '1', min: '0', value: String(randomSeed),
+    'aria-label': 'random seed', onchange: (ev) => { randomSeed = Math.trunc(Number(ev.target.value)) || 0; },
+  });
+  const controls = h('div', { class: 'x-controls' },
+    h('button', {
+      type: 'button', id: 'x-random', title: 'fill X and every W with seeded numbers (mulberry32), keeping the shapes',
+      onclick: () => {
+        randomSeed = Math.trunc(Number($('x-seed').value)) || 0;
+        update((s) => { fillRandom(s, randomSeed); s.view.preset = 'custom'; s.source = `Random layer (mulberry32 seed ${randomSeed}): X in [-2, 2], W in [-1, 1], quarter steps.`; }, { structural: true, kind: 'random' });
+      },
+    }, 'Random (seed)'),
+    h('label', { class: 'inline' }, 'seed ', seedBox),
+    h('button', { type: 'button', class: 'small', id: 'x-add-head', onclick: () => editLayer((s) => resizeHeads(s, 1, freshLabel('head ', s.heads.map((x) => x.name))), 'resize', true) }, '+ head'),
+    h('button', { type: 'button', class: 'small', id: 'x-remove-head', onclick: () => editLayer((s) => resizeHeads(s, -1), 'resize', true) }, '− head'),
+    h('label', { class: 'check' }, h('input', {
+      type: 'checkbox', id: 'x-project', checked: !!state.x.WO,
+      onchange: (ev) => editLayer((s) => setProjection(s, ev.target.checked), 'resize', true),
+    }), ' output projection W_O'),
+    h('label', { class: 'check' }, h('input', {
+      type: 'checkbox', id: 'x-residual', checked: state.x.residual,
+      onchange: (ev) => { if (update((s) => { s.x.residual = ev.target.checked; }, { kind: 'residual' })) syncLayerControls(); },
+    }), ' residual: output + X'),
+    h('p', { class: 'error', id: 'x-error', role: 'alert', hidden: true }));
+  mount(root, controls, xBlock, h('div', { class: 'x-heads' }, headCards), woBlock, gateEditor());
+  for (const draw of blocks) draw();
+}
+
+/** Controls that follow the state without a rebuild (undo, links): the layer's checkboxes. */
+function syncLayerControls() {
+  const residual = $('x-residual');
+  if (residual && state.mode === 'x') residual.checked = state.x.residual;
+  const gate = currentHead().gate;
+  const all = $('gate-all');
+  if (gate) {
+    gate.forEach((g, t) => {
+      const box = $(`gate-${t}`);
+      if (box && document.activeElement !== box && !box.classList.contains('invalid')) box.value = showCell(g);
+    });
+    if (all && document.activeElement !== all) {
+      const same = gate.every((g) => g === gate[0]);
+      all.value = String(same ? Math.max(-10, Math.min(10, gate[0])) : 0);
+      $('gate-all-value').textContent = same ? `all rows: g = ${showCell(gate[0])}` : 'rows differ';
+    }
+  }
+}
+
+// Gate (any mode) -----------------------------------------------------------------------------
+
+const GATE_BOXES_MAX = 48; // number boxes per row up to this many queries; above, the slider only
+
+function editGate(fn, kind) {
+  return update((s) => { fn(s.heads[s.head]); markEdited(s); }, { kind, report: true });
+}
+
+/** The selected head's gate: on/off, one slider for all rows, one box per row. */
+function gateEditor() {
+  const hd = currentHead();
+  const n = nQ();
+  const toggle = h('label', { class: 'check' }, h('input', {
+    type: 'checkbox', id: 'gate-on', checked: !!hd.gate,
+    onchange: (ev) => editGate((x) => { if (ev.target.checked) x.gate = new Array(n).fill(0); else delete x.gate; }, 'gate'),
+  }), ' gate this head\'s output: row t × sigmoid(g_t) (G1)');
+  const parts = [h('h3', {}, 'Gate'), toggle];
+  if (hd.gate) {
+    parts.push(h('div', { class: 'gate-all' },
+      h('input', {
+        type: 'range', id: 'gate-all', min: '-10', max: '10', step: '0.5', value: '0', 'aria-label': 'gate logit of every row',
+        oninput: (ev) => editGate((x) => { x.gate = new Array(n).fill(Number(ev.target.value)); }, 'gate-all'),
+      }),
+      h('span', { id: 'gate-all-value', class: 'note' }, '')));
+    if (n <= GATE_BOXES_MAX) {
+      parts.push(h('div', { class: 'gate-boxes' }, hd.gate.map((g, t) => h('label', { class: 'gate-box', title: `gate logit g_${t} of query ${t}` },
+        h('span', { class: 'idx' }, `${t}: ${showToken(state.tokens.queries[t])}`),
+        h('input', {
+          type: 'text', inputmode: 'decimal', class: 'num', id: `gate-${t}`, value: showCell(g), 'aria-label': `gate logit of query ${t}`,
+          oninput: (ev) => {
+            const parsed = parseCell(ev.target.value, false);
+            ev.target.classList.toggle('invalid', !!parsed.error);
+            if (parsed.error) { showError(`heads[${state.head}].gate`, `gate of row ${t}: ${parsed.error}`); return; }
+            editGate((x) => { x.gate[t] = parsed.value; }, `gate-${t}`);
+          },
+        })))));
+    } else {
+      parts.push(h('p', { class: 'note' }, `${n} rows: the slider sets every row; single rows through the link or the API.`));
+    }
+  } else {
+    parts.push(h('p', { class: 'note' }, 'Off: the head outputs A V. On: each row is scaled by sigmoid(g_t) in (0, 1); g = 0 halves it, g = −10 nearly closes it.'));
+  }
+  parts.push(h('p', { class: 'error', id: 'gate-error', role: 'alert', hidden: true }));
+  return h('div', { class: 'editor-block gate-editor', id: 'editor-gate' }, parts);
 }
 
 // Mode switching keeps the numbers meaningful: qkv -> logits copies the current scores,
 // anything -> weights copies the current weights, weights/logits -> qkv starts from identity-ish Q, K.
 function switchMode(mode) {
   if (mode === state.mode) return;
+  if (mode === 'x' || state.mode === 'x') {
+    switchLayerMode(mode);
+    return;
+  }
   if (results.large && mode !== state.mode) {
     showError('mode', `A head this large (${nQ()} × ${nK()}) stays in its mode: copying its scores or weights would put ${(nQ() * nK()).toLocaleString('en')} numbers into the state.`);
     syncControls();
@@ -790,6 +1020,61 @@ function switchMode(mode) {
       hd.K = Array.from({ length: n }, (_, j) => [1, j / Math.max(1, n - 1)]);
     }
     s.mode = mode;
+  }, { structural: true, kind: 'mode' });
+}
+
+/**
+ * Into mode "x": a seeded layer on the key tokens (the link's other settings kept). Out of it:
+ * every head's derived Q, K, V (and its scores or weights for those modes) as the core computes
+ * them, so the numbers on screen stay.
+ */
+function switchLayerMode(mode) {
+  if (mode === 'x') {
+    if (results.large) {
+      showError('mode', `Mode "x" runs in the page for up to ${LARGE_KEYS} tokens; this head has ${nK()} keys.`);
+      syncControls();
+      return;
+    }
+    const keys = state.tokens.keys;
+    const next = makeLayerState({
+      tokens: keys, dModel: 4, seed: randomSeed,
+      heads: state.heads.slice(0, 8).map((hd, i) => ({ name: hd.name || `head ${i}`, dK: 2, dV: 2 })),
+      projected: true, residual: true,
+      source: `Random layer (mulberry32 seed ${randomSeed}) on the tokens of: ${state.source}`.slice(0, 500),
+    });
+    next.heads.forEach((hd, i) => { if (state.heads[i].gate && state.heads[i].gate.length === keys.length) hd.gate = [...state.heads[i].gate]; });
+    next.head = Math.min(state.head, next.heads.length - 1);
+    next.mask = { ...structuredClone(state.mask), allow: nQ() === keys.length ? structuredClone(state.mask.allow) : null };
+    Object.assign(next, { tau: state.tau, scale: state.scale, topK: state.topK, row: Math.min(state.row, keys.length - 1) });
+    next.tokens.queries = nQ() === keys.length ? [...state.tokens.queries] : [...keys];
+    if (state.lab) next.lab = structuredClone(state.lab);
+    commit(next, { structural: true, kind: 'mode' });
+    return;
+  }
+  // Leaving "x": the core's derived matrices of every head.
+  let perHead;
+  try {
+    perHead = state.heads.map((_, i) => (i === state.head ? results : core.compute({ ...state, head: i }, { validated: true })));
+  } catch (e) {
+    if (!(e instanceof AttentionError)) throw e;
+    showError('mode', e.message);
+    return;
+  }
+  update((s) => {
+    s.heads.forEach((hd, i) => {
+      const r = perHead[i];
+      hd.Q = r.derived.Q; hd.K = r.derived.K; hd.V = r.derived.V;
+      delete hd.WQ; delete hd.WK; delete hd.WV;
+      if (mode === 'logits') hd.logits = r.scores.map((row) => [...row]);
+      if (mode === 'weights') hd.weights = r.weights.map((row) => [...row]);
+    });
+    delete s.x;
+    if (mode === 'weights' && s.tau !== 1) {
+      $('copy-status').textContent = `τ set to 1: the copied weights already include τ = ${s.tau}.`;
+      s.tau = 1;
+    }
+    s.mode = mode;
+    markEdited(s);
   }, { structural: true, kind: 'mode' });
 }
 
