@@ -41,11 +41,13 @@ export function headMetricsCsv(heads) {
     r.summary.meanSinkMass, r.pattern.kind, r.pattern.confidence, r.pattern.parameter]));
 }
 
-/** Per-head metrics as JSON (the shape `attn analyze --format json` prints for each head). */
+/** Per-head metrics as JSON: `meta` (file, shape, layers, headsPerLayer, ...) and one entry per
+ *  head, as `attn analyze --format json` prints them. */
 export function headMetricsJson(meta, heads) {
   return toJson({
     ...meta,
-    heads: heads.map((r) => ({ layer: r.layer, head: r.head, verdict: r.verdict, summary: r.summary, pattern: r.pattern, check: r.check })),
+    heads: heads.map((r) => ({ layer: r.layer, head: r.head, ...(r.label ? { label: r.label } : {}), verdict: r.verdict,
+      summary: r.summary, pattern: r.pattern, check: r.check })),
   });
 }
 
@@ -79,11 +81,14 @@ export function resultsRowsCsv(res, tokens) {
 }
 
 const LABEL_MAX = 24;
+/** A token as a label: leading/trailing spaces as ␣, newlines as ⏎ (as the page shows them),
+ *  at most LABEL_MAX code points. */
 const label = (t) => {
-  const s = String(t);
+  const s = String(t).replace(/^ | $/g, '␣').replace(/\r?\n/g, '⏎').replace(/\t/g, '⇥');
   const cps = [...s];
   return cps.length > LABEL_MAX ? `${cps.slice(0, LABEL_MAX - 1).join('')}…` : s;
 };
+const labelWidth = (labels) => Math.max(0, ...(labels ?? []).map((t) => [...label(t)].length)) * 6.6 + 12;
 
 /** Largest number of cells an SVG export draws one by one (beyond, the grid is pooled first). */
 export const SVG_MAX_CELLS = 256 * 256;
@@ -112,9 +117,11 @@ export function heatmapSvg(o) {
   }
   const labels = rows <= 64 && cols <= 64;
   const cell = Math.max(2, Math.min(24, Math.floor(640 / Math.max(rows, cols))));
-  const left = labels && o.rowLabels?.length ? 130 : 10;
-  const top = 58 + (labels && o.colLabels?.length ? 110 : 0);
-  const width = left + cols * cell + 20;
+  // Margins sized to the longest label (11 px text, about 6.6 px per character; column labels
+  // are rotated by 60 degrees, so they need sin 60 of their length above the grid).
+  const left = labels && o.rowLabels?.length ? Math.max(40, labelWidth(o.rowLabels)) : 10;
+  const top = 58 + (labels && o.colLabels?.length ? Math.ceil(labelWidth(o.colLabels) * 0.87) + 8 : 0);
+  const width = left + cols * cell + 20 + (labels && o.colLabels?.length ? Math.ceil(labelWidth(o.colLabels) * 0.5) : 0);
   const height = top + rows * cell + 50;
   const parts = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`);

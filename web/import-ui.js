@@ -9,6 +9,7 @@ import { summarise } from './importer.js';
 import { h, mount } from './views/dom.js';
 import { fmtMetric, showToken } from './views/format.js';
 import { paintGrid } from './views/overview.js';
+import { renderLegend } from './views/heatmap.js';
 import {
   download, headMetricsCsv, headMetricsJson, heatmapSvg, rowMetricsCsv, standaloneHtml, drawHeatmap,
 } from './export.js';
@@ -111,7 +112,8 @@ class ImportWorker {
  * @param {object} o.coreOptions            loadCore options for the worker
  * @param {(state: object, what: string) => Promise<string|null>} o.openState
  *   shows a state in the playground; resolves to null or an error message
- * @returns {{importFile: (file: File) => Promise<void>, getImport: () => object}}
+ * @returns {{importFile: (file: File) => Promise<void>, importFiles: (files: File[]) => Promise<void>,
+ *   getImport: () => object}}
  */
 export function initImportView(root, o) {
   let worker = null;
@@ -132,13 +134,13 @@ export function initImportView(root, o) {
   const tokensInput = h('input', { type: 'file', id: 'import-tokens', accept: '.json,.txt,text/plain,application/json', class: 'visually-hidden' });
   const keyTokensInput = h('input', { type: 'file', id: 'import-key-tokens', accept: '.json,.txt,text/plain,application/json', class: 'visually-hidden' });
   const drop = h('div', { class: 'dropzone', id: 'import-drop' },
-    h('p', { class: 'drop-title' }, 'Drop an attention file here'),
+    h('p', { class: 'drop-title' }, 'Drop an attention file here (with its tokens file, if you have one)'),
     h('p', { class: 'note' }, '.npy (float16/32/64; [n, n], [heads, n, n], [layers, heads, n, n], batch of 1), .npz, or JSON ' +
       '(ours, CircuitsVis, BertViz). The file never leaves this computer: it is read and analysed in this page.'),
     h('div', { class: 'drop-actions' },
-      h('label', { class: 'button primary', for: 'import-file' }, 'Choose a file…'), fileInput,
-      h('label', { class: 'button', for: 'import-tokens' }, 'Tokens…'), tokensInput,
-      h('label', { class: 'button', for: 'import-key-tokens', id: 'import-key-tokens-label', hidden: true }, 'Key tokens…'), keyTokensInput,
+      h('label', { class: 'button primary' }, 'Choose a file…', fileInput),
+      h('label', { class: 'button' }, 'Tokens…', tokensInput),
+      h('label', { class: 'button', id: 'import-key-tokens-label', hidden: true }, 'Key tokens…', keyTokensInput),
       h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'import-causal' }),
         ' the model is causal (decoder): flag weight above the diagonal')),
     h('details', { class: 'how-to' },
@@ -193,15 +195,21 @@ export function initImportView(root, o) {
   const getWorker = () => (worker ??= new ImportWorker(o.coreOptions));
 
   // --- messages ---------------------------------------------------------------------------
-  function setErrors(list) {
+  // By origin, so that a new analysis does not wipe a token-file error and fixing the tokens
+  // clears exactly their message.
+  const messages = { file: [], tokens: [], analysis: [], warnings: [] };
+  function showMessages() {
+    const errors = [...messages.file, ...messages.tokens, ...messages.analysis];
     const box = $('import-errors');
-    box.hidden = !list.length;
-    mount(box, list.map((m) => h('p', {}, m)));
+    box.hidden = !errors.length;
+    mount(box, errors.map((m) => h('p', {}, m)));
+    const warn = $('import-warnings');
+    warn.hidden = !messages.warnings.length;
+    mount(warn, messages.warnings.map((m) => h('p', {}, m)));
   }
-  function setWarnings(list) {
-    const box = $('import-warnings');
-    box.hidden = !list.length;
-    mount(box, list.map((m) => h('p', {}, m)));
+  function setMessages(kind, list) {
+    messages[kind] = list;
+    showMessages();
   }
   function setProgress(done, total) {
     const p = $('import-progress');
@@ -211,20 +219,32 @@ export function initImportView(root, o) {
     $('import-progress-text').textContent = done < total ? `Analysing head ${done + 1} of ${total}…` : `Analysed ${total} heads.`;
   }
 
+  const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   function describeSource(s) {
     const l = s.layout;
     const kind = s.format === 'npy' || s.format === 'npz' ? `${s.format}${s.member ? ` array "${s.member}"` : ''}, ${s.dtype}` : `${s.format} JSON`;
     const cross = l.nQ !== l.nK ? ` (cross-attention: ${l.nQ} queries × ${l.nK} keys)` : ` × ${l.nQ} × ${l.nK}`;
-    const tokens = s.keyTokens.length ? `${s.keyTokens.length} tokens` : 'no tokens (positions are shown; add a token file)';
-    return `${s.name}: ${kind}, shape [${s.shape.join(', ')}] → ${l.layers} layers × ${l.heads} heads${cross}; ${tokens}.`;
+    const tokens = s.keyTokens.length ? `${s.keyTokens.length} tokens${s.tokensFrom ? ` from ${s.tokensFrom}` : ' from the file'}`
+      : 'no tokens (positions are shown; add a token file)';
+    return `${s.name}: ${kind}, shape [${s.shape.join(', ')}] → ${plural(l.layers, 'layer')} × ${plural(l.heads, 'head')}${cross}; ${tokens}.`;
+  }
+
+  /** "L5 H5" or the file's own label of the head ("L9H9"). */
+  function headName(r) {
+    const label = ui.source?.headLabels?.[r.head];
+    const layer = ui.source?.layerLabels?.[r.layer];
+    if (label) return layer && ui.source.layout.layers > 1 ? `${layer} ${label}` : label;
+    return `L${r.layer} H${r.head}`;
   }
 
   // --- importing --------------------------------------------------------------------------
-  async function importFile(file, { memberName = null } = {}) {
-    setErrors([]);
-    setWarnings([]);
+  async function importFile(file, { memberName = null, tokens = null } = {}) {
+    messages.file = [];
+    messages.analysis = [];
+    messages.warnings = [];
+    showMessages();
     $('import-logits-offer').hidden = true;
-    $('import-member-wrap').hidden = true;
+    if (!memberName) $('import-member-wrap').hidden = true;
     $('import-info').textContent = `Reading ${file.name} (${(file.size / 1048576).toFixed(1)} MiB)…`;
     const w = getWorker();
     let source;
@@ -234,13 +254,13 @@ export function initImportView(root, o) {
     } catch (e) {
       // The previous import (if any) stays on screen: nothing is lost.
       $('import-info').textContent = ui.source ? describeSource(ui.source) : '';
-      setErrors([`Could not read ${file.name}: ${e.message}`]);
+      setMessages('file', [`Could not read ${file.name}: ${e.message}`]);
       return;
     }
     if (source.kind === 'state') {
       $('import-info').textContent = ui.source ? describeSource(ui.source) : '';
       const err = await o.openState(source.state, 'state');
-      if (err) setErrors([`${file.name} is a playground state, but it is not valid: ${err}`]);
+      if (err) setMessages('file', [`${file.name} is a playground state, but it is not valid: ${err}`]);
       return;
     }
     if (source.needsMember) {
@@ -248,7 +268,7 @@ export function initImportView(root, o) {
       mount($('import-member'), source.members.map((m) => h('option', { value: m.name, disabled: Boolean(m.error) },
         m.error ? `${m.name} (unreadable: ${m.error})` : `${m.name} [${m.shape.join(', ')}] ${m.dtype}`)));
       $('import-member-wrap').hidden = false;
-      $('import-member-go').onclick = () => importFile(file, { memberName: $('import-member').value });
+      $('import-member-go').onclick = () => importFile(file, { memberName: $('import-member').value, tokens });
       return;
     }
     ui.source = source;
@@ -256,9 +276,13 @@ export function initImportView(root, o) {
     ui.heads = [];
     ui.selected = null;
     ui.detail = null;
+    cards.clear();
     $('import-detail').hidden = true;
     $('import-key-tokens-label').hidden = source.layout.nQ === source.layout.nK;
-    if (tokensInput.files[0] && !source.keyTokens.length) await readTokenFile(tokensInput.files[0], source.layout.nQ === source.layout.nK ? 'both' : 'queries');
+    // Tokens: dropped with the file, else the token file chosen before (its name is shown).
+    messages.tokens = [];
+    const tokenFile = tokens ?? tokensInput.files[0];
+    if (tokenFile && !source.keyTokens.length) await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries');
     if (keyTokensInput.files[0] && source.layout.nQ !== source.layout.nK) await readTokenFile(keyTokensInput.files[0], 'keys');
     $('import-info').textContent = describeSource(ui.source);
     const reading = $('import-reading').value;
@@ -267,17 +291,19 @@ export function initImportView(root, o) {
 
   async function readTokenFile(file, which) {
     if (!ui.source) {
-      setErrors(['Open an attention file first; then add its tokens.']);
+      setMessages('tokens', [`${file.name} will be read as the tokens of the next attention file you open.`]);
       return;
     }
     try {
       const t = await getWorker().request({ type: 'tokens', file, which });
       ui.source.queryTokens = t.queryTokens;
       ui.source.keyTokens = t.keyTokens;
+      ui.source.tokensFrom = file.name;
+      setMessages('tokens', []);
       $('import-info').textContent = describeSource(ui.source);
       if (ui.selected !== null) inspect(ui.selected);
     } catch (e) {
-      setErrors([`Tokens from ${file.name} not used: ${e.message}`]);
+      setMessages('tokens', [`Tokens from ${file.name} not used: ${e.message}`]);
     }
   }
 
@@ -294,6 +320,7 @@ export function initImportView(root, o) {
     ui.reading = reading;
     ui.causal = $('import-causal').checked;
     ui.heads = [];
+    cards.clear();
     ui.running = true;
     $('import-cancel').disabled = false;
     setProgress(0, total);
@@ -305,13 +332,13 @@ export function initImportView(root, o) {
         ui.heads.push(m.head);
         setProgress(m.done, m.total);
         const now = performance.now();
-        if (now - lastPaint > 150 || m.done === m.total) { lastPaint = now; renderGrid(); }
+        if (now - lastPaint > 250 || m.done === m.total) { lastPaint = now; renderGrid(); }
       });
       if (generation !== ui.generation) return;
       if (done.cancelled) $('import-progress-text').textContent = `Cancelled after ${done.done} of ${total} heads.`;
     } catch (e) {
       if (generation !== ui.generation) return;
-      setErrors([`The analysis stopped: ${e.message}`]);
+      setMessages('analysis', [`The analysis stopped: ${e.message}`]);
     } finally {
       if (generation === ui.generation) {
         ui.running = false;
@@ -320,12 +347,14 @@ export function initImportView(root, o) {
     }
     ui.causal = $('import-causal').checked;
     const verdicts = summarise(ui.heads, { causal: ui.causal, reading });
-    setErrors(verdicts.errors);
-    setWarnings(verdicts.warnings);
+    messages.warnings = verdicts.warnings;
+    setMessages('analysis', verdicts.errors);
     $('import-logits-offer').hidden = !(verdicts.offerLogits && reading === 'weights');
     if (auto && verdicts.offerLogits) $('import-progress-text').textContent += ' The values are not probabilities: see above.';
     renderGrid();
     renderTables();
+    // The inspected head was analysed again (another reading, the causal box): show it anew.
+    if (ui.selected !== null && ui.heads.some((r) => r.index === ui.selected)) inspect(ui.selected);
   }
 
   // --- overview grid ----------------------------------------------------------------------
@@ -358,7 +387,7 @@ export function initImportView(root, o) {
     const flagged = ui.causal && r.check.rowsAboveDiagonal > 0;
     const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : 'not probabilities';
     const shortLabel = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern, { short: true }) : 'not prob.';
-    const text = `Layer ${r.layer} head ${r.head}: ${label}` + (r.computed
+    const text = `${headName(r)} (layer ${r.layer}, head ${r.head}): ${label}` + (r.computed
       ? `, pattern score ${fmtMetric(r.pattern.confidence, 3)}, mean normalised entropy ${fmtMetric(s.meanNormalizedEntropy, 3)}, mean sink mass ${fmtMetric(s.meanSinkMass, 3)}, mean N_eff ${fmtMetric(s.meanNEff, 3)}` : '');
     return h('button', {
       type: 'button', class: `head-card pattern-${r.computed ? r.pattern.kind : 'none'}${ui.selected === r.index ? ' selected' : ''}`,
@@ -368,11 +397,25 @@ export function initImportView(root, o) {
       ondblclick: () => openInPlayground(r.index),
     },
     canvas,
-    h('span', { class: 'card-name' }, `L${r.layer} H${r.head}`),
+    h('span', { class: 'card-name' }, headName(r)),
     h('span', { class: 'card-pattern' }, r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel),
     r.computed ? h('span', { class: 'card-metrics' }, `Hₙ ${fmtMetric(s.meanNormalizedEntropy, 2)} · sink ${fmtMetric(s.meanSinkMass, 2)}`) : null,
     flagged ? h('span', { class: 'card-flag', title: `${r.check.rowsAboveDiagonal} rows put weight above the diagonal (from query ${r.check.firstRowAboveDiagonal}, up to ${fmtMetric(r.check.maxAboveDiagonal, 3)})` },
       `⚠ ${r.check.rowsAboveDiagonal} rows above diag.`) : null);
+  }
+
+  // Cards are built once per analysed head (a thumbnail and its colour scale) and then only
+  // moved: rebuilding 144 of them on every progress message blocked the page for seconds.
+  const cards = new Map();
+  function cardOf(r) {
+    let el = cards.get(r.index);
+    if (!el) {
+      el = card(r);
+      cards.set(r.index, el);
+    }
+    el.classList.toggle('selected', ui.selected === r.index);
+    el.setAttribute('aria-pressed', String(ui.selected === r.index));
+    return el;
   }
 
   function renderGrid() {
@@ -387,9 +430,9 @@ export function initImportView(root, o) {
         layers.get(r.layer).push(r);
       }
       mount(grid, [...layers.entries()].map(([layer, rs]) => h('div', { class: 'layer-row' },
-        h('span', { class: 'layer-label' }, `L${layer}`), rs.map(card))));
+        h('span', { class: 'layer-label' }, ui.source?.layerLabels?.[layer] || `L${layer}`), rs.map(cardOf))));
     } else {
-      mount(grid, h('div', { class: 'layer-row flat' }, list.map(card)));
+      mount(grid, h('div', { class: 'layer-row flat' }, list.map(cardOf)));
     }
   }
 
@@ -406,11 +449,11 @@ export function initImportView(root, o) {
     const layerRows = layers.map((l) => {
       const rs = computed.filter((r) => r.layer === l);
       const counts = kinds.map((k) => [k, rs.filter((r) => r.pattern.kind === k).length]).filter(([, c]) => c);
-      return [l, rs.length, mean(rs, (r) => r.summary.meanNormalizedEntropy), mean(rs, (r) => r.summary.meanSinkMass),
+      return [l, `${rs.length} of ${ui.heads.filter((r) => r.layer === l).length}`, mean(rs, (r) => r.summary.meanNormalizedEntropy), mean(rs, (r) => r.summary.meanSinkMass),
         mean(rs, (r) => r.summary.meanNEff), mean(rs, (r) => r.summary.meanTopKMass), counts.map(([k, c]) => `${c} ${k}`).join(', ')];
     });
     mount($('import-layer-table').querySelector('.scroll'), table('layer-summary',
-      ['layer', 'heads', 'mean Hₙ', 'mean sink mass', 'mean N_eff', 'mean top-k mass', 'patterns'], layerRows));
+      ['layer', 'heads analysed', 'mean Hₙ', 'mean sink mass', 'mean N_eff', 'mean top-k mass', 'patterns'], layerRows));
     const headRows = ui.heads.map((r) => [r.layer, r.head, r.verdict, r.computed ? patternLabel(r.pattern) : '—', r.pattern.confidence,
       r.summary.meanEntropy, r.summary.meanNormalizedEntropy, r.summary.meanNEff, r.summary.meanTopKMass, r.summary.meanSinkMass]);
     mount($('import-head-table').querySelector('.scroll'), table('head-summary',
@@ -452,16 +495,34 @@ export function initImportView(root, o) {
     const d = ui.detail;
     const s = ui.source;
     const { nQ, nK } = s.layout;
+    const name = headName(d);
+    const stateOk = d.verdict !== 'invalid' && (d.computed || ui.reading === 'logits') && Math.max(nQ, nK) <= MAX_STATE_TOKENS;
+    const why = d.verdict === 'invalid' ? `this head holds NaN/Inf (the first at query ${d.check.firstNonfiniteRow}, key ${d.check.firstNonfiniteCol})`
+      : Math.max(nQ, nK) > MAX_STATE_TOKENS ? `the playground opens heads of up to ${MAX_STATE_TOKENS} tokens`
+        : !d.computed ? 'its values are not probabilities: read the file as logits first' : '';
+    const head = h('div', { class: 'detail-head' },
+      h('h3', {}, `${name} (layer ${d.layer}, head ${d.head}): ${d.computed ? patternLabel(d.pattern) : d.verdict.replace('_', ' ')}`),
+      h('button', { type: 'button', id: 'open-in-playground', class: 'primary', disabled: !stateOk, title: why || null,
+        onclick: () => openInPlayground(d.index) }, 'Open in playground'));
+    if (!d.thumbRows) {
+      // Nothing was computed (NaN/Inf, or not probabilities under the weights reading).
+      mount($('import-detail'), head, h('p', { class: 'note', id: 'detail-why' }, `Not analysed: ${why}.`));
+      return;
+    }
     const pooled = d.thumbRows !== nQ || d.thumbCols !== nK;
-    const canvas = h('canvas', { width: d.thumbCols, height: d.thumbRows, id: 'detail-canvas', class: 'detail-canvas',
-      role: 'img', 'aria-label': `weights of layer ${d.layer} head ${d.head}, ${nQ} queries by ${nK} keys${pooled ? ', mean-pooled' : ''}` });
-    paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
+    const canvas = h('canvas', {
+      width: d.thumbCols, height: d.thumbRows, id: 'detail-canvas', class: 'detail-canvas', tabindex: 0, role: 'img',
+      'aria-label': `weights of ${name}, ${nQ} queries by ${nK} keys${pooled ? ', mean-pooled' : ''}. Arrow keys move a cursor, Enter locks it.`,
+    });
+    const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
+    ui.detailDomain = [0, hi];
     const side = 360;
     const scale = side / Math.max(d.thumbRows, d.thumbCols);
     canvas.style.setProperty('width', `${Math.round(d.thumbCols * scale)}px`);
     canvas.style.setProperty('height', `${Math.round(d.thumbRows * scale)}px`);
     const mark = h('div', { class: 'detail-mark', hidden: true });
-    const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' }, 'Hover a cell: query, key and weight. Click to lock; click again or press Escape to unlock.');
+    const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' },
+      'Hover a cell (or focus the map and use the arrow keys): query, key and weight. Click or Enter locks it; click again or Escape unlocks.');
     const cellAt = (ev) => {
       const rect = canvas.getBoundingClientRect();
       const i = Math.min(d.thumbRows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * d.thumbRows)));
@@ -473,7 +534,9 @@ export function initImportView(root, o) {
       const b = Math.floor(((c + 1) * n) / cells) - 1;
       return [a, Math.max(a, b)];
     };
+    let cursor = [0, 0];
     const show = ([i, j], locked) => {
+      cursor = [i, j];
       const w = d.thumbnail[i * d.thumbCols + j];
       const value = Number.isNaN(w) ? 'not visible' : fmtMetric(w, 4);
       let text;
@@ -484,7 +547,7 @@ export function initImportView(root, o) {
         const [k0, k1] = range(j, d.thumbCols, nK);
         text = `queries ${q0}–${q1} → keys ${k0}–${k1}: mean weight ${value}`;
       }
-      readout.textContent = (locked ? '🔒 ' : '') + text;
+      readout.textContent = (locked ? 'locked: ' : '') + text;
       mark.hidden = false;
       mark.style.setProperty('top', `${i * scale}px`);
       mark.style.setProperty('left', `${j * scale}px`);
@@ -492,38 +555,53 @@ export function initImportView(root, o) {
       mark.style.setProperty('height', `${scale}px`);
       mark.classList.toggle('locked', Boolean(locked));
     };
+    const toggleLock = (c) => {
+      if (ui.locked) { ui.locked = null; show(c, false); } else { ui.locked = c; show(c, true); }
+    };
     canvas.addEventListener('mousemove', (ev) => { if (!ui.locked) show(cellAt(ev), false); });
     canvas.addEventListener('mouseleave', () => { if (!ui.locked) { mark.hidden = true; } });
-    canvas.addEventListener('click', (ev) => {
-      const c = cellAt(ev);
-      if (ui.locked) { ui.locked = null; show(c, false); } else { ui.locked = c; show(c, true); }
+    canvas.addEventListener('click', (ev) => toggleLock(cellAt(ev)));
+    canvas.addEventListener('keydown', (ev) => {
+      const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+      if (step && !ui.locked) {
+        ev.preventDefault();
+        show([Math.min(d.thumbRows - 1, Math.max(0, cursor[0] + step[0])), Math.min(d.thumbCols - 1, Math.max(0, cursor[1] + step[1]))], false);
+      } else if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        toggleLock(cursor);
+      }
     });
-    const stateOk = d.verdict !== 'invalid' && (d.computed || ui.reading === 'logits') && Math.max(nQ, nK) <= MAX_STATE_TOKENS;
-    const why = d.verdict === 'invalid' ? 'this head holds NaN/Inf' : Math.max(nQ, nK) > MAX_STATE_TOKENS
-      ? `the playground opens heads of up to ${MAX_STATE_TOKENS} tokens` : !d.computed ? 'read the file as logits first' : '';
+    canvas.addEventListener('focus', () => { if (!ui.locked) show(cursor, false); });
     const rows = d.rows;
     const rowTable = rows ? table('detail-rows', ['query', 'token', 'H (nats)', 'Hₙ', 'N_eff', 'top-k mass', 'sink mass', '|S_t| (90%)'],
       Array.from({ length: nQ }, (_, t) => (rows.empty[t]
         ? [t, showToken(tokenOf(s.queryTokens, t)), 'empty row', '', '', '', '', '']
         : [t, showToken(tokenOf(s.queryTokens, t)), rows.entropy[t], rows.normalizedEntropy[t], rows.nEff[t], rows.topKMass[t], rows.sinkMass[t], rows.support[t]]))) : null;
     const sum = d.summary;
+    const p = d.pattern;
+    const meaning = {
+      offset: `offset d = ${p.parameter}: most mass on key t − ${p.parameter}, ${p.parameter} positions before the query (on repeated text, the token after the previous occurrence: an induction stripe).`,
+      previous: 'previous token: most mass on key t − 1.', self: 'self: most mass on the query\'s own position.', next: 'next token: most mass on key t + 1.',
+      sink: 'sink: most mass on the first key (BOS).', strided: `strided: mass on every ${p.parameter}-th key back from the query.`,
+      position: `fixed position: every query attends to key ${p.parameter}.`, global: 'global: broad, many keys share the mass.',
+    }[p.kind];
     mount($('import-detail'),
-      h('div', { class: 'detail-head' },
-        h('h3', {}, `Layer ${d.layer}, head ${d.head}: ${d.computed ? patternLabel(d.pattern) : d.verdict.replace('_', ' ')}`),
-        h('button', { type: 'button', id: 'open-in-playground', class: 'primary', disabled: !stateOk, title: why || null,
-          onclick: () => openInPlayground(d.index) }, 'Open in playground')),
+      head,
       why ? h('p', { class: 'note' }, `Cannot open: ${why}.`) : null,
       h('p', { class: 'note' }, pooled
         ? `Each pixel is the mean weight of a block of about ${(nQ / d.thumbRows).toFixed(1)} queries × ${(nK / d.thumbCols).toFixed(1)} keys (rows renormalised).`
         : 'One pixel per (query, key); rows renormalised over their visible keys. Grey: no visible key.'),
+      renderLegend(0, hi, 3, 'grey: no visible key'),
+      saturates ? h('p', { class: 'note' }, `Colours saturate at ${hi.toPrecision(3)} (the 99th percentile of the cells), as in the exports.`) : null,
       h('div', { class: 'detail-frame' }, canvas, mark),
       readout,
       d.computed ? h('p', { class: 'detail-summary' },
         `mean H ${fmtMetric(sum.meanEntropy, 4)} nats · mean Hₙ ${fmtMetric(sum.meanNormalizedEntropy, 4)} · mean N_eff ${fmtMetric(sum.meanNEff, 4)} · ` +
         `mean top-2 mass ${fmtMetric(sum.meanTopKMass, 4)} · mean sink mass ${fmtMetric(sum.meanSinkMass, 4)} · empty rows ${sum.emptyRows}`) : null,
-      d.computed ? h('p', { class: 'note', id: 'detail-scores' }, 'Pattern scores: ' + Object.entries(d.pattern.scores)
+      d.computed && meaning ? h('p', { class: 'note', id: 'detail-meaning' }, meaning) : null,
+      d.computed ? h('p', { class: 'note', id: 'detail-scores' }, 'Pattern scores: ' + Object.entries(p.scores)
         .filter(([k]) => !['offsetD', 'period', 'positionKey'].includes(k))
-        .map(([k, v]) => `${k} ${fmtMetric(v, 3)}${k === 'offset' ? ` (d=${d.pattern.scores.offsetD})` : k === 'strided' ? ` (p=${d.pattern.scores.period})` : k === 'position' ? ` (key ${d.pattern.scores.positionKey})` : ''}`).join(' · ')) : null,
+        .map(([k, v]) => `${k} ${fmtMetric(v, 3)}${k === 'offset' ? ` (d=${p.scores.offsetD})` : k === 'strided' ? ` (p=${p.scores.period})` : k === 'position' ? ` (key ${p.scores.positionKey})` : ''}`).join(' · ')) : null,
       h('div', { class: 'export-row' },
         h('button', { type: 'button', id: 'export-detail-png', onclick: exportDetailPng }, 'PNG'),
         h('button', { type: 'button', id: 'export-detail-svg', onclick: exportDetailSvg }, 'SVG'),
@@ -545,14 +623,15 @@ export function initImportView(root, o) {
     return heatmapSvg({
       values: d.thumbnail, rows: d.thumbRows, cols: d.thumbCols,
       rowLabels: pooled ? [] : s.queryTokens, colLabels: pooled ? [] : s.keyTokens,
-      title: `${s.name}: layer ${d.layer}, head ${d.head} — ${d.computed ? patternLabel(d.pattern) : d.verdict}`,
+      domain: ui.detailDomain,
+      title: `${s.name}: ${headName(d)} (layer ${d.layer}, head ${d.head}) — ${d.computed ? patternLabel(d.pattern) : d.verdict}`,
       note: pooled ? `mean-pooled to ${d.thumbRows} × ${d.thumbCols} from ${s.layout.nQ} × ${s.layout.nK}` : `weights, ${s.layout.nQ} queries (rows) × ${s.layout.nK} keys (columns)`,
     });
   }
   function exportDetailSvg() { download(fileStem('heatmap.svg'), detailSvg(), 'image/svg+xml'); }
   function exportDetailPng() {
     const d = ui.detail;
-    const c = drawHeatmap(document.createElement('canvas'), { values: d.thumbnail, rows: d.thumbRows, cols: d.thumbCols });
+    const c = drawHeatmap(document.createElement('canvas'), { values: d.thumbnail, rows: d.thumbRows, cols: d.thumbCols, domain: ui.detailDomain });
     c.toBlob((blob) => download(fileStem('heatmap.png'), blob), 'image/png');
   }
   function exportRowsJson() {
@@ -586,7 +665,7 @@ export function initImportView(root, o) {
     try {
       values = await getWorker().request({ type: 'values', index });
     } catch (e) {
-      setErrors([`Could not read layer ${r.layer} head ${r.head}: ${e.message}`]);
+      setMessages('analysis', [`Could not read layer ${r.layer} head ${r.head}: ${e.message}`]);
       return;
     }
     const logits = ui.reading === 'logits';
@@ -604,10 +683,24 @@ export function initImportView(root, o) {
       source: clipSource(`${s.name}: layer ${r.layer}, head ${r.head} (${s.format}${s.dtype ? `, ${s.dtype}` : ''}; ${logits ? 'read as logits' : 'weights'})`),
     };
     const err = await o.openState(next, 'import');
-    if (err) setErrors([`Could not open layer ${r.layer} head ${r.head}: ${err}`]);
+    if (err) setMessages('analysis', [`Could not open layer ${r.layer} head ${r.head}: ${err}`]);
   }
 
   const clipSource = (t) => ([...t].length > 500 ? `${[...t].slice(0, 499).join('')}…` : t);
+
+  /**
+   * Files dropped together: a token list (a .txt, or a name with "token" in it) goes with the
+   * attention file; a token list alone applies to the open file.
+   */
+  function importFiles(files) {
+    const isTokens = (f) => /\.txt$/i.test(f.name) || /token/i.test(f.name);
+    const tokens = files.find(isTokens) ?? null;
+    const attention = files.find((f) => !isTokens(f)) ?? null;
+    if (attention) return importFile(attention, { tokens });
+    if (tokens && ui.source) return readTokenFile(tokens, ui.source.layout.nQ === ui.source.layout.nK ? 'both' : 'queries');
+    if (tokens) return importFile(tokens); // no open file: let the format detection say what it is
+    return Promise.resolve();
+  }
 
   // --- wiring -----------------------------------------------------------------------------
   fileInput.addEventListener('change', () => { if (fileInput.files[0]) importFile(fileInput.files[0]); fileInput.value = ''; });
@@ -623,14 +716,16 @@ export function initImportView(root, o) {
   $('import-causal').addEventListener('change', () => { if (ui.source && !ui.running) analyse(ui.reading, false); });
   $('export-heads-csv').addEventListener('click', () => download(fileStem('heads.csv').replace(/_L\d+H\d+/, ''), headMetricsCsv(ui.heads), 'text/csv'));
   $('export-heads-json').addEventListener('click', () => download(fileStem('heads.json').replace(/_L\d+H\d+/, ''),
-    headMetricsJson({ file: ui.source.name, format: ui.source.format, dtype: ui.source.dtype, shape: ui.source.shape, ...ui.source.layout,
-      reading: ui.reading, tokens: { queries: ui.source.queryTokens, keys: ui.source.keyTokens } }, ui.heads), 'application/json'));
+    headMetricsJson({ file: ui.source.name, format: ui.source.format, dtype: ui.source.dtype, shape: ui.source.shape,
+      layers: ui.source.layout.layers, headsPerLayer: ui.source.layout.heads, nQ: ui.source.layout.nQ, nK: ui.source.layout.nK,
+      reading: ui.reading, causal: ui.causal, tokens: { queries: ui.source.queryTokens, keys: ui.source.keyTokens } },
+    ui.heads.map((r) => ({ ...r, label: ui.source.headLabels?.[r.head] || undefined }))), 'application/json'));
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && ui.locked) {
       ui.locked = null;
       root.querySelector('.detail-mark')?.classList.remove('locked');
       const ro = $('detail-readout');
-      if (ro) ro.textContent = ro.textContent.replace(/^🔒 /, '');
+      if (ro) ro.textContent = ro.textContent.replace(/^locked: /, '');
     }
   });
   const over = (ev) => { ev.preventDefault(); drop.classList.add('over'); };
@@ -639,9 +734,8 @@ export function initImportView(root, o) {
   root.addEventListener('drop', (ev) => {
     ev.preventDefault();
     drop.classList.remove('over');
-    const files = [...(ev.dataTransfer?.files ?? [])];
-    if (files.length) importFile(files[0]);
+    importFiles([...(ev.dataTransfer?.files ?? [])]);
   });
 
-  return { importFile, getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }) };
+  return { importFile, importFiles, getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }) };
 }

@@ -65,7 +65,8 @@ async function npyHeaderOf(core, read, size) {
  * @param {Blob} blob    the file (a File in the page, fs.openAsBlob in node)
  * @param {{name?: string, member?: string}} [o]  member: the .npz array to read
  * @returns {Promise<object>} a source: {kind: 'npy'|'npz'|'json', format, name, dtype, shape,
- *   layout: {layers, heads, nQ, nK}, queryTokens, keyTokens, members?} or, for a .npz with several
+ *   layout: {layers, heads, nQ, nK}, queryTokens, keyTokens, layerLabels, headLabels (labels the
+ *   file gives, or empty), members?} or, for a .npz with several
  *   arrays and no member chosen, {kind: 'npz', needsMember: true, members: [{name, shape, dtype}]};
  *   for a playground state document, {kind: 'state', state}.
  * @throws {AttentionError} bad_file, shape_mismatch, too_large with a message for the user
@@ -82,6 +83,15 @@ export async function openSource(core, blob, { name = 'file', member = null } = 
     if (blob.size > IMPORT_LIMITS.npzBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.npzBytes);
     return openNpz(core, new Uint8Array(await blob.arrayBuffer()), name, member);
   }
+  // Neither magic: it must be JSON. Say what is wrong before any size limit or parse error
+  // (random bytes named .npy are "not a .npy", not "too large for JSON").
+  if (/\.np[yz]$/i.test(name)) {
+    throw badFile(`${name} is not a ${name.slice(-4)} file: it does not start with the ${name.endsWith('z') ? 'zip magic PK' : 'magic bytes \\x93NUMPY'}`);
+  }
+  const first = new TextDecoder().decode(head).trimStart()[0];
+  if (first !== undefined && first !== '{' && first !== '[') {
+    throw badFile(`${name} is not an attention file: expected .npy, .npz or JSON (it starts with neither \\x93NUMPY, PK nor { or [)`);
+  }
   if (blob.size > IMPORT_LIMITS.jsonBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.jsonBytes);
   const text = await blob.text();
   return openJson(core, text, name);
@@ -96,7 +106,7 @@ function npySource(base, header) {
   }
   return {
     ...base, dtype: header.dtype, shape: header.shape, layout, dataOffset: base.base + header.dataOffset,
-    headBytes, queryTokens: [], keyTokens: [],
+    headBytes, queryTokens: [], keyTokens: [], layerLabels: [], headLabels: [],
   };
 }
 
@@ -145,6 +155,7 @@ function openJson(core, text, name) {
   return {
     kind: 'json', format: t.format, name, dtype: 'float32', shape: [t.layout.layers, t.layout.heads, t.layout.nQ, t.layout.nK],
     layout: t.layout, data: t.data, queryTokens: t.queryTokens, keyTokens: t.keyTokens,
+    layerLabels: t.layerLabels, headLabels: t.headLabels,
     headBytes: t.layout.nQ * t.layout.nK * 4,
   };
 }

@@ -72,7 +72,8 @@ val parse_npy_header(const val& u8) {
     }
 }
 
-/// parseAttentionJson(text) -> {format, layout, queryTokens, keyTokens, data: Float32Array}
+/// parseAttentionJson(text) -> {format, layout, queryTokens, keyTokens, layerLabels, headLabels
+/// (labels from the file, or empty), data: Float32Array}
 val parse_attention_json(const std::string& text) {
     try {
         const attn::io::Tensor t = attn::io::parse_attention_json(text);
@@ -81,6 +82,8 @@ val parse_attention_json(const std::string& text) {
         out.set("layout", layout_val(t.layout));
         out.set("queryTokens", string_array(t.query_tokens));
         out.set("keyTokens", string_array(t.key_tokens));
+        out.set("layerLabels", string_array(t.layer_labels));
+        out.set("headLabels", string_array(t.head_labels));
         out.set("data", copy_out(t.data.data(), t.data.size()));
         return out;
     } catch (const attn::Error& e) {

@@ -55,7 +55,7 @@ describe('a real GPT-2 layer', () => {
     await page.waitForFunction(() => window.attentionPlayground.imported().heads.length === 12);
     await page.setInputFiles('#import-tokens', realFile(L0, 'tokens.json'));
     await page.waitForFunction(() => window.attentionPlayground.imported().source.keyTokens.length === 33);
-    assert.match(await page.textContent('#import-info'), /gpt2_L0\.npy: npy, float32, shape \[1, 12, 33, 33\] → 1 layers × 12 heads × 33 × 33; 33 tokens/);
+    assert.match(await page.textContent('#import-info'), /gpt2_L0\.npy: npy, float32, shape \[1, 12, 33, 33\] → 1 layer × 12 heads × 33 × 33; 33 tokens from tokens\.json/);
     assert.equal(await page.locator('.head-card').count(), 12);
     assert.equal(await page.isHidden('#import-errors'), true);
 
@@ -103,12 +103,12 @@ describe('a real GPT-2 layer', () => {
     assert.ok(readout.includes(`query 5 “${tokens[5].replace(/^ /, '␣')}” → key 2 “${tokens[2].replace(/^ /, '␣')}”`), readout);
     near(Number(readout.split('weight ')[1]), w52, 5e-4, 'hovered weight');
     await page.mouse.click(at.x, at.y);
-    assert.match(await page.textContent('#detail-readout'), /^🔒 query 5/);
+    assert.match(await page.textContent('#detail-readout'), /^locked: query 5/);
     const other = cell(20, 10);
     await page.mouse.move(other.x, other.y);
-    assert.match(await page.textContent('#detail-readout'), /^🔒 query 5/, 'a locked readout does not follow the pointer');
+    assert.match(await page.textContent('#detail-readout'), /^locked: query 5/, 'a locked readout does not follow the pointer');
     await page.keyboard.press('Escape');
-    assert.doesNotMatch(await page.textContent('#detail-readout'), /🔒/);
+    assert.doesNotMatch(await page.textContent('#detail-readout'), /locked/);
     await page.mouse.move(other.x, other.y + 1);
     assert.match(await page.textContent('#detail-readout'), /^query 20/);
     await page.screenshot({ path: screenshotPath('import-overview-gpt2-L0'), fullPage: true });
@@ -222,6 +222,63 @@ describe('validation: each bad input says what is wrong and keeps what was there
     await page.uncheck('#import-causal');
     await page.waitForFunction(() => document.querySelectorAll('.card-flag').length === 0 && !window.attentionPlayground.imported().running);
     assert.equal(await page.isHidden('#import-warnings'), true);
+    await context.close();
+  });
+
+  test('heads the file names, tokens dropped with the file, keyboard inspection, unanalysed heads', async () => {
+    const { page, context } = await openPage(session, '', { label: '[details] ' });
+    await page.click('#tab-import');
+    const rows = [[1, 0, 0], [0.5, 0.5, 0], [0.25, 0.25, 0.5]];
+    const doc = JSON.stringify({ attention: [[rows, rows]], heads: ['L9H9', 'L9H6'] });
+    // Dropped together: the attention JSON and a token list (named *tokens*), in either order.
+    await page.evaluate(({ doc }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['x\ny\nz\n'], 'my_tokens.txt'));
+      dt.items.add(new File([doc], 'ioi.json'));
+      document.getElementById('import-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, { doc });
+    await page.waitForFunction(() => window.attentionPlayground.imported().heads.length === 2);
+    assert.match(await page.textContent('#import-info'), /3 tokens from my_tokens\.txt/);
+    assert.deepEqual(await page.$$eval('.head-card .card-name', (els) => els.map((e) => e.textContent)), ['L9H9', 'L9H6']);
+
+    // Keyboard: focus the inspected map, move with the arrows, Enter locks.
+    await page.click('#head-card-0-1');
+    await page.waitForSelector('#detail-canvas');
+    await page.focus('#detail-canvas');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.textContent('#detail-readout'), /^query 2 “z” → key 1 “y”: weight 0\.25/);
+    await page.keyboard.press('Enter');
+    assert.match(await page.textContent('#detail-readout'), /^locked: query 2/);
+    await page.keyboard.press('Escape');
+    assert.match(await page.textContent('#detail-readout'), /^query 2/);
+
+    // A token file chosen before the attention file: its mismatch survives the analysis.
+    const dir = mkdtempSync(join(tmpdir(), 'attn-details-'));
+    try {
+      const twelve = join(dir, 'twelve.json');
+      writeFile(twelve, Buffer.from(JSON.stringify(Array.from({ length: 12 }, (_, i) => `t${i}`))));
+      await page.setInputFiles('#import-tokens', twelve);
+      const scores = realFile('NOT_PROBABILITIES_t5-small_decoder_L0_raw-scores', 'scores.npy');
+      await importFiles(page, scores);
+      const errors = await page.textContent('#import-errors');
+      assert.match(errors, /Tokens from twelve\.json not used: 12 tokens for a tensor with 11 keys/);
+      assert.match(errors, /not probabilities/);
+      // An unanalysed head says why instead of drawing nothing.
+      await page.click('#head-card-0-0');
+      await page.waitForSelector('#detail-why');
+      assert.match(await page.textContent('#detail-why'), /Not analysed: its values are not probabilities: read the file as logits first/);
+      await page.click('#import-as-logits');
+      await page.waitForSelector('#detail-canvas');
+      // Random bytes named .npy: the message says it is not a .npy.
+      const junk = join(dir, 'junk.npy');
+      writeFile(junk, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+      await page.setInputFiles('#import-file', junk);
+      await page.waitForFunction(() => /junk\.npy is not a \.npy file/.test(document.getElementById('import-errors').textContent));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     await context.close();
   });
 
