@@ -25,6 +25,8 @@ const modules = {
   routing: () => import('./routing.js'),
   normalisers: () => import('./normalisers.js'),
   saturation: () => import('./saturation.js'),
+  spectral: () => import('./spectral.js'),
+  linear: () => import('./linear.js'),
 };
 
 /** True when this build of the page has a view for `id`. */
