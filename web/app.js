@@ -740,6 +740,12 @@ function resizeQueries(delta) {
       m.pop();
       s.tokens.queries.pop();
     }
+    // Gates have one logit per query: a new query starts at g = 0 (sigmoid(0) = 1/2, the gate's default).
+    for (const x of s.heads) {
+      if (!x.gate) continue;
+      while (x.gate.length < m.length) x.gate.push(0);
+      x.gate.length = m.length;
+    }
     s.row = Math.min(s.row, m.length - 1);
     s.mask.allow = null;
     markEdited(s);

@@ -103,6 +103,10 @@ test('the gate closes a head: g = -10 on every row takes its output to ~0; g = 0
   near(out.values[0][0], 1.462117157 / 2, 1e-6, 'gated o1');
   near(out.values[0][1], 1.075765685 / 2, 1e-6, 'gated o2');
   assert.ok((await page.textContent('#gate-table')).includes('0.5'));
+  // A new query gets its own gate logit (0), so resizing is not refused.
+  await page.click('#editor-Q button[title="add a query"]');
+  await page.waitForFunction(() => window.attentionPlayground.getState().heads[0].gate.length === 2);
+  assert.deepEqual((await getState(page)).heads[0].gate, [0, 0]);
 
   await choosePreset(page, 'multihead');
   await page.click('#gate-on');
