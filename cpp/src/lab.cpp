@@ -17,6 +17,8 @@ json sink(const Input& in);      // lab_sink.cpp
 json routing(const Input& in);   // lab_routing.cpp
 json spectral(const Input& in);  // lab_spectral.cpp
 json linear(const Input& in);    // lab_linear.cpp
+json sweep(const Input& in);     // lab_sweep.cpp
+json sensitivity(const Input& in);  // lab_sensitivity.cpp
 
 namespace {
 
@@ -34,6 +36,8 @@ const Entry kAnalyses[] = {
     {"saturation", &saturation},
     {"spectral", &spectral},
     {"linear", &linear},
+    {"sweep", &sweep},
+    {"sensitivity", &sensitivity},
 };
 
 [[noreturn]] void bad_param(const char* name, const std::string& what) {
