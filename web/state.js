@@ -91,7 +91,7 @@ const PROJECTION_NAMES = ['WQ', 'WK', 'WV'];
 const X_KEYS = ['X', 'WO', 'residual'];
 
 /** The analysis-lab views (the C++ core's lab_views(), cpp/src/lab.cpp), in display order. */
-export const LAB_VIEWS = Object.freeze(['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear']);
+export const LAB_VIEWS = Object.freeze(['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear', 'sweep', 'sensitivity']);
 const LAB_KEYS = ['view', 'params'];
 const LAB_PARAM_NAME = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 const LAB_MAX_PARAMS = 32;

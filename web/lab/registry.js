@@ -17,10 +17,14 @@ export const LAB_TITLES = {
   saturation: 'Saturation',
   spectral: 'Spectral',
   linear: 'Linear attention',
+  sweep: 'Angle sweep (lesson)',
+  sensitivity: 'Sensitivity (lesson)',
 };
 
 const modules = {
   patterns: () => import('./patterns.js'),
+  sweep: () => import('./sweep.js'),
+  sensitivity: () => import('./sensitivity.js'),
   sink: () => import('./sink.js'),
   routing: () => import('./routing.js'),
   normalisers: () => import('./normalisers.js'),

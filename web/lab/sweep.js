@@ -1,0 +1,183 @@
+// Lab view "sweep": the lesson's parameter experiment (seed lesson 003, "参数实验"). The unit
+// query q(θ) = (cos θ, sin θ) turns from θ = 0 to π/2 against the selected head's keys, with the
+// selected row's mask and the state's scale; for each temperature τ in params.taus, one plot of
+// every visible key's weight versus θ, the row's own query marked when it is 2-D, and a table of
+// the weights at θ = 0, π/4, π/2 (the core's lab_sweep.cpp; docs/lab.md "Angle sweep").
+//
+// DOM ids (for tests): #lab-sweep-plot-<t> (SVG per tau index t), #lab-sweep-table, cells
+// #lab-sweep-c-<row>-<t>-<j> (row 0, 1, 2 = θ 0, π/4, π/2, row "q" = the row's own query;
+// t = tau index; j = key index) with data-value = the full-precision weight.
+import { h, mount } from '../views/dom.js';
+import { fmtMetric, showToken } from '../views/format.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+// Okabe-Ito (colour-blind safe) with a dash pattern per cycle, so curves differ by more than hue.
+const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C6D31'];
+const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
+const DEG_TICKS = [0, 15, 30, 45, 60, 75, 90];
+const RAD_LABELS = ['0', 'π/12', 'π/6', 'π/4', 'π/3', '5π/12', 'π/2'];
+const MAX_LEGEND = 12;
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const style = (k) => ({ stroke: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] });
+const keyName = (state, j) => `key ${j} ${showToken(state.tokens.keys[j] ?? '')}`;
+const deg = (rad) => (rad * 180) / Math.PI;
+
+/** One plot: every visible key's weight versus θ at temperature taus[t]. */
+function plot(state, lab, t) {
+  const W = 360, H = 250, L = 44, R = 12, T = 24, B = 52;
+  const sx = (theta) => L + (deg(theta) / 90) * (W - L - R);
+  const sy = (w) => T + (1 - w) * (H - T - B);
+  const tau = lab.taus[t];
+  const curves = lab.curves[t].weights;
+  const q = lab.query;
+  const marked = q && q.theta !== null && q.inRange;
+  return svg('svg', {
+    id: `lab-sweep-plot-${t}`, class: 'sweep-plot', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
+    'aria-label': `Weights of the ${lab.keys.length} visible keys versus θ from 0 to π/2 at τ = ${tau}`,
+  },
+  svg('text', { x: L, y: 15, class: 'sweep-title' }, `τ = ${tau}` + (tau === lab.stateTau ? ' (the state\'s τ)' : '')),
+  [0, 0.25, 0.5, 0.75, 1].map((y) => [
+    svg('line', { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: 'sweep-grid' }),
+    svg('text', { x: L - 5, y: sy(y) + 4, class: 'sweep-tick', 'text-anchor': 'end' }, String(y))]),
+  DEG_TICKS.map((d, i) => {
+    const x = sx((d * Math.PI) / 180);
+    return [
+      svg('line', { x1: x, x2: x, y1: H - B, y2: H - B + 4, class: 'sweep-axis' }),
+      svg('text', { x, y: H - B + 15, class: 'sweep-tick', 'text-anchor': 'middle' }, `${d}°`),
+      svg('text', { x, y: H - B + 28, class: 'sweep-tick sweep-rad', 'text-anchor': 'middle' }, RAD_LABELS[i])];
+  }),
+  svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'sweep-axis' }),
+  svg('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'sweep-axis' }),
+  svg('text', { x: (L + W - R) / 2, y: H - 6, class: 'sweep-label', 'text-anchor': 'middle' }, 'θ (degrees, radians)'),
+  svg('text', { x: 11, y: (T + H - B) / 2, class: 'sweep-label', 'text-anchor': 'middle', transform: `rotate(-90 11 ${(T + H - B) / 2})` }, 'weight a_j'),
+  curves.map((ys, k) => {
+    const { stroke, dash } = style(k);
+    const d = ys.map((y, i) => `${i ? 'L' : 'M'}${sx(lab.thetas[i]).toFixed(2)},${sy(y).toFixed(2)}`).join('');
+    return svg('path', { d, class: 'sweep-curve', stroke, 'stroke-dasharray': dash || null, dataset: { key: lab.keys[k] } },
+      svg('title', {}, `${keyName(state, lab.keys[k])}, τ = ${tau}`));
+  }),
+  marked ? [
+    svg('line', { x1: sx(q.theta), x2: sx(q.theta), y1: T, y2: H - B, class: 'sweep-marker' }),
+    svg('text', { x: W - R, y: 15, class: 'sweep-marker-text', 'text-anchor': 'end' }, `┆ row ${lab.row}'s q at θ = ${fmtMetric(deg(q.theta), 4)}°`),
+    q.weights[t].map((w, k) => svg('circle', {
+      cx: sx(q.theta), cy: sy(w), r: 4, class: 'sweep-point', fill: style(k).stroke, id: `lab-sweep-point-${t}-${lab.keys[k]}`,
+      dataset: { value: String(w) },
+    }, svg('title', {}, `${keyName(state, lab.keys[k])}: ${fmtMetric(w, 6)} at θ = ${fmtMetric(deg(q.theta), 4)}°`)))] : null);
+}
+
+function legend(state, lab) {
+  const shown = lab.keys.slice(0, MAX_LEGEND);
+  return h('ul', { class: 'sweep-legend', 'aria-label': 'curves' },
+    shown.map((j, k) => {
+      const { stroke, dash } = style(k);
+      return h('li', {},
+        svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' },
+          svg('line', { x1: 1, x2: 27, y1: 5, y2: 5, stroke, 'stroke-width': 2.5, 'stroke-dasharray': dash || null })),
+        keyName(state, j));
+    }),
+    lab.keys.length > shown.length ? h('li', {}, `+ ${lab.keys.length - shown.length} more keys`) : null);
+}
+
+function table(state, lab) {
+  const q = lab.query;
+  const rows = lab.table.map((r, i) => ({ id: String(i), label: `θ = ${r.label} (${fmtMetric(deg(r.theta), 4)}°)`, weights: r.weights }));
+  if (q && q.theta !== null) {
+    rows.push({
+      id: 'q', weights: q.own,
+      label: `row ${lab.row}'s own q = (${q.q.map((x) => fmtMetric(x, 4)).join(', ')}): θ = ${fmtMetric(deg(q.theta), 4)}°, |q| = ${fmtMetric(q.norm, 4)}`,
+    });
+  }
+  return h('div', { class: 'scroll sweep-table-scroll' }, h('table', { class: 'metrics-table sweep-table', id: 'lab-sweep-table' },
+    h('caption', {}, 'Weights a_j(θ) = softmax(scale · q(θ)·k_j / τ) over the visible keys'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'θ'), h('th', { scope: 'col' }, 'τ'),
+      lab.keys.map((j) => h('th', { scope: 'col' }, keyName(state, j))))),
+    h('tbody', {}, rows.map((r) => lab.taus.map((tau, t) => h('tr', { class: t === 0 ? 'sweep-group' : null },
+      h('th', { scope: 'row', class: 'sweep-theta' }, t === 0 ? r.label : ''),
+      h('td', {}, String(tau)),
+      r.weights[t].map((w, k) => h('td', { id: `lab-sweep-c-${r.id}-${t}-${lab.keys[k]}`, dataset: { value: String(w) } }, fmtMetric(w, 6)))))))));
+}
+
+function controls(lab, setParams) {
+  const error = h('span', { class: 'error', id: 'lab-sweep-param-error', role: 'alert' });
+  const taus = h('input', {
+    type: 'text', id: 'lab-param-taus', class: 'sweep-taus', value: lab.taus.join(', '), 'aria-label': 'temperatures τ, comma-separated (1 to 4)',
+    onchange: async (e) => {
+      const text = e.target.value.trim();
+      const list = text === '' ? null : text.split(/[\s,;]+/).filter(Boolean).map(Number);
+      if (list && (list.length < 1 || list.length > 4 || list.some((x) => !Number.isFinite(x) || x <= 0))) {
+        error.textContent = 'Give 1 to 4 temperatures > 0, e.g. 0.5, 1, 2';
+        return;
+      }
+      error.textContent = '';
+      const err = await setParams({ taus: list });
+      if (err) error.textContent = err;
+    },
+  });
+  const steps = h('input', {
+    type: 'number', id: 'lab-param-steps', class: 'num-box small', min: 2, max: 721, step: 1, value: String(lab.steps), 'aria-label': 'number of angles from 0 to π/2',
+    onchange: async (e) => {
+      const text = e.target.value.trim();
+      const err = await setParams({ steps: text === '' ? null : Number(text) });
+      error.textContent = err ?? '';
+    },
+  });
+  return h('div', { class: 'sweep-controls' },
+    h('label', { class: 'inline' }, 'temperatures τ ', taus),
+    h('label', { class: 'inline' }, 'angles from 0 to π/2 ', steps),
+    error);
+}
+
+export function render(container, { state, lab, setParams }) {
+  const intro = h('p', { class: 'note' }, 'The lesson\'s parameter experiment: a unit query q(θ) = (cos θ, sin θ) turns from θ = 0 to π/2 against this head\'s keys. ' +
+    'Each plot shows every visible key\'s weight a_j(θ) = softmax(scale · q(θ)·k_j / τ) at one temperature: the smaller τ, the more the weights concentrate ' +
+    'on the key that q(θ) points at. The keys, mask and scale are the state\'s; τ here replaces the state\'s τ.');
+  if (!lab.supported) {
+    mount(container, intro, h('p', { class: 'warning', id: 'lab-sweep-unsupported' },
+      `Not available for this head: ${lab.reason}. Choose a preset with Q and K (e.g. "Lesson · worked example 1"), or mode qkv.`));
+    return;
+  }
+  const q = lab.query;
+  const plane = lab.dK > 2
+    ? h('p', { class: 'note', id: 'lab-sweep-plane' }, `The keys have d_k = ${lab.dK}: q(θ) = cos θ e₁ + sin θ e₂ lies in the plane of the first two axes ` +
+      '(its other components are 0), so only each key\'s first two components matter; the row\'s own query is not marked.')
+    : null;
+  let qNote = null;
+  if (q && q.theta === null) qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `Row ${lab.row}'s query is (0, 0): it has no angle, so it is not marked.`);
+  else if (q && !q.inRange) {
+    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `Row ${lab.row}'s query points at θ = ${fmtMetric(deg(q.theta), 4)}°, outside 0 … 90°: not marked on the plots (its weights are in the table).`);
+  } else if (q && Math.abs(q.norm - 1) > 1e-6) {
+    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `The marker is at row ${lab.row}'s angle θ = ${fmtMetric(deg(q.theta), 4)}°. Its query has length |q| = ${fmtMetric(q.norm, 4)}, not 1: ` +
+      'its scores are |q| times the unit query\'s, so its own weights at τ are the curves\' at τ/|q| (last rows of the table).');
+  } else if (q) {
+    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `The marker is row ${lab.row}'s own query, a unit vector at θ = ${fmtMetric(deg(q.theta), 4)}°: its weights lie on the curves.`);
+  }
+  const masked = lab.masked.length
+    ? h('p', { class: 'note', id: 'lab-sweep-masked' }, `Masked for row ${lab.row} (weight 0 at every θ, not drawn): ${lab.masked.map((j) => keyName(state, j)).join(', ')}.`)
+    : null;
+  mount(container, intro,
+    h('h4', {}, `Query row ${lab.row}: ${lab.visible} visible key${lab.visible === 1 ? '' : 's'}, d_k = ${lab.dK}, scale = ${fmtMetric(lab.scale, 6)}`),
+    controls(lab, setParams),
+    plane, masked,
+    lab.empty
+      ? h('p', { class: 'warning', id: 'lab-sweep-empty' }, `Row ${lab.row} is empty: the mask leaves it no visible key, so its weights are undefined at every θ.`)
+      : [
+        lab.visible === 1 ? h('p', { class: 'note' }, 'One visible key: its weight is 1 at every θ and τ (a point mass).') : null,
+        legend(state, lab),
+        h('div', { class: 'sweep-plots' }, lab.taus.map((_, t) => plot(state, lab, t))),
+        qNote,
+        table(state, lab)]);
+}
