@@ -3,7 +3,8 @@
 #   build/native   native core, Catch2 tests, the `attn` CLI
 #   build/wasm     the WebAssembly modules -> web/wasm/attn.{js,wasm} (scalar) and
 #                  web/wasm/attn_simd.{js,wasm} (SIMD128)
-#   web/vendor     third-party JS (fflate, colour scales) bundled by esbuild
+#   web/vendor     third-party JS (fflate, colour scales, KaTeX) bundled by esbuild, and
+#                  KaTeX's CSS and fonts in web/vendor/katex/
 # Incremental: re-running only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,4 +35,8 @@ fi
 echo "== JS vendor bundle (web/vendor)"
 npx --no-install esbuild web/vendor.src.js --bundle --format=esm --minify \
   --outfile=web/vendor/vendor.js --log-level=warning
+# KaTeX's stylesheet and fonts beside the bundle (katex.min.css loads fonts/ relative to itself).
+mkdir -p web/vendor/katex
+cp node_modules/katex/dist/katex.min.css web/vendor/katex/
+cp -r node_modules/katex/dist/fonts web/vendor/katex/
 echo "== build done"
