@@ -111,6 +111,7 @@ describe('formulas', () => {
   test('an empty row says undefined; more than 8 keys are elided with the count', async () => {
     await show(logitsState([[1, 2, 3]], { padding: [true, true, true] }));
     assert.match(await text('formula-undefined'), /undefined/);
+    assert.match(await text('formula-masked'), /left out of every sum: 0–2\./, 'masked keys 0, 1, 2 not listed as a run');
     const all = await page.textContent('#formulas');
     assert.ok(!/NaN|Infinity/.test(all), 'NaN on screen');
     await page.locator('#formulas').screenshot({ path: screenshotPath('formulas-empty') });

@@ -37,8 +37,20 @@ export function texNumber(x, digits = 6) {
   if (x === null || x === undefined || Number.isNaN(x)) return '\\text{undefined}';
   const s = fmtMetric(x, digits);
   const m = /^(-?[\d.]+)e([+-]\d+)$/.exec(s);
-  if (m) return `${m[1]}\\times10^{${Number(m[2])}}`;
+  if (m) return `${Number(m[1])}\\times10^{${Number(m[2])}}`;
   return s;
+}
+
+/** Key indices as text with runs shortened: [1, 2, 3, 7] -> "1–3, 7". */
+export function keyRanges(keys) {
+  const parts = [];
+  for (let i = 0; i < keys.length; i++) {
+    let k = i;
+    while (k + 1 < keys.length && keys[k + 1] === keys[k] + 1) k++;
+    parts.push(k - i >= 2 ? `${keys[i]}–${keys[k]}` : k > i ? `${keys[i]}, ${keys[k]}` : `${keys[i]}`);
+    i = k;
+  }
+  return parts.join(', ');
 }
 
 /** A factor: negative numbers in parentheses. */
@@ -189,7 +201,7 @@ export function renderFormulas(container, { state, results }) {
   }
   if (f.masked.length) {
     nodes.push(h('p', { class: 'formula-note', id: 'formula-masked' },
-      `Masked keys (not in Ω_${t}) are left out of every sum: ${f.masked.join(', ')}.`));
+      `Masked keys (not in Ω_${t}) are left out of every sum: ${keyRanges(f.masked)}.`));
   }
   if (!f.empty && !f.large) {
     const shownKeys = [];
