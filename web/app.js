@@ -16,6 +16,7 @@ import { showToken } from './views/format.js';
 import { renderOverview } from './views/overview.js';
 import { LARGE_KEYS, LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
 import { initImportView } from './import-ui.js';
+import { renderFormulas } from './views/formulas.js';
 import { LAB_TITLES, hasLabView, loadLabView } from './lab/registry.js';
 import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJson } from './export.js';
 import { concatOffset, fillRandom, makeLayerState, resizeHeads, resizeKeyDim, resizeModel, resizeOutput, resizeTokens, resizeValueDim, setProjection } from './multihead.js';
@@ -512,6 +513,11 @@ function renderCost() {
 function renderViews() {
   renderCost();
   renderLab();
+  try {
+    renderFormulas($('formulas'), { state, results });
+  } catch (e) { // a display-only panel must never stop the views
+    mount($('formulas'), h('p', { class: 'note' }, `The formulas of this row could not be written out (${e.message}).`));
+  }
   if (results.large) {
     renderLargeViews();
     return;
@@ -593,10 +599,12 @@ async function renderLab() {
   }, title)));
   const container = $('lab-view');
   $('lab-error').hidden = true;
+  container.classList.remove('stale');
   results.lab = null;
   if (current === 'none') {
-    mount(container, h('p', { class: 'note' }, 'Pick an analysis of the current head: head patterns, and more as the lab grows. ' +
-      'Each one is computed by the core from the same state, and is part of the link.'));
+    mount(container, h('p', { class: 'note' }, 'Pick an analysis of the current head: head patterns, sparse normalisers, sink vs content, routing width, ' +
+      'saturation, spectral, linear attention, and the lesson\'s angle sweep and sensitivity. Each one is computed by the ' +
+      'core from the same state and is part of the link (docs/lab.md).'));
     return;
   }
   if (results.large) {
@@ -609,7 +617,10 @@ async function renderLab() {
     lab = core.lab(state);
   } catch (e) {
     if (!(e instanceof AttentionError)) throw e;
-    $('lab-error').textContent = e.message;
+    // Keep the view (its controls fix the value) but mark its numbers as those of the last
+    // accepted parameters.
+    container.classList.add('stale');
+    $('lab-error').textContent = `${e.message} The numbers below are for the last accepted values.`;
     $('lab-error').hidden = false;
     return;
   }
@@ -1282,7 +1293,7 @@ function wireImportExport() {
     if (!ev.dataTransfer?.files?.length || ev.defaultPrevented) return;
     ev.preventDefault();
     showView('import');
-    importView.importFile(ev.dataTransfer.files[0]);
+    importView.importFiles([...ev.dataTransfer.files]);
   });
   $('save-state').addEventListener('click', () => {
     flushBoxes();

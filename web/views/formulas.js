@@ -104,11 +104,13 @@ export function formulaTex({ state, results }) {
   const shown = keys.slice(0, MAX_TERMS);
   const s = results.scores[t];
   const a = results.weights[t];
-  const head = state.heads[state.head];
+  // Mode "x": Q, K and V are derived from X and the head's W (the core returns them).
+  const given = state.heads[state.head];
+  const head = state.mode === 'x' && results.derived ? { ...given, ...results.derived } : given;
 
   // Scores.
   const scoreLines = [];
-  if (state.mode === 'qkv') {
+  if (state.mode === 'qkv' || state.mode === 'x') {
     const c = results.scale;
     const q = head.Q[t];
     const dk = q.length;
