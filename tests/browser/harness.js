@@ -4,6 +4,8 @@
 //
 // The build must exist first (web/wasm, web/vendor): `bash scripts/build.sh`.
 
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -179,4 +181,25 @@ export function softmax(z, tau = 1) {
 export function screenshotPath(name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return `${SCREENSHOTS}${name.replace(/[^A-Za-z0-9._-]/g, '_')}.png`;
+}
+
+/**
+ * One Chromium session and one page for a whole test file (the lab view tests): registers the
+ * node:test before/after hooks, hands the page to `onPage`, and after the file asserts that there
+ * were no uncaught page errors, console errors or dialogs.
+ */
+export function sharedPage(label, onPage) {
+  let session;
+  before(async () => {
+    session = await startSession();
+    const { page } = await openPage(session, '', { label });
+    onPage(page, session);
+  });
+  after(async () => {
+    await session?.close();
+    const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
+    assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
+    assert.deepEqual(consoleErrors ?? [], [], 'console errors');
+    assert.deepEqual(dialogs ?? [], [], 'dialogs');
+  });
 }

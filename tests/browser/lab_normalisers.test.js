@@ -8,29 +8,16 @@
 //
 //   node --test tests/browser/lab_normalisers.test.js        (after the WASM build is in web/wasm)
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  choosePreset, getResults, getState, near, openPage, screenshotPath, startSession, trySetState, typeInto,
+  choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
 
 const GPT2 = 'gpt2-small_L0_nlp-sentence.0';
 
-let session;
 let page;
-
-before(async () => {
-  session = await startSession();
-  ({ page } = await openPage(session, '', { label: '[normalisers] ' }));
-});
-
-after(async () => {
-  await session?.close();
-  const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-  assert.deepEqual(dialogs ?? [], [], 'dialogs');
-});
+sharedPage('[normalisers] ', (p) => { page = p; });
 
 // ---- independent numerics ----------------------------------------------------------------------
 

@@ -7,27 +7,14 @@
 //
 //   node --test tests/browser/lab_saturation.test.js        (after the WASM build is in web/wasm)
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  choosePreset, getResults, getState, near, openPage, screenshotPath, startSession, trySetState, typeInto,
+  choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
 
-let session;
 let page;
-
-before(async () => {
-  session = await startSession();
-  ({ page } = await openPage(session, '', { label: '[saturation] ' }));
-});
-
-after(async () => {
-  await session?.close();
-  const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-  assert.deepEqual(dialogs ?? [], [], 'dialogs');
-});
+sharedPage('[saturation] ', (p) => { page = p; });
 
 const sigmoid = (x) => 1 / (1 + Math.exp(-x));
 const value = async (sel) => {

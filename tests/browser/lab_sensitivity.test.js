@@ -9,25 +9,12 @@
 //
 //   node --test tests/browser/lab_sensitivity.test.js        (after the WASM build is in web/wasm)
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choosePreset, getResults, getState, near, openPage, screenshotPath, softmax, startSession, trySetState } from './harness.js';
+import { choosePreset, getResults, getState, near, screenshotPath, softmax, trySetState, sharedPage } from './harness.js';
 
-let session;
 let page;
-
-before(async () => {
-  session = await startSession();
-  ({ page } = await openPage(session, '', { label: '[sensitivity] ' }));
-});
-
-after(async () => {
-  await session?.close();
-  const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-  assert.deepEqual(dialogs ?? [], [], 'dialogs');
-});
+sharedPage('[sensitivity] ', (p) => { page = p; });
 
 const norm = (x) => Math.sqrt(x.reduce((s, v) => s + v * v, 0));
 const mix = (a, V) => V[0].map((_, c) => a.reduce((s, w, j) => s + w * V[j][c], 0));

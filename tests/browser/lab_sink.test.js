@@ -7,31 +7,16 @@
 //
 //   node --test tests/browser/lab_sink.test.js        (after the WASM build is in web/wasm)
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  WEB, choosePreset, getResults, getState, near, openPage, screenshotPath, startSession, trySetState,
-} from './harness.js';
+import { WEB, choosePreset, getResults, getState, near, screenshotPath, trySetState, sharedPage } from './harness.js';
 
 const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence/attention.json`, 'utf8'));
 const N = GPT2.tokens.length; // 33
 
-let session;
 let page;
-
-before(async () => {
-  session = await startSession();
-  ({ page } = await openPage(session, '', { label: '[sink] ' }));
-});
-
-after(async () => {
-  await session?.close();
-  const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-  assert.deepEqual(dialogs ?? [], [], 'dialogs');
-});
+sharedPage('[sink] ', (p) => { page = p; });
 
 // ---- independent numerics (double precision, from the file) -------------------------------------
 

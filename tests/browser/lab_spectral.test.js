@@ -15,30 +15,17 @@
 //
 //   node --test tests/browser/lab_spectral.test.js        (after the WASM build is in web/wasm)
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  WEB, choosePreset, getResults, getState, near, openPage, screenshotPath, startSession, trySetState, typeInto,
+  WEB, choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
 
 const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence/attention.json`, 'utf8'));
 
-let session;
 let page;
-
-before(async () => {
-  session = await startSession();
-  ({ page } = await openPage(session, '', { label: '[spectral] ' }));
-});
-
-after(async () => {
-  await session?.close();
-  const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-  assert.deepEqual(dialogs ?? [], [], 'dialogs');
-});
+sharedPage('[spectral] ', (p) => { page = p; });
 
 // ---- independent numerics (double precision) ---------------------------------------------------
 

@@ -9,27 +9,14 @@
 //
 //   node --test tests/browser/lab_sweep.test.js        (after the WASM build is in web/wasm)
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  choosePreset, getResults, getState, near, openPage, screenshotPath, softmax, startSession, trySetState, typeInto,
+  choosePreset, getResults, getState, near, screenshotPath, softmax, trySetState, typeInto, sharedPage,
 } from './harness.js';
 
-let session;
 let page;
-
-before(async () => {
-  session = await startSession();
-  ({ page } = await openPage(session, '', { label: '[sweep] ' }));
-});
-
-after(async () => {
-  await session?.close();
-  const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-  assert.deepEqual(dialogs ?? [], [], 'dialogs');
-});
+sharedPage('[sweep] ', (p) => { page = p; });
 
 const THETAS = [0, Math.PI / 4, Math.PI / 2];
 
