@@ -1,25 +1,12 @@
 // Small building blocks of the lab views "sink" and "routing": parameter inputs that commit with
-// setParams on change (Enter or leaving the box), an SVG element builder (views/dom.js h() makes
-// HTML elements only), and head / token labels. Text always goes in as text, never as HTML.
-import { h } from '../views/dom.js';
+// setParams on change (Enter or leaving the box), the SVG element builder (re-exported from
+// views/dom.js), and head / token labels. Text always goes in as text, never as HTML.
+import { h, svg } from '../views/dom.js';
+
+export { svg }; // the lab views' SVG builder lives in views/dom.js
 import { showToken } from '../views/format.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** An SVG element: svg('line', {x1: 0, ...}, children...). Strings become text nodes. */
-export function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'dataset') Object.assign(el.dataset, v);
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 /**
  * True the first time `text` is committed from `input`. Chromium fires a second "change" when an

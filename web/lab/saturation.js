@@ -2,26 +2,11 @@
 // docs/lab.md "Saturation"; MATH.md "Calculus"). Two line plots of the two-token curves
 // a_1 = sigmoid(Delta/tau) and H(Delta/tau) with this row's own gap marked, the softmax Jacobian
 // as a table coloured and numbered, dH/dz per key as signed bars with numbers, and dH/dtau.
-import { h, mount } from '../views/dom.js';
+import { h, mount, svg } from '../views/dom.js';
 import { fmtCell, fmtMetric, showToken } from '../views/format.js';
 import { cellColours } from '../views/heatmap.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** An SVG element (views/dom.js h() makes HTML elements only). Strings become text nodes. */
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'dataset') Object.assign(el.dataset, v);
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 const keyText = (state, j) => `${j} ${showToken(state.tokens.keys[j] ?? '')}`;
 

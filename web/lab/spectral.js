@@ -3,25 +3,11 @@
 // bars with numbers, the singular values as a small SVG bar plot with numbers and the threshold
 // eps * sigma_1, effective rank, threshold rank and spectral entropy, and the heads x heads cosine
 // and Jensen-Shannon tables under keep-sink and drop-sink side by side.
-import { h, mount } from '../views/dom.js';
+import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, showToken } from '../views/format.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const f = (x, d = 4) => fmtMetric(x, d);
 
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'dataset') Object.assign(el.dataset, v);
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 const headName = (state, i) => state.heads?.[i]?.name || `head ${i}`;
 const keyLabel = (state, j) => {

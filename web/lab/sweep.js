@@ -7,10 +7,9 @@
 // DOM ids (for tests): #lab-sweep-plot-<t> (SVG per tau index t), #lab-sweep-table, cells
 // #lab-sweep-c-<row>-<t>-<j> (row 0, 1, 2 = θ 0, π/4, π/2, row "q" = the row's own query;
 // t = tau index; j = key index) with data-value = the full-precision weight.
-import { h, mount } from '../views/dom.js';
+import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, showToken } from '../views/format.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 // Okabe-Ito (colour-blind safe) with a dash pattern per cycle, so curves differ by more than hue.
 const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C6D31'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
@@ -18,19 +17,6 @@ const DEG_TICKS = [0, 15, 30, 45, 60, 75, 90];
 const RAD_LABELS = ['0', 'π/12', 'π/6', 'π/4', 'π/3', '5π/12', 'π/2'];
 const MAX_LEGEND = 12;
 
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'dataset') Object.assign(el.dataset, v);
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 const style = (k) => ({ stroke: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] });
 const keyName = (state, j) => `key ${j} ${showToken(state.tokens.keys[j] ?? '')}`;

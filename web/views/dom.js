@@ -39,3 +39,21 @@ export function mount(el, ...children) {
   append(el, children);
   return el;
 }
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element, like h() (which makes HTML elements): svg('line', {x1: 0, ...}, children...).
+ *  null/false attributes are skipped, `dataset` takes an object; strings become text nodes. */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
