@@ -5,6 +5,7 @@
 // trust the shapes and ranges without re-checking.
 
 import { deflateSync, inflateSync, strToU8, strFromU8 } from './vendor/vendor.js';
+import { isPageOptionKey } from './page-options.js';
 
 /** Version of the state schema and of the link format (`v=` in the link). */
 export const SCHEMA_VERSION = 1;
@@ -1074,7 +1075,12 @@ function readLink(fragment) {
   if (v !== String(SCHEMA_VERSION)) {
     throw new StateError('version', `unknown link version ${describe(v)}: this page reads version ${SCHEMA_VERSION} links`);
   }
-  for (const key of params.keys()) {
+  for (const key of [...params.keys()]) {
+    // Page options (language, embed mode, hide flags: web/page-options.js) are not state.
+    if (isPageOptionKey(key)) {
+      params.delete(key);
+      continue;
+    }
     if (!LINK_KEYS.includes(key) && !OPTIONAL_LINK_KEYS.includes(key)) {
       throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${[...LINK_KEYS, ...OPTIONAL_LINK_KEYS].join(', ')})`);
     }

@@ -1,0 +1,108 @@
+// Interface language: English and Simplified Chinese. Every string the page shows comes from a
+// string table (web/i18n/*.js, one per part of the page, each {en: {...}, 'zh-CN': {...}} with the
+// same keys); tests/node/i18n.test.js checks that both languages cover every key and that the
+// Chinese table holds no English words outside the allowed technical terms.
+//
+// A table entry is a string with {name} placeholders, or a function of the placeholder object
+// (for plurals and number-dependent wording). Numbers and formulas are identical in both languages:
+// placeholders are filled with the numbers already formatted by the caller.
+import { TABLES } from './i18n/index.js';
+
+export const LANGS = Object.freeze(['en', 'zh-CN']);
+export const LANG_NAMES = Object.freeze({ en: 'English', 'zh-CN': '简体中文' });
+
+const merged = { en: Object.create(null), 'zh-CN': Object.create(null) };
+for (const table of TABLES) {
+  for (const lang of LANGS) Object.assign(merged[lang], table[lang]);
+}
+
+let current = 'en';
+const listeners = new Set();
+
+/** The current language: "en" or "zh-CN". */
+export function getLang() {
+  return current;
+}
+
+/**
+ * Normalises a language tag ("zh", "zh-Hans", "zh-CN", "en-GB", ...) to one of LANGS, or null
+ * when it names neither language.
+ */
+export function normaliseLang(tag) {
+  if (typeof tag !== 'string') return null;
+  const lower = tag.toLowerCase();
+  if (lower === 'zh' || lower.startsWith('zh-')) return 'zh-CN';
+  if (lower === 'en' || lower.startsWith('en-')) return 'en';
+  return null;
+}
+
+/** Switches the language, updates <html lang> and every [data-i18n] element, tells listeners. */
+export function setLang(lang) {
+  const next = normaliseLang(lang) ?? 'en';
+  const changed = next !== current;
+  current = next;
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = next;
+    applyStatic(document);
+  }
+  if (changed) for (const fn of listeners) fn(next);
+}
+
+/** Calls fn(lang) after every language change; returns a function that removes it. */
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * The string `key` in the current language with {name} placeholders filled from `vars`.
+ * A key missing from the current language falls back to English; a key missing everywhere
+ * returns the key itself and warns once (the coverage test makes that a failure).
+ * @param {string} key
+ * @param {object} [vars]
+ * @param {string} [lang] another language than the current one
+ * @returns {string}
+ */
+export function t(key, vars = {}, lang = current) {
+  let entry = merged[lang][key];
+  if (entry === undefined) entry = merged.en[key];
+  if (entry === undefined) {
+    warnMissing(key);
+    return key;
+  }
+  if (typeof entry === 'function') return String(entry(vars));
+  return entry.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
+}
+
+/** True when `key` is in the English table (for code that builds keys from ids). */
+export function hasKey(key) {
+  return merged.en[key] !== undefined;
+}
+
+const warned = new Set();
+function warnMissing(key) {
+  if (warned.has(key)) return;
+  warned.add(key);
+  console.warn(`i18n: no string for ${JSON.stringify(key)}`);
+}
+
+/**
+ * Fills static markup from the tables: `data-i18n="key"` sets the text, and
+ * `data-i18n-attr="aria-label:key1;title:key2"` sets attributes. Run by setLang on the document;
+ * call it on markup built later if it uses these attributes.
+ * @param {ParentNode} root
+ */
+export function applyStatic(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of el.dataset.i18nAttr.split(';')) {
+      const [attr, key] = pair.split(':').map((s) => s.trim());
+      if (attr && key) el.setAttribute(attr, t(key));
+    }
+  }
+}
+
+/** The keys of both tables (for the coverage test). */
+export function tableKeys() {
+  return { en: Object.keys(merged.en), 'zh-CN': Object.keys(merged['zh-CN']) };
+}

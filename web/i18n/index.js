@@ -1,0 +1,11 @@
+// All string tables of the page. Each module exports {en: {...}, 'zh-CN': {...}} with the same
+// keys; keys are namespaced by the part of the page that owns them ("app.", "import.", "lab.",
+// "lesson.", "embed.", "a11y."), so two tables never define the same key.
+import app from './app.js';
+import importTable from './import.js';
+import lab from './lab.js';
+import lesson from './lesson.js';
+import embed from './embed.js';
+import a11y from './a11y.js';
+
+export const TABLES = [app, importTable, lab, lesson, embed, a11y];
