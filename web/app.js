@@ -22,6 +22,8 @@ import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJs
 import { concatOffset, fillRandom, makeLayerState, resizeHeads, resizeKeyDim, resizeModel, resizeOutput, resizeTokens, resizeValueDim, setProjection } from './multihead.js';
 import { renderGate, renderLayer } from './views/layer.js';
 import { parseCell, showCell } from './views/editor.js';
+import { defaultOptions, formatPageOptions, isPageOptionKey, readPageOptions } from './page-options.js';
+import { getLang, normaliseLang, setLang, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const TAU_MIN = 0.05;
@@ -309,19 +311,65 @@ function flushHash() {
     return;
   }
   const link = currentLink();
-  if (link !== null && location.hash.slice(1) !== link) history.replaceState(null, '', `#${link}`);
+  const full = link === null ? null : link + formatPageOptions(pageOptions);
+  if (full !== null && location.hash.slice(1) !== full) history.replaceState(null, '', `#${full}`);
   if (link === null && location.hash) history.replaceState(null, '', location.pathname + location.search);
 }
 
 /** The link to the current state; throws StateError when the state is too large for a link. */
-function shareUrl() {
-  return `${location.href.split('#')[0]}#${encodeLink(state)}`;
+function shareUrl(options = pageOptions) {
+  return `${location.href.split('#')[0]}#${encodeLink(state)}${formatPageOptions(options)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page options (web/page-options.js): language, embed mode, read-only, palette, hide flags. They
+// travel in the link after the state's keys; the state (getState) never holds them.
+
+let pageOptions = defaultOptions();
+
+/** The language to start in: the link's, else the one chosen before, else the browser's. */
+function startLang(options) {
+  if (options.lang) return options.lang;
+  try {
+    const saved = normaliseLang(localStorage.getItem('attention-playground.lang'));
+    if (saved) return saved;
+  } catch { /* storage may be blocked (sandboxed iframe) */ }
+  return normaliseLang(navigator.language) ?? 'en';
+}
+
+/** Takes the page options of a link fragment; refused options are reported in the banner. */
+function applyPageOptions(fragment, { initial = false } = {}) {
+  const { options, errors } = readPageOptions(fragment);
+  const lang = initial ? startLang(options) : (options.lang ?? getLang());
+  pageOptions = { ...options, lang };
+  setLang(lang); // also fills the static markup on the first call
+  if (errors.length) {
+    showBanner(t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
+  }
+}
+
+/** True when a fragment holds page options only ("#lang=zh-CN&embed=1"): no state to read. */
+function onlyPageOptions(fragment) {
+  return fragment.split('&').every((part) => part === '' || isPageOptionKey(decodeURIComponentSafe(part.split('=')[0])));
+}
+
+function decodeURIComponentSafe(text) {
+  try { return decodeURIComponent(text); } catch { return text; }
+}
+
+/** Switches the interface language (the language control), remembered in the link and locally. */
+function chooseLang(lang) {
+  pageOptions = { ...pageOptions, lang };
+  try { localStorage.setItem('attention-playground.lang', lang); } catch { /* blocked storage */ }
+  setLang(lang);
+  flushHash();
 }
 
 /** Takes the state of the link in the address bar; resolves to true when it was taken. */
 async function loadFromHash({ initial = false } = {}) {
   const fragment = location.hash.slice(1);
-  if (!fragment) return false;
+  applyPageOptions(fragment, { initial });
+  if (!fragment || onlyPageOptions(fragment)) return false;
   let decoded;
   try {
     decoded = decodeLink(fragment);
