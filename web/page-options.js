@@ -2,41 +2,80 @@
 // They ride in the same link fragment after the state's keys and are ignored by decodeLink:
 //   lang=en|zh-CN      interface language (web/i18n.js)
 //   embed=1            embed mode: minimal chrome for an <iframe> in a course page
-//   readonly=1         the state cannot be edited (controls and editors disabled)
+//   readonly=1         the state cannot be edited (controls and editors disabled); choosing which
+//                      query row, head, heatmap or analysis to look at is viewing and stays allowed
 //   palette=<id>       colour scale of the heatmaps (PALETTES)
+//   frame=<id>         a name for this page when it runs in an <iframe>: sent back with its height
+//                      messages so a course page with several frames can tell them apart
 //   <control>_hide=1   hides one control or panel (HIDEABLE), like TensorFlow Playground's flags
 // Unknown values are refused with a message (the rest of the link still applies).
+// docs/embedding.md describes all of them, the share dialog, the height message and the element.
 
 /** Colour scales offered for the heatmaps: all perceptually uniform and colour-blind safe. */
 export const PALETTES = Object.freeze(['viridis', 'cividis', 'magma', 'greys']);
 
 /**
- * Controls and panels a link can hide, in the order the share dialog lists them. The page maps
- * each name to its elements (app.js); embed mode hides none of them by itself.
+ * Controls and panels a link can hide, in the order the share dialog lists them, with the
+ * elements each one hides (CSS selectors of index.html and of the panels app.js builds). Hidden
+ * means not rendered (display: none), so hidden controls are also out of the keyboard order and
+ * the accessibility tree. Embed mode hides none of them by itself.
  */
-export const HIDEABLE = Object.freeze([
-  'preset', 'mode', 'tau', 'scale', 'mask', 'row', 'display', 'inputs', 'scores', 'formulas',
-  'lab', 'lesson', 'share', 'import', 'export', 'language',
-]);
+export const HIDE_TARGETS = Object.freeze({
+  // Top bar
+  preset: ['label.preset:has(#preset)', '#real-head-wrap'],
+  share: ['#copy-link', '#save-state', '#share-class'],
+  undo: ['#undo'],
+  language: ['#language-wrap'],
+  import: ['#tab-import', '.view-nav'], // with the Import tab gone, the tab bar has nothing to choose
+  // Controls (the left column)
+  mode: ['fieldset:has(input[name="mode"])'],
+  tau: ['fieldset:has(#tau)'],
+  scale: ['#scale-fieldset'],
+  mask: ['fieldset:has(#causal)'],
+  row: ['fieldset:has(#row)'],
+  display: ['fieldset:has(#numbers)'],
+  // Panels
+  inputs: ['section.panel.inputs'],
+  scores: ['#scores-view', '#panel-tabs'],
+  output: ['#output-view'],
+  formulas: ['#formulas-box'],
+  export: ['#playground-export'],
+  lab: ['#lab-panel'],
+  lesson: ['#lesson-panel'],
+});
 
-const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'palette']);
+/** The share dialog's groups of HIDEABLE names (each name in exactly one group). */
+export const HIDE_GROUPS = Object.freeze({
+  top: ['preset', 'share', 'undo', 'language', 'import'],
+  controls: ['mode', 'tau', 'scale', 'mask', 'row', 'display'],
+  panels: ['inputs', 'scores', 'output', 'formulas', 'export', 'lab', 'lesson'],
+});
+
+/** Controls and panels a link can hide (`<name>_hide=1`), in the share dialog's order. */
+export const HIDEABLE = Object.freeze(Object.values(HIDE_GROUPS).flat());
+
+/** The names whose elements make up the controls column: all hidden hides the column too. */
+export const CONTROL_FLAGS = HIDE_GROUPS.controls;
+
+const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'palette', 'frame']);
+const FRAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** True when a link key is a page option (state.js's decodeLink skips these). */
 export function isPageOptionKey(key) {
   return OPTION_KEYS.has(key) || /^[a-z]+_hide$/.test(key);
 }
 
-/** The default options: English, full page, editable, viridis, nothing hidden. */
+/** The default options: English, full page, editable, viridis, nothing hidden, no frame name. */
 export function defaultOptions() {
-  return { lang: null, embed: false, readonly: false, palette: 'viridis', hide: [] };
+  return { lang: null, embed: false, readonly: false, palette: 'viridis', hide: [], frame: null };
 }
 
 /**
  * Reads the page options of a link fragment ("#v=1&...&lang=zh-CN&tau_hide=1").
  * @param {string} fragment with or without the leading "#"
  * @returns {{options: {lang: string|null, embed: boolean, readonly: boolean, palette: string,
- *   hide: string[]}, errors: {key: string, value: string}[]}} errors: one per refused option
- *   (the option keeps its default); lang is null when the link does not name a language
+ *   hide: string[], frame: string|null}, errors: {key: string, value: string}[]}} errors: one per
+ *   refused option (the option keeps its default); lang is null when the link does not name one
  */
 export function readPageOptions(fragment) {
   const options = defaultOptions();
@@ -64,6 +103,9 @@ export function readPageOptions(fragment) {
     } else if (key === 'palette') {
       if (PALETTES.includes(value)) options.palette = value;
       else errors.push({ key, value });
+    } else if (key === 'frame') {
+      if (FRAME_ID.test(value)) options.frame = value;
+      else errors.push({ key, value });
     } else {
       const name = key.slice(0, -'_hide'.length);
       if (!HIDEABLE.includes(name) || (value !== '1' && value !== '0')) errors.push({ key, value });
@@ -85,6 +127,149 @@ export function formatPageOptions(options) {
   if (options.embed) parts.push('embed=1');
   if (options.readonly) parts.push('readonly=1');
   if (options.palette && options.palette !== 'viridis') parts.push(`palette=${options.palette}`);
+  if (options.frame && FRAME_ID.test(options.frame)) parts.push(`frame=${options.frame}`);
   for (const name of HIDEABLE) if (options.hide?.includes(name)) parts.push(`${name}_hide=1`);
   return parts.length ? `&${parts.join('&')}` : '';
+}
+
+/** Removes the page options from a link fragment, keeping the state's keys in their order. */
+export function stripPageOptions(fragment) {
+  return String(fragment ?? '').replace(/^#/, '').split('&').filter((part) => {
+    if (!part) return false;
+    const eq = part.indexOf('=');
+    let key = eq < 0 ? part : part.slice(0, eq);
+    try { key = decodeURIComponent(key); } catch { /* kept: the state reader reports it */ }
+    return !isPageOptionKey(key);
+  }).join('&');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page side (browser only): classes on <html>, the hide rules, read-only, height messages.
+
+/** The CSS that hides each flag's elements when <html> has the class "ap-hide-<name>". */
+export function hideCss() {
+  return Object.entries(HIDE_TARGETS)
+    .map(([name, selectors]) => `html.ap-hide-${name} :is(${selectors.join(', ')}) { display: none !important; }`)
+    .join('\n');
+}
+
+/**
+ * Shows the options on the page: html.ap-embed, html.ap-readonly, html.ap-hide-<name> per hidden
+ * control and html.ap-no-controls when every control of the left column is hidden (the column
+ * goes too). The hide rules are added once as a <style id="ap-hide-rules">.
+ */
+export function applyPresentation(doc, options) {
+  if (!doc.getElementById('ap-hide-rules')) {
+    const style = doc.createElement('style');
+    style.id = 'ap-hide-rules';
+    style.textContent = hideCss();
+    doc.head.append(style);
+  }
+  const root = doc.documentElement;
+  root.classList.toggle('ap-embed', Boolean(options.embed));
+  root.classList.toggle('ap-readonly', Boolean(options.readonly));
+  for (const name of HIDEABLE) root.classList.toggle(`ap-hide-${name}`, options.hide.includes(name));
+  root.classList.toggle('ap-no-controls', CONTROL_FLAGS.every((name) => options.hide.includes(name)));
+  setReadOnly(doc, Boolean(options.readonly));
+}
+
+// Read-only: what changes the state is disabled (text and number boxes become readOnly, so their
+// values stay readable, selectable and focusable). These controls only choose what to look at and
+// stay usable: the query row, the head, numbers on cells, which heatmap, which analysis, and
+// everything that copies, saves or exports. app.js also refuses every change of another kind.
+const EDITABLE_AREAS = '#app, .top-actions, .view-nav, #lesson-panel';
+const VIEWING = [
+  '#row', '#head', '#numbers', '#panel-tabs button', '#lab-tabs button', '#tab-playground',
+  '#copy-link', '#save-state', '#share-class', '#playground-export button', '#language-wrap *',
+].join(', ');
+const CONTROLS = 'input, select, textarea, button, [contenteditable="true"]';
+const TEXT_TYPES = new Set(['text', 'number', 'search', 'email', 'url', 'tel', 'password', '']);
+
+let readOnlyObserver = null;
+
+function freeze(doc) {
+  for (const area of doc.querySelectorAll(EDITABLE_AREAS)) {
+    for (const el of area.querySelectorAll(CONTROLS)) {
+      if (el.matches(VIEWING) || el.closest('dialog')) continue;
+      // Marked elements are frozen again if something switched them back on.
+      const mark = el.dataset.ro;
+      if (mark === 'editable' || (!mark && el.isContentEditable)) {
+        if (el.contentEditable !== 'false') el.contentEditable = 'false';
+        el.dataset.ro = 'editable';
+      } else if (mark === 'readonly' || (!mark && ((el.tagName === 'INPUT' && TEXT_TYPES.has(el.getAttribute('type') ?? '')) || el.tagName === 'TEXTAREA'))) {
+        if (el.readOnly) { if (!mark) continue; } else el.readOnly = true; // already read-only by itself: not ours to undo
+        el.dataset.ro = 'readonly';
+      } else {
+        if (el.disabled) { if (!mark) continue; } else el.disabled = true;
+        el.dataset.ro = 'disabled';
+      }
+    }
+  }
+}
+
+function thaw(doc) {
+  for (const el of doc.querySelectorAll('[data-ro]')) {
+    if (el.dataset.ro === 'readonly') el.readOnly = false;
+    else if (el.dataset.ro === 'disabled') el.disabled = false;
+    else if (el.dataset.ro === 'editable') el.contentEditable = 'true';
+    delete el.dataset.ro;
+  }
+}
+
+/** Read-only on or off; while on, controls the page builds later are frozen as they appear. */
+export function setReadOnly(doc, on) {
+  if (!on) {
+    readOnlyObserver?.disconnect();
+    readOnlyObserver = null;
+    thaw(doc);
+    return;
+  }
+  freeze(doc);
+  if (readOnlyObserver) return;
+  let queued = false;
+  readOnlyObserver = new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    // Before the next paint (a microtask): no frame shows a re-rendered editor as editable.
+    queueMicrotask(() => { queued = false; freeze(doc); });
+  });
+  // "disabled": app.js re-enables the undo button after a change; it stays off.
+  readOnlyObserver.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'readonly'] });
+}
+
+/** The height message's type (docs/embedding.md). */
+export const HEIGHT_MESSAGE = 'attention-playground:height';
+
+/**
+ * When the page runs in an <iframe>, tells the parent its height on load and whenever it changes
+ * (debounced): {type: HEIGHT_MESSAGE, height: px, id}. The id is the link's frame option, else
+ * the frame's name. The height is not sensitive, so the target origin is "*"; the receiving page
+ * checks event.source (embed.js and the share dialog's snippet do).
+ * @param {Window} win
+ * @param {() => string} frameId
+ * @returns {() => void} stops reporting
+ */
+export function reportHeight(win, frameId) {
+  if (win.parent === win) return () => {};
+  const doc = win.document;
+  let last = -1;
+  let timer = 0;
+  const send = () => {
+    timer = 0;
+    // The <html> box, not scrollHeight: scrollHeight never drops below the frame's own height,
+    // so a frame could grow but never shrink.
+    const height = Math.ceil(doc.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    win.parent.postMessage({ type: HEIGHT_MESSAGE, height, id: frameId() || win.name || '' }, '*');
+  };
+  const schedule = () => {
+    if (!timer) timer = win.setTimeout(send, 60);
+  };
+  const observer = new win.ResizeObserver(schedule);
+  observer.observe(doc.documentElement);
+  if (doc.body) observer.observe(doc.body);
+  win.addEventListener('load', schedule);
+  schedule();
+  return () => { observer.disconnect(); win.clearTimeout(timer); };
 }

@@ -1,0 +1,125 @@
+// Page options of the link (web/page-options.js): reading and writing them beside the state, the
+// hide flags' names, groups, elements and strings, and the share dialog's iframe snippet
+// (web/share-dialog.js), whose resize listener is run here against fake frames.
+//
+//   node --test tests/node/page_options.test.js
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import vm from 'node:vm';
+import {
+  CONTROL_FLAGS, HIDEABLE, HIDE_GROUPS, HIDE_TARGETS, defaultOptions, formatPageOptions, hideCss,
+  isPageOptionKey, readPageOptions, stripPageOptions,
+} from '../../web/page-options.js';
+import { decodeLink, encodeLink, statesEqual } from '../../web/state.js';
+import { LESSON_PRESETS } from '../../web/presets.js';
+import embedTable from '../../web/i18n/embed.js';
+import { elementSnippet, iframeSnippet } from '../../web/share-dialog.js';
+
+test('options round-trip through the link, after the state, and decodeLink ignores them', () => {
+  const state = LESSON_PRESETS.example2.make();
+  const options = { lang: 'zh-CN', embed: true, readonly: true, palette: 'cividis', hide: ['tau', 'mask', 'lab'], frame: 'week-3_a' };
+  const fragment = encodeLink(state) + formatPageOptions(options);
+  assert.match(fragment, /&lang=zh-CN&embed=1&readonly=1&palette=cividis&frame=week-3_a&tau_hide=1&mask_hide=1&lab_hide=1$/);
+  const { options: read, errors } = readPageOptions(`#${fragment}`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(read, options);
+  assert.ok(statesEqual(decodeLink(fragment), state), 'the state is unchanged by the options');
+  assert.equal(stripPageOptions(`#${fragment}`), encodeLink(state));
+});
+
+test('every hide flag round-trips alone, in the dialog order', () => {
+  for (const name of HIDEABLE) {
+    const { options, errors } = readPageOptions(`v=1${formatPageOptions({ ...defaultOptions(), hide: [name] })}`);
+    assert.deepEqual(errors, [], name);
+    assert.deepEqual(options.hide, [name]);
+  }
+  const all = readPageOptions(HIDEABLE.slice().reverse().map((n) => `${n}_hide=1`).join('&')).options.hide;
+  assert.deepEqual(all, HIDEABLE, 'read back in the order of HIDEABLE');
+  assert.equal(readPageOptions('tau_hide=0').options.hide.length, 0, '0 shows the control');
+});
+
+test('refused values are reported and keep their defaults', () => {
+  const { options, errors } = readPageOptions('lang=fr&embed=yes&frame=a b&frame2=x&temperature_hide=1&tau_hide=2&palette=jet');
+  assert.deepEqual(errors.map((e) => e.key), ['lang', 'embed', 'frame', 'temperature_hide', 'tau_hide', 'palette']);
+  assert.deepEqual(options, defaultOptions());
+  assert.equal(readPageOptions(`frame=${'x'.repeat(65)}`).errors.length, 1, 'a frame name is at most 64 characters');
+  assert.equal(isPageOptionKey('frame'), true);
+  assert.equal(isPageOptionKey('frame2'), false, 'not an option: left to the state reader');
+  assert.equal(formatPageOptions({ ...defaultOptions(), frame: 'bad name' }), '', 'an invalid frame name is not written');
+});
+
+test('stripPageOptions keeps the state keys in order', () => {
+  assert.equal(stripPageOptions('#v=1&mode=qkv&lang=en&tau=2&tau_hide=1&embed=1&d=AB'), 'v=1&mode=qkv&tau=2&d=AB');
+  assert.equal(stripPageOptions('lang=zh-CN&embed=1'), '');
+});
+
+test('hide flags: groups partition the names; each has elements, a CSS rule and strings in both languages', () => {
+  const grouped = Object.values(HIDE_GROUPS).flat();
+  assert.deepEqual(grouped.slice().sort(), HIDEABLE.slice().sort());
+  assert.equal(new Set(grouped).size, grouped.length, 'each name in one group');
+  assert.deepEqual(Object.keys(HIDE_TARGETS).sort(), HIDEABLE.slice().sort());
+  const css = hideCss();
+  for (const name of HIDEABLE) {
+    assert.ok(HIDE_TARGETS[name].length > 0, `${name} hides something`);
+    assert.match(css, new RegExp(`html\\.ap-hide-${name} :is\\(.*\\) \\{ display: none !important; \\}`), name);
+    for (const lang of ['en', 'zh-CN']) assert.equal(typeof embedTable[lang][`embed.hide.${name}`], 'string', `${lang} embed.hide.${name}`);
+  }
+  for (const name of CONTROL_FLAGS) assert.ok(HIDE_GROUPS.controls.includes(name));
+  for (const group of Object.keys(HIDE_GROUPS)) {
+    for (const lang of ['en', 'zh-CN']) assert.equal(typeof embedTable[lang][`embed.group.${group}`], 'string');
+  }
+  assert.deepEqual(Object.keys(embedTable.en).sort(), Object.keys(embedTable['zh-CN']).sort(), 'the same keys in both languages');
+  assert.ok(Object.keys(embedTable.en).every((k) => k.startsWith('embed.')));
+});
+
+/** Runs the snippet's script in a fake page with two iframes; returns a function to post messages. */
+function runSnippet(html) {
+  const script = html.match(/<script>([\s\S]*)<\/script>/)[1];
+  const frames = [
+    { src: 'https://playground.example/index.html#v=1', contentWindow: { name: 'ours' }, style: {} },
+    { src: 'https://other.example/page.html', contentWindow: { name: 'other' }, style: {} },
+  ];
+  const listeners = [];
+  const window = {
+    addEventListener: (type, fn) => { if (type === 'message') listeners.push(fn); },
+  };
+  const context = {
+    window, URL,
+    location: { href: 'https://course.example/week3.html' },
+    document: { querySelectorAll: (sel) => (sel === 'iframe[data-attention-playground]' ? frames : []) },
+  };
+  vm.runInNewContext(script, context);
+  vm.runInNewContext(script, context); // pasted twice: one listener
+  assert.equal(listeners.length, 1, 'the listener is installed once');
+  return { frames, post: (event) => listeners.forEach((fn) => fn(event)) };
+}
+
+test('the iframe snippet: attributes, escaping, and a listener that trusts only its own frame', () => {
+  const url = 'https://playground.example/index.html#v=1&mode=qkv&embed=1&note="x"';
+  const html = iframeSnippet(url, { title: 'Attention "demo"', height: 640 });
+  assert.match(html, /^<iframe src="https:\/\/playground\.example\/index\.html#v=1&amp;mode=qkv&amp;embed=1&amp;note=&quot;x&quot;"/);
+  assert.match(html, /title="Attention &quot;demo&quot;" width="100%" height="640"/);
+  assert.match(html, /loading="lazy"/);
+  const { frames, post } = runSnippet(html);
+  const ours = frames[0].contentWindow;
+  const msg = (height, extra = {}) => ({ type: 'attention-playground:height', height, id: '', ...extra });
+  post({ source: ours, origin: 'https://playground.example', data: msg(1234.2) });
+  assert.equal(frames[0].style.height, '1235px');
+  assert.equal(frames[1].style.height, undefined, 'the other frame is untouched');
+  post({ source: { name: 'stranger' }, origin: 'https://playground.example', data: msg(50) });
+  post({ source: ours, origin: 'https://evil.example', data: msg(60) });
+  post({ source: ours, origin: 'https://playground.example', data: { type: 'something-else', height: 70 } });
+  post({ source: ours, origin: 'https://playground.example', data: msg('80') });
+  post({ source: ours, origin: 'https://playground.example', data: msg(-5) });
+  post({ source: ours, origin: 'https://playground.example', data: msg(1e9) });
+  post({ source: ours, origin: 'https://playground.example', data: null });
+  assert.equal(frames[0].style.height, '1235px', 'messages of another source, origin or shape are ignored');
+});
+
+test('the element snippet carries the bare state and the options as attributes', () => {
+  const html = elementSnippet('https://p.example/embed.js', 'v=1&mode=qkv&lang=en&embed=1&tau_hide=1&d=AB',
+    { lang: 'zh-CN', embed: true, readonly: true, hide: ['tau', 'mask'] });
+  assert.equal(html, '<script type="module" src="https://p.example/embed.js"></script>\n' +
+    '<attention-playground state="v=1&amp;mode=qkv&amp;d=AB" lang="zh-CN" hide="tau,mask" readonly embed></attention-playground>');
+});

@@ -1,0 +1,223 @@
+// "Share for class": a <dialog> where a teacher chooses the page options of a link (embed mode,
+// read-only, language, which controls to hide), sees a scaled-down live preview, and copies the
+// link, an <iframe> snippet (with a few lines that size the iframe from the page's height
+// messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
+import { h, mount } from './views/dom.js';
+import { HIDE_GROUPS, HEIGHT_MESSAGE, stripPageOptions } from './page-options.js';
+import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
+
+/** The iframe's height before the page reports its own (px). */
+export const SNIPPET_HEIGHT = 800;
+
+const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The HTML to paste into a course page: the iframe and a listener that sets its height from the
+ * page's messages. The listener accepts a message only from that iframe's window (event.source)
+ * and origin, and only of the documented shape; pasted twice it still installs itself once.
+ * @param {string} url the link (absolute)
+ * @param {{title: string, height?: number}} o
+ */
+export function iframeSnippet(url, { title, height = SNIPPET_HEIGHT }) {
+  return `<iframe src="${escapeAttr(url)}" title="${escapeAttr(title)}" width="100%" height="${height}"
+  style="border: 0; width: 100%; max-width: 100%;" loading="lazy" data-attention-playground></iframe>
+<script>
+/* Attention Playground: makes the iframe as tall as its content (docs/embedding.md). */
+if (!window.attentionPlaygroundHeight) {
+  window.attentionPlaygroundHeight = true;
+  window.addEventListener('message', function (event) {
+    var data = event.data;
+    if (!data || data.type !== '${HEIGHT_MESSAGE}' || typeof data.height !== 'number') return;
+    if (!(data.height > 0 && data.height < 100000)) return;
+    document.querySelectorAll('iframe[data-attention-playground]').forEach(function (frame) {
+      if (frame.contentWindow === event.source && new URL(frame.src, location.href).origin === event.origin) {
+        frame.style.height = Math.ceil(data.height) + 'px';
+      }
+    });
+  });
+}
+</script>`;
+}
+
+/**
+ * The custom-element form: the script tag of embed.js and the element with the state and options.
+ * @param {string} scriptUrl absolute URL of embed.js
+ * @param {string} fragment the state's link fragment (page options are taken from `options`)
+ * @param {{lang: string|null, embed: boolean, readonly: boolean, hide: string[]}} options
+ */
+export function elementSnippet(scriptUrl, fragment, options) {
+  const attrs = [`state="${escapeAttr(stripPageOptions(fragment))}"`];
+  if (options.lang) attrs.push(`lang="${options.lang}"`);
+  if (options.hide?.length) attrs.push(`hide="${options.hide.join(',')}"`);
+  if (options.readonly) attrs.push('readonly');
+  if (options.embed) attrs.push('embed');
+  return `<script type="module" src="${escapeAttr(scriptUrl)}"></script>
+<attention-playground ${attrs.join(' ')}></attention-playground>`;
+}
+
+/**
+ * Builds the dialog (appended to <body>) and wires the opener button.
+ * @param {{opener: HTMLElement, link: (options: object) => string, options: () => object}} o
+ *   link(options): the absolute link of the current state with these page options (throws when
+ *   the state is too large for a link); options(): the page's current options
+ * @returns {{open: () => void, dialog: HTMLDialogElement}}
+ */
+export function initShareDialog({ opener, link, options }) {
+  const dialog = h('dialog', { id: 'share-dialog', class: 'share-dialog', 'aria-labelledby': 'share-title', 'aria-describedby': 'share-intro' });
+  document.body.append(dialog);
+  let choice = null; // {embed, readonly, lang, hide: Set}
+  let previewTimer = 0;
+  let previewHeight = 0;
+  const PREVIEW_WIDTH = 1000; // CSS px of the page inside the preview, before scaling
+
+  const field = (name) => dialog.querySelector(`[data-field="${name}"]`);
+
+  function chosenOptions() {
+    const base = options();
+    return {
+      ...base, lang: choice.lang, embed: choice.embed, readonly: choice.readonly,
+      hide: [...Object.values(HIDE_GROUPS).flat()].filter((n) => choice.hide.has(n)), frame: null,
+    };
+  }
+
+  function build() {
+    const checkbox = (key, checked, label, onchange) => h('label', { class: 'check' },
+      h('input', { type: 'checkbox', dataset: { field: key }, checked, onchange }), ' ', label);
+    const output = (key, labelKey, copyKey, noteKey) => h('div', { class: 'share-output' },
+      h('div', { class: 'share-output-head' },
+        h('label', { for: `share-${key}` }, t(labelKey)),
+        h('button', { type: 'button', id: `share-copy-${key}`, onclick: () => copy(key) }, t(copyKey)),
+        h('span', { class: 'status', id: `share-status-${key}`, role: 'status', 'aria-live': 'polite' })),
+      h('textarea', { id: `share-${key}`, class: 'share-text', readonly: true, rows: key === 'link' ? 3 : 6, spellcheck: 'false', translate: 'no', dataset: { field: key } }),
+      noteKey ? h('p', { class: 'note' }, t(noteKey)) : null);
+    mount(dialog,
+      h('div', { class: 'share-head' },
+        h('h2', { id: 'share-title' }, t('embed.dialogTitle')),
+        h('button', { type: 'button', class: 'share-close', 'aria-label': t('embed.close'), title: t('embed.close'), onclick: () => dialog.close() }, '×')),
+      h('p', { id: 'share-intro', class: 'note share-intro' }, t('embed.dialogIntro')),
+      h('div', { class: 'share-body' },
+        h('div', { class: 'share-options' },
+          h('fieldset', {},
+            h('legend', {}, t('embed.presentation')),
+            checkbox('embed', choice.embed, t('embed.embedLabel'), (ev) => { choice.embed = ev.target.checked; refresh(); }),
+            checkbox('readonly', choice.readonly, t('embed.readonlyLabel'), (ev) => { choice.readonly = ev.target.checked; refresh(); }),
+            h('label', { class: 'inline' }, t('embed.langLabel'), ' ',
+              h('select', { dataset: { field: 'lang' }, onchange: (ev) => { choice.lang = ev.target.value; refresh(); } },
+                LANGS.map((lang) => h('option', { value: lang, selected: lang === choice.lang, lang }, LANG_NAMES[lang]))))),
+          h('fieldset', { class: 'share-hide' },
+            h('legend', {}, t('embed.hideLegend')),
+            Object.entries(HIDE_GROUPS).map(([group, names]) => h('fieldset', { class: 'share-group' },
+              h('legend', {}, t(`embed.group.${group}`)),
+              names.map((name) => checkbox(`hide-${name}`, choice.hide.has(name), t(`embed.hide.${name}`), (ev) => {
+                if (ev.target.checked) choice.hide.add(name); else choice.hide.delete(name);
+                refresh();
+              })))))),
+        h('div', { class: 'share-preview' },
+          h('h3', {}, t('embed.preview')),
+          h('div', { class: 'share-preview-box' }, h('div', { class: 'share-preview-inner' },
+            h('iframe', { id: 'share-preview-frame', title: t('embed.previewTitle'), tabindex: '-1', style: { width: `${PREVIEW_WIDTH}px` } }))),
+          h('p', { class: 'note' }, t('embed.previewNote')))),
+      h('p', { class: 'error', id: 'share-error', role: 'alert', hidden: true }),
+      h('div', { class: 'share-outputs' },
+        output('link', 'embed.linkLabel', 'embed.copyLink'),
+        output('snippet', 'embed.snippetLabel', 'embed.copySnippet', 'embed.snippetNote'),
+        output('element', 'embed.elementLabel', 'embed.copyElement', 'embed.elementNote')));
+    applyStatic(dialog);
+  }
+
+  /** Recomputes the three texts (at once) and the preview (debounced: it reloads the frame's hash). */
+  function refresh({ previewNow = false } = {}) {
+    const error = dialog.querySelector('#share-error');
+    const chosen = chosenOptions();
+    let url;
+    try {
+      url = link(chosen);
+      error.hidden = true;
+    } catch (e) {
+      error.textContent = t('embed.tooLarge', { message: e.message });
+      error.hidden = false;
+      for (const key of ['link', 'snippet', 'element']) {
+        field(key).value = '';
+        dialog.querySelector(`#share-copy-${key}`).disabled = true;
+      }
+      return;
+    }
+    for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-copy-${key}`).disabled = false;
+    field('link').value = url;
+    field('snippet').value = iframeSnippet(url, { title: t('embed.frameTitle', {}, chosen.lang) });
+    field('element').value = elementSnippet(new URL('embed.js', url).href, url.split('#')[1] ?? '', chosen);
+    for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-status-${key}`).textContent = '';
+    clearTimeout(previewTimer);
+    const frame = dialog.querySelector('#share-preview-frame');
+    const load = () => { if (frame.src !== url) frame.src = url; };
+    if (previewNow) load(); else previewTimer = setTimeout(load, 250);
+  }
+
+  async function copy(key) {
+    const text = field(key).value;
+    const status = dialog.querySelector(`#share-status-${key}`);
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = t('embed.copied', { n: text.length });
+    } catch {
+      field(key).focus();
+      field(key).select();
+      status.textContent = t('embed.copyByHand');
+    }
+  }
+
+  /** The preview page reports its height like any embedded page: size the scaled box to it. */
+  function sizePreview() {
+    const frame = dialog.querySelector('#share-preview-frame');
+    const box = dialog.querySelector('.share-preview-box');
+    const inner = dialog.querySelector('.share-preview-inner');
+    if (!frame || !box) return;
+    const scale = Math.min(1, box.clientWidth / PREVIEW_WIDTH) || 0.45;
+    const height = previewHeight || 900;
+    frame.style.height = `${height}px`;
+    frame.style.transform = `scale(${scale})`;
+    inner.style.height = `${Math.ceil(height * scale)}px`;
+  }
+  window.addEventListener('message', (ev) => {
+    const frame = dialog.querySelector('#share-preview-frame');
+    if (!frame || ev.source !== frame.contentWindow || ev.data?.type !== HEIGHT_MESSAGE) return;
+    if (!(ev.data.height > 0 && ev.data.height < 100000)) return;
+    previewHeight = ev.data.height;
+    sizePreview();
+  });
+
+  function open() {
+    const current = options();
+    choice ??= { embed: true, readonly: current.readonly, lang: current.lang ?? getLang(), hide: new Set(current.hide) };
+    build();
+    dialog.showModal();
+    sizePreview();
+    refresh({ previewNow: true });
+    dialog.querySelector('[data-field="embed"]').focus();
+  }
+
+  // Escape closes a modal <dialog> by itself; focus goes back to the button that opened it.
+  dialog.addEventListener('close', () => {
+    clearTimeout(previewTimer);
+    opener.focus();
+  });
+  // A click on the backdrop (outside the dialog's box) closes it too.
+  dialog.addEventListener('click', (ev) => {
+    if (ev.target !== dialog) return;
+    const r = dialog.getBoundingClientRect();
+    if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) dialog.close();
+  });
+  onLangChange(() => {
+    if (!choice) return;
+    const focused = document.activeElement?.dataset?.field;
+    build();
+    if (dialog.open) {
+      sizePreview();
+      refresh({ previewNow: true });
+      if (focused) field(focused)?.focus();
+    }
+  });
+  window.addEventListener('resize', () => { if (dialog.open) sizePreview(); });
+  opener.addEventListener('click', open);
+  return { open, dialog };
+}
