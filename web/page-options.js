@@ -175,11 +175,11 @@ export function applyPresentation(doc, options) {
 
 // Read-only: what changes the state is disabled (text and number boxes become readOnly, so their
 // values stay readable, selectable and focusable). These controls only choose what to look at and
-// stay usable: the query row, the head, numbers on cells, which heatmap, which analysis, and
+// stay usable: the query row, the head, numbers on cells, the palette, which heatmap, which analysis, and
 // everything that copies, saves or exports. app.js also refuses every change of another kind.
 const EDITABLE_AREAS = '#app, .top-actions, .view-nav, #lesson-panel';
 const VIEWING = [
-  '#row', '#head', '#numbers', '#panel-tabs button', '#lab-tabs button', '#tab-playground',
+  '#row', '#head', '#numbers', '#palette', '#panel-tabs button', '#lab-tabs button', '#tab-playground',
   '#copy-link', '#save-state', '#share-class', '#playground-export button', '#language-wrap *',
 ].join(', ');
 const CONTROLS = 'input, select, textarea, button, [contenteditable="true"]';

@@ -115,7 +115,7 @@ export function initShareDialog({ opener, link, options }) {
         h('div', { class: 'share-preview' },
           h('h3', {}, t('embed.preview')),
           h('div', { class: 'share-preview-box' }, h('div', { class: 'share-preview-inner' },
-            h('iframe', { id: 'share-preview-frame', title: t('embed.previewTitle'), tabindex: '-1', style: { width: `${PREVIEW_WIDTH}px` } }))),
+            h('iframe', { id: 'share-preview-frame', title: t('embed.previewTitle'), tabindex: '-1', inert: true, style: { width: `${PREVIEW_WIDTH}px` } }))),
           h('p', { class: 'note' }, t('embed.previewNote')))),
       h('p', { class: 'error', id: 'share-error', role: 'alert', hidden: true }),
       h('div', { class: 'share-outputs' },

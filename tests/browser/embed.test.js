@@ -37,7 +37,7 @@ const FLAGS = {
   lesson: ['#lesson-panel'],
 };
 /** The box around a flag's elements that goes with them (its fieldset, label or panel). */
-const BOX = { preset: 'label', mode: 'fieldset', tau: 'fieldset', mask: 'fieldset', row: 'fieldset', display: 'fieldset', inputs: 'section' };
+const BOX = { preset: 'label', mode: 'fieldset', tau: 'fieldset', mask: 'fieldset', row: 'fieldset', display: 'fieldset', inputs: 'section', import: 'nav' };
 
 let session;
 let page; // the playground, shared by the tests that change only the hash
@@ -169,7 +169,8 @@ describe('hide flags and embed mode', () => {
     await withOptions('&embed=1');
     const now = await visibleIds();
     const gone = baseline.filter((id) => !now.includes(id));
-    assert.deepEqual(gone.sort(), ['core-variant', 'tab-import', 'tab-playground'].sort(), 'embed mode hides the view tabs and the core line');
+    const expected = ['core-variant', 'tab-import', 'tab-playground', 'view-nav'].filter((id) => baseline.includes(id));
+    assert.deepEqual(gone.sort(), expected.sort(), 'embed mode hides the view tabs and the core line');
     assert.deepEqual(now.filter((id) => !baseline.includes(id)), ['open-full'], 'embed mode adds the full-page link only');
     const chrome = await page.evaluate(() => ({
       brand: document.querySelector('.top .brand').checkVisibility(),
@@ -205,9 +206,10 @@ describe('read-only', () => {
         mode: [...document.querySelectorAll('input[name="mode"]')].every((r) => r.disabled),
         preset: q('#preset').disabled, cell: q('#edit-Q-r0-c0').readOnly, addRow: [...document.querySelectorAll('#editors button')].every((b) => b.disabled),
         row: q('#row').disabled, copy: q('#copy-link').disabled, badge: q('#readonly-badge').checkVisibility(),
+        palette: q('#palette') ? q('#palette').disabled : false,
       };
     });
-    assert.deepEqual(controls, { tau: true, tauBox: true, causal: true, mode: true, preset: true, cell: true, addRow: true, row: false, copy: false, badge: true });
+    assert.deepEqual(controls, { tau: true, tauBox: true, causal: true, mode: true, preset: true, cell: true, addRow: true, row: false, copy: false, badge: true, palette: false });
     // Typing into a Q cell changes nothing.
     await page.click('#edit-Q-r0-c0');
     await page.keyboard.press('End');
