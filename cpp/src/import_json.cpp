@@ -209,6 +209,11 @@ Tensor parse_attention_json(std::string_view text) {
     } catch (const json::parse_error& e) {
         bad("file", "not an attention file: the text is not valid JSON (at byte " +
                         std::to_string(e.byte) + ")");
+    } catch (const json::out_of_range&) {
+        // A number beyond the double range (1e400): nlohmann refuses it with out_of_range 406,
+        // which used to escape the reader (an abort of `attn analyze`; found by
+        // cpp/fuzz/fuzz_attention_json.cpp).
+        bad("file", "not an attention file: it holds a number too large for a double (such as 1e400)");
     }
     Tensor t;
     if (doc.is_array()) {

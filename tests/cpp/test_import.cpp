@@ -606,6 +606,14 @@ TEST_CASE("attention JSON: errors name the place", "[import]") {
           ErrorCode::kShapeMismatch);
     CHECK(error_of([] { (void)parse_attention_json(R"({"encoder": {}, "decoder": {}, "cross": {}})"); }).code() ==
           ErrorCode::kBadFile);
+
+    // A number beyond the double range is a bad file with a reason; nlohmann's out_of_range used
+    // to escape the reader (found by cpp/fuzz/fuzz_attention_json.cpp).
+    const auto overflow = error_of([] { (void)parse_attention_json(R"({"attention": [[1e390, 0]]})"); });
+    CHECK(overflow.code() == ErrorCode::kBadFile);
+    CHECK(overflow.field() == "file");
+    CHECK(contains(overflow.what(), "too large for a double"));
+    CHECK(error_of([] { (void)parse_attention_json("[[[-1e400]]]"); }).code() == ErrorCode::kBadFile);
 }
 
 TEST_CASE("parse_tokens: a JSON list of strings or one token per line", "[import]") {
