@@ -206,6 +206,10 @@ Parsed parse_state(const std::string& state_json) {
                   "heads[" + std::to_string(i) + "]");
         // The projections belong to mode "x"; the per-head matrices of the other modes do not.
         const std::string hi = "heads[" + std::to_string(i) + "]";
+        // The name is echoed in mode "x"'s results: a number or null there used to escape as an
+        // nlohmann type_error (an abort of `attn compute`; found writing cpp/fuzz/fuzz_state.cpp).
+        if (auto it = heads[i].find("name"); it != heads[i].end() && !it->is_string())
+            bad(hi + ".name", "must be a string");
         for (const char* key : {"WQ", "WK", "WV"}) {
             auto it = heads[i].find(key);
             if (!out.x_mode && it != heads[i].end() && !it->is_null())

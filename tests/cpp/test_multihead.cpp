@@ -314,6 +314,19 @@ TEST_CASE("state mode x: malformed documents are refused with the field", "[mult
     s = good;
     s["tokens"]["keys"] = {"a"};
     CHECK(field_of(s) == "tokens");
+    // Mode x echoes every head's name in its results: a name that is not a string is refused with
+    // its field (it used to escape as an nlohmann type_error and abort `attn compute`).
+    for (const json& name : {json(5), json(nullptr), json::array()}) {
+        s = good;
+        s["heads"][0]["name"] = name;
+        CHECK(field_of(s) == "heads[0].name");
+        q = example1_state();
+        q["heads"][0]["name"] = name;
+        CHECK(field_of(q) == "heads[0].name");
+    }
+    s = good;
+    s["heads"][0].erase("name");  // absent is still accepted (the name is then "")
+    CHECK(field_of(s) == "(no error)");
 }
 
 TEST_CASE("state gate in mode qkv: output gated, ungatedOutput and the per-row gate table", "[gate][state]") {
