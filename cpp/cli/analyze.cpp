@@ -156,6 +156,11 @@ std::vector<int> parse_list(const std::string& text, int count, const char* opti
     return out;
 }
 
+/// JSON text of `j`. Token files and file names are bytes, not always UTF-8: invalid sequences are
+/// written as U+FFFD (as the page's TextDecoder shows them) instead of nlohmann's default, a
+/// type_error that aborted the command (found by the seeds of cpp/fuzz/fuzz_analyze.cpp).
+std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+
 ojson num(double x) { return std::isfinite(x) ? ojson(x) : ojson(nullptr); }
 ojson index_or_null(int i) { return i >= 0 ? ojson(i) : ojson(nullptr); }
 
@@ -336,7 +341,10 @@ int analyze(const Options& o) {
             io::check_token_count(first, L.n_q, "queries");
             io::check_token_count(keys, L.n_k, "keys");
             queries = std::move(first);
-        } else {
+        } else if (!first.empty()) {
+            // (An empty token file gives no tokens, as in the JSON reader's set_tokens(); it used
+            // to reach the assign below and read before the list: a segfault, found by
+            // cpp/fuzz/fuzz_analyze.cpp.)
             io::check_token_count(first, L.n_k, "keys");
             if (L.n_q > L.n_k)
                 throw Error(ErrorCode::kShapeMismatch, "tokens",
@@ -393,7 +401,7 @@ int analyze(const Options& o) {
         h["topK"] = o.top_k;
         if (!queries.empty() || !keys.empty())
             h["tokens"] = ojson{{"queries", queries}, {"keys", keys}};
-        std::string text = h.dump();
+        std::string text = dump(h);
         text.pop_back();  // the closing brace: the heads follow
         out(text + ",\"heads\":[\n");
     }
@@ -432,7 +440,7 @@ int analyze(const Options& o) {
                 const std::string label = static_cast<std::size_t>(head) < info.head_labels.size()
                                               ? info.head_labels[head]
                                               : std::string();
-                out((first_head ? "" : ",\n") + head_json(a, layer, head, label, o.rows).dump());
+                out((first_head ? "" : ",\n") + dump(head_json(a, layer, head, label, o.rows)));
             } else if (!o.rows) {
                 const HeadSummary& s = a.summary;
                 std::string line = std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
@@ -479,7 +487,7 @@ int analyze(const Options& o) {
     if (broken.count)
         warnings.push_back(std::to_string(broken.count) + (broken.count == 1 ? " head holds" : " heads hold") +
                            " NaN or Inf and is not analysed: " + broken.list());
-    if (!csv) out("\n],\"warnings\":" + ojson(warnings).dump() + "}\n");
+    if (!csv) out("\n],\"warnings\":" + dump(ojson(warnings)) + "}\n");
     std::fflush(stdout);
     for (const auto& w : warnings) std::fprintf(stderr, "attn: warning: %s\n", w.c_str());
 

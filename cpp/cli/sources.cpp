@@ -136,19 +136,31 @@ public:
     void read_head(int index, std::vector<float>& out) override {
         if (index < next_) throw std::logic_error("heads must be read in increasing order");
         s_->skip(static_cast<std::uint64_t>(index - next_) * head_bytes_);
+        // In chunks, `out` growing only as the bytes arrive: a .npz member's size is what its zip
+        // header claims, and a 200-byte archive claiming a 1 GB member made this allocate and
+        // zero 3 GB before finding the data missing (found writing cpp/fuzz/fuzz_npz.cpp). Growth is
+        // geometric up to the head's size, so a real head is read with at most one copy.
         const std::size_t count = static_cast<std::size_t>(info_.layout.head_elements());
-        out.resize(count);
-        if (dtype_ == io::DType::f32) {
-            s_->read_exact(out.data(), head_bytes_, ".npy data");
-        } else {
-            raw_.resize(head_bytes_);
-            s_->read_exact(raw_.data(), head_bytes_, ".npy data");
-            io::to_float32(dtype_, raw_.data(), count, out.data());
+        const std::size_t item = io::item_size(dtype_);
+        if (out.size() > count) out.resize(count);
+        for (std::size_t done = 0; done < count;) {
+            const std::size_t n = std::min(count - done, kChunkElements);
+            if (out.capacity() < done + n) out.reserve(std::min(count, std::max(2 * out.capacity(), done + n)));
+            if (out.size() < done + n) out.resize(done + n);
+            if (dtype_ == io::DType::f32) {
+                s_->read_exact(out.data() + done, n * item, ".npy data");
+            } else {
+                raw_.resize(n * item);
+                s_->read_exact(raw_.data(), n * item, ".npy data");
+                io::to_float32(dtype_, raw_.data(), n, out.data() + done);
+            }
+            done += n;
         }
         next_ = index + 1;
     }
 
 private:
+    static constexpr std::size_t kChunkElements = std::size_t{1} << 20;  // 4 MiB of float32
     std::shared_ptr<zip_t> archive_;  // outlives s_ (declared first, destroyed last)
     std::unique_ptr<ByteStream> s_;
     io::DType dtype_ = io::DType::f32;
