@@ -78,26 +78,35 @@ export async function loadCore({ variant = 'auto', failSelfTest = false } = {}) 
   const selfTest = failSelfTest ? () => 'forced to fail for testing' : selfTestFailure;
   let mod = null;
   let fallbackReason = null;
+  let fallback = null; // {code, detail}: the reason as a code the page words in its language
   let chosen = BUILDS.scalar;
   if (variant !== 'scalar') {
     if (!simdSupported()) {
       fallbackReason = 'this browser does not run WebAssembly SIMD';
+      fallback = { code: 'noSimd', detail: '' };
     } else {
       try {
         const simd = await instantiate(BUILDS.simd);
         const failure = selfTest(simd);
-        if (failure) fallbackReason = `the SIMD build failed its self-test (${failure})`;
+        if (failure) {
+          fallbackReason = `the SIMD build failed its self-test (${failure})`;
+          fallback = { code: 'selfTest', detail: failure };
+        }
         else { mod = simd; chosen = BUILDS.simd; }
       } catch (e) {
         fallbackReason = `the SIMD build could not be loaded (${e.message})`;
+        fallback = { code: 'loadFailed', detail: e.message };
       }
     }
     if (variant === 'simd' && !mod) throw new Error(`SIMD core unavailable: ${fallbackReason}`);
   } else {
     fallbackReason = 'the scalar build was asked for';
+    fallback = { code: 'asked', detail: '' };
   }
   if (!mod) mod = await instantiate(BUILDS.scalar);
-  return new Core(mod, chosen.variant, fallbackReason);
+  const core = new Core(mod, chosen.variant, fallbackReason);
+  core.fallback = fallback;
+  return core;
 }
 
 function throwIfError(out) {
@@ -113,6 +122,9 @@ export class Core {
     this.variant = variant;
     /** Why the SIMD build is not in use (null when it is). */
     this.fallbackReason = fallbackReason;
+    /** The same reason as {code: 'noSimd'|'selfTest'|'loadFailed'|'asked', detail} (set by
+     * loadCore), so that the page can word it in its language; null when SIMD is in use. */
+    this.fallback = null;
     /** Name of the kernel set inside the module ("wasm-simd128", "scalar"). */
     this.kernels = typeof mod.activeKernels === 'function' ? mod.activeKernels() : 'scalar';
   }

@@ -1,4 +1,8 @@
 // Number formatting for display. Display only: full precision stays in results() and exports.
+// Also tData(): a translated sentence whose placeholders hold data (tokens, names, technical
+// detail), each in an element with translate="no".
+import { t } from '../i18n.js';
+import { h } from './dom.js';
 
 /** Compact fixed formatting for cells: 0.731, -1.20, 1.2e-5, "—" for null (not visible). */
 export function fmtCell(x, digits = 2) {
@@ -11,7 +15,7 @@ export function fmtCell(x, digits = 2) {
 
 /** Metric formatting with significant digits; undefined metrics read "undefined". */
 export function fmtMetric(x, digits = 6) {
-  if (x === null || x === undefined || Number.isNaN(x)) return 'undefined';
+  if (x === null || x === undefined || Number.isNaN(x)) return t('app.undefined');
   if (x === 0) return '0';
   const ax = Math.abs(x);
   if (ax < 1e-4 || ax >= 1e6) return x.toExponential(digits - 1);
@@ -22,4 +26,33 @@ export function fmtMetric(x, digits = 6) {
 export function showToken(t) {
   if (t === '') return '∅';
   return t.replace(/^ /, '␣').replace(/\n/g, '⏎');
+}
+
+/** Text that is data, not interface (a token, a head name, a file name, an English detail). */
+export function dataSpan(text) {
+  return h('span', { translate: 'no' }, String(text));
+}
+
+/**
+ * The string `key` as nodes, with the placeholders named in `data` (default: all of `vars`) in
+ * translate="no" spans. A value that is a Node or an array of nodes is inserted as it is.
+ * @returns {(string|Node|Array)[]} children for h() or mount()
+ */
+export function tData(key, vars = {}, data = Object.keys(vars)) {
+  const values = [];
+  const marked = { ...vars };
+  for (const name of data) {
+    marked[name] = `\u0001${values.length}\u0002`;
+    values.push(vars[name]);
+  }
+  const parts = [];
+  t(key, marked).split(/\u0001(\d+)\u0002/).forEach((piece, k) => {
+    if (k % 2 === 0) {
+      if (piece) parts.push(piece);
+      return;
+    }
+    const v = values[Number(piece)];
+    parts.push((typeof Node !== 'undefined' && v instanceof Node) || Array.isArray(v) ? v : dataSpan(v));
+  });
+  return parts;
 }

@@ -3,13 +3,14 @@
 import { h, mount } from './dom.js';
 import { fmtCell, fmtMetric, showToken } from './format.js';
 import { renderHeatmap } from './heatmap.js';
+import { t } from '../i18n.js';
 
 /** A numeric table: one row per token, headers given; cells carry data-value with all digits. */
 function numberTable(id, headers, rows, tokens, selectedRow, digits = 3) {
   return h('div', { class: 'scroll' }, h('table', { class: 'output', id },
-    h('thead', {}, h('tr', {}, h('th', {}, 'token'), headers.map((c) => h('th', {}, c)))),
+    h('thead', {}, h('tr', {}, h('th', {}, t('app.layer.token')), headers.map((c) => h('th', {}, c)))),
     h('tbody', {}, rows.map((row, i) => h('tr', { class: i === selectedRow ? 'selected' : null },
-      h('th', { scope: 'row' }, h('span', { class: 'idx' }, String(i)), ' ', showToken(tokens[i] ?? '')),
+      h('th', { scope: 'row' }, h('span', { class: 'idx' }, String(i)), ' ', h('span', { translate: 'no' }, showToken(tokens[i] ?? ''))),
       row.map((x, c) => h('td', { id: `${id}-r${i}-c${c}`, dataset: { value: String(x) } }, fmtCell(x, digits))))))));
 }
 
@@ -29,38 +30,37 @@ export function renderLayer(container, o) {
       h('div', { class: 'layer-head-title' },
         h('button', {
           type: 'button', class: 'small', 'aria-pressed': String(hd.head === state.head),
-          title: 'show this head in the heatmaps, the row panel and the lab', onclick: () => o.onSelectHead(hd.head),
-        }, hd.head === state.head ? 'selected' : 'select'),
-        h('strong', {}, ` ${hd.name || `head ${hd.head}`}`),
-        h('span', { class: 'note' }, ` d_k = ${hd.dK}, d_v = ${hd.dV}, scale ${fmtMetric(hd.scale, 4)}`)),
-      h('p', { class: 'note' }, `mean entropy ${fmtMetric(sm.meanEntropy, 4)} nats · mean N_eff ${fmtMetric(sm.meanNEff, 4)} · mean sink mass ${fmtMetric(sm.meanSinkMass, 4)}`,
-        sm.emptyRows ? ` · ${sm.emptyRows} empty row${sm.emptyRows > 1 ? 's' : ''} (metrics undefined)` : '',
-        hd.gate ? ' · gated (G1)' : ''),
+          title: t('app.layer.selectTitle'), onclick: () => o.onSelectHead(hd.head),
+        }, hd.head === state.head ? t('app.layer.selected') : t('app.layer.select')),
+        ' ', hd.name ? h('strong', { translate: 'no' }, hd.name) : h('strong', {}, t('app.headN', { i: hd.head })),
+        h('span', { class: 'note' }, t('app.layer.headShape', { dk: hd.dK, dv: hd.dV, scale: fmtMetric(hd.scale, 4) }))),
+      h('p', { class: 'note' }, t('app.layer.summary', { entropy: fmtMetric(sm.meanEntropy, 4), neff: fmtMetric(sm.meanNEff, 4), sink: fmtMetric(sm.meanSinkMass, 4) }),
+        sm.emptyRows ? t('app.layer.emptyRows', { n: sm.emptyRows }) : '',
+        hd.gate ? t('app.layer.gated') : ''),
       box,
-      h('h4', {}, hd.gate ? `Output Y${hd.head} × sigmoid(g) (${tokens.length} × ${hd.dV})` : `Output Y${hd.head} = A V (${tokens.length} × ${hd.dV})`),
+      h('h4', {}, t(hd.gate ? 'app.layer.outputGated' : 'app.layer.output', { h: hd.head, n: tokens.length, dv: hd.dV })),
       numberTable(`layer-y${hd.head}`, Array.from({ length: hd.dV }, (_, c) => `y${c + 1}`), hd.output, tokens, state.row));
     if (hd.weights) {
       renderHeatmap(box, {
-        id: `layer-w${hd.head}`, title: 'Weights A',
+        id: `layer-w${hd.head}`, title: t('app.layer.weights'),
         matrix: hd.weights, visible: hd.weights.map((row) => row.map((x) => x !== null)),
         rowLabels: tokens, colLabels: state.tokens.keys, domain: [0, 1], selectedRow: state.row,
         emptyRows: hd.weights.map((row) => row.every((x) => x === null)), showNumbers: true,
       });
     } else {
-      mount(box, h('p', { class: 'note' }, 'Too many tokens to draw every head here; select the head to see its weights.'));
+      mount(box, h('p', { class: 'note' }, t('app.layer.tooMany')));
     }
     return card;
   });
   const concatHeaders = layer.heads.flatMap((hd) => Array.from({ length: hd.dV }, (_, c) => `h${hd.head}·${c + 1}`));
-  const formula = `${layer.projected ? '[Y0 | … ] W_O' : '[Y0 | … ] (no W_O)'}${layer.residual ? ' + X' : ''}`;
+  const formula = `${layer.projected ? '[Y0 | … ] W_O' : `[Y0 | … ] ${t('app.layer.noWO')}`}${layer.residual ? ' + X' : ''}`;
   mount(container,
-    h('div', { class: 'view-head' }, h('h3', {}, `Multi-head layer: ${layer.heads.length} head${layer.heads.length > 1 ? 's' : ''} side by side`),
-      h('p', { class: 'note' }, 'Each head: Q = X W_Q, K = X W_K, V = X W_V, then the same scale, masks and τ as above. ' +
-        'The heads\' outputs are put side by side and projected: output = ', formula, '.')),
+    h('div', { class: 'view-head' }, h('h3', {}, t('app.layer.title', { n: layer.heads.length })),
+      h('p', { class: 'note' }, t('app.layer.note', { formula }))),
     h('div', { class: 'layer-heads' }, cards),
-    h('details', { class: 'layer-concat' }, h('summary', {}, `Concatenation [Y0 | … ] (${tokens.length} × ${concatHeaders.length})`),
+    h('details', { class: 'layer-concat' }, h('summary', {}, t('app.layer.concat', { n: tokens.length, m: concatHeaders.length })),
       numberTable('layer-concat', concatHeaders, layer.concat, tokens, state.row)),
-    h('h4', {}, `Layer output = ${formula} (${tokens.length} × ${layer.dOut})`),
+    h('h4', {}, t('app.layer.layerOutput', { formula, n: tokens.length, m: layer.dOut })),
     numberTable('layer-output', Array.from({ length: layer.dOut }, (_, c) => `o${c + 1}`), layer.output, tokens, state.row));
 }
 
@@ -72,28 +72,26 @@ export function renderLayer(container, o) {
 export function renderGate(container, o) {
   const { state, results } = o;
   const gate = results.gate;
-  const explain = 'Gated output (Qiu et al. 2025, G1): each output row is multiplied by sigmoid(g_t). ' +
-    'A closed gate (g_t ≪ 0) lets a head output ~0 without parking its weights on the first token, ' +
-    'so its softmax no longer needs an attention sink to say "nothing here".';
+  const explain = t('app.gate.explain');
   if (!gate) {
-    mount(container, h('div', { class: 'view-head' }, h('h3', {}, 'Gate'), h('p', { class: 'note' }, explain)),
-      h('p', { class: 'note', id: 'gate-off' }, 'This head has no gate: turn it on under Inputs → Gate.'));
+    mount(container, h('div', { class: 'view-head' }, h('h3', {}, t('app.gate')), h('p', { class: 'note' }, explain)),
+      h('p', { class: 'note', id: 'gate-off' }, t('app.gate.off')));
     return;
   }
   const tokens = state.tokens.queries;
   mount(container,
-    h('div', { class: 'view-head' }, h('h3', {}, 'Gate of this head, per row'), h('p', { class: 'note' }, explain)),
+    h('div', { class: 'view-head' }, h('h3', {}, t('app.gate.tableTitle')), h('p', { class: 'note' }, explain)),
     h('div', { class: 'scroll' }, h('table', { class: 'metrics-table gate-table', id: 'gate-table' },
-      h('thead', {}, h('tr', {}, ['token', 'sink mass a_t0', 'gate logit g_t', 'sigmoid(g_t)', '‖Y_t‖ before', '‖Y_t‖ after'].map((c) => h('th', {}, c)))),
-      h('tbody', {}, tokens.map((t, i) => {
+      h('thead', {}, h('tr', {}, ['colToken', 'colSink', 'colLogit', 'colOpen', 'colBefore', 'colAfter'].map((c) => h('th', {}, t(`app.gate.${c}`))))),
+      h('tbody', {}, tokens.map((token, i) => {
         const row = results.rows[i];
         const cells = [
-          row.empty ? 'undefined (empty row)' : fmtMetric(row.sinkMass, 4),
+          row.empty ? t('app.gate.emptyRow') : fmtMetric(row.sinkMass, 4),
           fmtMetric(gate.logits[i], 4), fmtMetric(gate.open[i], 4),
           fmtMetric(gate.normUngated[i], 4), fmtMetric(gate.normGated[i], 4),
         ];
         return h('tr', { class: i === state.row ? 'selected' : null, id: `gate-row-${i}` },
-          h('th', { scope: 'row' }, h('span', { class: 'idx' }, String(i)), ' ', showToken(t)),
+          h('th', { scope: 'row' }, h('span', { class: 'idx' }, String(i)), ' ', h('span', { translate: 'no' }, showToken(token))),
           cells.map((c, k) => h('td', { dataset: { col: String(k) } }, c)),
         );
       })))));

@@ -4,6 +4,7 @@
 import { interpolateCividis } from '../vendor/vendor.js';
 import { h, mount } from './dom.js';
 import { renderLegend } from './heatmap.js';
+import { t } from '../i18n.js';
 
 const SIZE = 480; // drawn size in CSS pixels
 
@@ -53,16 +54,17 @@ export function renderOverview(container, o) {
   });
   const blockR = o.nQ / o.rows;
   const blockC = o.nK / o.cols;
-  const block = blockR === 1 && blockC === 1 ? 'one cell per (query, key)'
-    : `each cell is the ${o.pool} of a block of about ${fmtBlock(blockR)} queries × ${fmtBlock(blockC)} keys`;
+  const pool = t(`app.pool.${o.pool}`);
+  const block = blockR === 1 && blockC === 1 ? t('app.overview.oneCell')
+    : t('app.overview.block', { pool, r: fmtBlock(blockR), c: fmtBlock(blockC) });
   mount(container,
     h('div', { class: 'view-head' },
-      h('h3', {}, `Weights A: overview of ${o.nQ} × ${o.nK}`),
-      h('p', { class: 'note', id: 'overview-pooling' }, `Downsampled by ${o.pool} pooling: ${block}. Click to zoom into full-resolution cells.` +
-        (saturates ? ` Colours saturate at ${hi.toPrecision(3)} (the 99th percentile of the cells).` : ''))),
-    renderLegend(0, hi, 3, 'grey: no visible key (masked)'),
+      h('h3', {}, t('app.overview.title', { nQ: o.nQ, nK: o.nK })),
+      h('p', { class: 'note', id: 'overview-pooling' }, t('app.overview.pooling', { pool, block }) +
+        (saturates ? t('app.overview.saturates', { hi: hi.toPrecision(3) }) : ''))),
+    renderLegend(0, hi, 3, t('app.overview.masked')),
     frame,
-    h('p', { class: 'note' }, `Rows: queries 0 … ${o.nQ - 1} (top to bottom); columns: keys 0 … ${o.nK - 1}.`));
+    h('p', { class: 'note' }, t('app.overview.axes', { q: o.nQ - 1, k: o.nK - 1 })));
 }
 
 /**

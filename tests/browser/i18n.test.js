@@ -1,0 +1,196 @@
+// Language coverage of the page: in Chinese no English word is left on screen (text, and the
+// aria-label / title / placeholder / alt of what is visible), in English no Chinese character;
+// data (translate="no": tokens, head names, file names, technical detail), KaTeX output and code
+// are skipped. The language comes from the link (#lang=zh-CN) or the language control, persists in
+// the link across a reload, and switching it changes neither the state, the results nor the undo
+// stack.
+//
+//   node --test --test-concurrency=1 tests/browser/i18n.test.js
+//
+// Adding a view: append one line to CASES below — a name and a `setup(page)` that brings the view
+// on screen (and, if it is not inside #app, a `root` selector). Both languages are checked for it.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { choosePreset, getResults, getState, openPage, screenshotPath, startSession, typeInto, waitReady } from './harness.js';
+import { CJK, englishWords } from '../node/i18n_words.js';
+
+/**
+ * Runs in the page: the interface text of `rootSelector` (and the document's title and
+ * description) as [{text, where}], visible elements only, skipping translate="no", script,
+ * style and KaTeX subtrees. `where` names the nearest ancestor with an id, for the report.
+ * An attribute cannot mark part of itself as data, so the state's tokens and head names are cut
+ * out of attribute values ("query 'cat', key 'sat': 0.34") before they are checked.
+ */
+function collectInterfaceText(rootSelector) {
+  const s = window.attentionPlayground.getState();
+  const data = [...new Set([...s.tokens.queries, ...s.tokens.keys, ...s.heads.map((hd) => hd.name)])]
+    .flatMap((d) => [d, d.replace(/^ /, '␣').replace(/\n/g, '⏎')]) // as shown (views/format.js showToken)
+    .filter((d) => /[A-Za-z]{2,}/.test(d)).sort((a, b) => b.length - a.length);
+  const withoutData = (text) => data.reduce((acc, d) => acc.split(d).join(' '), text);
+  const SKIP = 'script, style, template, noscript, .katex, [translate="no"]';
+  const ATTRS = ['aria-label', 'title', 'placeholder', 'alt'];
+  const out = [];
+  const where = (el) => {
+    const owner = el.closest('[id]');
+    return `${owner ? `#${owner.id}` : 'document'} ${el.tagName.toLowerCase()}`;
+  };
+  // Options are not "visible" by themselves; they are when their select is.
+  const shown = (el) => {
+    const box = el.closest('select') ?? el;
+    return box.checkVisibility({ visibilityProperty: true });
+  };
+  const visit = (el) => {
+    if (el.matches(SKIP) || !shown(el)) return;
+    for (const attr of ATTRS) {
+      const v = el.getAttribute(attr);
+      if (v) out.push({ text: withoutData(v), where: `${where(el)}[${attr}]` });
+    }
+    if (el.tagName === 'OPTGROUP' && el.label) out.push({ text: el.label, where: `${where(el)}[label]` });
+    for (const child of el.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) out.push({ text: child.textContent.trim(), where: where(el) });
+      else if (child.nodeType === Node.ELEMENT_NODE) visit(child);
+    }
+  };
+  const root = document.querySelector(rootSelector);
+  if (!root) throw new Error(`no element ${rootSelector}`);
+  visit(root);
+  out.push({ text: document.title, where: 'title' });
+  out.push({ text: document.querySelector('meta[name="description"]').content, where: 'meta description' });
+  return out;
+}
+
+/** The texts of `root` that are in the wrong language for `lang`, as "where: text" lines. */
+async function wrongLanguage(page, lang, root) {
+  const items = await page.evaluate(collectInterfaceText, root);
+  assert.ok(items.length > 20, `collected ${items.length} texts in ${root}`);
+  const bad = lang === 'en'
+    ? items.filter((it) => CJK.test(it.text)).map((it) => `${it.where}: ${it.text}`)
+    : items.map((it) => ({ ...it, words: englishWords(it.text) })).filter((it) => it.words.length)
+      .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`);
+  return [...new Set(bad)];
+}
+
+/** Switches the language through the control in the header, as a reader does. */
+async function chooseLang(page, lang) {
+  await page.selectOption('#lang', lang);
+  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
+}
+
+/** Checks one view in both languages; saves a full-page screenshot of each. */
+async function checkBothLanguages(page, name, root = '#app') {
+  const bad = [];
+  for (const lang of ['zh-CN', 'en']) {
+    await chooseLang(page, lang);
+    await page.screenshot({ path: screenshotPath(`i18n-${name}-${lang}`), fullPage: true });
+    bad.push(...(await wrongLanguage(page, lang, root)).map((line) => `${lang} ${line}`));
+  }
+  assert.deepEqual(bad, [], `${name}: ${bad.length} texts in the other language`);
+}
+
+// The views to check: a name, a setup that brings the view on screen, and its root (default
+// #app, the playground). Other views add one line each, e.g.
+//   { name: 'import', setup: (page) => page.click('#tab-import'), root: '#import-view' },
+//   { name: 'lab-sink', setup: (page) => page.click('#lab-tab-sink') },
+const CASES = [
+  { name: 'qkv', setup: (page) => choosePreset(page, 'selfattention') },
+  { name: 'qkv-formulas-open', setup: async (page) => {
+    await page.evaluate(() => { document.getElementById('formulas-box').open = true; });
+  } },
+  { name: 'qkv-errors', setup: async (page) => {
+    await typeInto(page, '#tau', '0');
+    await typeInto(page, '#edit-Q-r0-c0', '1..2');
+    await page.waitForSelector('#tau-error:not([hidden])');
+  } },
+  { name: 'logits', setup: (page) => choosePreset(page, 'example2') },
+  { name: 'weights', setup: (page) => choosePreset(page, 'gpt2-small_L0_nlp-sentence.0') },
+  { name: 'x', setup: (page) => choosePreset(page, 'multihead') },
+  { name: 'x-gate', setup: async (page) => {
+    await page.check('#gate-on');
+    await page.waitForSelector('#gate-table');
+  } },
+  { name: 'large-head', setup: async (page) => {
+    await choosePreset(page, 'long512');
+    await page.waitForSelector('#overview-canvas');
+  } },
+];
+
+let session;
+let page;
+before(async () => {
+  session = await startSession();
+  ({ page } = await openPage(session, '#lang=zh-CN', { label: 'i18n: ' }));
+});
+after(async () => {
+  await session?.close();
+  assert.deepEqual(session?.events.pageErrors ?? [], []);
+  assert.deepEqual(session?.events.consoleErrors ?? [], []);
+});
+
+test('#lang=zh-CN opens the page in Chinese: <html lang>, the language control, the title', async () => {
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await page.inputValue('#lang'), 'zh-CN');
+  assert.equal(await page.title(), '注意力实验场');
+  assert.equal(await page.textContent('#tab-playground'), '实验场');
+  // The control names itself in both languages.
+  assert.match(await page.textContent('#language-wrap'), /语言.*Language/s);
+});
+
+for (const c of CASES) {
+  test(`no text in the other language: ${c.name}`, async () => {
+    await c.setup(page);
+    await checkBothLanguages(page, c.name, c.root);
+  });
+}
+
+test('a language change keeps the state, the results and the undo stack', async () => {
+  await choosePreset(page, 'example2');
+  await chooseLang(page, 'en');
+  const before = await getState(page);
+  await typeInto(page, '#tau', '0.5');
+  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 0.5);
+  const edited = await getState(page);
+  const results = await getResults(page);
+  await chooseLang(page, 'zh-CN');
+  await chooseLang(page, 'en');
+  await chooseLang(page, 'zh-CN');
+  assert.deepEqual(await getState(page), edited);
+  assert.deepEqual(await getResults(page), results);
+  // The controls still show the state after the rebuild.
+  assert.equal(await page.inputValue('#tau'), '0.5');
+  assert.equal(await page.inputValue('#row'), String(edited.row));
+  // One undo takes back the τ edit: the language changes made no undo steps.
+  await page.click('#undo');
+  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 1);
+  assert.deepEqual(await getState(page), before);
+});
+
+test('the language travels in the link: a reload opens in the same language', async () => {
+  await chooseLang(page, 'zh-CN');
+  await page.waitForFunction(() => /(^#|&)lang=zh-CN(&|$)/.test(location.hash));
+  const state = await getState(page);
+  await page.reload();
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await page.inputValue('#lang'), 'zh-CN');
+  assert.deepEqual(await getState(page), state);
+  // And back: English in the link after switching.
+  await chooseLang(page, 'en');
+  await page.waitForFunction(() => /(^#|&)lang=en(&|$)/.test(location.hash));
+  await page.reload();
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+});
+
+test('the collector finds English left in Chinese and skips data', async () => {
+  await chooseLang(page, 'zh-CN');
+  await page.evaluate(() => {
+    const p = document.createElement('p');
+    p.id = 'i18n-probe';
+    p.append('未翻译 leftover words', Object.assign(document.createElement('span'), { translate: false, textContent: 'data token' }));
+    document.getElementById('app').prepend(p);
+  });
+  const bad = await wrongLanguage(page, 'zh-CN', '#app');
+  await page.evaluate(() => document.getElementById('i18n-probe').remove());
+  assert.deepEqual(bad.filter((b) => b.startsWith('#i18n-probe')), ['#i18n-probe p: [leftover, words] 未翻译 leftover words']);
+});
