@@ -1,17 +1,83 @@
-// Heatmap of a score or weight matrix: an HTML table, one cell per (query, key), coloured on a
-// colour-blind-safe scale (cividis) with the number written in the cell, so colour is never the
-// only encoding. A function of its inputs: no maths beyond mapping a value to a colour.
-import { interpolateCividis } from '../vendor/vendor.js';
+// Heatmap of a score or weight matrix: an HTML table, one cell per (query, key), coloured on the
+// page's colour-blind-safe palette (views/palette.js) with the number written in the cell, so
+// colour is never the only encoding. A function of its inputs: no maths beyond mapping a value to
+// a colour and ranking a row's weights for its text summary.
+//
+// Accessibility (docs/accessibility.md): the table is an ARIA grid with one tab stop (roving
+// tabindex). Arrow keys move the active cell, Home/End go to the start/end of the row,
+// Ctrl+Home/End to the first/last cell, PageUp/PageDown five rows; moving into another row selects
+// that query row (onSelectRow). Enter or Space on a cell does what a click does (toggles the cell
+// in mask-edit mode, otherwise selects the row). Every cell's accessible name gives its query
+// token, key token and value (or "masked"). With rowMetrics, each row has a text summary (entropy,
+// N_eff, the largest weights, masked keys) in a collapsible list, and the selected row's summary
+// is announced in a polite live region when the selected row changes.
 import { h, mount } from './dom.js';
 import { fmtCell, showToken } from './format.js';
+import { getPalette, paletteColour, paletteGradient, textColourOn } from './palette.js';
+import { t } from '../i18n.js';
 
-/** Colour of value x on [lo, hi] and a readable text colour for it. */
+/** Colour of value x on [lo, hi] in the current palette, and black or white text for it. */
 export function cellColours(x, lo, hi) {
-  const t = hi > lo ? Math.min(1, Math.max(0, (x - lo) / (hi - lo))) : 0.5;
-  const bg = interpolateCividis(t);
-  const [r, g, b] = bg.match(/\d+/g).map(Number);
-  const luminance = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-  return { bg, fg: luminance > 0.55 ? '#111' : '#fff' };
+  const u = hi > lo ? Math.min(1, Math.max(0, (x - lo) / (hi - lo))) : 0.5;
+  const bg = paletteColour(u);
+  return { bg, fg: textColourOn(bg) };
+}
+
+const PAGE_ROWS = 5; // PageUp / PageDown move this many rows
+
+/** A number as the summaries write it: 3 significant digits, identical in every language. */
+function num3(x) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  return String(Number(x.toPrecision(3)));
+}
+
+const quote = (token) => `'${showToken(token ?? '')}'`;
+
+/**
+ * The text summary of one row of weights, e.g. "Row 2 (query 'sat'): entropy 0.93 nats, N_eff 2.5,
+ * the largest weights on 'cat' 0.51, 'sat' 0.3; 1 key masked."
+ * @param {object} o
+ * @param {number} o.index           the row's index in the full matrix
+ * @param {string} o.token           its query token
+ * @param {(number|null)[]} o.weights the row (null = not visible)
+ * @param {boolean[]} o.visible
+ * @param {string[]} o.keys          key tokens
+ * @param {{entropy: number|null, nEff: number|null, empty?: boolean}} [o.metrics]
+ * @param {number} [o.top]           how many of the largest weights to name (3)
+ */
+export function rowSummary(o) {
+  const masked = o.visible.filter((v) => !v).length;
+  const maskedText = masked ? t('a11y.summaryMasked', { n: masked }) : '';
+  const head = t('a11y.summaryHead', { row: o.index, token: quote(o.token) });
+  const live = o.weights.map((w, j) => [w, j]).filter(([w, j]) => o.visible[j] && w !== null && Number.isFinite(w));
+  if (o.metrics?.empty || !live.length) return t('a11y.summaryEmpty', { head, masked: maskedText });
+  const top = live.filter(([w]) => w > 0).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, o.top ?? 3)
+    .map(([w, j]) => t('a11y.summaryWeight', { token: quote(o.keys[j]), w: num3(w) }));
+  return t('a11y.summary', {
+    head,
+    entropy: num3(o.metrics?.entropy),
+    neff: num3(o.metrics?.nEff),
+    top: top.join(t('a11y.listSep')),
+    masked: maskedText,
+  });
+}
+
+// One polite live region for the page: a heatmap with `announce` writes the selected row's
+// summary into it when the selected row changes. It exists from the start so that the first
+// change is announced too.
+function liveRegion() {
+  let el = document.getElementById('a11y-live');
+  if (!el) {
+    el = h('p', { id: 'a11y-live', class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    document.body.append(el);
+  }
+  return el;
+}
+if (typeof document !== 'undefined' && document.body) liveRegion();
+
+/** Writes `text` into the page's live region (screen readers read it when they are idle). */
+export function announce(text) {
+  liveRegion().textContent = text;
 }
 
 /**
@@ -19,6 +85,7 @@ export function cellColours(x, lo, hi) {
  * @param {object} o
  * @param {string} o.id              stable id prefix (tests select cells by `${id}-r${i}-c${j}`)
  * @param {string} o.title
+ * @param {string} [o.label]         accessible name of the grid (default: the title)
  * @param {(number|null)[][]} o.matrix   n_q x n_k, null = not visible
  * @param {boolean[][]} o.visible
  * @param {string[]} o.rowLabels
@@ -29,30 +96,55 @@ export function cellColours(x, lo, hi) {
  * @param {boolean} o.showNumbers
  * @param {number} [o.digits]
  * @param {(row: number) => void} [o.onSelectRow]
- * @param {(row: number, col: number) => void} [o.onCellClick]  when set, a click on a cell calls
- *   it (with indices within this table) instead of selecting the row
+ * @param {(row: number, col: number) => void} [o.onCellClick]  when set, a click on a cell (or
+ *   Enter/Space on the active cell) calls it (with indices within this table) instead of
+ *   selecting the row
  * @param {string} [o.note]              a line under the title (e.g. what the numbers are)
  * @param {number} [o.rowIndex]          index of the first row in the full matrix (zoomed tiles)
  * @param {number} [o.colIndex]          index of the first column in the full matrix
+ * @param {object[]} [o.rowMetrics]      per-row metrics ({entropy, nEff, empty}): adds the rows'
+ *   text summaries (weights heatmaps)
+ * @param {boolean} [o.announce]         announce the selected row's summary when it changes
  */
 export function renderHeatmap(container, o) {
   const [lo, hi] = o.domain;
   const n = o.colLabels.length;
+  const nRows = o.matrix.length;
   const vertical = n > 6;
   const r0 = o.rowIndex ?? 0;
   const c0 = o.colIndex ?? 0;
   const digits = o.digits ?? 2;
   const rowClass = (i) => [i === o.selectedRow ? 'selected' : '', o.emptyRows?.[i] ? 'empty' : ''].join(' ').trim();
-  const rowHeader = (i) => [h('span', { class: 'idx' }, String(r0 + i)), ' ', showToken(o.rowLabels[i]),
-    o.emptyRows?.[i] ? h('span', { class: 'badge' }, 'empty') : null];
+  const rowHeader = (i) => [h('span', { class: 'idx' }, String(r0 + i)), ' ', h('span', { translate: 'no' }, showToken(o.rowLabels[i])),
+    o.emptyRows?.[i] ? h('span', { class: 'badge' }, t('a11y.emptyBadge')) : null];
+  const cellName = (i, j, x, visible) => t('a11y.cellName', {
+    query: quote(o.rowLabels[i]), key: quote(o.colLabels[j]),
+    value: !visible || x === null ? t('a11y.masked') : fmtCell(x, Math.max(digits, 2)),
+  });
+  const summaries = o.rowMetrics ? o.matrix.map((row, i) => rowSummary({
+    index: r0 + i, token: o.rowLabels[i], weights: row, visible: o.visible[i], keys: o.colLabels, metrics: o.rowMetrics[i],
+  })) : null;
+  const grid = (container.heatmapGrid ??= { i: Math.max(0, o.selectedRow), j: 0, focused: false, lastRow: null });
+  container.onSelectRow = o.onSelectRow;
+  container.onCellClick = o.onCellClick ?? null;
+  // The active cell follows a row chosen elsewhere (the row select) while the grid has no focus.
+  if (!grid.focused && o.selectedRow >= 0 && o.selectedRow < nRows) grid.i = o.selectedRow;
+  grid.i = Math.min(Math.max(0, grid.i), Math.max(0, nRows - 1));
+  grid.j = Math.min(Math.max(0, grid.j), Math.max(0, n - 1));
+  if (o.announce && summaries && grid.lastRow !== null && grid.lastRow !== o.selectedRow && summaries[o.selectedRow]) {
+    announce(summaries[o.selectedRow]);
+  }
+  grid.lastRow = o.selectedRow;
 
-  // Same shape and labels as what is on screen: repaint the cells in place. Rebuilding thousands
-  // of cells (and re-laying out the table) on every slider step is what made 64 tokens sluggish.
-  const key = JSON.stringify([o.id, o.matrix.length, n, r0, c0, o.showNumbers, o.rowLabels, o.colLabels]);
+  // Same shape, labels and language as what is on screen: repaint the cells in place. Rebuilding
+  // thousands of cells (and re-laying out the table) on every slider step is what made 64 tokens
+  // sluggish.
+  const key = JSON.stringify([o.id, nRows, n, r0, c0, o.showNumbers, o.rowLabels, o.colLabels, t('a11y.cellName', {})]);
   const existing = container.querySelector(`table#${CSS.escape(o.id)}`);
   if (existing && container.dataset.heatmapKey === key) {
     container.querySelector('.legend').replaceWith(renderLegend(lo, hi, digits));
     container.querySelector('.view-head h3').textContent = o.title;
+    existing.setAttribute('aria-label', o.label ?? o.title);
     const note = container.querySelector('.view-head .note');
     if (note) note.textContent = o.note ?? '';
     const rows = existing.tBodies[0].rows;
@@ -61,42 +153,43 @@ export function renderHeatmap(container, o) {
       const cls = rowClass(i);
       if (tr.className !== cls) {
         tr.className = cls;
+        tr.setAttribute('aria-selected', String(i === o.selectedRow));
         tr.cells[0].replaceChildren(...rowHeader(i).filter(Boolean));
       }
-      row.forEach((x, j) => paintCell(tr.cells[j + 1], x, o.visible[i][j], lo, hi, o.showNumbers, digits));
+      row.forEach((x, j) => paintCell(tr.cells[j + 1], cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits));
     });
-    container.onSelectRow = o.onSelectRow;
-    container.onCellClick = o.onCellClick ?? null;
+    if (summaries) fillSummaries(container.querySelector('.row-summaries ul'), summaries, o.selectedRow);
     return;
   }
 
-  const head = h('tr', {},
-    h('th', { class: 'corner', scope: 'col' }, 'query \\ key'),
+  const hadFocus = grid.focused && (!document.activeElement || document.activeElement === document.body || !!existing?.contains(document.activeElement));
+  const head = h('tr', { role: 'row' },
+    h('th', { class: 'corner', scope: 'col', role: 'columnheader' }, t('a11y.corner')),
     o.colLabels.map((label, j) =>
-      h('th', { scope: 'col', class: vertical ? 'col vertical' : 'col', title: `key ${c0 + j}: ${label}` },
-        h('span', {}, showToken(label)))));
-  const body = o.matrix.map((row, i) => h('tr', { class: rowClass(i) || null, dataset: { row: i } },
-    h('th', { scope: 'row', class: 'rowlabel', title: `query ${r0 + i}: ${o.rowLabels[i]}` }, rowHeader(i)),
+      h('th', {
+        scope: 'col', role: 'columnheader', class: vertical ? 'col vertical' : 'col',
+        title: t('a11y.keyTitle', { index: c0 + j, token: label }), translate: 'no',
+      }, h('span', {}, showToken(label)))));
+  const body = o.matrix.map((row, i) => h('tr', { class: rowClass(i) || null, role: 'row', 'aria-selected': String(i === o.selectedRow), dataset: { row: i } },
+    h('th', { scope: 'row', role: 'rowheader', class: 'rowlabel', title: t('a11y.queryTitle', { index: r0 + i, token: o.rowLabels[i] }) }, rowHeader(i)),
     row.map((x, j) => {
-      const td = h('td', { id: `${o.id}-r${i}-c${j}` });
-      paintCell(td, x, o.visible[i][j], lo, hi, o.showNumbers, digits);
+      const td = h('td', { id: `${o.id}-r${i}-c${j}`, role: 'gridcell', tabindex: i === grid.i && j === grid.j ? '0' : '-1' });
+      paintCell(td, cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits);
       return td;
     })));
-  const table = h('table', { class: `heatmap${o.showNumbers ? '' : ' compact'}`, id: o.id },
-    h('thead', {}, head), h('tbody', {}, body));
-  container.onSelectRow = o.onSelectRow;
-  container.onCellClick = o.onCellClick ?? null;
+  const table = h('table', {
+    class: `heatmap${o.showNumbers ? '' : ' compact'}`, id: o.id, role: 'grid',
+    'aria-label': o.label ?? o.title, 'aria-rowcount': String(nRows + 1), 'aria-colcount': String(n + 1),
+    'aria-describedby': summaries ? `${o.id}-keys-help` : null,
+  }, h('thead', {}, head), h('tbody', {}, body));
   // Tooltips are written when the pointer reaches a cell, not for every cell on every repaint.
   table.addEventListener('mouseover', (ev) => {
     const td = ev.target.closest('td');
-    if (!td) return;
-    const i = td.parentElement.sectionRowIndex;
-    const j = td.cellIndex - 1;
-    const value = td.dataset.value;
-    td.title = `query ${r0 + i} "${o.rowLabels[i]}", key ${c0 + j} "${o.colLabels[j]}": ${value === '' ? 'not visible (masked)' : value}`;
+    if (td) td.title = td.getAttribute('aria-label') ?? '';
   });
   table.addEventListener('click', (ev) => {
     const td = ev.target.closest('td');
+    if (td) setActive(table, grid, td.parentElement.sectionRowIndex, td.cellIndex - 1, false);
     if (td && container.onCellClick) {
       container.onCellClick(td.parentElement.sectionRowIndex, td.cellIndex - 1);
       return;
@@ -104,17 +197,102 @@ export function renderHeatmap(container, o) {
     const tr = ev.target.closest('tr[data-row]');
     if (tr && container.onSelectRow) container.onSelectRow(Number(tr.dataset.row));
   });
-  mount(container,
+  table.addEventListener('focusin', (ev) => {
+    grid.focused = true;
+    // Focus that lands on another cell (a click, a script) makes that cell the active one.
+    const td = ev.target.closest?.('td');
+    if (td && td !== activeCell(table, grid)) setActive(table, grid, td.parentElement.sectionRowIndex, td.cellIndex - 1, false);
+  });
+  table.addEventListener('focusout', (ev) => { if (ev.relatedTarget && !table.contains(ev.relatedTarget)) grid.focused = false; });
+  table.addEventListener('keydown', (ev) => onGridKey(ev, table, grid, container, n));
+  const parts = [
     h('div', { class: 'view-head' },
       h('h3', {}, o.title),
       h('p', { class: 'note' }, o.note ?? '')),
     renderLegend(lo, hi, digits),
-    h('div', { class: 'scroll' }, table));
+    h('div', { class: 'scroll' }, table),
+  ];
+  if (summaries) {
+    const list = h('ul', { class: 'row-summaries-list' });
+    fillSummaries(list, summaries, o.selectedRow);
+    parts.push(h('p', { class: 'visually-hidden', id: `${o.id}-keys-help` }, t(o.onCellClick ? 'a11y.gridHelpMask' : 'a11y.gridHelp')));
+    parts.push(h('details', { class: 'row-summaries', id: `${o.id}-summaries` },
+      h('summary', {}, t('a11y.summariesTitle')), list));
+  }
+  const open = container.querySelector('.row-summaries')?.open;
+  mount(container, ...parts);
+  if (open) container.querySelector('.row-summaries').open = true;
   container.dataset.heatmapKey = key;
+  // A rebuild (new labels, numbers switched on) must not drop the keyboard user's place.
+  if (hadFocus) activeCell(table, grid)?.focus();
 }
 
-/** Writes one cell: its colour, number and data-value; × and hatching when not visible. */
-function paintCell(td, x, visible, lo, hi, showNumbers, digits) {
+/** The rows' summaries as list items (the selected one marked). */
+function fillSummaries(list, summaries, selectedRow) {
+  if (!list) return;
+  while (list.children.length > summaries.length) list.lastElementChild.remove();
+  summaries.forEach((text, i) => {
+    let li = list.children[i];
+    if (!li) {
+      li = h('li', {});
+      list.append(li);
+    }
+    if (li.textContent !== text) li.textContent = text;
+    li.className = i === selectedRow ? 'selected' : '';
+  });
+}
+
+function activeCell(table, grid) {
+  return table.tBodies[0].rows[grid.i]?.cells[grid.j + 1] ?? null;
+}
+
+/** Moves the roving tab stop to cell (i, j); focuses it when `focus`. */
+function setActive(table, grid, i, j, focus) {
+  const old = activeCell(table, grid);
+  grid.i = i;
+  grid.j = j;
+  const cell = activeCell(table, grid);
+  if (old && old !== cell) old.tabIndex = -1;
+  if (cell) {
+    cell.tabIndex = 0;
+    if (focus) cell.focus();
+  }
+}
+
+function onGridKey(ev, table, grid, container, n) {
+  const td = ev.target.closest?.('td');
+  if (!td) return;
+  const rows = table.tBodies[0].rows.length;
+  let { i, j } = grid;
+  const ctrl = ev.ctrlKey || ev.metaKey;
+  switch (ev.key) {
+    case 'ArrowLeft': j -= 1; break;
+    case 'ArrowRight': j += 1; break;
+    case 'ArrowUp': i -= 1; break;
+    case 'ArrowDown': i += 1; break;
+    case 'Home': if (ctrl) i = 0; j = 0; break;
+    case 'End': if (ctrl) i = rows - 1; j = n - 1; break;
+    case 'PageUp': i -= PAGE_ROWS; break;
+    case 'PageDown': i += PAGE_ROWS; break;
+    case 'Enter':
+    case ' ':
+      ev.preventDefault();
+      if (container.onCellClick) container.onCellClick(grid.i, grid.j);
+      else container.onSelectRow?.(grid.i);
+      return;
+    default: return;
+  }
+  ev.preventDefault();
+  i = Math.min(Math.max(0, i), rows - 1);
+  j = Math.min(Math.max(0, j), n - 1);
+  const rowChanged = i !== grid.i;
+  setActive(table, grid, i, j, true);
+  if (rowChanged) container.onSelectRow?.(i);
+}
+
+/** Writes one cell: its colour, number, data-value and accessible name; × and hatching when not visible. */
+function paintCell(td, name, x, visible, lo, hi, showNumbers, digits) {
+  if (td.getAttribute('aria-label') !== name) td.setAttribute('aria-label', name);
   if (!visible || x === null) {
     td.className = 'masked';
     td.dataset.value = '';
@@ -133,13 +311,16 @@ function paintCell(td, x, visible, lo, hi, showNumbers, digits) {
 
 /** A horizontal colour bar with its end values and the masked-cell key. */
 export function renderLegend(lo, hi, digits = 2, maskedText = null) {
-  const stops = [];
-  for (let i = 0; i <= 10; i++) stops.push(`${interpolateCividis(i / 10)} ${i * 10}%`);
-  return h('div', { class: 'legend', 'aria-label': `colour scale from ${lo} to ${hi}` },
-    h('span', { class: 'legend-num' }, fmtCell(lo, digits)),
-    h('span', { class: 'legend-bar', style: { 'background-image': `linear-gradient(to right, ${stops.join(', ')})` } }),
-    h('span', { class: 'legend-num' }, fmtCell(hi, digits)),
+  const loText = fmtCell(lo, digits);
+  const hiText = fmtCell(hi, digits);
+  return h('div', { class: 'legend' },
+    h('span', { class: 'legend-num' }, loText),
+    h('span', {
+      class: 'legend-bar', role: 'img', style: { 'background-image': paletteGradient() },
+      'aria-label': t('a11y.legend', { palette: t(`a11y.palette.${getPalette()}`), lo: loText, hi: hiText }),
+    }),
+    h('span', { class: 'legend-num' }, hiText),
     maskedText
       ? h('span', { class: 'legend-masked' }, h('span', { class: 'swatch grey' }), ` ${maskedText}`)
-      : h('span', { class: 'legend-masked' }, h('span', { class: 'swatch masked' }, '×'), ' not visible (masked)'));
+      : h('span', { class: 'legend-masked' }, h('span', { class: 'swatch masked', 'aria-hidden': 'true' }, '×'), ` ${t('a11y.legendMasked')}`));
 }
