@@ -1,0 +1,149 @@
+// The lesson's 2-D key plane (d_k = 2): the selected row's query q as an arrow and every key as a
+// point that can be dragged with the mouse or moved with the arrow keys when focused (0.1 per
+// press, 0.5 with Shift; Home puts it back where the step started). Each point is a focusable
+// slider-like element whose aria-valuetext gives its coordinates, score and weight; a status line
+// repeats the last move for screen readers.
+//
+// API
+//   createPlane({onMove(j, [x, y], {final}), t}) -> {el, update(state, results), dragging()}
+//     onMove: called while dragging (final false) and on release or key press (final true) with
+//     coordinates rounded to 0.05; the caller commits them.
+//   DOM ids: #lesson-plane (SVG), #lesson-key-<j> (the key points), #lesson-query (the query arrow),
+//   #lesson-plane-status (the status line).
+import { h, svg } from '../views/dom.js';
+import { fmtMetric, showToken } from '../views/format.js';
+
+const SIZE = 260;
+const PAD = 26;
+const SNAP = 0.05;
+const STEP = 0.1;
+const BIG_STEP = 0.5;
+const LIMIT = 10; // keys stay within [-LIMIT, LIMIT]^2
+
+const snap = (x) => Math.max(-LIMIT, Math.min(LIMIT, Math.round(x / SNAP) * SNAP));
+const clean = (x) => Number(x.toFixed(2)) + 0; // no -0, no 0.30000000000000004
+const f = (x) => fmtMetric(x, 3);
+
+export function createPlane({ onMove, onHome, t }) {
+  let range = 1.5; // half-width of the shown square in data units (grows to fit the points)
+  let drag = null; // {j, pointerId}
+  let last = null; // {state, results}
+  const status = h('p', { id: 'lesson-plane-status', class: 'note lesson-plane-status', role: 'status', 'aria-live': 'polite' });
+  const root = svg('svg', {
+    id: 'lesson-plane', class: 'lesson-plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE,
+    role: 'group', 'aria-label': t('lesson.plane.label'),
+  });
+  const el = h('div', { class: 'lesson-plane-wrap' }, root, status);
+
+  const px = (x) => SIZE / 2 + (x / range) * (SIZE / 2 - PAD);
+  const py = (y) => SIZE / 2 - (y / range) * (SIZE / 2 - PAD);
+  const fromClient = (ev) => {
+    const box = root.getBoundingClientRect();
+    const sx = ((ev.clientX - box.left) / box.width) * SIZE;
+    const sy = ((ev.clientY - box.top) / box.height) * SIZE;
+    return [snap(((sx - SIZE / 2) / (SIZE / 2 - PAD)) * range), snap(((SIZE / 2 - sy) / (SIZE / 2 - PAD)) * range)];
+  };
+
+  function keyText(state, results, j) {
+    const k = state.heads[state.head].K[j];
+    const tr = state.row;
+    return t('lesson.plane.keyText', {
+      key: showToken(state.tokens.keys[j]), x: clean(k[0]), y: clean(k[1]),
+      score: f(results.scores[tr][j]), weight: f(results.weights[tr][j]),
+    });
+  }
+
+  function draw() {
+    const { state, results } = last;
+    const hd = state.heads[state.head];
+    const q = hd.Q[state.row];
+    const points = [...hd.K, q];
+    const needed = Math.max(1.5, ...points.map((p) => Math.max(Math.abs(p[0]), Math.abs(p[1])) * 1.15));
+    if (!drag) range = Math.ceil(needed * 2) / 2; // never rescale under the pointer
+    const ticks = [];
+    for (let v = -Math.floor(range); v <= Math.floor(range); v++) if (v !== 0) ticks.push(v);
+    const focusedId = root.ownerDocument.activeElement?.id;
+    root.replaceChildren(...[
+      svg('defs', {}, svg('marker', { id: 'lesson-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+        svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'lesson-arrow-head' }))),
+      ticks.map((v) => [
+        svg('line', { x1: px(v), x2: px(v), y1: PAD / 2, y2: SIZE - PAD / 2, class: 'lesson-grid' }),
+        svg('line', { y1: py(v), y2: py(v), x1: PAD / 2, x2: SIZE - PAD / 2, class: 'lesson-grid' }),
+        svg('text', { x: px(v), y: py(0) + 13, class: 'lesson-tick', 'text-anchor': 'middle' }, String(v)),
+        svg('text', { x: px(0) - 5, y: py(v) + 4, class: 'lesson-tick', 'text-anchor': 'end' }, String(v)),
+      ]),
+      svg('line', { x1: PAD / 2, x2: SIZE - PAD / 2, y1: py(0), y2: py(0), class: 'lesson-axis' }),
+      svg('line', { y1: PAD / 2, y2: SIZE - PAD / 2, x1: px(0), x2: px(0), class: 'lesson-axis' }),
+      svg('text', { x: SIZE - PAD / 2, y: py(0) - 5, class: 'lesson-tick', 'text-anchor': 'end', translate: 'no' }, 'x₁'),
+      svg('text', { x: px(0) + 5, y: PAD / 2 + 8, class: 'lesson-tick', translate: 'no' }, 'x₂'),
+      svg('g', { id: 'lesson-query', class: 'lesson-query', 'aria-hidden': 'true' },
+        svg('line', { x1: px(0), y1: py(0), x2: px(q[0]), y2: py(q[1]), 'marker-end': 'url(#lesson-arrow)' }),
+        svg('text', { x: Math.min(px(q[0]), SIZE - 70), y: py(q[1]) + (q[1] >= 0 ? 22 : -12), translate: 'no' }, `q = (${clean(q[0])}, ${clean(q[1])})`)),
+      hd.K.map((k, j) => {
+        const weight = results.weights[state.row][j];
+        const visible = results.visible[state.row][j];
+        const g = svg('g', {
+          id: `lesson-key-${j}`, class: `lesson-key${visible ? '' : ' masked'}`, tabindex: 0, role: 'slider',
+          'aria-roledescription': t('lesson.plane.pointRole'),
+          'aria-label': t('lesson.plane.keyName', { key: showToken(state.tokens.keys[j]) }),
+          'aria-valuemin': -LIMIT, 'aria-valuemax': LIMIT, 'aria-valuenow': clean(k[0]),
+          'aria-valuetext': keyText(state, results, j),
+          transform: `translate(${px(k[0])} ${py(k[1])})`,
+          dataset: { x: String(k[0]), y: String(k[1]) },
+        },
+        // A larger transparent target for the pointer; the radius shows the weight.
+        svg('circle', { r: 14, class: 'lesson-key-hit' }),
+        svg('circle', { r: 5 + 9 * weight, class: 'lesson-key-dot' }),
+        svg('text', { x: 10, y: -10, class: 'lesson-key-label', translate: 'no' }, `${showToken(state.tokens.keys[j])} ${f(weight)}`));
+        g.addEventListener('pointerdown', (ev) => {
+          ev.preventDefault();
+          g.focus({ preventScroll: true });
+          drag = { j, pointerId: ev.pointerId };
+          root.setPointerCapture(ev.pointerId);
+        });
+        g.addEventListener('keydown', (ev) => {
+          const d = ev.shiftKey ? BIG_STEP : STEP;
+          const move = { ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d] }[ev.key];
+          if (ev.key === 'Home') {
+            ev.preventDefault();
+            onHome(j);
+            return;
+          }
+          if (!move) return;
+          ev.preventDefault();
+          const at = [snap(k[0] + move[0]), snap(k[1] + move[1])].map(clean);
+          onMove(j, at, { final: true });
+        });
+        return g;
+      }),
+    ].flat(Infinity));
+    if (focusedId?.startsWith('lesson-key-')) root.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
+  }
+
+  root.addEventListener('pointermove', (ev) => {
+    if (!drag || ev.pointerId !== drag.pointerId) return;
+    onMove(drag.j, fromClient(ev).map(clean), { final: false });
+  });
+  const end = (ev) => {
+    if (!drag || ev.pointerId !== drag.pointerId) return;
+    const j = drag.j;
+    drag = null;
+    onMove(j, fromClient(ev).map(clean), { final: true });
+  };
+  root.addEventListener('pointerup', end);
+  root.addEventListener('pointercancel', end);
+
+  return {
+    el,
+    /** Redraws for a state and its results (positions, sizes, labels). */
+    update(state, results) {
+      last = { state, results };
+      draw();
+    },
+    /** Says where key j is now (the status line, for screen readers). */
+    announce(state, results, j) {
+      status.textContent = keyText(state, results, j);
+    },
+    dragging: () => drag !== null,
+  };
+}

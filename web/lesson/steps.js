@@ -1,0 +1,225 @@
+// The guided lesson's five steps without a DOM (seed lesson 003, "交互实验"; docs/lesson.md):
+// the state each step starts from, which predictions it asks for, and its answers computed from
+// the live state and the core's results. The panel (web/lesson/panel.js) words and shows them.
+//
+// Every answer compares the live results with a reference the core computes from the live state
+// with one thing put back as the step started it (the key positions, the temperature and scale,
+// the mask, the values), so an answer is about what the student did and nothing else.
+
+import { defaultState } from '../state.js';
+
+export const STEPS = [1, 2, 3, 4, 5];
+/** Predictions each step asks for (all must be recorded before the reveal). */
+export const STEP_PREDICTIONS = { 1: ['rise'], 2: ['entropy', 'sums'], 3: ['zeros', 'renorm'], 4: ['scores', 'largest'], 5: ['reproduce'] };
+/** A prediction grid of cells (step 3) is offered up to this many queries and keys. */
+export const GRID_MAX = 8;
+const EPS = 1e-6;
+
+/** The four-token self-attention state the steps 2 to 5 use (the preset "selfattention"). */
+export function fourTokens({ causal = false } = {}) {
+  return {
+    version: 1,
+    mode: 'qkv',
+    heads: [{
+      name: 'four tokens',
+      Q: [[1, 0], [0.5, 1], [1, 1], [0, 1.5]],
+      K: [[1, 0.2], [0.2, 1], [1, 1], [-0.5, 1]],
+      V: [[1, 0], [0, 1], [1, 1], [2, -1]],
+      logits: null,
+      weights: null,
+    }],
+    head: 0,
+    tokens: { queries: ['The', 'cat', 'sat', 'down'], keys: ['The', 'cat', 'sat', 'down'] },
+    mask: { causal, window: 0, padding: [false, false, false, false], allow: null },
+    tau: 1,
+    scale: 'auto',
+    topK: 2,
+    row: 2,
+    view: { panel: 'weights', preset: 'selfattention', numbers: 'auto' },
+    source: 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
+  };
+}
+
+/**
+ * The state a step starts from (without the lesson part): step 1 is worked example 1 (a 2-D
+ * query and keys, no scaling), steps 2 to 4 the four-token state, step 5 the same with the causal
+ * mask on (a matrix and a mask worth reproducing).
+ */
+export function setupState(step) {
+  if (step === 1) {
+    const s = defaultState();
+    s.view.preset = 'lessonGuided';
+    return s;
+  }
+  return fourTokens({ causal: step === 5 });
+}
+
+/** The lesson part with another step (predictions and reveals kept). */
+export function atStep(lesson, step) {
+  return { step, predictions: { ...(lesson?.predictions ?? {}) }, revealed: [...(lesson?.revealed ?? [])] };
+}
+
+/** True when every prediction of the step is recorded. */
+export function predicted(lesson, step, state = null) {
+  // Without the cell grid (more than GRID_MAX queries or keys) step 3 asks about the row only.
+  const big = state && (state.tokens.queries.length > GRID_MAX || state.tokens.keys.length > GRID_MAX);
+  return STEP_PREDICTIONS[step].every((name) => (big && name === 'zeros') || lesson?.predictions?.[name] !== undefined);
+}
+
+const sameShape = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((r, i) => r.length === b[i].length);
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+const norm = (xs) => Math.sqrt(xs.reduce((acc, x) => acc + x * x, 0));
+
+/**
+ * The reference state of a step: the live state with what the step asks the student to change
+ * put back as the step started it. null when that is not possible (another mode or shape).
+ */
+export function referenceState(step, state) {
+  const setup = setupState(step);
+  const s = structuredClone(state);
+  delete s.lesson;
+  delete s.lab;
+  const hd = s.heads[s.head];
+  if (step === 1) { // the keys as they started
+    if (s.mode !== 'qkv' || !sameShape(hd.K, setup.heads[0].K)) return null;
+    hd.K = structuredClone(setup.heads[0].K);
+    return s;
+  }
+  if (step === 2) { // the temperature and the scale as they started
+    s.tau = setup.tau;
+    s.scale = setup.scale;
+    return s;
+  }
+  if (step === 3) { // no causal mask
+    s.mask.causal = false;
+    return s;
+  }
+  if (step === 4) { // the values as they started
+    if (!sameShape(hd.V, setup.heads[0].V)) return null;
+    hd.V = structuredClone(setup.heads[0].V);
+    return s;
+  }
+  return null;
+}
+
+/**
+ * Step 1: which weights of the selected row rose when the keys moved.
+ * @returns {{row, keys: [{j, key, refKey, score, refScore, weight, refWeight, moved}], rise, fall,
+ *   moved: boolean, sum}|{unavailable: true}}
+ */
+export function answerStep1(state, results, ref) {
+  if (!ref || state.mode !== 'qkv') return { unavailable: true };
+  const t = state.row;
+  const hd = state.heads[state.head];
+  const setupK = setupState(1).heads[0].K;
+  const keys = hd.K.map((k, j) => ({
+    j, key: k, refKey: setupK[j],
+    score: results.scores[t][j], refScore: ref.scores[t][j],
+    weight: results.weights[t][j], refWeight: ref.weights[t][j],
+    moved: !sameList(k, setupK[j]),
+  }));
+  const rise = keys.filter((k) => k.weight > k.refWeight + EPS).map((k) => k.j);
+  const fall = keys.filter((k) => k.weight < k.refWeight - EPS).map((k) => k.j);
+  const sum = results.weights[t].reduce((a, b) => a + b, 0);
+  return { row: t, keys, rise, fall, moved: keys.some((k) => k.moved), sum };
+}
+
+/**
+ * Step 2: how the selected row's entropy answers a higher temperature (or a smaller scale), and
+ * whether every row still sums to one. `sharper` compares c / tau with the start's (c = scale).
+ */
+export function answerStep2(state, results, ref) {
+  const t = state.row;
+  const factor = results.scale / state.tau;
+  const refTau = setupState(2).tau; // the reference state's temperature (results carry no tau)
+  const refFactor = ref.scale / refTau;
+  const entropy = results.rows[t].entropy;
+  const refEntropy = ref.rows[t].entropy;
+  const dH = entropy - refEntropy;
+  const observed = Math.abs(dH) <= EPS ? 'same' : dH > 0 ? 'up' : 'down';
+  const flip = { up: 'down', down: 'up', same: 'same' };
+  let answer = null; // what raising tau (lowering c / tau) does
+  if (Math.abs(factor - refFactor) > EPS * Math.abs(refFactor)) answer = factor < refFactor ? observed : flip[observed];
+  const sums = results.rows.map((r) => (r.empty ? null : r.rowSum));
+  const allOne = sums.every((x) => x === null || Math.abs(x - 1) <= EPS);
+  return {
+    row: t, tau: state.tau, refTau, scale: results.scale, refScale: ref.scale, factor, refFactor,
+    entropy, refEntropy, observed, answer, changed: answer !== null, sums, allOne, sumsAnswer: allOne ? 'yes' : 'no',
+  };
+}
+
+/**
+ * Step 3: the cells the mask sets to zero (t * n_k + j) and, for the selected row, the weights
+ * before and after with the renormalised values b_j / sum of the visible b.
+ */
+export function answerStep3(state, results, ref) {
+  const nK = results.weights[0].length;
+  const t = state.row;
+  if (!state.mask.causal) return { causalOff: true, row: t };
+  const zeros = [];
+  results.visible.forEach((row, i) => row.forEach((v, j) => { if (!v) zeros.push(i * nK + j); }));
+  const before = ref.weights[t];
+  const visible = results.visible[t];
+  const kept = before.reduce((acc, b, j) => acc + (visible[j] ? b : 0), 0);
+  const expected = before.map((b, j) => (visible[j] ? b / kept : 0));
+  const after = results.weights[t];
+  const maxDiff = Math.max(...after.map((a, j) => Math.abs(a - expected[j])));
+  const masked = visible.some((v, j) => !v && ref.visible[t][j]);
+  const sums = results.rows.map((r) => (r.empty ? null : r.rowSum));
+  return {
+    row: t, zeros, before, after, expected, kept, maxDiff, sums,
+    renorm: masked ? (Math.abs(after.reduce((a, b) => a + b, 0) - 1) <= EPS ? 'renormalised' : 'less') : 'same',
+  };
+}
+
+/**
+ * Step 4: the values changed since the step started, the scores before and after (unchanged:
+ * S does not read V), the selected row's output shift and, per changed value j,
+ * |delta o_t| / |delta v_j|, which is a_tj when only v_j changed (d o_t / d v_j = a_tj I).
+ */
+export function answerStep4(state, results, ref) {
+  const t = state.row;
+  const hd = state.heads[state.head];
+  const setupV = setupState(4).heads[0].V;
+  if (!ref || !hd.V) return { unavailable: true, row: t };
+  const changed = hd.V.map((v, j) => (sameList(v, setupV[j]) ? -1 : j)).filter((j) => j >= 0);
+  let scoresDiff = 0;
+  results.scores.forEach((row, i) => row.forEach((x, j) => {
+    const y = ref.scores[i][j];
+    if ((x === null) !== (y === null)) scoresDiff = Infinity;
+    else if (x !== null) scoresDiff = Math.max(scoresDiff, Math.abs(x - y));
+  }));
+  const out = results.output[t];
+  const refOut = ref.output[t];
+  const shift = out.map((x, i) => x - refOut[i]);
+  const weights = results.weights[t];
+  let top = -1;
+  weights.forEach((w, j) => { if (results.visible[t][j] && (top < 0 || w > weights[top])) top = j; });
+  const dv = changed.map((j) => ({ j, weight: weights[j], size: norm(hd.V[j].map((x, i) => x - setupV[j][i])) }));
+  return {
+    row: t, changed, scoresDiff, scoresAnswer: scoresDiff === 0 ? 'same' : 'change',
+    output: out, refOutput: refOut, shift, shiftSize: norm(shift), dv,
+    ratio: changed.length === 1 && dv[0].size > 0 ? norm(shift) / dv[0].size : null,
+    top, largestAnswer: 'yes', // |d o_t / d v_j| = a_tj: the largest weight marks the value that moves o_t most
+  };
+}
+
+/**
+ * Step 5: the link of the live state read back: equal state, equal matrix (the weights the core
+ * computes from it, bit for bit), equal mask, equal step.
+ * @param {(s: object) => object} compute the core
+ */
+export function answerStep5(state, results, fragment, decodeLink, statesEqual, compute) {
+  let decoded;
+  try {
+    decoded = decodeLink(fragment);
+  } catch (e) {
+    return { error: e.message, answer: 'no' };
+  }
+  const again = compute(decoded);
+  const matrix = statesEqual(again.weights, results.weights) && statesEqual(again.scores, results.scores);
+  const mask = statesEqual(decoded.mask, state.mask);
+  const step = decoded.lesson?.step === state.lesson?.step;
+  const whole = statesEqual(decoded, state);
+  return { matrix, mask, step, whole, length: fragment.length, answer: matrix && mask && step && whole ? 'yes' : 'no' };
+}
