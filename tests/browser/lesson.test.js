@@ -10,6 +10,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { choosePreset, getResults, getState, near, readMatrix, screenshotPath, sharedPage, softmax, waitReady } from './harness.js';
+import { CJK, englishWords } from '../node/i18n_words.js';
 
 let page;
 sharedPage('[lesson] ', (p) => { page = p; });
@@ -313,5 +314,52 @@ describe('guided lesson', () => {
     assert.equal((await getState(page)).lesson.step, 1, 'undo brings the lesson back');
     await page.click('#lesson-toggle');
     assert.equal('lesson' in (await getState(page)), false, 'the header button closes it too');
+  });
+
+  test('language coverage: every step, answer and solution in Chinese holds no English word, in English no Chinese', async () => {
+    // The panel's text as a reader meets it: visible text and labels, without data (translate="no")
+    // and KaTeX; an attribute cannot mark part of itself as data, so tokens are cut out of it.
+    const panelTexts = () => page.evaluate(() => {
+      const st = window.attentionPlayground.getState();
+      const tokens = [...st.tokens.queries, ...st.tokens.keys].sort((x, y) => y.length - x.length);
+      const strip = (v) => tokens.reduce((acc, tk) => acc.split(tk).join(' '), v);
+      const out = [];
+      const visit = (el) => {
+        if (el.matches('.katex, [translate="no"], script, style') || !el.checkVisibility()) return;
+        for (const a of ['aria-label', 'title', 'aria-roledescription', 'aria-valuetext']) if (el.getAttribute(a)) out.push(strip(el.getAttribute(a)));
+        for (const c of el.childNodes) {
+          if (c.nodeType === Node.TEXT_NODE && c.textContent.trim()) out.push(c.textContent.trim());
+          else if (c.nodeType === Node.ELEMENT_NODE) visit(c);
+        }
+      };
+      visit(document.getElementById('lesson-panel'));
+      return out;
+    });
+    const act = {
+      1: async () => { await page.focus('#lesson-key-1'); await page.keyboard.press('ArrowLeft'); },
+      2: () => page.click('#lesson-s2-up'),
+      3: () => page.click('#lesson-s3-causal'),
+      4: () => page.click('#lesson-s4-change'),
+      5: async () => {},
+    };
+    const all = { rise: [0], entropy: 'up', sums: 'yes', zeros: [1], renorm: 'same', scores: 'change', largest: 'no', reproduce: 'yes' };
+    for (const lang of ['zh-CN', 'en']) {
+      await choosePreset(page, 'lessonGuided');
+      const start = { ...(await page.evaluate(() => window.attentionPlayground.getState())), lesson: { step: 1, predictions: all, revealed: [1, 2, 3, 4, 5] } };
+      await page.evaluate((st) => window.attentionPlayground.setState(st), start);
+      const url = await page.evaluate(() => window.attentionPlayground.shareUrl());
+      await reload(`${url.replace(/&lang=[^&]*/, '')}&lang=${lang}`);
+      const bad = [];
+      for (const step of [1, 2, 3, 4, 5]) {
+        await page.click(`#lesson-step-${step}`);
+        await act[step]();
+        await page.evaluate(() => { for (const d of document.querySelectorAll('#lesson-exercises details')) d.open = true; });
+        assert.ok(await page.isVisible('#lesson-answer .lesson-verdict'), `step ${step}: the answer is shown`);
+        for (const text of await panelTexts()) {
+          if (lang === 'en' ? CJK.test(text) : englishWords(text).length) bad.push(`step ${step}: ${text}`);
+        }
+      }
+      assert.deepEqual([...new Set(bad)], [], `${lang}: text in the other language`);
+    }
   });
 });

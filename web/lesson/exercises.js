@@ -63,7 +63,7 @@ export function renderExercises({ state, results, ctx, t }) {
     sol2 = [
       h('p', {}, t('lesson.ex2.solution')),
       h('p', {}, rich(t, zero ? 'lesson.ex2.liveZero' : 'lesson.ex2.liveNotZero', {
-        query: showToken(state.tokens.queries[tr]), n: String(n), w: f(1 / n),
+        query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])), n: String(n), w: f(1 / n),
         mean: num(vec(mean), 'lesson-ex2-mean', mean),
         weights: num(vec(results.weights[tr]), 'lesson-ex2-weights', results.weights[tr]),
         output: num(vec(out), 'lesson-ex2-output', out),
@@ -86,7 +86,7 @@ export function renderExercises({ state, results, ctx, t }) {
   if (sens && sens.supported && !sens.empty && sens.keys.length > 1) {
     const low = sens.keys.reduce((a, b) => (b.weight < a.weight ? b : a));
     sol3.push(h('p', {}, rich(t, 'lesson.ex3.live', {
-      query: showToken(state.tokens.queries[tr]), key: showToken(state.tokens.keys[low.key]),
+      query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])), key: h('span', { translate: 'no' }, showToken(state.tokens.keys[low.key])),
       weight: num(f(low.weight), 'lesson-ex3-weight', low.weight),
       shift: num(f(low.deletion), 'lesson-ex3-deletion', low.deletion),
       distance: num(f(low.distance), 'lesson-ex3-distance', low.distance),

@@ -42,6 +42,9 @@ const f = (x) => fmtMetric(x, 4);
 const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
 const tok = (state, j) => showToken(state.tokens.keys[j] ?? '');
 const qtok = (state, i) => showToken(state.tokens.queries[i] ?? '');
+// Tokens are data, not interface text: in sentences they sit in their own translate="no" span.
+const kk = (state, j) => h('span', { translate: 'no' }, tok(state, j));
+const qk = (state, i) => h('span', { translate: 'no' }, qtok(state, i));
 /** The space between two sentences or a label and its text: none in Chinese. */
 const sp = () => t('lesson.gap');
 const data = (text, attrs = {}) => h('span', { translate: 'no', class: 'lesson-num', ...attrs }, text);
@@ -128,7 +131,7 @@ export function initLesson(ctx) {
   function step1Table(s, r, ref) {
     const tr = s.row;
     return h('div', { id: 'lesson-s1-readout' }, h('table', { id: 'lesson-s1-table', class: 'lesson-table' },
-      h('caption', {}, t('lesson.s1.tableCaption', { query: qtok(s, tr) })),
+      h('caption', {}, rich(t, 'lesson.s1.tableCaption', { query: qk(s, tr) })),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('lesson.col.key')), h('th', { scope: 'col' }, 'k_j'),
         h('th', { scope: 'col' }, t('lesson.col.score')), h('th', { scope: 'col' }, t('lesson.col.weight')))),
       h('tbody', {}, s.heads[s.head].K.map((k, j) => h('tr', {},
@@ -153,7 +156,7 @@ export function initLesson(ctx) {
         h('dl', { class: 'lesson-facts' },
           h('dt', {}, t('lesson.s2.tau')), h('dd', {}, data(String(s.tau), { id: 'lesson-s2-tau' })),
           h('dt', {}, t('lesson.s2.scale')), h('dd', {}, data(f(r.scale), { id: 'lesson-s2-scale' })),
-          h('dt', {}, t('lesson.s2.entropy', { query: qtok(s, tr) })),
+          h('dt', {}, rich(t, 'lesson.s2.entropy', { query: qk(s, tr) })),
           h('dd', {}, data(ref ? `${f(ref.rows[tr].entropy)} → ${f(r.rows[tr].entropy)}` : f(r.rows[tr].entropy), { id: 'lesson-s2-entropy', dataset: { value: String(r.rows[tr].entropy) } })),
           h('dt', {}, t('lesson.s2.sums')),
           h('dd', {}, data(r.rows.map((m) => (m.empty ? '—' : f(m.rowSum))).join(', '), { id: 'lesson-s2-sums' }))),
@@ -165,7 +168,7 @@ export function initLesson(ctx) {
           type: 'checkbox', id: 'lesson-s3-causal', checked: s.mask.causal,
           onchange: (ev) => ctx.update((x) => { x.mask.causal = ev.target.checked; }),
         }), ` ${t('lesson.s3.causal')}`),
-        h('p', { class: 'note' }, t('lesson.s3.rowWeights', { query: qtok(s, tr) }), sp(),
+        h('p', { class: 'note' }, rich(t, 'lesson.s3.rowWeights', { query: qk(s, tr) }), sp(),
           data(vec(r.weights[tr]), { id: 'lesson-s3-weights' })),
       ];
     }
@@ -183,8 +186,8 @@ export function initLesson(ctx) {
             onclick: () => { const j = Number(sel.value); ctx.update((x) => { x.heads[x.head].V[j] = x.heads[x.head].V[j].map((v) => v + 1); }); },
           }, t('lesson.s4.change'))),
         h('dl', { class: 'lesson-facts' },
-          h('dt', {}, t('lesson.s4.scoresRow', { query: qtok(s, tr) })), h('dd', {}, data(vec(r.scores[tr].map((x) => x ?? NaN)), { id: 'lesson-s4-scores' })),
-          h('dt', {}, t('lesson.s4.output', { query: qtok(s, tr) })),
+          h('dt', {}, rich(t, 'lesson.s4.scoresRow', { query: qk(s, tr) })), h('dd', {}, data(vec(r.scores[tr].map((x) => x ?? NaN)), { id: 'lesson-s4-scores' })),
+          h('dt', {}, rich(t, 'lesson.s4.output', { query: qk(s, tr) })),
           h('dd', {}, data(ref ? `${vec(ref.output[tr])} → ${vec(r.output[tr])}` : vec(r.output[tr]), { id: 'lesson-s4-output' }))),
       ];
     }
@@ -206,7 +209,7 @@ export function initLesson(ctx) {
     const p = lesson.predictions;
     const setP = (name, value) => editLesson((l) => { l.predictions[name] = value; });
     const radios = (name, choices, vars = {}) => h('fieldset', { class: 'lesson-q', dataset: { prediction: name } },
-      h('legend', {}, t(`lesson.q.${name}`, vars)),
+      h('legend', {}, rich(t, `lesson.q.${name}`, vars)),
       choices.map((c) => h('label', { class: 'check' }, h('input', {
         type: 'radio', name: `lesson-p-${name}`, id: `lesson-p-${name}-${c}`, value: c, checked: p[name] === c, disabled: locked,
         onchange: () => setP(name, c),
@@ -215,7 +218,7 @@ export function initLesson(ctx) {
     if (n === 1) {
       const chosen = new Set(p.rise ?? []);
       return [h('fieldset', { class: 'lesson-q', dataset: { prediction: 'rise' } },
-        h('legend', {}, t('lesson.q.rise', { key: tok(s, Math.min(1, s.tokens.keys.length - 1)), query: qtok(s, tr) })),
+        h('legend', {}, rich(t, 'lesson.q.rise', { key: kk(s, Math.min(1, s.tokens.keys.length - 1)), query: qk(s, tr) })),
         s.tokens.keys.map((_, j) => h('label', { class: 'check' }, h('input', {
           type: 'checkbox', id: `lesson-p-rise-${j}`, checked: chosen.has(j), disabled: locked,
           onchange: (ev) => {
@@ -226,7 +229,7 @@ export function initLesson(ctx) {
         }), ' ', h('span', { translate: 'no' }, tok(s, j)))),
         h('p', { class: 'note' }, t('lesson.q.riseNone')))];
     }
-    if (n === 2) return [radios('entropy', ['up', 'down', 'same'], { query: qtok(s, tr) }), radios('sums', ['yes', 'no'])];
+    if (n === 2) return [radios('entropy', ['up', 'down', 'same'], { query: qk(s, tr) }), radios('sums', ['yes', 'no'])];
     if (n === 3) {
       const nQ = s.tokens.queries.length;
       const nK = s.tokens.keys.length;
@@ -251,10 +254,10 @@ export function initLesson(ctx) {
       } else {
         parts.push(h('p', { class: 'note' }, t('lesson.q.zerosTooLarge', { max: GRID_MAX })));
       }
-      parts.push(radios('renorm', ['same', 'renormalised', 'less'], { query: qtok(s, tr) }));
+      parts.push(radios('renorm', ['same', 'renormalised', 'less'], { query: qk(s, tr) }));
       return parts;
     }
-    if (n === 4) return [radios('scores', ['change', 'same']), radios('largest', ['yes', 'no'], { query: qtok(s, tr) })];
+    if (n === 4) return [radios('scores', ['change', 'same']), radios('largest', ['yes', 'no'], { query: qk(s, tr) })];
     return [radios('reproduce', ['yes', 'no'])];
   }
 
@@ -266,57 +269,60 @@ export function initLesson(ctx) {
       correct === null ? null : h('p', { class: `lesson-mark ${correct ? 'right' : 'wrong'}` }, correct ? t('lesson.right') : t('lesson.wrong')));
   }
 
-  const keyList = (s, js) => (js.length ? js.map((j) => tok(s, j)).join(t('lesson.listSep')) : t('lesson.none'));
+  const keyList = (s, js) => (js.length ? h('span', { translate: 'no' }, js.map((j) => tok(s, j)).join(t('lesson.listSep'))) : t('lesson.none'));
   const sameSet = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
   function answer(n, s, r, ref) {
     const p = s.lesson.predictions;
     const tr = s.row;
+    // A link may reveal a step without its prediction: then nothing is marked.
+    const choice = (name) => (p[name] === undefined ? t('lesson.notRecorded') : t(`lesson.q.${name}.${p[name]}`));
+    const mark = (name, ok) => (p[name] === undefined ? null : ok);
     if (n === 1) {
       const a = answerStep1(s, r, ref);
       if (a.unavailable) return [h('p', {}, t('lesson.s1.unavailable'))];
-      const mine = keyList(s, p.rise);
+      const mine = p.rise ? keyList(s, p.rise) : t('lesson.notRecorded');
       if (!a.moved) return [verdict('rise', mine, t('lesson.s1.notMoved'), null)];
       const changes = a.keys.filter((k) => a.rise.includes(k.j) || a.fall.includes(k.j))
         .map((k) => t('lesson.s1.change', { key: tok(s, k.j), from: f(k.refWeight), to: f(k.weight), sFrom: f(k.refScore), sTo: f(k.score) }));
       return [verdict('rise', mine, [
         rich(t, 'lesson.s1.rise', { keys: keyList(s, a.rise), fall: keyList(s, a.fall), changes: data(changes.join(t('lesson.listSep')), { id: 'lesson-a1-changes' }) }), sp(),
-        t('lesson.s1.sum', { sum: f(a.sum) })], sameSet(p.rise, a.rise))];
+        t('lesson.s1.sum', { sum: f(a.sum) })], mark('rise', p.rise && sameSet(p.rise, a.rise)))];
     }
     if (n === 2) {
       const a = answerStep2(s, r, ref);
       const entropyText = a.changed
         ? [t('lesson.s2.factor', { from: f(a.refFactor), to: f(a.factor) }), sp(),
-          t('lesson.s2.entropyChange', { query: qtok(s, tr), from: f(a.refEntropy), to: f(a.entropy) }), sp(),
+          rich(t, 'lesson.s2.entropyChange', { query: qk(s, tr), from: f(a.refEntropy), to: f(a.entropy) }), sp(),
           t(`lesson.s2.answer.${a.answer}`)]
         : t('lesson.s2.notChanged', { factor: f(a.factor) });
       return [
-        verdict('entropy', t(`lesson.q.entropy.${p.entropy}`), entropyText, a.changed ? p.entropy === a.answer : null),
-        verdict('sums', t(`lesson.q.sums.${p.sums}`),
+        verdict('entropy', choice('entropy'), entropyText, a.changed ? mark('entropy', p.entropy === a.answer) : null),
+        verdict('sums', choice('sums'),
           [t(a.allOne ? 'lesson.s2.sumsYes' : 'lesson.s2.sumsNo'), sp(), data(a.sums.map((x) => (x === null ? '—' : f(x))).join(', '), { id: 'lesson-a2-sums' })],
-          p.sums === a.sumsAnswer),
+          mark('sums', p.sums === a.sumsAnswer)),
       ];
     }
     if (n === 3) {
       const a = answerStep3(s, r, ref);
       const nK = s.tokens.keys.length;
-      const cells = (list) => (list.length ? list.map((c) => `(${qtok(s, Math.floor(c / nK))}, ${tok(s, c % nK)})`).join(t('lesson.listSep')) : t('lesson.none'));
+      const cells = (list) => (list.length ? h('span', { translate: 'no' }, list.map((c) => `(${qtok(s, Math.floor(c / nK))}, ${tok(s, c % nK)})`).join(t('lesson.listSep'))) : t('lesson.none'));
       const mineZeros = p.zeros ? cells(p.zeros) : t('lesson.notRecorded');
       if (a.causalOff) {
-        return [verdict('zeros', mineZeros, t('lesson.s3.off'), null), verdict('renorm', t(`lesson.q.renorm.${p.renorm}`), t('lesson.s3.off'), null)];
+        return [verdict('zeros', mineZeros, t('lesson.s3.off'), null), verdict('renorm', choice('renorm'), t('lesson.s3.off'), null)];
       }
       const out = [verdict('zeros', mineZeros,
-        [t('lesson.s3.zeros', { n: a.zeros.length }), sp(), data(cells(a.zeros), { id: 'lesson-a3-zeros' })],
+        [t('lesson.s3.zeros', { n: a.zeros.length }), sp(), h('span', { id: 'lesson-a3-zeros' }, cells(a.zeros))],
         p.zeros ? sameSet(p.zeros, a.zeros) : null)];
-      out.push(verdict('renorm', t(`lesson.q.renorm.${p.renorm}`), [
-        t(`lesson.s3.renorm.${a.renorm}`, { query: qtok(s, tr), kept: f(a.kept) }), sp(),
+      out.push(verdict('renorm', choice('renorm'), [
+        rich(t, `lesson.s3.renorm.${a.renorm}`, { query: qk(s, tr), kept: f(a.kept) }), sp(),
         rich(t, 'lesson.s3.rows', {
           before: data(vec(a.before), { id: 'lesson-a3-before' }),
           after: data(vec(a.after), { id: 'lesson-a3-after' }),
           expected: data(vec(a.expected), { id: 'lesson-a3-expected' }),
           sums: data(a.sums.map((x) => (x === null ? '—' : f(x))).join(', '), { id: 'lesson-a3-sums' }),
         })],
-      p.renorm === a.renorm));
+      mark('renorm', p.renorm === a.renorm)));
       return out;
     }
     if (n === 4) {
@@ -325,38 +331,38 @@ export function initLesson(ctx) {
       let sens = null;
       try { sens = ctx.lab({ ...s, lab: { view: 'sensitivity', params: {} } }); } catch { sens = null; }
       const largestText = sens && sens.supported && !sens.empty
-        ? t(sens.agrees.value ? 'lesson.s4.largestYes' : 'lesson.s4.largestNo', {
+        ? rich(t, sens.agrees.value ? 'lesson.s4.largestYes' : 'lesson.s4.largestNo', {
           key: keyList(s, sens.leaders.weight), weight: f(sens.keys.find((k) => k.key === sens.leaders.weight[0]).weight),
         })
         : t('lesson.s4.largestUndefined');
       const largestAnswer = sens && sens.supported && !sens.empty ? (sens.agrees.value ? 'yes' : 'no') : null;
       if (!a.changed.length) {
-        return [verdict('scores', t(`lesson.q.scores.${p.scores}`), t('lesson.s4.notChanged'), null),
-          verdict('largest', t(`lesson.q.largest.${p.largest}`), largestText, largestAnswer === null ? null : p.largest === largestAnswer)];
+        return [verdict('scores', choice('scores'), t('lesson.s4.notChanged'), null),
+          verdict('largest', choice('largest'), largestText, largestAnswer === null ? null : mark('largest', p.largest === largestAnswer))];
       }
-      const shifts = a.dv.map((d) => t('lesson.s4.dv', { key: tok(s, d.j), size: f(d.size), weight: f(d.weight) })).join(t('lesson.listSep'));
+      const shifts = a.dv.flatMap((d, i) => [i ? t('lesson.listSep') : '', rich(t, 'lesson.s4.dv', { key: kk(s, d.j), size: f(d.size), weight: f(d.weight) })]);
       return [
-        verdict('scores', t(`lesson.q.scores.${p.scores}`),
+        verdict('scores', choice('scores'),
           [t(a.scoresAnswer === 'same' ? 'lesson.s4.scoresSame' : 'lesson.s4.scoresChanged', { diff: f(a.scoresDiff) }), sp(),
             rich(t, 'lesson.s4.outputShift', {
-              query: qtok(s, tr), output: data(`${vec(a.refOutput)} → ${vec(a.output)}`, { id: 'lesson-a4-output' }),
+              query: qk(s, tr), output: data(`${vec(a.refOutput)} → ${vec(a.output)}`, { id: 'lesson-a4-output' }),
               size: f(a.shiftSize), changes: shifts,
             }),
-            a.ratio === null ? '' : [sp(), t('lesson.s4.ratio', { ratio: f(a.ratio), key: tok(s, a.dv[0].j), weight: f(a.dv[0].weight) })]],
-          p.scores === a.scoresAnswer),
-        verdict('largest', t(`lesson.q.largest.${p.largest}`), largestText, largestAnswer === null ? null : p.largest === largestAnswer),
+            a.ratio === null ? '' : [sp(), rich(t, 'lesson.s4.ratio', { ratio: f(a.ratio), key: kk(s, a.dv[0].j), weight: f(a.dv[0].weight) })]],
+          mark('scores', p.scores === a.scoresAnswer)),
+        verdict('largest', choice('largest'), largestText, largestAnswer === null ? null : mark('largest', p.largest === largestAnswer)),
       ];
     }
     let fragment = '';
     try { fragment = ctx.shareUrl().split('#')[1] ?? ''; } catch { fragment = ''; }
     const a = answerStep5(s, r, fragment, decodeLink, statesEqual, ctx.compute);
-    const mark = (ok) => (ok ? t('lesson.s5.same') : t('lesson.s5.differs'));
+    const same = (ok) => (ok ? t('lesson.s5.same') : t('lesson.s5.differs'));
     const text = a.error ? t('lesson.s5.error', { message: a.error }) : h('ul', { class: 'lesson-checks', id: 'lesson-a5-checks' },
-      h('li', { dataset: { ok: String(a.matrix) } }, t('lesson.s5.matrix'), sp(), mark(a.matrix)),
-      h('li', { dataset: { ok: String(a.mask) } }, t('lesson.s5.mask'), sp(), mark(a.mask)),
-      h('li', { dataset: { ok: String(a.step) } }, t('lesson.s5.step', { n: s.lesson.step }), sp(), mark(a.step)),
-      h('li', { dataset: { ok: String(a.whole) } }, t('lesson.s5.whole', { length: a.length }), sp(), mark(a.whole)));
-    return [verdict('reproduce', t(`lesson.q.reproduce.${p.reproduce}`), text, p.reproduce === a.answer)];
+      h('li', { dataset: { ok: String(a.matrix) } }, t('lesson.s5.matrix'), sp(), same(a.matrix)),
+      h('li', { dataset: { ok: String(a.mask) } }, t('lesson.s5.mask'), sp(), same(a.mask)),
+      h('li', { dataset: { ok: String(a.step) } }, t('lesson.s5.step', { n: s.lesson.step }), sp(), same(a.step)),
+      h('li', { dataset: { ok: String(a.whole) } }, t('lesson.s5.whole', { length: a.length }), sp(), same(a.whole)));
+    return [verdict('reproduce', choice('reproduce'), text, mark('reproduce', p.reproduce === a.answer))];
   }
 
   // ------------------------------------------------------------------------------------------
