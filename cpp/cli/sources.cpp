@@ -191,10 +191,8 @@ private:
     io::Tensor t_;
 };
 
-std::unique_ptr<HeadSource> open_npz(const std::string& path, const std::string& array) {
-    int err = 0;
-    zip_t* raw = zip_open(path.c_str(), ZIP_RDONLY, &err);
-    if (!raw) bad("cannot read " + path + " as a .npz (zip) archive: " + zip_message(err));
+/// The member `array` (or the only .npy member) of an open archive, which the source then owns.
+std::unique_ptr<HeadSource> open_npz_archive(zip_t* raw, const std::string& path, const std::string& array) {
     std::shared_ptr<zip_t> archive(raw, [](zip_t* z) { zip_discard(z); });
 
     std::vector<std::string> names;
@@ -233,7 +231,35 @@ std::unique_ptr<HeadSource> open_npz(const std::string& path, const std::string&
     return std::make_unique<NpySource>(std::move(stream), "npz", member, archive);
 }
 
+std::unique_ptr<HeadSource> open_npz(const std::string& path, const std::string& array) {
+    int err = 0;
+    zip_t* raw = zip_open(path.c_str(), ZIP_RDONLY, &err);
+    if (!raw) bad("cannot read " + path + " as a .npz (zip) archive: " + zip_message(err));
+    return open_npz_archive(raw, path, array);
+}
+
 }  // namespace
+
+std::unique_ptr<HeadSource> open_npz_memory(const void* data, std::size_t size, const std::string& name,
+                                            const std::string& array) {
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_buffer_create(data, size, 0, &error);
+    if (!source) {
+        const std::string message = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        bad("cannot read " + name + " as a .npz (zip) archive: " + message);
+    }
+    zip_t* raw = zip_open_from_source(source, ZIP_RDONLY, &error);
+    if (!raw) {
+        zip_source_free(source);  // still ours when the open fails
+        const std::string message = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        bad("cannot read " + name + " as a .npz (zip) archive: " + message);
+    }
+    zip_error_fini(&error);
+    return open_npz_archive(raw, name, array);
+}
 
 std::string read_text_file(const std::string& path, const char* field) {
     std::FILE* f = std::fopen(path.c_str(), "rb");

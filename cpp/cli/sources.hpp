@@ -2,6 +2,7 @@
 // (memory: one head, whatever the file size), or an attention JSON document held in memory.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -44,6 +45,12 @@ protected:
 /// or "scores.npy"); required when the archive has several. Throws attn::Error (bad input,
 /// exit 2) or UsageError.
 std::unique_ptr<HeadSource> open_source(const std::string& path, const std::string& array);
+
+/// The .npz reader of open_source() over an archive already in memory (`data` must outlive the
+/// source; `name` is only used in messages). The same member choice, streaming and errors as a
+/// file: only the zip source differs (the .npz fuzz target, cpp/fuzz/fuzz_npz.cpp, feeds it bytes).
+std::unique_ptr<HeadSource> open_npz_memory(const void* data, std::size_t size, const std::string& name,
+                                            const std::string& array);
 
 /// The whole of a (small) text file, for JSON and token files. Throws Error(kBadFile).
 std::string read_text_file(const std::string& path, const char* field);
