@@ -12,7 +12,8 @@ import { h, mount } from './views/dom.js';
 import { renderEditor } from './views/editor.js';
 import { renderHeatmap } from './views/heatmap.js';
 import { renderOutput, renderRowPanel } from './views/rowpanel.js';
-import { showToken } from './views/format.js';
+import { dataSpan, showToken, tData } from './views/format.js';
+import { DATASET_KEYS, sourceNodes } from './views/source.js';
 import { renderOverview } from './views/overview.js';
 import { LARGE_KEYS, LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
 import { initImportView } from './import-ui.js';
@@ -22,13 +23,17 @@ import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJs
 import { concatOffset, fillRandom, makeLayerState, resizeHeads, resizeKeyDim, resizeModel, resizeOutput, resizeTokens, resizeValueDim, setProjection } from './multihead.js';
 import { renderGate, renderLayer } from './views/layer.js';
 import { parseCell, showCell } from './views/editor.js';
-import { defaultOptions, formatPageOptions, isPageOptionKey, readPageOptions } from './page-options.js';
-import { getLang, normaliseLang, setLang, t } from './i18n.js';
+import { applyPresentation, defaultOptions, formatPageOptions, isPageOptionKey, readPageOptions, reportHeight } from './page-options.js';
+import { initShareDialog } from './share-dialog.js';
+import { getLang, hasKey, normaliseLang, onLangChange, setLang, t } from './i18n.js';
+import { PALETTE_IDS, onPaletteChange, setPalette } from './views/palette.js';
+import { initTabs } from './views/tabs.js';
+import { initLesson } from './lesson/panel.js';
 
 const $ = (id) => document.getElementById(id);
 const TAU_MIN = 0.05;
 const TAU_MAX = 20;
-const NUMBERS_AUTO_MAX = 16; // numbers drawn in heatmap cells up to this many keys by default
+const NUMBERS_AUTO_MAX = 16; // numbers drawn in heatmap cells by default up to this many queries and keys
 const SIDE_BY_SIDE_MAX = 16; // above this many keys one heatmap is shown at a time (view.panel)
 const UNDO_DEPTH = 100;
 
@@ -68,30 +73,42 @@ function slotFor(field = '') {
   return null;
 }
 
+// The errors on screen, as functions that word them, so that a language change re-words them.
+const shownErrors = new Map(); // slot id -> () => message
+
+/**
+ * @param {string} field
+ * @param {string|Array|(() => (string|Array))} message  a string, nodes (a sentence with
+ *   technical detail in translate="no"), or a function giving either in the current language
+ */
 function showError(field, message) {
   const id = slotFor(field);
   const el = id && $(id);
+  const word = typeof message === 'function' ? message : () => message;
   if (el) {
     el.hidden = false;
-    el.textContent = message;
+    mount(el, word());
+    shownErrors.set(id, word);
   } else {
-    showBanner(message);
+    showBanner(word());
   }
 }
 
 function clearErrors() {
+  shownErrors.clear();
   for (const id of ERROR_SLOTS) {
     const el = $(id);
     if (el) { el.hidden = true; el.textContent = ''; }
   }
   document.querySelectorAll('#editors .error').forEach((el) => { el.hidden = true; el.textContent = ''; });
-  document.querySelectorAll('#editors input.invalid').forEach((el) => el.classList.remove('invalid'));
+  // The control boxes show the state again (syncControls), so none stays marked as refused.
+  document.querySelectorAll('#editors input.invalid, .controls input.invalid').forEach((el) => el.classList.remove('invalid'));
 }
 
 function showBanner(message, kind = 'error') {
   const b = $('banner');
   b.className = `banner ${kind}`;
-  mount(b, h('span', {}, message), h('button', { type: 'button', class: 'small', onclick: () => { b.hidden = true; } }, 'Dismiss'));
+  mount(b, h('span', {}, message), h('button', { type: 'button', class: 'small', onclick: () => { b.hidden = true; } }, t('app.dismiss')));
   b.hidden = false;
 }
 
@@ -108,21 +125,36 @@ function showBanner(message, kind = 'error') {
  */
 function commit(next, opts = {}) {
   const { report = true } = opts;
+  if (state && pageOptions.readonly && !READ_ONLY_KINDS.has(opts.kind ?? 'edit')) {
+    // Read-only (a link option): the controls are disabled; this refuses what slips past them
+    // (a keyboard shortcut, a view's own control) and puts the controls back to the state.
+    $('copy-status').textContent = t('embed.readOnlyRefused');
+    render(true);
+    return t('embed.readOnlyRefused');
+  }
   let valid;
   let res;
   try {
     valid = validateState(next);
     const refused = pageLimit(valid);
-    if (refused) throw new StateError(refused.field, refused.message);
+    if (refused) throw Object.assign(new StateError(refused.field, refused.message), { worded: true });
     if (valid.mode !== 'x' && isLarge(valid)) return commitLarge(valid, opts);
     res = core.compute(valid, { validated: true });
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
-    if (report) showError(e.field, e.message);
+    if (report) showError(e.field, e.worded ? e.message : rejected(e.message));
     return e.message;
   }
   apply(valid, res, opts);
   return null;
+}
+
+/**
+ * An English message of the validator or the core (naming schema paths) as technical detail
+ * (translate="no") after a sentence in the page's language.
+ */
+function rejected(detail, key = 'app.err.rejected') {
+  return [t(key), dataSpan(detail)];
 }
 
 /**
@@ -134,14 +166,14 @@ function pageLimit(s) {
   if (s.mode === 'x') {
     const n = s.x.X.length;
     if (n > LARGE_KEYS) {
-      return { field: 'x.X', message: `x.X has ${n} tokens; the page shows mode "x" (multi-head from X) for up to ${LARGE_KEYS} tokens (the node module and attn compute take any size)` };
+      return { field: 'x.X', message: t('app.err.xTooLarge', { n, max: LARGE_KEYS }) };
     }
     return null;
   }
   if (isLarge(s)) {
     const gated = s.heads.findIndex((hd) => hd.gate);
     if (gated >= 0) {
-      return { field: `heads[${gated}].gate`, message: `heads[${gated}].gate: the page computes heads this large in a worker, which has no gate yet; remove the gate (the node module and attn compute apply it)` };
+      return { field: `heads[${gated}].gate`, message: t('app.err.largeGate', { i: gated }) };
     }
   }
   return null;
@@ -164,10 +196,10 @@ async function commitLarge(valid, opts) {
     return null;
   } catch (e) {
     if (!(e instanceof AttentionError)) {
-      showBanner(`The computation failed: ${e.message}`);
+      showBanner(rejected(e.message, 'app.err.computeFailed'));
       return e.message;
     }
-    if (report) showError(e.field, e.message);
+    if (report) showError(e.field, rejected(e.message));
     return e.message;
   } finally {
     clearTimeout(busyTimer);
@@ -269,7 +301,7 @@ function currentLink() {
     return encodeLink(state);
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
-    $('copy-status').textContent = `This state cannot be put in a link: ${e.message}`;
+    mount($('copy-status'), rejected(e.message, 'app.noLink'));
     return null;
   }
 }
@@ -307,13 +339,14 @@ function flushHash() {
     // No stale link of an earlier state in the address bar: a reload must not silently show
     // something else.
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-    $('copy-status').textContent = `This state holds ${matrixNumbers(state).toLocaleString('en')} numbers: too many for the address bar to follow. Copy link builds a link on demand (if it fits).`;
+    $('copy-status').textContent = t('app.tooManyForBar', { n: matrixNumbers(state).toLocaleString('en') });
     return;
   }
   const link = currentLink();
   const full = link === null ? null : link + formatPageOptions(pageOptions);
   if (full !== null && location.hash.slice(1) !== full) history.replaceState(null, '', `#${full}`);
   if (link === null && location.hash) history.replaceState(null, '', location.pathname + location.search);
+  if (pageOptions.embed) updateFullPageLink();
 }
 
 /** The link to the current state; throws StateError when the state is too large for a link. */
@@ -341,10 +374,46 @@ function startLang(options) {
 function applyPageOptions(fragment, { initial = false } = {}) {
   const { options, errors } = readPageOptions(fragment);
   const lang = initial ? startLang(options) : (options.lang ?? getLang());
-  pageOptions = { ...options, lang };
+  // The palette is a reader's preference: a link without one keeps the one chosen before.
+  let palette = options.palette;
+  if (!/(^|[#&])palette=/.test(fragment)) {
+    try {
+      palette = initial ? (PALETTE_IDS.find((id) => id === localStorage.getItem('attention-playground.palette')) ?? palette) : pageOptions.palette;
+    } catch { /* blocked storage */ }
+  }
+  pageOptions = { ...options, lang, palette };
   setLang(lang); // also fills the static markup on the first call
+  $('lang').value = getLang();
+  presentPageOptions();
   if (errors.length) {
     showBanner(t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
+  }
+}
+
+// Changes a read-only page still makes: choosing what to look at (the query row, the head, the
+// heatmap shown, numbers on cells, the analysis), a new link and the API (docs/embedding.md).
+const READ_ONLY_KINDS = new Set(['row', 'head', 'view', 'lab', 'api', 'link']);
+
+/** Embed mode, read-only and hide flags on the page (classes on <html>, web/page-options.js). */
+function presentPageOptions() {
+  applyPresentation(document, pageOptions);
+  $('palette').value = pageOptions.palette;
+  setPalette(pageOptions.palette);
+  $('readonly-badge').hidden = !pageOptions.readonly;
+  if (!pageOptions.readonly && $('copy-status').textContent === t('embed.readOnlyRefused')) $('copy-status').textContent = '';
+  const importGone = pageOptions.embed || pageOptions.hide.includes('import');
+  if (importGone && document.body.dataset.view === 'import') showView('playground');
+  updateFullPageLink();
+}
+
+/** Embed mode's "Open in full page": the same state and options, without embed mode. */
+function updateFullPageLink() {
+  const a = $('open-full');
+  if (!state) return;
+  try {
+    a.href = shareUrl({ ...pageOptions, embed: false, frame: null });
+  } catch {
+    a.href = location.href.split('#')[0]; // too large for a link: the page itself
   }
 }
 
@@ -365,6 +434,31 @@ function chooseLang(lang) {
   flushHash();
 }
 
+/**
+ * After a language change (setLang): every string this module builds is built again — selects,
+ * notes, editors, views, the lab — from the same state and results. The state, the results and
+ * the undo stack do not change.
+ */
+function relabel() {
+  $('lang').value = getLang();
+  if (!core) return;
+  for (const [id, word] of shownErrors) {
+    const el = $(id);
+    if (el && !el.hidden) mount(el, word());
+  }
+  showCoreVariant();
+  fillPresetSelect();
+  if (state && results) render(true);
+}
+
+/** Switches the heatmaps' palette (the Palette select), remembered in the link and locally. */
+function choosePalette(id) {
+  pageOptions = { ...pageOptions, palette: id };
+  try { localStorage.setItem('attention-playground.palette', id); } catch { /* blocked storage */ }
+  setPalette(id);
+  flushHash();
+}
+
 /** Takes the state of the link in the address bar; resolves to true when it was taken. */
 async function loadFromHash({ initial = false } = {}) {
   const fragment = location.hash.slice(1);
@@ -375,14 +469,14 @@ async function loadFromHash({ initial = false } = {}) {
     decoded = decodeLink(fragment);
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
-    showBanner(`This link could not be read: ${e.message}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
+    showBanner([...rejected(e.message, 'app.linkUnreadable'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
     if (state) flushHash(); // the address bar shows the state on screen, not the rejected link
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
   const err = await commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
   if (err) {
-    showBanner(`This link holds a state the core rejects: ${err}. ${initial ? 'Showing the default state instead.' : 'Keeping the current state.'}`);
+    showBanner([...rejected(err, 'app.linkRejected'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
     if (state) flushHash();
     return false;
   }
@@ -396,11 +490,18 @@ async function loadFromHash({ initial = false } = {}) {
 function fillPresetSelect() {
   const sel = $('preset');
   mount(sel,
-    h('optgroup', { label: 'Lesson' },
-      Object.entries(LESSON_PRESETS).map(([id, p]) => h('option', { value: id }, p.label))),
-    h('optgroup', { label: 'Real heads (bundled)' },
-      Object.entries(REAL_DATASETS).map(([id, d]) => h('option', { value: realPresetId(id, 0) }, d.label))),
-    h('option', { value: 'custom', disabled: true }, 'custom (edited, or from a link or the API)'));
+    h('optgroup', { label: t('app.presetGroupLesson') },
+      Object.entries(LESSON_PRESETS).map(([id, p]) => h('option', { value: id }, presetLabel(`app.preset.${id}`, p)))),
+    h('optgroup', { label: t('app.presetGroupReal') },
+      Object.entries(REAL_DATASETS).map(([id, d]) => h('option', { value: realPresetId(id, 0) }, presetLabel(`app.dataset.${DATASET_KEYS[id]}`, d)))),
+    h('option', { value: 'custom', disabled: true }, t('app.presetCustom')));
+  if (state) syncControls();
+}
+
+/** A preset's name in the page's language: its table key, else its own labelKey, else its label. */
+function presetLabel(key, p) {
+  if (hasKey(key)) return t(key);
+  return p.labelKey && hasKey(p.labelKey) ? t(p.labelKey) : p.label;
 }
 
 async function applyPreset(id) {
@@ -411,7 +512,7 @@ async function applyPreset(id) {
       next = LESSON_PRESETS[id].make();
     } else {
       const [dataset, index] = id.split('.');
-      status.textContent = 'Loading real attention…';
+      status.textContent = t('app.loadingReal');
       next = await loadRealPreset(dataset, Number(index));
       status.textContent = '';
       // Another head of the same file: keep what the user set, so heads compare like for like.
@@ -425,12 +526,13 @@ async function applyPreset(id) {
     }
     scaleCustom = false;
     flushBoxes();
-    if (state?.lab) next.lab = structuredClone(state.lab); // the lab view stays open across presets
+    if (state?.lab && !next.lab) next.lab = structuredClone(state.lab); // the lab view stays open across presets
+    if (state?.lesson && !next.lesson) next.lesson = structuredClone(state.lesson); // and so does the lesson
     const err = await commit(next, { structural: true, kind: 'preset' });
     if (!err) $('banner').hidden = true;
   } catch (e) {
     status.textContent = '';
-    showBanner(`Could not load the preset: ${e.message}`);
+    showBanner(rejected(e.message, 'app.presetFailed'));
     syncControls();
   }
 }
@@ -447,16 +549,12 @@ function render(structural) {
   }
   syncControls();
   renderViews();
+  lessonPanel?.render();
 }
 
 function syncControls() {
   document.querySelectorAll('input[name="mode"]').forEach((r) => { r.checked = r.value === state.mode; });
-  $('mode-note').textContent = {
-    qkv: 'Scores S = Q Kᵀ × scale.',
-    logits: 'Scores given directly; an empty cell is a masked score.',
-    weights: 'Weights given (e.g. from a real model); τ re-tempers each row: a^(1/τ), renormalised.',
-    x: 'Token vectors X; every head computes Q = X W_Q, K = X W_K, V = X W_V, then S = Q Kᵀ × scale. The selected head is shown below, all heads side by side under "Multi-head layer".',
-  }[state.mode];
+  $('mode-note').textContent = t(`app.modeNote.${state.mode}`);
   // A box shows the state unless the user is typing in it (a value not yet committed).
   const tauBox = $('tau');
   if (!pendingBoxes.has('tau')) tauBox.value = String(state.tau);
@@ -470,8 +568,11 @@ function syncControls() {
   $('scale-kind').disabled = !usesScale;
   scaleBox.disabled = !usesScale;
   $('scale-note').textContent = usesScale
-    ? `scale used: ${results.scale.toPrecision(6)} (d_k = ${(state.mode === 'x' ? currentHead().WQ : currentHead().Q)[0]?.length ?? 0}${state.mode === 'x' && state.heads.length > 1 ? ' of the selected head; 1/√d_k is per head' : ''})`
-    : 'Not used: the scores are given.';
+    ? t('app.scaleUsed', {
+      scale: results.scale.toPrecision(6), dk: (state.mode === 'x' ? currentHead().WQ : currentHead().Q)[0]?.length ?? 0,
+      perHead: state.mode === 'x' && state.heads.length > 1,
+    })
+    : t('app.scaleUnused');
   $('causal').checked = state.mask.causal;
   if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
   if (!pendingBoxes.has('stride')) $('stride').value = String(state.mask.stride ?? 0);
@@ -494,43 +595,43 @@ function syncControls() {
   if (realInfo) {
     const rh = $('real-head');
     if (rh.dataset.dataset !== dataset) {
-      mount(rh, realInfo.heads.map((name, i) => h('option', { value: String(i) }, name)));
+      mount(rh, realInfo.heads.map((name, i) => h('option', { value: String(i), translate: 'no' }, name)));
       rh.dataset.dataset = dataset;
     }
     rh.value = index;
   }
   $('numbers').checked = showNumbers();
-  $('source').textContent = state.source ? `Source: ${state.source}` : '';
+  mount($('source'), state.source ? [t('app.source'), sourceNodes(state.source)] : []);
   syncLayerControls();
 }
 
 function showNumbers() {
-  return state.view.numbers === 'auto' ? nK() <= NUMBERS_AUTO_MAX : state.view.numbers === 'on';
+  return state.view.numbers === 'auto' ? nQ() <= NUMBERS_AUTO_MAX && nK() <= NUMBERS_AUTO_MAX : state.view.numbers === 'on';
 }
 
 function fillRowSelect() {
-  mount($('row'), state.tokens.queries.map((t, i) => h('option', { value: String(i) }, `${i}: ${showToken(t)}`)));
+  mount($('row'), state.tokens.queries.map((token, i) => h('option', { value: String(i), translate: 'no' }, `${i}: ${showToken(token)}`)));
 }
 
 function fillHeadSelects() {
   $('head-wrap').hidden = state.heads.length < 2;
-  mount($('head'), state.heads.map((hd, i) => h('option', { value: String(i) }, hd.name || `head ${i}`)));
+  mount($('head'), state.heads.map((hd, i) => h('option', { value: String(i), translate: hd.name ? 'no' : null }, hd.name || t('app.headN', { i }))));
 }
 
 function renderPadding() {
   const n = nK();
   const box = $('padding');
   if (n > 64) {
-    mount(box, h('p', { class: 'note' }, `Key padding: ${state.mask.padding.filter(Boolean).length} of ${n} keys padded (set through the link or API for this many keys).`));
+    mount(box, h('p', { class: 'note' }, t('app.paddingMany', { padded: state.mask.padding.filter(Boolean).length, n })));
     return;
   }
-  mount(box, h('span', { class: 'label' }, 'key padding (padded keys are invisible to every query):'),
-    h('div', { class: 'pad-flags' }, state.tokens.keys.map((t, j) => h('label', { class: 'pad', title: `pad key ${j}` },
+  mount(box, h('span', { class: 'label' }, t('app.paddingLabel')),
+    h('div', { class: 'pad-flags' }, state.tokens.keys.map((token, j) => h('label', { class: 'pad', title: t('app.paddingTitle', { j }) },
       h('input', {
         type: 'checkbox', id: `pad-${j}`, checked: state.mask.padding[j],
         onchange: (ev) => update((s) => { s.mask.padding[j] = ev.target.checked; }, { kind: 'mask' }),
       }),
-      ` ${j}: ${showToken(t)}`))));
+      ` ${j}: `, h('span', { translate: 'no' }, showToken(token))))));
 }
 
 /** The n² cost of the current state, in bytes and multiply-adds. */
@@ -541,21 +642,20 @@ function renderCost() {
     const proj = state.heads.reduce((a, hd) => a + n * d * (2 * hd.WQ[0].length + hd.WV[0].length), 0);
     const attn = state.heads.reduce((a, hd) => a + n * n * (hd.WQ[0].length + hd.WV[0].length), 0);
     const out = state.x.WO ? n * state.x.WO.length * state.x.WO[0].length : 0;
-    $('cost').textContent = `Cost: ${state.heads.length} heads on n = ${n} tokens, d_model = ${d}; projections X W cost ${proj.toLocaleString('en')} multiply-adds, ` +
-      `Q Kᵀ and A V ${attn.toLocaleString('en')}${out ? `, W_O ${out.toLocaleString('en')}` : ''}; computed on this page.`;
+    $('cost').textContent = t('app.cost.layer', {
+      heads: state.heads.length, n, d, proj: proj.toLocaleString('en'), attn: attn.toLocaleString('en'), out: out ? out.toLocaleString('en') : '',
+    });
     return;
   }
   const c = denseCost(state);
-  const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} bytes`);
+  const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : t('app.bytes', { n: b }));
   const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
-  const parts = [`n_q × n_k = ${c.cells.toLocaleString('en')} cells`,
-    `a dense scores or weights matrix takes ${mib(c.matrixBytes)}`];
-  if (c.scoreMacs) parts.push(`Q Kᵀ costs ${big(c.scoreMacs)} multiply-adds`);
-  if (c.outputMacs) parts.push(`A V ${big(c.outputMacs)}`);
-  parts.push(results.large
-    ? `computed in a worker, 64 rows at a time (${mib(c.streamBytes)} working memory), without storing the matrices`
-    : 'computed on this page');
-  $('cost').textContent = `Cost: ${parts.join('; ')}.`;
+  const parts = [t('app.cost.cells', { cells: c.cells.toLocaleString('en') }),
+    t('app.cost.matrix', { size: mib(c.matrixBytes) })];
+  if (c.scoreMacs) parts.push(t('app.cost.scores', { macs: big(c.scoreMacs) }));
+  if (c.outputMacs) parts.push(t('app.cost.output', { macs: big(c.outputMacs) }));
+  parts.push(results.large ? t('app.cost.worker', { size: mib(c.streamBytes) }) : t('app.cost.page'));
+  $('cost').textContent = t('app.cost', { parts: parts.join(t('app.costSep')) });
 }
 
 function renderViews() {
@@ -564,7 +664,7 @@ function renderViews() {
   try {
     renderFormulas($('formulas'), { state, results });
   } catch (e) { // a display-only panel must never stop the views
-    mount($('formulas'), h('p', { class: 'note' }, `The formulas of this row could not be written out (${e.message}).`));
+    mount($('formulas'), h('p', { class: 'note' }, rejected(e.message, 'app.formulasFailed')));
   }
   if (results.large) {
     renderLargeViews();
@@ -587,17 +687,18 @@ function renderViews() {
   if (lo > hi) { lo = 0; hi = 1; }
   const selectRow = (i) => update((s) => { s.row = i; }, { kind: 'row' });
   renderHeatmap($('scores-view'), {
-    id: 'scores', title: state.mode === 'weights' ? 'Scores S = ln a (log of the given weights)' : 'Scores S',
-    note: state.mode === 'qkv' ? `S = Q Kᵀ × ${r.scale.toPrecision(4)}, before the temperature.` : 'Before the temperature.',
+    id: 'scores', title: state.mode === 'weights' ? t('app.scoresTitleWeights') : t('app.scoresTitle'),
+    note: state.mode === 'qkv' ? t('app.scoresNoteQkv', { scale: r.scale.toPrecision(4) }) : t('app.scoresNote'),
     matrix: r.scores, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
     domain: [lo, hi], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
   });
   renderHeatmap($('weights-view'), {
-    id: 'weights', title: 'Weights A = softmax(S / τ)',
-    note: `Each row sums to 1 over its visible keys. τ = ${state.tau}.`,
+    id: 'weights', title: t('app.weightsTitle'),
+    note: t('app.weightsNote', { tau: state.tau }),
     matrix: r.weights, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
     domain: [0, 1], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
     onCellClick: $('edit-allow').checked ? toggleAllow : null,
+    rowMetrics: r.rows, announce: true,
   });
   // Large matrices: one heatmap at a time, chosen by view.panel; small ones side by side.
   const tabs = nK() > SIDE_BY_SIDE_MAX;
@@ -611,7 +712,7 @@ function renderViews() {
   });
   renderOutput($('output-view'), {
     results: r, row: state.row, queryTokens,
-    note: r.gate ? 'Gated: each row is A V times sigmoid(g_t) (the gate table below has both norms).' : null,
+    note: r.gate ? t('app.gatedNote') : null,
   });
   renderLayerViews();
 }
@@ -640,9 +741,9 @@ let labSeq = 0;
 async function renderLab() {
   const seq = ++labSeq;
   const current = state.lab?.view ?? 'none';
-  const choices = [['none', 'Off'], ...LAB_VIEWS.filter(hasLabView).map((id) => [id, LAB_TITLES[id]])];
+  const choices = [['none', t('app.labOff')], ...LAB_VIEWS.filter(hasLabView).map((id) => [id, LAB_TITLES[id]])];
   mount($('lab-tabs'), choices.map(([id, title]) => h('button', {
-    type: 'button', role: 'tab', id: `lab-tab-${id}`, 'aria-selected': String(id === current), dataset: { lab: id },
+    type: 'button', role: 'tab', id: `lab-tab-${id}`, 'aria-selected': String(id === current), 'aria-controls': 'lab-view', dataset: { lab: id },
     onclick: () => update((s) => { s.lab = { view: id, params: s.lab?.params ?? {} }; }, { kind: 'lab' }),
   }, title)));
   const container = $('lab-view');
@@ -650,14 +751,11 @@ async function renderLab() {
   container.classList.remove('stale');
   results.lab = null;
   if (current === 'none') {
-    mount(container, h('p', { class: 'note' }, 'Pick an analysis of the current head: head patterns, sparse normalisers, sink vs content, routing width, ' +
-      'saturation, spectral, linear attention, and the lesson\'s angle sweep and sensitivity. Each one is computed by the ' +
-      'core from the same state and is part of the link (docs/lab.md).'));
+    mount(container, h('p', { class: 'note' }, t('app.labIntro')));
     return;
   }
   if (results.large) {
-    mount(container, h('p', { class: 'note' }, `The analysis lab runs on heads of up to ${LARGE_KEYS} keys; this head has ${nK()}. ` +
-      'Open a smaller head (or a part of it) to analyse it here.'));
+    mount(container, h('p', { class: 'note' }, t('app.labLarge', { max: LARGE_KEYS, n: nK() })));
     return;
   }
   let lab;
@@ -668,7 +766,7 @@ async function renderLab() {
     // Keep the view (its controls fix the value) but mark its numbers as those of the last
     // accepted parameters.
     container.classList.add('stale');
-    $('lab-error').textContent = `${e.message} The numbers below are for the last accepted values.`;
+    mount($('lab-error'), rejected(e.message), t('app.labStale'));
     $('lab-error').hidden = false;
     return;
   }
@@ -683,7 +781,7 @@ async function setLabParams(patch) {
   const err = await update((s) => { s.lab = { view: s.lab?.view ?? 'none', params: { ...(s.lab?.params ?? {}), ...patch } }; },
     { kind: 'lab-params', report: false });
   if (err) {
-    $('lab-error').textContent = err;
+    mount($('lab-error'), rejected(err));
     $('lab-error').hidden = false;
   }
   return err;
@@ -708,8 +806,8 @@ function renderLargeViews() {
   $('panel-tabs').hidden = true;
   $('weights-view').hidden = false;
   $('scores-view').hidden = false;
-  mount($('scores-view'), h('div', { class: 'view-head' }, h('h3', {}, 'Scores S'),
-    h('p', { class: 'note', id: 'scores-not-drawn' }, `Not drawn for a head this large (${nQ} × ${nK}): the weights overview and zoomed tiles show the matrix; the metrics below are exact.`)));
+  mount($('scores-view'), h('div', { class: 'view-head' }, h('h3', {}, t('app.scoresTitle')),
+    h('p', { class: 'note', id: 'scores-not-drawn' }, t('app.scoresNotDrawn', { nQ, nK }))));
   const overviewBox = h('div', { id: 'overview-view' });
   const tileBox = h('div', { id: 'tile-view', class: 'tile-view' });
   mount($('weights-view'), overviewBox, tileBox);
@@ -727,17 +825,17 @@ function renderLargeViews() {
     let tileMax = 0;
     for (const row of rows) for (const x of row) if (x !== null && x > tileMax) tileMax = x;
     renderHeatmap(tileBox, {
-      id: 'tile', title: `Zoom: queries ${r0}–${r1 - 1}, keys ${c0}–${c1 - 1} (one cell per weight)`,
-      note: 'Each cell is one weight of A (hover for all digits; the row panel and results() have them too); × = key not visible. Colours span 0 to the largest weight of the tile.',
+      id: 'tile', title: t('app.tileTitle', { r0, r1: r1 - 1, c0, c1: c1 - 1 }),
+      note: t('app.tileNote'),
       matrix: rows, visible: rows.map((row) => row.map((x) => x !== null)),
       rowLabels: state.tokens.queries.slice(r0, r1), colLabels: state.tokens.keys.slice(c0, c1),
       rowIndex: r0, colIndex: c0,
       domain: [0, tileMax > 0 ? tileMax : 1], selectedRow: state.row - r0, emptyRows: r.rows.slice(r0, r1).map((m) => m.empty),
-      showNumbers: state.view.numbers !== 'off',
+      showNumbers: state.view.numbers !== 'off', rowMetrics: r.rows.slice(r0, r1), announce: true,
       onSelectRow: (i) => update((s) => { s.row = r0 + i; }, { kind: 'row' }),
     });
   } else {
-    mount(tileBox, h('p', { class: 'note' }, 'Click the overview to see a 32 × 32 tile of exact weights.'));
+    mount(tileBox, h('p', { class: 'note' }, t('app.tileHint')));
   }
   renderRowPanel($('row-view'), {
     results: r, row: state.row, queryTokens: state.tokens.queries, keyTokens: state.tokens.keys,
@@ -851,9 +949,7 @@ function renderEditors() {
   }
   if (isLarge(state)) {
     const { nQ, nK, dK, dV } = headShape(state);
-    mount(root, h('p', { class: 'note', id: 'editors-large' },
-      `This head is too large to edit cell by cell (${nQ} queries × ${nK} keys${dK ? `, d_k = ${dK}` : ''}${dV ? `, d_v = ${dV}` : ''}). ` +
-      'Temperature, masks, top-k and the row stay live; the matrices can be changed through the link or the API (setState).'));
+    mount(root, h('p', { class: 'note', id: 'editors-large' }, t('app.editorsLarge', { nQ, nK, dK, dV })));
     return;
   }
   const hd = currentHead();
@@ -861,7 +957,8 @@ function renderEditors() {
   const block = (name, o) => {
     const el = h('div', { class: 'editor-block', id: `editor-${name}` });
     blocks.push(() => renderEditor(el, {
-      id: `edit-${name}`, title: name, matrix: hd[name], onCell: (i, j, v) => editCell(name, i, j, v), ...o,
+      id: `edit-${name}`, title: name, label: hasKey(`app.matrix.${name}`) ? t(`app.matrix.${name}`) : name,
+      matrix: hd[name], onCell: (i, j, v) => editCell(name, i, j, v), ...o,
     }));
     return el;
   };
@@ -871,11 +968,11 @@ function renderEditors() {
   const labelEditor = (which) => ({ labelsEditable: true, tokenKind: which, onLabel: (i, t) => editToken(which, i, t) });
   if (state.mode === 'qkv') {
     children.push(block('Q', {
-      rowLabels: state.tokens.queries, rowNoun: 'query', colPrefix: 'd', hint: 'Queries: one row per query token (n_q × d_k).',
+      rowLabels: state.tokens.queries, rowNoun: 'query', colPrefix: 'd', hint: t('app.hint.Q'),
       resize: { ...queries, addCol: () => resizeColumns('dk', 1), removeCol: () => resizeColumns('dk', -1) }, ...labelEditor('queries'),
     }));
     children.push(block('K', {
-      rowLabels: state.tokens.keys, rowNoun: 'key', colPrefix: 'd', hint: 'Keys: one row per key token (n_k × d_k); d_k is shared with Q.',
+      rowLabels: state.tokens.keys, rowNoun: 'key', colPrefix: 'd', hint: t('app.hint.K'),
       resize: { ...keys, addCol: () => resizeColumns('dk', 1), removeCol: () => resizeColumns('dk', -1) }, ...labelEditor('keys'),
     }));
   } else {
@@ -883,26 +980,25 @@ function renderEditors() {
     const big = nK() > 16;
     const el = block(name, {
       rowLabels: state.tokens.queries, rowNoun: 'query', colLabels: state.tokens.keys, allowNull: name === 'logits',
-      hint: name === 'logits' ? 'Rows are queries, columns keys. Leave a cell empty (or type -inf) to mask it.'
-        : 'Rows are queries, columns keys; each row is a probability distribution (≥ 0).',
+      hint: t(`app.hint.${name}`),
       resize: {
         ...queries,
         addCol: () => resizeKeys(1), removeCol: () => resizeKeys(-1),
       },
       ...labelEditor('queries'),
     });
-    children.push(big ? h('details', { class: 'big-editor' }, h('summary', {}, `Edit the ${name} (${nQ()} × ${nK()})`), el) : el);
+    children.push(big ? h('details', { class: 'big-editor' }, h('summary', {}, t('app.editBig', { name: t(`app.matrix.${name}`), nQ: nQ(), nK: nK() })), el) : el);
   }
   if (hd.V) {
     children.push(block('V', {
       rowLabels: state.tokens.keys, rowNoun: 'key', colPrefix: 'd',
-      hint: 'Values: one row per key (n_k × d_v); the output mixes these rows.',
+      hint: t('app.hint.V'),
       resize: { ...keys, addCol: () => resizeColumns('dv', 1), removeCol: () => resizeColumns('dv', -1) },
       ...labelEditor('keys'),
     }));
   } else {
-    children.push(h('p', { class: 'note' }, 'No values V: the output is not computed. ',
-      h('button', { type: 'button', class: 'small', onclick: () => update((s) => { s.heads[s.head].V = Array.from({ length: nK(s) }, (_, j) => [j]); }, { structural: true }) }, 'add V = key position')));
+    children.push(h('p', { class: 'note' }, t('app.noV'),
+      h('button', { type: 'button', class: 'small', onclick: () => update((s) => { s.heads[s.head].V = Array.from({ length: nK(s) }, (_, j) => [j]); }, { structural: true }) }, t('app.addV'))));
   }
   children.push(gateEditor());
   mount(root, children);
@@ -929,7 +1025,7 @@ function renderLayerEditors(root) {
   const fresh = () => freshLabel('x', state.tokens.queries);
   const xBlock = editorBlock('X', {
     title: 'X', matrix: state.x.X, rowLabels: state.tokens.queries, rowNoun: 'token', colPrefix: 'd',
-    hint: 'Token vectors: one row per token (n × d_model). Every head reads the same X.',
+    hint: t('app.hint.X'),
     onCell: (i, j, v) => editLayer((s) => { s.x.X[i][j] = v; }, `cell-X-${i}-${j}`),
     resize: {
       addRow: () => editLayer((s) => resizeTokens(s, 1, fresh()), 'resize', true),
@@ -949,42 +1045,43 @@ function renderLayerEditors(root) {
     const dk = { addCol: () => editLayer((s) => resizeKeyDim(s, i, 1), 'resize', true), removeCol: () => editLayer((s) => resizeKeyDim(s, i, -1), 'resize', true) };
     const dv = { addCol: () => editLayer((s) => resizeValueDim(s, i, 1), 'resize', true), removeCol: () => editLayer((s) => resizeValueDim(s, i, -1), 'resize', true) };
     return h('div', { class: `x-head${i === state.head ? ' selected' : ''}`, id: `x-head-${i}` },
-      h('h3', {}, hd.name || `head ${i}`, h('span', { class: 'shape' }, ` d_k = ${hd.WQ[0].length}, d_v = ${hd.WV[0].length}`)),
+      h('h3', {}, hd.name ? h('span', { translate: 'no' }, hd.name) : t('app.headN', { i }),
+        h('span', { class: 'shape' }, t('app.shapeDims', { dk: hd.WQ[0].length, dv: hd.WV[0].length }))),
       w('WQ', 'd_k', dk), w('WK', 'd_k', dk), w('WV', 'd_v', dv));
   });
   const concatLabels = state.heads.flatMap((hd, i) => Array.from({ length: hd.WV[0].length }, (_, c) => `h${i}·${c + 1}`));
   const woBlock = state.x.WO ? editorBlock('WO', {
     title: 'W_O', matrix: state.x.WO, rowLabels: concatLabels, rowNoun: 'concat', colPrefix: 'o',
-    hint: "Output projection: one row per column of the heads' outputs side by side ((Σ d_v) × d_out). With the residual, d_out must equal d_model.",
+    hint: t('app.hint.WO'),
     onCell: (r, c, v) => editLayer((s) => { s.x.WO[r][c] = v; }, `cell-WO-${r}-${c}`),
     resize: {
       addCol: () => editLayer((s) => resizeOutput(s, 1), 'resize', true),
       removeCol: () => editLayer((s) => resizeOutput(s, -1), 'resize', true),
     },
-  }) : h('p', { class: 'note', id: 'no-wo' }, "No W_O: the layer output is the heads' outputs side by side.");
+  }) : h('p', { class: 'note', id: 'no-wo' }, t('app.noWO'));
   const seedBox = h('input', {
     type: 'number', id: 'x-seed', class: 'num-box small', step: '1', min: '0', value: String(randomSeed),
-    'aria-label': 'random seed', onchange: (ev) => { randomSeed = Math.trunc(Number(ev.target.value)) || 0; },
+    'aria-label': t('app.seedAria'), onchange: (ev) => { randomSeed = Math.trunc(Number(ev.target.value)) || 0; },
   });
   const controls = h('div', { class: 'x-controls' },
     h('button', {
-      type: 'button', id: 'x-random', title: 'fill X and every W with seeded numbers (mulberry32), keeping the shapes',
+      type: 'button', id: 'x-random', title: t('app.randomTitle'),
       onclick: () => {
         randomSeed = Math.trunc(Number($('x-seed').value)) || 0;
         update((s) => { fillRandom(s, randomSeed); s.view.preset = 'custom'; s.source = `Random layer (mulberry32 seed ${randomSeed}): X in [-2, 2], W in [-1, 1], quarter steps.`; }, { structural: true, kind: 'random' });
       },
-    }, 'Random (seed)'),
-    h('label', { class: 'inline' }, 'seed ', seedBox),
-    h('button', { type: 'button', class: 'small', id: 'x-add-head', onclick: () => editLayer((s) => resizeHeads(s, 1, freshLabel('head ', s.heads.map((x) => x.name))), 'resize', true) }, '+ head'),
-    h('button', { type: 'button', class: 'small', id: 'x-remove-head', onclick: () => editLayer((s) => resizeHeads(s, -1), 'resize', true) }, '− head'),
+    }, t('app.random')),
+    h('label', { class: 'inline' }, t('app.seed'), seedBox),
+    h('button', { type: 'button', class: 'small', id: 'x-add-head', onclick: () => editLayer((s) => resizeHeads(s, 1, freshLabel('head ', s.heads.map((x) => x.name))), 'resize', true) }, t('app.addHead')),
+    h('button', { type: 'button', class: 'small', id: 'x-remove-head', onclick: () => editLayer((s) => resizeHeads(s, -1), 'resize', true) }, t('app.removeHead')),
     h('label', { class: 'check' }, h('input', {
       type: 'checkbox', id: 'x-project', checked: !!state.x.WO,
       onchange: (ev) => editLayer((s) => setProjection(s, ev.target.checked), 'resize', true),
-    }), ' output projection W_O'),
+    }), t('app.project')),
     h('label', { class: 'check' }, h('input', {
       type: 'checkbox', id: 'x-residual', checked: state.x.residual,
       onchange: (ev) => { if (update((s) => { s.x.residual = ev.target.checked; }, { kind: 'residual' })) syncLayerControls(); },
-    }), ' residual: output + X'),
+    }), t('app.residual')),
     h('p', { class: 'error', id: 'x-error', role: 'alert', hidden: true }));
   mount(root, controls, xBlock, h('div', { class: 'x-heads' }, headCards), woBlock, gateEditor());
   for (const draw of blocks) draw();
@@ -1004,7 +1101,7 @@ function syncLayerControls() {
     if (all && document.activeElement !== all) {
       const same = gate.every((g) => g === gate[0]);
       all.value = String(same ? Math.max(-10, Math.min(10, gate[0])) : 0);
-      $('gate-all-value').textContent = same ? `all rows: g = ${showCell(gate[0])}` : 'rows differ';
+      $('gate-all-value').textContent = same ? t('app.gateAllValue', { g: showCell(gate[0]) }) : t('app.gateRowsDiffer');
     }
   }
 }
@@ -1024,32 +1121,36 @@ function gateEditor() {
   const toggle = h('label', { class: 'check' }, h('input', {
     type: 'checkbox', id: 'gate-on', checked: !!hd.gate,
     onchange: (ev) => editGate((x) => { if (ev.target.checked) x.gate = new Array(n).fill(0); else delete x.gate; }, 'gate'),
-  }), ' gate this head\'s output: row t × sigmoid(g_t) (G1)');
-  const parts = [h('h3', {}, 'Gate'), toggle];
+  }), t('app.gateToggle'));
+  const parts = [h('h3', {}, t('app.gate')), toggle];
   if (hd.gate) {
     parts.push(h('div', { class: 'gate-all' },
       h('input', {
-        type: 'range', id: 'gate-all', min: '-10', max: '10', step: '0.5', value: '0', 'aria-label': 'gate logit of every row',
+        type: 'range', id: 'gate-all', min: '-10', max: '10', step: '0.5', value: '0', 'aria-label': t('app.gateAllAria'),
         oninput: (ev) => editGate((x) => { x.gate = new Array(n).fill(Number(ev.target.value)); }, 'gate-all'),
       }),
       h('span', { id: 'gate-all-value', class: 'note' }, '')));
     if (n <= GATE_BOXES_MAX) {
-      parts.push(h('div', { class: 'gate-boxes' }, hd.gate.map((g, t) => h('label', { class: 'gate-box', title: `gate logit g_${t} of query ${t}` },
-        h('span', { class: 'idx' }, `${t}: ${showToken(state.tokens.queries[t])}`),
+      parts.push(h('div', { class: 'gate-boxes' }, hd.gate.map((g, row) => h('label', { class: 'gate-box', title: t('app.gateBoxTitle', { t: row }) },
+        h('span', { class: 'idx' }, `${row}: `, h('span', { translate: 'no' }, showToken(state.tokens.queries[row]))),
         h('input', {
-          type: 'text', inputmode: 'decimal', class: 'num', id: `gate-${t}`, value: showCell(g), 'aria-label': `gate logit of query ${t}`,
+          type: 'text', inputmode: 'decimal', class: 'num', id: `gate-${row}`, value: showCell(g), 'aria-label': t('app.gateBoxAria', { t: row }),
           oninput: (ev) => {
             const parsed = parseCell(ev.target.value, false);
             ev.target.classList.toggle('invalid', !!parsed.error);
-            if (parsed.error) { showError(`heads[${state.head}].gate`, `gate of row ${t}: ${parsed.error}`); return; }
-            editGate((x) => { x.gate[t] = parsed.value; }, `gate-${t}`);
+            if (parsed.error) {
+              const typed = ev.target.value;
+              showError(`heads[${state.head}].gate`, () => t('app.err.gateRow', { t: row, error: parseCell(typed, false).error }));
+              return;
+            }
+            editGate((x) => { x.gate[row] = parsed.value; }, `gate-${row}`);
           },
         })))));
     } else {
-      parts.push(h('p', { class: 'note' }, `${n} rows: the slider sets every row; single rows through the link or the API.`));
+      parts.push(h('p', { class: 'note' }, t('app.gateMany', { n })));
     }
   } else {
-    parts.push(h('p', { class: 'note' }, 'Off: the head outputs A V. On: each row is scaled by sigmoid(g_t) in (0, 1); g = 0 halves it, g = −10 nearly closes it.'));
+    parts.push(h('p', { class: 'note' }, t('app.gateOff')));
   }
   parts.push(h('p', { class: 'error', id: 'gate-error', role: 'alert', hidden: true }));
   return h('div', { class: 'editor-block gate-editor', id: 'editor-gate' }, parts);
@@ -1064,7 +1165,8 @@ function switchMode(mode) {
     return;
   }
   if (results.large && mode !== state.mode) {
-    showError('mode', `A head this large (${nQ()} × ${nK()}) stays in its mode: copying its scores or weights would put ${(nQ() * nK()).toLocaleString('en')} numbers into the state.`);
+    const [q, k] = [nQ(), nK()];
+    showError('mode', () => t('app.err.largeMode', { nQ: q, nK: k, cells: (q * k).toLocaleString('en') }));
     syncControls();
     return;
   }
@@ -1076,7 +1178,7 @@ function switchMode(mode) {
       // The copied weights already include the temperature: tau = 1 shows them unchanged.
       hd.weights = results.weights.map((row) => [...row]);
       if (s.tau !== 1) {
-        $('copy-status').textContent = `τ set to 1: the copied weights already include τ = ${s.tau}.`;
+        $('copy-status').textContent = t('app.tauReset', { tau: s.tau });
         s.tau = 1;
       }
     }
@@ -1096,7 +1198,8 @@ function switchMode(mode) {
 function switchLayerMode(mode) {
   if (mode === 'x') {
     if (results.large) {
-      showError('mode', `Mode "x" runs in the page for up to ${LARGE_KEYS} tokens; this head has ${nK()} keys.`);
+      const n = nK();
+      showError('mode', () => t('app.err.largeX', { max: LARGE_KEYS, n }));
       syncControls();
       return;
     }
@@ -1122,7 +1225,7 @@ function switchLayerMode(mode) {
     perHead = state.heads.map((_, i) => (i === state.head ? results : core.compute({ ...state, head: i }, { validated: true })));
   } catch (e) {
     if (!(e instanceof AttentionError)) throw e;
-    showError('mode', e.message);
+    showError('mode', rejected(e.message));
     return;
   }
   update((s) => {
@@ -1135,7 +1238,7 @@ function switchLayerMode(mode) {
     });
     delete s.x;
     if (mode === 'weights' && s.tau !== 1) {
-      $('copy-status').textContent = `τ set to 1: the copied weights already include τ = ${s.tau}.`;
+      $('copy-status').textContent = t('app.tauReset', { tau: s.tau });
       s.tau = 1;
     }
     s.mode = mode;
@@ -1152,7 +1255,8 @@ function switchLayerMode(mode) {
  * the box, with what is kept.
  * @param {string} id
  * @param {{field: string, kept: () => string, parse: (x: number) => (string|null),
- *   apply: (s: object, x: number) => void}} o  parse returns an error message or null
+ *   apply: (s: object, x: number) => void}} o  parse returns the string-table key of the
+ *   error (web/i18n/app.js), or null
  */
 
 function flushBoxes() {
@@ -1162,24 +1266,28 @@ function flushBoxes() {
 function numberBox(id, o) {
   const el = $(id);
   let timer = 0;
-  const refuse = (message) => {
+  // word() gives the reason in the current language (again after a language change).
+  const refuse = (word) => {
     el.classList.add('invalid');
-    showError(o.field, `${message} Keeping ${o.kept()}.`);
+    showError(o.field, () => [word(), t('app.err.keeping', { kept: o.kept() })]);
   };
+  // A refusal of the validator (English, naming schema paths) is technical detail.
+  const refuseDetail = (e) => refuse(() => rejected(e.endsWith('.') ? e : `${e}.`));
   const commitBox = () => {
     clearTimeout(timer);
     if (!pendingBoxes.has(id) && document.activeElement !== el) return; // nothing typed since
     pendingBoxes.delete(id);
     const text = el.value.trim();
     const x = text === '' ? NaN : Number(text);
-    if (!Number.isFinite(x)) { refuse(`"${el.value}" is not a number.`); return; }
+    const typed = el.value;
+    if (!Number.isFinite(x)) { refuse(() => t('app.err.notNumber', { text: typed })); return; }
     const problem = o.parse(x);
-    if (problem) { refuse(problem); return; }
+    if (problem) { refuse(() => t(problem)); return; }
     el.classList.remove('invalid');
     const err = update((s) => o.apply(s, x), { kind: o.field, report: false });
-    if (typeof err === 'string') refuse(err.endsWith('.') ? err : `${err}.`);
+    if (typeof err === 'string') refuseDetail(err);
     else if (err && typeof err.then === 'function') {
-      err.then((e) => { if (e) refuse(e.endsWith('.') ? e : `${e}.`); });
+      err.then((e) => { if (e) refuseDetail(e); });
     }
   };
   el.addEventListener('input', () => {
@@ -1198,7 +1306,7 @@ function wireControls() {
   });
   numberBox('tau', {
     field: 'tau', kept: () => `τ = ${state.tau}`,
-    parse: (x) => (x > 0 ? null : 'τ must be a number > 0; τ → 0 is argmax and is not a temperature.'),
+    parse: (x) => (x > 0 ? null : 'app.err.tau'),
     apply: (s, x) => { s.tau = x; },
   });
   $('scale-kind').addEventListener('change', (ev) => {
@@ -1210,36 +1318,41 @@ function wireControls() {
   });
   numberBox('scale', {
     field: 'scale', kept: () => `scale = ${state.scale}`,
-    parse: (x) => (x > 0 ? null : 'The scale must be a number > 0.'),
+    parse: (x) => (x > 0 ? null : 'app.err.scale'),
     apply: (s, x) => { s.scale = x; },
   });
   $('causal').addEventListener('change', (ev) => update((s) => { s.mask.causal = ev.target.checked; }, { kind: 'mask' }));
   numberBox('window', {
     field: 'mask.window', kept: () => `w = ${state.mask.window}`,
-    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The window must be a whole number ≥ 0; 0 turns it off.'),
+    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.window'),
     apply: (s, x) => { s.mask.window = x; },
   });
   numberBox('stride', {
     field: 'mask.stride', kept: () => `s = ${state.mask.stride ?? 0}`,
-    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The stride must be a whole number ≥ 0; 0 and 1 turn it off.'),
+    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.stride'),
     apply: (s, x) => { if (x > 1) s.mask.stride = x; else delete s.mask.stride; },
   });
   numberBox('sinks', {
-    field: 'mask.sinks', kept: () => `${state.mask.sinks ?? 0} sink keys`,
-    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'The number of sink keys must be a whole number ≥ 0.'),
+    field: 'mask.sinks', kept: () => t('app.kept.sinks', { n: state.mask.sinks ?? 0 }),
+    parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.sinks'),
     apply: (s, x) => { if (x > 0) s.mask.sinks = x; else delete s.mask.sinks; },
   });
   $('edit-allow').addEventListener('change', () => renderViews());
   $('clear-allow').addEventListener('click', () => update((s) => { s.mask.allow = null; }, { kind: 'mask' }));
   numberBox('topk', {
     field: 'topK', kept: () => `k = ${state.topK}`,
-    parse: (x) => (Number.isInteger(x) && x >= 1 ? null : 'k must be a whole number ≥ 1.'),
+    parse: (x) => (Number.isInteger(x) && x >= 1 ? null : 'app.err.topk'),
     apply: (s, x) => { s.topK = x; },
   });
   $('row').addEventListener('change', (ev) => update((s) => { s.row = Number(ev.target.value); }, { kind: 'row' }));
   // Heads share the tokens, so the selected row stays: heads compare like for like.
   $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); }, { structural: true, kind: 'head' }));
   $('numbers').addEventListener('change', (ev) => update((s) => { s.view.numbers = ev.target.checked ? 'on' : 'off'; }, { kind: 'view' }));
+  $('palette').addEventListener('change', (ev) => choosePalette(ev.target.value));
+  $('lang').addEventListener('change', (ev) => chooseLang(ev.target.value));
+  onLangChange(relabel);
+  onPaletteChange(() => { if (state && results) renderViews(); });
+  for (const list of ['view-nav', 'panel-tabs', 'lab-tabs']) initTabs($(list));
   document.querySelectorAll('#panel-tabs button').forEach((b) => b.addEventListener('click', () => update((s) => { s.view.panel = b.dataset.panel; }, { kind: 'view' })));
   $('preset').addEventListener('change', (ev) => applyPreset(ev.target.value));
   $('real-head').addEventListener('change', (ev) => applyPreset(realPresetId(ev.target.dataset.dataset, ev.target.value)));
@@ -1256,27 +1369,35 @@ function wireControls() {
     try {
       url = shareUrl();
     } catch (e) {
-      status.textContent = `This state cannot be put in a link: ${e.message}. Save state keeps it as a file instead (open it again under Import).`;
+      mount(status, rejected(e.message, 'app.noLink'), t('app.noLinkSave'));
       return;
     }
     try {
       await navigator.clipboard.writeText(url);
-      status.textContent = `Link copied (${url.length} characters).`;
+      status.textContent = t('app.linkCopied', { n: url.length });
     } catch {
       // Clipboard refused (permissions, insecure context): show the link to copy by hand.
-      const box = h('input', { type: 'text', value: url, readonly: true, class: 'link-box', 'aria-label': 'link to this state' });
-      mount(status, 'Copy this link: ', box);
+      const box = h('input', { type: 'text', value: url, readonly: true, class: 'link-box', 'aria-label': t('app.linkBoxAria') });
+      mount(status, t('app.copyThisLink'), box);
       box.select();
     }
   });
   window.addEventListener('hashchange', () => { loadFromHash(); });
   window.addEventListener('pagehide', flushHash);
+  initShareDialog({
+    opener: $('share-class'),
+    link: (options) => { flushBoxes(); return shareUrl(options); },
+    options: () => pageOptions,
+  });
+  // The link is rebuilt as it is used, so it always carries the state on screen.
+  for (const type of ['pointerdown', 'focus', 'contextmenu']) $('open-full').addEventListener(type, updateFullPageLink);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Import view and exports.
 
 let importView = null;
+let lessonPanel = null; // the guided lesson (web/lesson/panel.js), shown while state.lesson exists
 
 /** Shows the playground or the import view (the tabs under the header). */
 function showView(which) {
@@ -1340,6 +1461,8 @@ function wireImportExport() {
   document.addEventListener('drop', (ev) => {
     if (!ev.dataTransfer?.files?.length || ev.defaultPrevented) return;
     ev.preventDefault();
+    // Embed mode, a hidden Import tab and read-only have no import view to drop into.
+    if (pageOptions.embed || pageOptions.readonly || pageOptions.hide.includes('import')) return;
     showView('import');
     importView.importFiles([...ev.dataTransfer.files]);
   });
@@ -1373,9 +1496,10 @@ function wireImportExport() {
 /** Which build runs, and why not SIMD when it does not (shown under the controls). */
 function showCoreVariant() {
   const el = $('core-variant');
-  el.textContent = core.variant === 'wasm-simd128'
-    ? `Core: C++ → WebAssembly SIMD128 (kernels: ${core.kernels}).`
-    : `Core: C++ → WebAssembly, scalar build (${core.fallbackReason}).`;
+  const why = core.fallback;
+  mount(el, core.variant === 'wasm-simd128'
+    ? tData('app.core.simd', { kernels: core.kernels })
+    : tData('app.core.scalar', { reason: why ? tData(`app.core.${why.code}`, { detail: why.detail }) : core.fallbackReason }));
   el.dataset.variant = core.variant;
 }
 
@@ -1389,11 +1513,28 @@ function coreOptions() {
 }
 
 async function start() {
+  // Embed mode and the hide flags from the first frame on (the language waits for the link's
+  // state); inside an iframe, the page tells its parent how tall it is (docs/embedding.md).
+  applyPresentation(document, readPageOptions(location.hash).options);
+  reportHeight(window, () => readPageOptions(location.hash).options.frame);
   core = await loadCore(coreOptions());
   showCoreVariant();
   fillPresetSelect();
   wireControls();
   wireImportExport();
+  lessonPanel = initLesson({
+    container: $('lesson-panel'),
+    toggle: $('lesson-toggle'),
+    getState: () => state,
+    getResults: () => results,
+    // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
+    update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
+    commit: (next, opts) => { flushBoxes(); return commit(next, { structural: true, kind: 'edit', ...opts }); },
+    compute: (s) => core.compute(s),
+    lab: (s) => core.lab(s),
+    shareUrl: () => shareUrl(),
+    copyLink: () => $('copy-link').click(),
+  });
   $('loading').hidden = true;
   showView('playground');
   if (!(await loadFromHash({ initial: true }))) {
@@ -1403,7 +1544,7 @@ async function start() {
 }
 
 const ready = start().catch((e) => {
-  $('loading').textContent = `The playground could not start: ${e.message}`;
+  mount($('loading'), rejected(e.message, 'app.startFailed'));
   $('loading').classList.add('error');
   throw e;
 });

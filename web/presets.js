@@ -4,6 +4,7 @@
 import { mulberry32 } from './random.js';
 import { defaultState } from './state.js';
 import { makeLayerState } from './multihead.js';
+import { fourTokens, setupState } from './lesson/steps.js';
 
 const base = (over) => ({
   version: 1,
@@ -71,6 +72,33 @@ export const LESSON_PRESETS = {
       preset: 'multihead',
       source: 'Multi-head self-attention (Vaswani et al. 2017): X is 4 tokens x d_model 4; two heads of d_k = d_v = 2 with Q = X WQ, K = X WK, V = X WV; output [Y0 | Y1] WO + X. Numbers: mulberry32 seed 4.',
     }),
+  },
+  lessonGuided: {
+    label: 'Lesson · guided (step 1)',
+    labelKey: 'lesson.preset.lessonGuided',
+    // The guided lesson (web/lesson/, docs/lesson.md) from its first step: worked example 1.
+    make: () => ({ ...setupState(1), lesson: { step: 1, predictions: {}, revealed: [] } }),
+  },
+  lessonSweep: {
+    label: 'Lesson · θ experiment (q(θ) = (cos θ, sin θ), τ = 0.5, 1, 2)',
+    labelKey: 'lesson.preset.lessonSweep',
+    make: () => {
+      const s = defaultState();
+      s.view.preset = 'lessonSweep';
+      s.source = 'The lesson\'s parameter experiment: worked example 1\'s keys k1 = (1,0), k2 = (0,1), the query turned from θ = 0 to π/2 at τ = 0.5, 1, 2.';
+      s.lab = { view: 'sweep', params: { taus: [0.5, 1, 2] } };
+      return s;
+    },
+  },
+  lessonSensitivity: {
+    label: 'Lesson · sensitivity (does the largest weight mark the value that moves the output most?)',
+    labelKey: 'lesson.preset.lessonSensitivity',
+    make: () => {
+      const s = fourTokens();
+      s.view.preset = 'lessonSensitivity';
+      s.lab = { view: 'sensitivity', params: {} };
+      return s;
+    },
   },
   long512: {
     label: 'Long sequence · 512 tokens (overview, zoom, worker)',

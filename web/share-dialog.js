@@ -114,7 +114,8 @@ export function initShareDialog({ opener, link, options }) {
               })))))),
         h('div', { class: 'share-preview' },
           h('h3', {}, t('embed.preview')),
-          h('div', { class: 'share-preview-box' }, h('div', { class: 'share-preview-inner' },
+          // Focusable: the preview scrolls, and a keyboard user must be able to scroll it (WCAG 2.1.1).
+          h('div', { class: 'share-preview-box', tabindex: '0', role: 'group', 'aria-label': t('embed.preview') }, h('div', { class: 'share-preview-inner' },
             h('iframe', { id: 'share-preview-frame', title: t('embed.previewTitle'), tabindex: '-1', inert: true, style: { width: `${PREVIEW_WIDTH}px` } }))),
           h('p', { class: 'note' }, t('embed.previewNote')))),
       h('p', { class: 'error', id: 'share-error', role: 'alert', hidden: true }),

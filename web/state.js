@@ -38,6 +38,9 @@ export const SCHEMA_VERSION = 1;
  * @property {string} source <= 500 code points
  * @property {{view: string, params: object}} [lab] optional: the analysis-lab view shown
  *   (LAB_VIEWS or "none") and its parameters (docs/lab.md); absent = no lab view
+ * @property {{step: number, predictions: object, revealed: number[]}} [lesson] optional: the
+ *   guided lesson's step (1..5), the student's predictions and the revealed steps
+ *   (docs/lesson.md); absent = no lesson
  */
 /**
  * One attention head. Matrices are arrays of rows; a matrix the mode does not need may be null.
@@ -86,7 +89,7 @@ const PANELS = ['weights', 'scores'];
 // Preset ids go into the link unescaped, so they are kept to URL-safe characters.
 const PRESET_PATTERN = /^[A-Za-z0-9._-]+$/;
 const MATRIX_NAMES = ['Q', 'K', 'V', 'logits', 'weights'];
-const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source', 'lab', 'x'];
+const STATE_KEYS = ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source', 'lab', 'lesson', 'x'];
 // Mode "x" (multi-head from X): the projections of each head, and the layer's own object.
 const PROJECTION_NAMES = ['WQ', 'WK', 'WV'];
 const X_KEYS = ['X', 'WO', 'residual'];
@@ -97,6 +100,21 @@ const LAB_KEYS = ['view', 'params'];
 const LAB_PARAM_NAME = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 const LAB_MAX_PARAMS = 32;
 const LAB_MAX_STRING = 64;
+// The guided lesson (web/lesson/, docs/lesson.md): the step, the student's predictions, the steps
+// whose answers are shown. Predictions are short choices; key and cell lists are bounded.
+export const LESSON_STEPS = 5;
+const LESSON_KEYS = ['step', 'predictions', 'revealed'];
+const LESSON_CHOICES = Object.freeze({
+  entropy: ['up', 'down', 'same'],
+  sums: ['yes', 'no'],
+  renorm: ['same', 'renormalised', 'less'],
+  scores: ['change', 'same'],
+  largest: ['yes', 'no'],
+  reproduce: ['yes', 'no'],
+});
+// Lists of indices: keys whose weight rises (step 1), cells t * n_k + j that become zero (step 3).
+const LESSON_LISTS = Object.freeze({ rise: { max: 63, length: 64 }, zeros: { max: 4095, length: 256 } });
+export const LESSON_PREDICTIONS = Object.freeze([...Object.keys(LESSON_LISTS), ...Object.keys(LESSON_CHOICES)]);
 const HEAD_KEYS = ['name', ...MATRIX_NAMES, ...PROJECTION_NAMES, 'gate'];
 const TOKENS_KEYS = ['queries', 'keys'];
 const MASK_KEYS = ['causal', 'window', 'padding', 'allow', 'stride', 'sinks'];
@@ -578,6 +596,8 @@ function readState(state) {
   const out = { version, mode, heads, head, tokens, mask, tau, scale, topK, row, view, source };
   const labIn = own(state, 'lab');
   if (labIn !== undefined) out.lab = readLab(labIn);
+  const lessonIn = own(state, 'lesson');
+  if (lessonIn !== undefined) out.lesson = readLesson(lessonIn);
   if (x) out.x = { X: x.X.data, WO: x.WO ? x.WO.data : null, residual: x.residual };
   return out;
 }
@@ -599,17 +619,58 @@ function readLab(labIn) {
     const path = `lab.params.${name}`;
     if (!LAB_PARAM_NAME.test(name)) throw new StateError('lab.params', `lab.params has a parameter named ${describe(name)}; names are letters and digits`);
     const x = paramsIn[name];
+    // Numbers: -0 becomes 0 (the link carries lab as JSON, which has no -0). Arrays: Array.from,
+    // not every()/spread alone, so that a hole is checked (and refused) rather than skipped.
     if (x === null || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x))) {
-      params[name] = x;
+      params[name] = typeof x === 'number' ? x + 0 : x;
     } else if (typeof x === 'string') {
       params[name] = requireString(x, path, LAB_MAX_STRING);
-    } else if (Array.isArray(x) && x.length <= LIMITS.maxTokens && x.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      params[name] = [...x];
+    } else if (Array.isArray(x) && x.length <= LIMITS.maxTokens && Array.from(x).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      params[name] = Array.from(x, (v) => v + 0);
     } else {
       throw new StateError(path, `${path} must be a finite number, true/false, null, a string of at most ${LAB_MAX_STRING} characters or a list of at most ${LIMITS.maxTokens} numbers (got ${describe(x)})`);
     }
   }
   return { view, params };
+}
+
+/**
+ * The optional `lesson` object: {step, predictions, revealed} (docs/lesson.md). `predictions` and
+ * `revealed` may be left out (then {} and []); a validated lesson always has all three.
+ */
+function readLesson(lessonIn) {
+  const lesson = requireRecord(lessonIn, 'lesson');
+  rejectUnknownKeys(lesson, LESSON_KEYS, 'lesson');
+  const step = requireInteger(own(lesson, 'step'), 'lesson.step', 1, LESSON_STEPS);
+  const predIn = own(lesson, 'predictions') === undefined ? {} : requireRecord(own(lesson, 'predictions'), 'lesson.predictions');
+  rejectUnknownKeys(predIn, LESSON_PREDICTIONS, 'lesson.predictions');
+  const predictions = {};
+  for (const name of LESSON_PREDICTIONS) {
+    const x = own(predIn, name);
+    if (x === undefined) continue;
+    const path = `lesson.predictions.${name}`;
+    if (LESSON_CHOICES[name]) {
+      predictions[name] = requireOneOf(x, path, LESSON_CHOICES[name]);
+    } else {
+      predictions[name] = readIndexList(x, path, LESSON_LISTS[name].max, LESSON_LISTS[name].length);
+    }
+  }
+  const revealedIn = own(lesson, 'revealed') === undefined ? [] : own(lesson, 'revealed');
+  const revealed = readIndexList(revealedIn, 'lesson.revealed', LESSON_STEPS, LESSON_STEPS, 1);
+  return { step, predictions, revealed };
+}
+
+/** A strictly increasing list of integers in [min, max], at most `length` long. */
+function readIndexList(x, path, max, length, min = 0) {
+  if (!Array.isArray(x) || x.length > length) {
+    throw new StateError(path, `${path} must be a list of at most ${length} integers (got ${describe(x)})`);
+  }
+  // Every index, holes included (forEach skips them), and requireInteger's value (-0 becomes 0).
+  const out = Array.from({ length: x.length }, (_, i) => requireInteger(x[i], `${path}[${i}]`, min, max));
+  out.forEach((v, i) => {
+    if (i > 0 && v <= out[i - 1]) throw new StateError(path, `${path} must be in increasing order without repeats (got ${JSON.stringify(x)})`);
+  });
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -669,9 +730,9 @@ export function statesEqual(a, b) {
 // decoding to slightly different numbers.
 
 const LINK_KEYS = ['v', 'mode', 'tau', 'scale', 'k', 'row', 'causal', 'window', 'head', 'panel', 'preset', 'numbers', 'd'];
-const OPTIONAL_LINK_KEYS = ['stride', 'sinks', 'lab'];
+const OPTIONAL_LINK_KEYS = ['stride', 'sinks', 'lab', 'lesson'];
 const LINK_FIELD = {
-  stride: 'mask.stride', sinks: 'mask.sinks', lab: 'lab',
+  stride: 'mask.stride', sinks: 'mask.sinks', lab: 'lab', lesson: 'lesson',
   v: 'version', mode: 'mode', tau: 'tau', scale: 'scale', k: 'topK', row: 'row', causal: 'mask.causal',
   window: 'mask.window', head: 'head', panel: 'view.panel', preset: 'view.preset', numbers: 'view.numbers', d: 'd',
 };
@@ -844,6 +905,7 @@ export function encodeLink(state) {
   if (s.mask.stride) scalars.stride = s.mask.stride;
   if (s.mask.sinks) scalars.sinks = s.mask.sinks;
   if (s.lab) scalars.lab = JSON.stringify(s.lab);
+  if (s.lesson) scalars.lesson = JSON.stringify(s.lesson);
   const parts = Object.entries(scalars).map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`);
   parts.push(`d=${toBase64Url(bytes)}`);
   const link = parts.join('&');
@@ -1106,6 +1168,14 @@ function readLink(fragment) {
       throw new StateError('lab', `lab in the link is not JSON (got ${describe(get('lab'))})`);
     }
   }
+  let lesson;
+  if (params.has('lesson')) {
+    try {
+      lesson = JSON.parse(get('lesson'));
+    } catch {
+      throw new StateError('lesson', `lesson in the link is not JSON (got ${describe(get('lesson'))})`);
+    }
+  }
 
   return validateState({
     version: SCHEMA_VERSION,
@@ -1125,6 +1195,7 @@ function readLink(fragment) {
     view: { panel: get('panel'), preset: get('preset'), numbers: get('numbers') },
     source: block.source,
     ...(lab === undefined ? {} : { lab }),
+    ...(lesson === undefined ? {} : { lesson }),
     ...(block.x ? { x: block.x } : {}),
   });
 }

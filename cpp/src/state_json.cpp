@@ -169,8 +169,10 @@ Parsed parse_state(const std::string& state_json) {
     json s = json::parse(state_json, nullptr, /*allow_exceptions=*/false);
     if (s.is_discarded()) throw Error(ErrorCode::kBadState, "", "the state is not valid JSON");
     if (!s.is_object()) bad("state", "must be a JSON object");
+    // "view", "source" and "lesson" (the page's guided lesson, docs/lesson.md) change no number:
+    // the core lets them through unread; web/state.js validates them.
     only_keys(s, {"version", "mode", "heads", "head", "tokens", "mask", "tau", "scale", "topK", "row",
-                  "view", "source", "lab", "x"}, "");
+                  "view", "source", "lab", "lesson", "x"}, "");
 
     const json& version = need(s, "version", "");
     if (!version.is_number_integer() || version.get<long long>() != 1)

@@ -63,6 +63,13 @@ async function addOptions(options) {
   await page.waitForTimeout(300);
 }
 
+/** Goes one step on in the guided lesson (its "next" button). */
+async function nextLessonStep() {
+  const before = JSON.stringify((await getState(page)).lesson);
+  await page.click('#lesson-next');
+  await page.waitForFunction((b) => JSON.stringify(window.attentionPlayground.getState().lesson) !== b, before);
+}
+
 async function showPlayground() {
   if (await page.isHidden('#app')) await page.click('#tab-playground');
 }
@@ -107,7 +114,10 @@ const CASES = [
   { name: 'playground, Chinese, lab view saturation', setup: () => labView('saturation') },
   { name: 'playground, Chinese, mode x', setup: async () => { await choosePreset(page, 'multihead'); } },
   { name: 'playground, English again', setup: () => setLang('en') },
-  // Other parts of issue 6 (share dialog, embed mode, read-only); the lesson panel joins when it exists.
+  // Other parts of issue 6: the guided lesson, the share dialog, embed mode and read-only.
+  { name: 'guided lesson open', setup: async () => { await showPlayground(); await page.click('#lesson-toggle'); await page.waitForSelector('#lesson-panel:not([hidden])'); } },
+  { name: 'guided lesson, Chinese', setup: async () => { await setLang('zh-CN'); } },
+  { name: 'guided lesson, English, next step', setup: async () => { await setLang('en'); await nextLessonStep(); } },
   { name: 'share dialog open', setup: async () => { await page.click('#share-class'); await page.waitForSelector('#share-dialog[open]'); } },
   { name: 'embed mode, read-only', setup: async () => { await page.keyboard.press('Escape'); await addOptions('&embed=1&readonly=1'); await page.waitForSelector('html.ap-embed.ap-readonly'); } },
   { name: 'embed mode, Chinese', setup: async () => { await addOptions('&readonly=0'); await setLang('zh-CN'); } },

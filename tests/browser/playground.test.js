@@ -17,7 +17,7 @@ import {
   shareUrl, softmax, startSession, trySetState, typeInto,
 } from './harness.js';
 
-const LESSON = ['example1', 'example2', 'selfattention', 'multihead'];
+const LESSON = ['example1', 'example2', 'selfattention', 'multihead', 'lessonGuided', 'lessonSweep', 'lessonSensitivity'];
 const LARGE = ['long512']; // drawn as an overview, not cell by cell: tests/browser/large.test.js
 const GPT2_L0 = 'gpt2-small_L0_nlp-sentence';
 const XSS = '"><img src=x onerror=alert(1)>';

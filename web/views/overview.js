@@ -1,12 +1,14 @@
 // Overview of a large weight matrix: the core's pooled grid (each cell the max or mean of a block
 // of (query, key) cells) drawn on a canvas, with the pooling stated on screen. Clicking a cell asks
 // for a full-resolution tile around it. A function of its inputs: no maths beyond colouring.
-import { interpolateCividis } from '../vendor/vendor.js';
 import { h, mount } from './dom.js';
 import { renderLegend } from './heatmap.js';
+import { paletteColour, parseRgb } from './palette.js';
 import { t } from '../i18n.js';
 
 const SIZE = 480; // drawn size in CSS pixels
+const STEP = 16; // arrow keys move the zoomed tile this many queries or keys (Shift: 32)
+let keyboardFocus = false; // the canvas had the keyboard focus when the page redrew it
 
 /**
  * @param {HTMLElement} container
@@ -24,9 +26,24 @@ const SIZE = 480; // drawn size in CSS pixels
 export function renderOverview(container, o) {
   const canvas = h('canvas', {
     width: o.cols, height: o.rows, class: 'overview', id: 'overview-canvas',
-    role: 'img',
-    'aria-label': `Overview of the ${o.nQ} × ${o.nK} weights: ${o.pool} pooling into ${o.rows} × ${o.cols} cells. Click a cell to zoom in.`,
+    role: 'img', tabindex: '0', 'aria-describedby': 'overview-pooling',
+    'aria-label': t('a11y.overviewName', { nQ: o.nQ, nK: o.nK, pool: t(`a11y.pool.${o.pool}`), rows: o.rows, cols: o.cols }),
   });
+  // Keyboard zoom: arrows move the tile (its centre) by STEP, Shift by 2 STEP; Enter zooms at the
+  // selected row. The tile's query row becomes the selected row, as a click does.
+  const centre = o.tile ? [Math.floor((o.tile[0] + o.tile[1]) / 2), Math.floor((o.tile[2] + o.tile[3]) / 2)]
+    : [o.selectedRow, Math.min(o.nK - 1, o.selectedRow)];
+  canvas.addEventListener('keydown', (ev) => {
+    const step = ev.shiftKey ? 2 * STEP : STEP;
+    const move = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step], Enter: [0, 0] }[ev.key];
+    if (!move) return;
+    ev.preventDefault();
+    keyboardFocus = true;
+    const query = Math.min(o.nQ - 1, Math.max(0, (ev.key === 'Enter' && !o.tile ? o.selectedRow : centre[0]) + move[0]));
+    const key = Math.min(o.nK - 1, Math.max(0, centre[1] + move[1]));
+    o.onPick(query, key);
+  });
+  canvas.addEventListener('blur', (ev) => { if (ev.relatedTarget) keyboardFocus = false; });
   const { hi, saturates } = paintGrid(canvas, o.grid, o.rows, o.cols);
   const scale = SIZE / Math.max(o.rows, o.cols);
   canvas.style.setProperty('width', `${Math.round(o.cols * scale)}px`);
@@ -65,6 +82,7 @@ export function renderOverview(container, o) {
     renderLegend(0, hi, 3, t('app.overview.masked')),
     frame,
     h('p', { class: 'note' }, t('app.overview.axes', { q: o.nQ - 1, k: o.nK - 1 })));
+  if (keyboardFocus && (!document.activeElement || document.activeElement === document.body)) canvas.focus();
 }
 
 /**
@@ -84,7 +102,7 @@ export function paintGrid(canvas, grid, rows, cols) {
   for (let i = 0; i < rows * cols; i++) {
     const x = grid[i];
     const [r, g, b] = Number.isNaN(x) ? [221, 226, 232]
-      : interpolateCividis(Math.min(1, Math.max(0, x / hi))).match(/\d+/g).map(Number);
+      : parseRgb(paletteColour(x / hi));
     image.data.set([r, g, b, 255], 4 * i);
   }
   ctx.putImageData(image, 0, 0);

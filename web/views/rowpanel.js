@@ -53,8 +53,9 @@ export function renderRowPanel(container, o) {
       metric('rowSum', m.rowSum, ''),
       metric('visible', m.visible, ''),
       metric('support', m.support, 'keys')),
-    h('h4', {}, limited ? t('app.row.largest', { max: o.maxBars, n: weights.length }) : t('app.row.weights')),
-    h('div', { class: 'bars', id: 'row-bars' }, bars),
+    h('h4', { id: 'row-bars-title' }, limited ? t('app.row.largest', { max: o.maxBars, n: weights.length }) : t('app.row.weights')),
+    // Focusable (tabindex 0): the list scrolls for long rows and must be scrollable by keyboard.
+    h('div', { class: 'bars', id: 'row-bars', tabindex: '0', role: 'group', 'aria-labelledby': 'row-bars-title' }, bars),
     h('h4', {}, t('app.row.output')),
     out.length
       ? h('p', { class: 'vector', id: 'row-output' }, '(', out.map((x, c) => [c ? ', ' : '', h('span', { dataset: { value: String(x) } }, fmtCell(x, 4))]), ')')
@@ -66,10 +67,10 @@ export function renderOutput(container, o) {
   const out = o.results.output;
   const dv = o.results.dV;
   mount(container,
-    h('div', { class: 'view-head' }, h('h3', {}, t('app.output.title', { n: out.length, dv })),
+    h('div', { class: 'view-head' }, h('h3', { id: 'output-title' }, t('app.output.title', { n: out.length, dv })),
       o.note ? h('p', { class: 'note' }, o.note) : null),
     dv === 0 ? h('p', { class: 'note' }, t('app.output.noV')) :
-      h('div', { class: 'scroll' }, h('table', { class: 'output', id: 'output' },
+      h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': 'output-title' }, h('table', { class: 'output', id: 'output' },
         h('thead', {}, h('tr', {}, h('th', {}, t('app.output.query')), Array.from({ length: dv }, (_, c) => h('th', {}, `o${c + 1}`)))),
         h('tbody', {}, out.map((row, i) => h('tr', { class: i === o.row ? 'selected' : null, dataset: { row: i } },
           h('th', { scope: 'row' }, h('span', { class: 'idx' }, String(i)), ' ', h('span', { translate: 'no' }, showToken(o.queryTokens[i] ?? ''))),
