@@ -325,6 +325,14 @@ describe('files (the Import tab: the previous import and the playground state ar
     assert.deepEqual((await page.evaluate(() => window.attentionPlayground.imported())).source.keyTokens, ['a', 'b']);
     assert.equal(await page.evaluate(() => ({}).polluted), undefined);
 
+    // A head of 4097 queries (one key each): analysed, but too large to open in the playground.
+    await page.setInputFiles('#import-file', file('tall.npy', npy([4097, 1], new Array(4097).fill(1))));
+    await page.waitForFunction(() => { const s = window.attentionPlayground.imported(); return s.source?.name === 'tall.npy' && !s.running && s.heads.length === 1; });
+    await page.click('#head-card-0-0');
+    await page.waitForSelector('#open-in-playground');
+    assert.equal(await page.isDisabled('#open-in-playground'), true);
+    assert.equal(await page.getAttribute('#open-in-playground', 'title'), 'the playground opens heads of up to 4096 tokens');
+
     // A saved state with __proto__: refused by the validator, the playground state kept.
     const stateText = JSON.stringify({ ...state, tau: 4 }).replace('{"version"', '{"__proto__":{"tau":5},"version"');
     await page.setInputFiles('#import-file', file('saved.state.json', new TextEncoder().encode(stateText)));
