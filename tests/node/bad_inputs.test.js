@@ -106,11 +106,12 @@ test('limits: links beyond 4,000,000 characters, a 200 MB link and a 64 MiB bloc
   const justOver = `${link}&x=${'A'.repeat(LIMITS.maxLinkLength - link.length)}`;
   assert.equal(justOver.length, LIMITS.maxLinkLength + 3);
   const ms = refused(() => decodeLink(justOver), 'link', `the link is too long (${LIMITS.maxLinkLength + 3} characters, at most 4000000)`);
-  assert.ok(ms < 200, `refused in ${ms.toFixed(0)} ms`);
-  // 200 MB: the same check, as fast (the length is read before the string is split).
+  assert.ok(ms < 1000, `refused in ${ms.toFixed(0)} ms`);
+  // 200 MB: the same check, before the string is split (a bound against a freeze, not a speed
+  // test: with other test files running alongside, flattening the string alone takes ~0.4 s).
   const huge = `v=1&d=${'A'.repeat(200_000_000)}`;
   const msHuge = refused(() => decodeLink(huge), 'link', 'the link is too long (200000006 characters, at most 4000000)');
-  assert.ok(msHuge < 200, `a 200 MB link refused in ${msHuge.toFixed(0)} ms`);
+  assert.ok(msHuge < 2000, `a 200 MB link refused in ${msHuge.toFixed(0)} ms`);
   // A d that declares more than 64 MiB: refused from its 11-byte prefix, nothing inflated.
   const bomb = Buffer.from([0x41, 0x50, 1, 0x01, 0x00, 0x00, 0x04, 0, 0, 0, 0]); // 64 MiB + 1
   refused(() => decodeLink(`${DEFAULT_SCALARS}&d=${bomb.toString('base64url')}`), 'd', `d declares ${64 * MiB + 1} bytes of data, more than the limit of ${64 * MiB}`);
@@ -181,7 +182,7 @@ test('bad inputs (API): tau <= 0, negative sizes, non-objects and prototype keys
   // A 200 MB token string: refused by its length before it is scanned.
   const t0 = performance.now();
   refused(() => validateState(modified((s) => { s.tokens.keys[0] = 'x'.repeat(200_000_000); })), 'tokens.keys[0]', 'tokens.keys[0] must be at most 200 characters (got 200000000)');
-  assert.ok(performance.now() - t0 < 2000, 'a 200 MB token refused quickly');
+  assert.ok(performance.now() - t0 < 5000, 'a 200 MB token refused without a freeze');
 });
 
 // -------------------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ test('bad inputs (link): 10^6 x 10^6 and negative shapes in the header of d, ref
   const shape = (Q) => linkWith({ heads: [{ name: 'h', Q, K: [2, 2, 8], V: [2, 2, 8] }] });
   const t0 = performance.now();
   refused(() => decodeLink(shape([1_000_000, 1_000_000, 8])), 'd', 'd is corrupt: the row count of heads[0].Q must be an integer from 0 to 4096 (got 1000000)');
-  assert.ok(performance.now() - t0 < 200);
+  assert.ok(performance.now() - t0 < 1000);
   refused(() => decodeLink(shape([1, -2, 8])), 'd', 'd is corrupt: the column count of heads[0].Q must be an integer from 0 to 4096 (got -2)');
   refused(() => decodeLink(shape([-1, 2, 8])), 'd', 'the row count of heads[0].Q must be an integer from 0 to 4096 (got -1)');
   // Within 4096 each, but more numbers than the block holds: a truncation, not an allocation.
