@@ -33,7 +33,7 @@ const MiB = 2 ** 20;
  *   policy), so a leak shows as soon as it outruns the free space of the 16 MiB heap: 64 KB
  *   malloc'ed and never freed per compute grows it by 64 MiB in the short version.
  * - jsHeapBytes: 2 MiB of the JS heap after a forced GC. Measured: about +0.3 MiB over 1,000 and
- *   +0.6 MiB over 10,000 recomputes, levelling off (V8's compiled code and caches). A leak of
+ *   +0.6 MiB over 10,000 recomputes, flat after about 4,000 (not a per-compute leak). A leak of
  *   4 KB per compute (an array of 512 numbers kept in core.compute) fails the short version.
  * - emvalHandles, classHandles: 0 (handles are counted exactly).
  * - elements, listeners: 0 on the same reference state (elements in the document; JS event
