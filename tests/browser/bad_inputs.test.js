@@ -391,7 +391,8 @@ describe('messages to the embed element and the embedded page', () => {
     assert.equal(await heightOf(), fitted, 'a bad message changed the frame height');
     assert.deepStrictEqual(await inner.evaluate(() => window.attentionPlayground.getState()), innerState);
     // The channel works (so the checks above can fail): a good message from the frame is applied.
-    await inner.evaluate(() => parent.postMessage({ type: 'attention-playground:height', height: 1234 }, '*'));
+    // (With its frame id, the window's name, as the page's own height messages carry it.)
+    await inner.evaluate(() => parent.postMessage({ type: 'attention-playground:height', height: 1234, id: window.name }, '*'));
     await host.waitForFunction(() => document.getElementById('probe').shadowRoot.querySelector('iframe').style.height === '1234px');
     await context.close();
   });
