@@ -9,7 +9,18 @@
 // 'attention-playground:height' message, from that iframe only). `state` is a link fragment
 // ("v=1&…", with or without "#") or a state object as JSON (docs/state.md); a bad one shows a
 // message inside the element instead of an empty box. Changing an attribute updates the frame.
-import { HEIGHT_MESSAGE, HIDEABLE, formatPageOptions, stripPageOptions } from './page-options.js';
+//
+// Messages: the element takes a height message only from its own iframe's window and origin, of
+// the documented shape and with its own frame id; element.setState(state) posts a setState message
+// to that frame (its link names this page's origin in origin=, so the page accepts it) and
+// resolves or rejects with the page's answer. Anything else claiming to be a playground message is
+// ignored with a console warning. The element reads nothing of the page inside the frame, and the
+// page reads nothing of this one. Its styles are a constructed style sheet (CSSOM), so it works
+// in a course page with a strict content security policy (docs/security.md).
+import {
+  HIDEABLE, SET_STATE_MESSAGE, STATE_RESULT_MESSAGE, formatPageOptions, isOrigin, isPlaygroundMessage,
+  readHeightMessage, stripPageOptions,
+} from './page-options.js';
 import { normaliseLang, t } from './i18n.js';
 
 const PAGE = new URL('./index.html', import.meta.url);
@@ -23,6 +34,20 @@ function loadState() {
 }
 
 let serial = 0;
+let requests = 0;
+
+/** The element's style sheet, built once (a <style> element would need 'unsafe-inline'). */
+let sheet = null;
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+  }
+  return sheet;
+}
+
+/** How long setState waits for the page's answer (ms). */
+const ANSWER_TIMEOUT = 20000;
 
 const STYLE = `
 :host { display: block; position: relative; }
@@ -41,8 +66,7 @@ export class AttentionPlaygroundElement extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = STYLE;
+    root.adoptedStyleSheets = [styleSheet()];
     this.errorBox = document.createElement('p');
     this.errorBox.className = 'error';
     this.errorBox.setAttribute('role', 'alert');
@@ -51,16 +75,63 @@ export class AttentionPlaygroundElement extends HTMLElement {
     this.frame.setAttribute('loading', 'lazy');
     this.frameId = `attention-playground-${++serial}`;
     this.frame.name = this.frameId;
-    root.append(style, this.errorBox, this.frame);
+    root.append(this.errorBox, this.frame);
     this.pending = null;
-    this.onMessage = (ev) => {
-      if (ev.source !== this.frame.contentWindow || ev.origin !== PAGE.origin) return;
+    this.answers = new Map(); // setState request id -> {resolve, reject, timer}
+    this.onMessage = (ev) => this.receive(ev);
+    // The page inside listens once it runs; its first height message says so.
+    this.running = new Promise((resolve) => { this.markRunning = resolve; });
+  }
+
+  /** A message to this window: only this element's frame, origin and shapes count. */
+  receive(ev) {
+    const ours = isPlaygroundMessage(ev.data);
+    if (!this.frame.contentWindow || ev.source !== this.frame.contentWindow) return; // another frame's or page's business
+    if (ev.origin !== PAGE.origin) {
+      if (ours) console.warn('Attention Playground: message ignored (wrong origin)', ev.origin, ev.data);
+      return;
+    }
+    if (ours && ev.data.type === STATE_RESULT_MESSAGE) {
       const data = ev.data;
-      if (!data || data.type !== HEIGHT_MESSAGE || typeof data.height !== 'number') return;
-      if (!(data.height > 0 && data.height < 100000)) return;
-      this.frame.style.height = `${Math.ceil(data.height)}px`;
-      this.dispatchEvent(new CustomEvent('attention-playground:resize', { detail: { height: data.height } }));
-    };
+      const waiting = typeof data.id === 'string' ? this.answers.get(data.id) : undefined;
+      if (!waiting || typeof data.ok !== 'boolean') {
+        console.warn('Attention Playground: message ignored (no such setState request)', ev.origin, data);
+        return;
+      }
+      this.answers.delete(data.id);
+      clearTimeout(waiting.timer);
+      if (data.ok) waiting.resolve();
+      else waiting.reject(new Error(typeof data.error === 'string' ? data.error : 'the state was refused'));
+      return;
+    }
+    const message = readHeightMessage(ev.data);
+    if (!message || message.id !== this.frameId) {
+      console.warn('Attention Playground: message ignored (not a height message of this frame)', ev.origin, ev.data);
+      return;
+    }
+    this.markRunning();
+    this.frame.style.height = `${Math.ceil(message.height)}px`;
+    this.dispatchEvent(new CustomEvent('attention-playground:resize', { detail: { height: message.height } }));
+  }
+
+  /**
+   * Shows a state in the frame (docs/state.md) without reloading it: resolves when the page took
+   * it, rejects with the page's message when it refused it (its state is then unchanged).
+   * @param {object} state
+   * @returns {Promise<void>}
+   */
+  async setState(state) {
+    await this.pending;
+    if (!this.frame.contentWindow || this.frame.hidden) throw new Error('the element shows no playground');
+    const id = `${this.frameId}-${++requests}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.answers.delete(id);
+        reject(new Error('the playground did not answer (is the element on screen? its frame loads lazily)'));
+      }, ANSWER_TIMEOUT);
+      this.answers.set(id, { resolve, reject, timer });
+      this.running.then(() => this.frame.contentWindow?.postMessage({ type: SET_STATE_MESSAGE, state, id }, PAGE.origin));
+    });
   }
 
   connectedCallback() {
@@ -148,6 +219,8 @@ export class AttentionPlaygroundElement extends HTMLElement {
       palette: this.getAttribute('palette') || 'viridis',
       hide: HIDEABLE.filter((name) => hide.includes(name)),
       frame: this.frameId,
+      // This page may send the frame a state (setState); an opaque origin (a file:// page) cannot.
+      origin: isOrigin(location.origin) ? [location.origin] : [],
     };
     const extra = formatPageOptions(options);
     const hash = fragment ? `${fragment}${extra}` : extra.slice(1);

@@ -12,6 +12,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { decodeLink, statesEqual } from '../../web/state.js';
 import { getState, openPage, screenshotPath, startSession, trySetState, waitReady, watch } from './harness.js';
 
@@ -80,10 +81,14 @@ const visibleIds = () => page.evaluate(() => [...document.querySelectorAll('[id]
   .filter((el) => el.checkVisibility() && !el.closest('dialog'))
   .map((el) => el.id));
 
-/** Which of the flag's own elements exist on this page, and whether they are shown. */
+/**
+ * Which of the flag's own elements exist on this page, and whether they are shown; null also for
+ * an element the page itself leaves out in this state (the `hidden` attribute: the lesson panel
+ * without a lesson).
+ */
 const shown = (selectors) => page.evaluate((sels) => sels.map((s) => {
   const el = document.querySelector(s);
-  return el ? el.checkVisibility() : null;
+  return el && !el.hidden ? el.checkVisibility() : null;
 }), selectors);
 
 describe('hide flags and embed mode', () => {
@@ -126,6 +131,13 @@ describe('hide flags and embed mode', () => {
     assert.deepEqual(await visibleIds(), baseline, 'without flags the page is as before');
     // Elements added by other parts of issue 6; each flag above is checked once they exist.
     assert.ok(missing.every((n) => ['language', 'lesson'].includes(n)), `flags without elements: ${missing}`);
+    // The lesson panel shows only with a lesson: lesson_hide=1 hides it then.
+    await page.click('#lesson-toggle');
+    await page.waitForFunction(() => document.getElementById('lesson-panel').checkVisibility());
+    await withOptions('&lesson_hide=1');
+    assert.equal(await page.evaluate(() => document.getElementById('lesson-panel').checkVisibility()), false, 'lesson_hide=1 hides the lesson panel');
+    await withOptions(''); // the link's state, without a lesson: the panel goes
+    await page.waitForFunction(() => !document.getElementById('lesson-panel').checkVisibility());
   });
 
   test('hiding panels closes up the layout (no empty column, no overflow)', async () => {
@@ -324,20 +336,35 @@ describe('host page (web/embed-demo.html)', () => {
     await host.goto(`${session.url}embed-demo.html`);
   });
 
-  /** Waits until an iframe (found by `locate` in the host) is as tall as the page inside it. */
+  /**
+   * Waits until an iframe is as tall as the page inside it. `locate`: a CSS selector of the host,
+   * or "selector >>> selector" for an iframe in an element's shadow root (no `new Function`: the
+   * host page's content security policy forbids it, in the test's own code too).
+   */
   async function fitted(locate, what) {
-    await host.waitForFunction((src) => {
-      const frame = new Function(`return (${src})()`)();
+    await host.waitForFunction((spec) => {
+      const [css, inShadow] = spec.split(' >>> ');
+      const el = document.querySelector(css);
+      const frame = inShadow ? el?.shadowRoot?.querySelector(inShadow) : el;
       const doc = frame?.contentDocument;
       if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
       const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
       return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
-    }, locate.toString(), { timeout: 20000 }).catch(() => { throw new Error(`${what}: the iframe never took its content's height`); });
-    return host.evaluate((src) => new Function(`return (${src})()`)().getBoundingClientRect().height, locate.toString());
+    }, locate, { timeout: 20000 }).catch((e) => { throw new Error(`${what}: the iframe never took its content's height (${e.message.split('\n')[0]})`); });
+    return host.evaluate((spec) => {
+      const [css, inShadow] = spec.split(' >>> ');
+      const el = document.querySelector(css);
+      return (inShadow ? el.shadowRoot.querySelector(inShadow) : el).getBoundingClientRect().height;
+    }, locate);
   }
 
   test('the pasted iframe snippet grows to its content', async () => {
     assert.ok(sharedSnippet, 'the share dialog test ran first');
+    // embed-demo.html has a strict content security policy (no inline scripts: it loads the
+    // snippet's script as embed-frames.js), so the pasted snippet goes into a plain course page
+    // of the same origin, as many course platforms allow.
+    await host.route('**/plain-course-page.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>A course page</title><h1>Week 3</h1>' }));
+    await host.goto(`${session.url}plain-course-page.html`);
     // As a course page's editor pastes HTML: markup in, scripts re-created so they run.
     await host.evaluate((html) => {
       const slot = document.createElement('section');
@@ -353,7 +380,7 @@ describe('host page (web/embed-demo.html)', () => {
       document.body.prepend(slot);
     }, sharedSnippet.snippet);
     const initial = await host.evaluate(() => document.querySelector('#pasted iframe').getAttribute('height'));
-    const height = await fitted(() => document.querySelector('#pasted iframe'), 'pasted snippet');
+    const height = await fitted('#pasted iframe', 'pasted snippet');
     assert.notEqual(Math.round(height), Number(initial), 'the height came from the page, not the snippet');
     const inner = await host.evaluate(() => {
       const w = document.querySelector('#pasted iframe').contentWindow;
@@ -365,16 +392,38 @@ describe('host page (web/embed-demo.html)', () => {
       const d = document.querySelector('#pasted iframe').contentDocument;
       d.body.append(Object.assign(d.createElement('div'), { id: 'spacer', style: 'height: 400px' }));
     });
-    const taller = await fitted(() => document.querySelector('#pasted iframe'), 'pasted snippet after growing');
+    const taller = await fitted('#pasted iframe', 'pasted snippet after growing');
     near(taller - height, 400, 2, 'the frame grew with its content');
-    await host.evaluate(() => document.getElementById('pasted').remove());
+    // Messages that fail a check change nothing and are ignored with a warning: from the frame's
+    // window but another origin, or of another shape; messages of other windows are ignored
+    // silently (they may be another embed's).
+    const warnings = [];
+    const onConsole = (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text()); };
+    host.on('console', onConsole);
+    const fake = (data, origin) => host.evaluate(({ data, origin }) => {
+      const frame = document.querySelector('#pasted iframe');
+      window.dispatchEvent(new MessageEvent('message', { data, origin: origin ?? location.origin, source: frame.contentWindow }));
+    }, { data, origin });
+    const good = { type: 'attention-playground:height', height: 321, id: '' };
+    await fake(good, 'https://evil.example');
+    for (const bad of [{ ...good, height: '321' }, { ...good, height: 0 }, { ...good, height: 1e6 }, { ...good, height: null }, { ...good, id: 5 },
+      { ...good, id: 'x'.repeat(101) }, { height: 321 }, 'attention-playground:height', null]) await fake(bad);
+    await host.evaluate((data) => window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: window })), good);
+    await host.waitForTimeout(100);
+    near(await host.evaluate(() => document.querySelector('#pasted iframe').getBoundingClientRect().height), taller, 1, 'no bad message resized the frame');
+    assert.equal(warnings.length, 10, `one warning per bad message from the frame:\n${warnings.join('\n')}`);
+    // The same message from the frame's window and origin works.
+    await fake(good);
+    await host.waitForFunction(() => document.querySelector('#pasted iframe').style.height === '321px');
+    host.off('console', onConsole);
+    await host.goto(`${session.url}embed-demo.html`);
   });
 
   test('the demo page: its iframe and its <attention-playground> size themselves', async () => {
-    const frameHeight = await fitted(() => document.getElementById('example-frame'), 'demo iframe');
+    const frameHeight = await fitted('#example-frame', 'demo iframe');
     assert.ok(frameHeight > 300);
     await host.evaluate(() => document.getElementById('example-element').scrollIntoView());
-    const elHeight = await fitted(() => document.getElementById('example-element').shadowRoot.querySelector('iframe'), 'demo element');
+    const elHeight = await fitted('#example-element >>> iframe', 'demo element');
     assert.ok(elHeight > 300);
     const inner = await host.evaluate(() => {
       const frame = document.getElementById('example-element').shadowRoot.querySelector('iframe');
@@ -386,6 +435,127 @@ describe('host page (web/embed-demo.html)', () => {
     });
     assert.deepEqual({ ...inner, title: Boolean(inner.title) }, { title: true, lang: 'zh-CN', embed: true, lab: false, tokens: ['The', 'cat', 'sat', 'down'] });
     await host.screenshot({ path: screenshotPath('embed-demo'), fullPage: true });
+  });
+
+  test('<attention-playground>: height messages of another origin or shape are ignored with a warning', async () => {
+    await host.evaluate(() => document.getElementById('example-element').scrollIntoView());
+    await fitted('#example-element >>> iframe', 'demo element');
+    const warnings = [];
+    const onConsole = (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text()); };
+    host.on('console', onConsole);
+    const before = await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').style.height);
+    const fake = (data, origin) => host.evaluate(({ data, origin }) => {
+      const el = document.getElementById('example-element');
+      const frame = el.shadowRoot.querySelector('iframe');
+      window.dispatchEvent(new MessageEvent('message', { data, origin: origin ?? location.origin, source: frame.contentWindow }));
+    }, { data, origin });
+    const id = await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').name);
+    const good = { type: 'attention-playground:height', height: 432, id };
+    await fake(good, 'https://evil.example');
+    for (const bad of [{ ...good, height: Infinity }, { ...good, height: -1 }, { ...good, id: 'another-frame' }, { ...good, type: 'attention-playground:stateResult', id: 'nope', ok: true }, [good]]) await fake(bad);
+    await host.waitForTimeout(100);
+    assert.equal(await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').style.height), before, 'nothing changed');
+    assert.equal(warnings.length, 6, warnings.join('\n'));
+    host.off('console', onConsole);
+  });
+
+  test('<attention-playground>.setState: the page takes a state from its parent (its origin= option) and answers', async () => {
+    const src = await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').src);
+    assert.match(src, new RegExp(`&origin=${encodeURIComponent(new URL(session.url).origin).replace(/[.]/g, '\\.')}(&|$)`), 'the frame link names the course page\'s origin');
+    const frame = host.frames().find((f) => f.url() === src);
+    const next = await frame.evaluate(() => {
+      const s = window.attentionPlayground.getState();
+      s.tau = 2.5;
+      s.heads[0].Q[0][0] = 0.75;
+      return s;
+    });
+    await host.evaluate(async (s) => document.getElementById('example-element').setState(s), next);
+    assert.deepEqual(await frame.evaluate(() => [window.attentionPlayground.getState().tau, window.attentionPlayground.getState().heads[0].Q[0][0]]), [2.5, 0.75]);
+    // A state the page refuses: the promise rejects with its message; the page keeps its state.
+    const refused = await host.evaluate(async (s) => {
+      try { await document.getElementById('example-element').setState({ ...s, tau: -1 }); return null; } catch (e) { return e.message; }
+    }, next);
+    assert.match(refused, /tau/);
+    assert.equal(await frame.evaluate(() => window.attentionPlayground.getState().tau), 2.5);
+  });
+
+  test('the page takes setState messages only from its parent, from an origin= of its link, of the right shape', async () => {
+    // Two course sites, each a server of its own on another port (so another origin than the
+    // playground's, and still on this machine); the link accepts the first one only.
+    const sites = await Promise.all([0, 1].map(() => new Promise((done) => {
+      const server = createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end(server.html); });
+      server.listen(0, '127.0.0.1', () => done(server));
+    })));
+    const [courseOrigin, evilOrigin] = sites.map((server) => `http://127.0.0.1:${server.address().port}`);
+    const ctx = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const course = await ctx.newPage();
+    watch(course, session.events, '[embed origins] ');
+    const warnings = [];
+    course.on('console', (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text()); });
+    const link = `${session.url}index.html#${baseLink}&embed=1&origin=${encodeURIComponent(courseOrigin)}`;
+    for (const server of sites) server.html = `<!doctype html><title>course</title><iframe id="f" src="${link.replace(/&/g, '&amp;')}" width="900" height="700"></iframe>`;
+    const frameOf = async (p) => {
+      await p.waitForFunction(() => document.getElementById('f').contentWindow && window.frames.length === 1);
+      const f = p.frames().find((x) => x !== p.mainFrame());
+      await f.waitForFunction(() => window.attentionPlayground !== undefined);
+      await f.evaluate(() => window.attentionPlayground.ready);
+      return f;
+    };
+    await course.goto(`${courseOrigin}/week3.html`);
+    const inner = await frameOf(course);
+    const start = await inner.evaluate(() => window.attentionPlayground.getState());
+    const answers = () => course.evaluate(() => window.__answers ?? []);
+    await course.evaluate(() => {
+      window.__answers = [];
+      window.addEventListener('message', (e) => { if (e.data?.type === 'attention-playground:stateResult') window.__answers.push(e.data); });
+    });
+    const send = (data) => course.evaluate((d) => document.getElementById('f').contentWindow.postMessage(d, '*'), data);
+    // Wrong shapes from the accepted parent: ignored with a warning, nothing changes, no answer.
+    for (const bad of [{ type: 'attention-playground:setState' }, { type: 'attention-playground:setState', state: 'v=1&mode=qkv' },
+      { type: 'attention-playground:setState', state: { ...start, tau: 3 }, id: 42 }, { type: 'attention-playground:setstate', state: { ...start, tau: 3 } },
+      { state: { ...start, tau: 3 } }]) await send(bad);
+    // A message from another window of the page (not the parent) is ignored with a warning too.
+    await inner.evaluate(({ s, origin }) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'attention-playground:setState', state: s }, origin, source: window })), { s: { ...start, tau: 3 }, origin: courseOrigin });
+    await course.waitForTimeout(200);
+    assert.equal(await inner.evaluate(() => window.attentionPlayground.getState().tau), start.tau, 'nothing changed');
+    assert.equal(warnings.length, 6, warnings.join('\n'));
+    assert.deepEqual(await answers(), []);
+    // The right message: the state is shown and the answer comes back to the parent only.
+    await send({ type: 'attention-playground:setState', state: { ...start, tau: 3 }, id: 'r1' });
+    await inner.waitForFunction(() => window.attentionPlayground.getState().tau === 3);
+    await course.waitForFunction(() => window.__answers.length === 1);
+    assert.deepEqual(await answers(), [{ type: 'attention-playground:stateResult', id: 'r1', ok: true }]);
+    // A refused state: the answer says why, the state stays.
+    await send({ type: 'attention-playground:setState', state: { ...start, tau: 0 }, id: 'r2' });
+    await course.waitForFunction(() => window.__answers.length === 2);
+    const [, refused] = await answers();
+    assert.equal(refused.ok, false);
+    assert.match(refused.error, /tau/);
+    assert.equal(await inner.evaluate(() => window.attentionPlayground.getState().tau), 3);
+
+    // The same frame in a page of another origin: its messages are ignored with a warning.
+    const evil = await ctx.newPage();
+    watch(evil, session.events, '[embed origins] ');
+    const evilWarnings = [];
+    evil.on('console', (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) evilWarnings.push(msg.text()); });
+    await evil.goto(`${evilOrigin}/page.html`);
+    const evilInner = await frameOf(evil);
+    await evil.evaluate((s) => document.getElementById('f').contentWindow.postMessage({ type: 'attention-playground:setState', state: s, id: 'x' }, '*'), { ...start, tau: 7 });
+    await evil.waitForTimeout(300);
+    assert.equal(await evilInner.evaluate(() => window.attentionPlayground.getState().tau), start.tau, 'another origin cannot set the state');
+    assert.equal(evilWarnings.length, 1, evilWarnings.join('\n'));
+    assert.ok(evilWarnings[0].includes(`origin ${evilOrigin} is not in the link's origin= options`), evilWarnings[0]);
+    // Without origin= the page takes no state message at all.
+    await evil.evaluate((src) => { document.getElementById('f').src = src; }, link.replace(/&origin=[^&]*/, '') + '&tau_hide=1');
+    await evil.waitForTimeout(300);
+    const plainInner = await frameOf(evil);
+    await plainInner.waitForFunction(() => document.documentElement.classList.contains('ap-hide-tau'));
+    await evil.evaluate((s) => document.getElementById('f').contentWindow.postMessage({ type: 'attention-playground:setState', state: s }, '*'), { ...start, tau: 7 });
+    await evil.waitForTimeout(300);
+    assert.equal(await plainInner.evaluate(() => window.attentionPlayground.getState().tau), start.tau);
+    assert.match(evilWarnings.at(-1), /the link has no origin= option/);
+    await ctx.close();
+    await Promise.all(sites.map((server) => new Promise((done) => server.close(done))));
   });
 
   test('<attention-playground>: a bad state shows an error; new attributes update the frame', async () => {
@@ -417,7 +587,7 @@ describe('host page (web/embed-demo.html)', () => {
     // A good fragment: the error goes, the frame shows that state and sizes itself.
     await host.evaluate((fragment) => document.getElementById('probe').setAttribute('state', fragment), baseLink);
     await host.waitForFunction(() => !document.getElementById('probe').shadowRoot.querySelector('.error').checkVisibility());
-    await fitted(() => document.getElementById('probe').shadowRoot.querySelector('iframe'), 'element with a link');
+    await fitted('#probe >>> iframe', 'element with a link');
     seen = await read();
     assert.equal(seen.frame, true);
     const state = await host.evaluate(() => document.getElementById('probe').shadowRoot.querySelector('iframe').contentWindow.attentionPlayground.getState());
