@@ -1,7 +1,10 @@
 // Exports: a heatmap as SVG or PNG, metrics as CSV or JSON, a standalone HTML page of a view.
 // Pure functions from numbers to text (PNG needs a canvas, passed in), so node tests read exactly
 // what a user downloads. Every token string is escaped: text, never markup.
-import { interpolateCividis } from './vendor/vendor.js';
+import { paletteColour } from './views/palette.js'; // the page's palette (Display: Palette)
+import { getLang, t } from './i18n.js';
+// CSV headers and JSON keys are data formats: English and stable in every language. What a person
+// reads (the SVG's cell titles, the HTML page's words) follows the page's language.
 
 /** Escapes text for XML/HTML content and attribute values. */
 export function escapeXml(s) {
@@ -142,14 +145,17 @@ export function heatmapSvg(o) {
     for (let j = 0; j < cols; j++) {
       const x = o.values[i * cols + j];
       const fill = x === null || !Number.isFinite(x) ? '#dde2e8'
-        : interpolateCividis(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
-      const t = labels ? `<title>${escapeXml(`query ${i}${o.rowLabels?.[i] !== undefined ? ` ${o.rowLabels[i]}` : ''}, key ${j}${o.colLabels?.[j] !== undefined ? ` ${o.colLabels[j]}` : ''}: ${x === null || !Number.isFinite(x) ? 'not visible' : x}`)}</title>` : '';
-      parts.push(`<rect x="${left + j * cell}" y="${top + i * cell}" width="${cell}" height="${cell}" fill="${fill}">${t}</rect>`);
+        : paletteColour(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
+      const tip = labels ? `<title>${escapeXml(t('lab.export.cellTitle', {
+        i, q: o.rowLabels?.[i] !== undefined ? ` ${o.rowLabels[i]}` : '', j, k: o.colLabels?.[j] !== undefined ? ` ${o.colLabels[j]}` : '',
+        value: x === null || !Number.isFinite(x) ? t('lab.export.notVisible') : x,
+      }))}</title>` : '';
+      parts.push(`<rect x="${left + j * cell}" y="${top + i * cell}" width="${cell}" height="${cell}" fill="${fill}">${tip}</rect>`);
     }
   }
   const ly = top + rows * cell + 18;
   for (let k = 0; k < 20; k++) {
-    parts.push(`<rect x="${left + k * 8}" y="${ly}" width="8" height="10" fill="${interpolateCividis(k / 19)}"/>`);
+    parts.push(`<rect x="${left + k * 8}" y="${ly}" width="8" height="10" fill="${paletteColour(k / 19)}"/>`);
   }
   parts.push(`<text x="${left}" y="${ly + 24}">${escapeXml(fmt(lo))}</text>`);
   parts.push(`<text x="${left + 160}" y="${ly + 24}" text-anchor="end">${escapeXml(fmt(hi))}</text>`);
@@ -175,7 +181,7 @@ export function drawHeatmap(canvas, { values, rows, cols, domain }) {
     for (let j = 0; j < cols; j++) {
       const x = values[i * cols + j];
       ctx.fillStyle = x === null || !Number.isFinite(x) ? '#dde2e8'
-        : interpolateCividis(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
+        : paletteColour(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
       ctx.fillRect(j * px, i * px, px, px);
     }
   }
@@ -189,10 +195,11 @@ export function drawHeatmap(canvas, { values, rows, cols, domain }) {
  *   header: string[], rows: (string|number|null)[][]}[], footer?: string}} o
  */
 export function standaloneHtml(o) {
+  const undefinedText = t('lab.export.undefined');
   const table = (t) => `<table>\n<caption>${escapeXml(t.caption)}</caption>\n<thead><tr>${t.header.map((c) => `<th scope="col">${escapeXml(c)}</th>`).join('')}</tr></thead>\n<tbody>\n${
-    t.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c === null || c === undefined || (typeof c === 'number' && !Number.isFinite(c)) ? 'undefined' : typeof c === 'number' ? Number(c.toPrecision(6)) : c)}</td>`).join('')}</tr>`).join('\n')}\n</tbody>\n</table>`;
+    t.rows.map((r) => `<tr>${r.map((c, k) => `<td${k === 1 ? ' translate="no"' : ''}>${escapeXml(c === null || c === undefined || (typeof c === 'number' && !Number.isFinite(c)) ? undefinedText : typeof c === 'number' ? Number(c.toPrecision(6)) : c)}</td>`).join('')}</tr>`).join('\n')}\n</tbody>\n</table>`;
   return `<!doctype html>
-<html lang="en">
+<html lang="${getLang()}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -212,7 +219,7 @@ td:nth-child(2) { text-align: left; }
 ${o.subtitle ? `<p class="sub">${escapeXml(o.subtitle)}</p>` : ''}
 ${o.svg ?? ''}
 ${(o.tables ?? []).map(table).join('\n')}
-<p class="sub">${escapeXml(o.footer ?? 'Exported from Attention Playground. Entropy in nats; rows are queries, columns are keys.')}</p>
+<p class="sub">${escapeXml(o.footer ?? t('lab.export.footer'))}</p>
 </body>
 </html>
 `;

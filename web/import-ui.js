@@ -5,9 +5,10 @@
 // Everything numeric comes from the core in the import worker (web/import-worker.js); this module
 // only asks for it and draws it. Token strings go in as text (h() uses text nodes only).
 import { AttentionError } from './core.js';
-import { summarise } from './importer.js';
+import { TECH, summarise } from './importer.js';
 import { h, mount } from './views/dom.js';
-import { fmtMetric, showToken } from './views/format.js';
+import { dataSpan, fmtMetric, showToken, tData } from './views/format.js';
+import { getLang, hasKey, onLangChange, t } from './i18n.js';
 import { paintGrid } from './views/overview.js';
 import { renderLegend } from './views/heatmap.js';
 import {
@@ -17,33 +18,32 @@ import {
 const $ = (id) => document.getElementById(id);
 
 /** Sort keys of the overview: label and how to read the value from a head's result. */
+// Labels are table keys (web/i18n/import.js), read when drawn: the language can change.
 export const SORT_KEYS = {
-  order: { label: 'layer, head', get: (r) => r.index },
-  meanNormalizedEntropy: { label: 'mean normalised entropy', get: (r) => r.summary.meanNormalizedEntropy },
-  meanEntropy: { label: 'mean entropy (nats)', get: (r) => r.summary.meanEntropy },
-  meanNEff: { label: 'mean N_eff', get: (r) => r.summary.meanNEff },
-  meanTopKMass: { label: 'mean top-k mass', get: (r) => r.summary.meanTopKMass },
-  meanSinkMass: { label: 'mean sink mass', get: (r) => r.summary.meanSinkMass },
-  confidence: { label: 'pattern score', get: (r) => r.pattern.confidence },
+  order: { labelKey: 'import.sort.order', get: (r) => r.index },
+  meanNormalizedEntropy: { labelKey: 'import.sort.meanNormalizedEntropy', get: (r) => r.summary.meanNormalizedEntropy },
+  meanEntropy: { labelKey: 'import.sort.meanEntropy', get: (r) => r.summary.meanEntropy },
+  meanNEff: { labelKey: 'import.sort.meanNEff', get: (r) => r.summary.meanNEff },
+  meanTopKMass: { labelKey: 'import.sort.meanTopKMass', get: (r) => r.summary.meanTopKMass },
+  meanSinkMass: { labelKey: 'import.sort.meanSinkMass', get: (r) => r.summary.meanSinkMass },
+  confidence: { labelKey: 'import.sort.confidence', get: (r) => r.pattern.confidence },
 };
 
-const PATTERN_TEXT = {
-  sink: 'sink (first token)',
-  self: 'self (same position)',
-  previous: 'previous token',
-  next: 'next token',
-  offset: 'offset',
-  strided: 'strided',
-  position: 'fixed position',
-  global: 'global (broad)',
+/** The pattern classes of the core's classifier (docs/analysis.md), in the order shown. */
+const PATTERN_KINDS = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];
+
+/** A class name: long ("previous token") or short ("previous"), in the page's language. */
+const kindName = (kind, short = false) => {
+  const key = `lab.${short ? 'patternShort' : 'pattern'}.${kind}`;
+  return hasKey(key) ? t(key) : kind;
 };
 
 /** Label of a pattern result: "previous token", "offset d=19", "fixed position key 7" ...;
  *  short: the class name only ("previous", "offset d=19"), for the thumbnails. */
 export function patternLabel(p, { short = false } = {}) {
   const param = p.kind === 'offset' ? ` d=${p.parameter}` : p.kind === 'strided' ? ` p=${p.parameter}`
-    : p.kind === 'position' ? ` key ${p.parameter}` : '';
-  return `${short ? p.kind : (PATTERN_TEXT[p.kind] ?? p.kind)}${param}`;
+    : p.kind === 'position' ? t('lab.patternParam.position', { key: p.parameter }) : '';
+  return `${kindName(p.kind, short)}${param}`;
 }
 
 const HF_SNIPPET = `# Hugging Face transformers
@@ -56,6 +56,17 @@ logits, cache = model.run_with_cache(text)
 att = torch.stack([cache["pattern", l][0] for l in range(model.cfg.n_layers)])
 np.save("attention.npy", att.cpu().float().numpy())
 json.dump(model.to_str_tokens(text), open("tokens.json", "w"))`;
+
+// Names written as they are in every language (formats, products, paths, keys): filled into the
+// table's placeholders and shown as data (translate="no").
+const NAMES = {
+  ...TECH, dtypes: 'float16/32/64', tools: 'CircuitsVis, BertViz', hf: 'Hugging Face transformers', tl: 'TransformerLens',
+  doc: 'docs/import.md', esc: 'Esc',
+};
+/** t() with the NAMES filled in (as text: for attributes and option labels). */
+const tn = (key, vars = {}) => t(key, { ...NAMES, ...vars });
+/** t() with the NAMES filled in as data nodes (translate="no"), for element content. */
+const tnData = (key, vars = {}, data = []) => tData(key, { ...NAMES, ...vars }, [...data, ...Object.keys(NAMES)]);
 
 const MAX_STATE_TOKENS = 4096;     // the playground's LIMITS.maxTokens
 const MAX_TOKEN_CHARS = 200;       // LIMITS.maxTokenLength (code points)
@@ -81,13 +92,15 @@ class ImportWorker {
       this.pending.delete(m.id);
       if (m.type === 'error') {
         const e = m.error;
-        p.reject(e.code ? new AttentionError(e.code, e.field, e.message) : new Error(e.message));
+        const err = e.code ? new AttentionError(e.code, e.field, e.message) : new Error(e.message);
+        if (e.i18n) err.i18n = e.i18n; // the importer's own message, as a table key (translated here)
+        p.reject(err);
       } else {
         p.resolve(m.results);
       }
     };
     this.worker.onerror = (ev) => {
-      for (const p of this.pending.values()) p.reject(new Error(`the import worker failed: ${ev.message}`));
+      for (const p of this.pending.values()) p.reject(Object.assign(new Error(`the import worker failed: ${ev.message}`), { i18n: { key: 'import.err.worker', vars: { detail: ev.message }, data: ['detail'] } }));
       this.pending.clear();
     };
   }
@@ -130,103 +143,145 @@ export function initImportView(root, o) {
     generation: 0,      // counts analyses; a superseded one's messages are dropped
   };
 
+  // Static text carries its table key (data-i18n, data-i18n-attr): setLang refills it.
+  const tx = (key) => h('span', { dataset: { i18n: key } }, t(key));
+  // Text with NAMES in it: drawn again by the language listener below (not data-i18n).
+  const named = [];
+  const txn = (key) => {
+    const el = h('span', {}, tnData(key));
+    named.push([el, key]);
+    return el;
+  };
+  const opt = (value, key) => h('option', { value, dataset: { i18n: key } }, t(key));
+  const tAttr = (pairs) => ({ i18nAttr: pairs.map(([attr, key]) => `${attr}:${key}`).join(';') });
   const fileInput = h('input', { type: 'file', id: 'import-file', accept: '.npy,.npz,.json,application/json', class: 'visually-hidden' });
   const tokensInput = h('input', { type: 'file', id: 'import-tokens', accept: '.json,.txt,text/plain,application/json', class: 'visually-hidden' });
   const keyTokensInput = h('input', { type: 'file', id: 'import-key-tokens', accept: '.json,.txt,text/plain,application/json', class: 'visually-hidden' });
   const drop = h('div', { class: 'dropzone', id: 'import-drop' },
-    h('p', { class: 'drop-title' }, 'Drop an attention file here (with its tokens file, if you have one)'),
-    h('p', { class: 'note' }, '.npy (float16/32/64; [n, n], [heads, n, n], [layers, heads, n, n], batch of 1), .npz, or JSON ' +
-      '(ours, CircuitsVis, BertViz). The file never leaves this computer: it is read and analysed in this page.'),
+    h('p', { class: 'drop-title' }, tx('import.dropTitle')),
+    h('p', { class: 'note' }, txn('import.dropNote')),
     h('div', { class: 'drop-actions' },
-      h('label', { class: 'button primary' }, 'Choose a file…', fileInput),
-      h('label', { class: 'button' }, 'Tokens…', tokensInput),
-      h('label', { class: 'button', id: 'import-key-tokens-label', hidden: true }, 'Key tokens…', keyTokensInput),
-      h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'import-causal' }),
-        ' the model is causal (decoder): flag weight above the diagonal')),
+      h('label', { class: 'button primary' }, tx('import.chooseFile'), fileInput),
+      h('label', { class: 'button' }, tx('import.tokens'), tokensInput),
+      h('label', { class: 'button', id: 'import-key-tokens-label', hidden: true }, tx('import.keyTokens'), keyTokensInput),
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'import-causal' }), ' ', tx('import.causal'))),
     h('details', { class: 'how-to' },
-      h('summary', {}, 'How to export attention from Hugging Face transformers or TransformerLens'),
-      h('pre', {}, HF_SNIPPET), h('pre', {}, TL_SNIPPET),
-      h('p', { class: 'note' }, 'Axis −2 is the query (row), axis −1 the key. More formats and the command-line tool: docs/import.md.')));
+      h('summary', {}, txn('import.howTo')),
+      h('pre', { translate: 'no' }, HF_SNIPPET), h('pre', { translate: 'no' }, TL_SNIPPET),
+      h('p', { class: 'note' }, txn('import.axisNote'))));
   const options = h('div', { class: 'import-options' },
-    h('label', { class: 'inline' }, 'read values as ',
-      h('select', { id: 'import-reading', 'aria-label': 'read values as' },
-        h('option', { value: 'auto' }, 'auto (probabilities, else ask)'),
-        h('option', { value: 'weights' }, 'attention weights (probabilities)'),
-        h('option', { value: 'logits' }, 'scores / logits (softmax applied)'))));
+    h('label', { class: 'inline' }, tx('import.readAs'), ' ',
+      h('select', { id: 'import-reading', 'aria-label': t('import.readAs'), dataset: tAttr([['aria-label', 'import.readAs']]) },
+        opt('auto', 'import.reading.auto'),
+        opt('weights', 'import.reading.weights'),
+        opt('logits', 'import.reading.logits'))));
   const progress = h('div', { id: 'import-progress', class: 'import-progress', hidden: true },
     h('progress', { id: 'import-progress-bar', max: 1, value: 0 }),
     h('span', { id: 'import-progress-text', role: 'status', 'aria-live': 'polite' }),
-    h('button', { type: 'button', id: 'import-cancel' }, 'Cancel'));
+    h('button', { type: 'button', id: 'import-cancel' }, tx('import.cancel')));
   const member = h('div', { id: 'import-member-wrap', hidden: true },
-    h('label', { class: 'inline' }, 'array in the .npz ', h('select', { id: 'import-member', 'aria-label': 'array in the .npz' })),
-    h('button', { type: 'button', id: 'import-member-go', class: 'primary' }, 'Read this array'));
+    h('label', { class: 'inline' }, txn('import.member'), ' ',
+      h('select', { id: 'import-member', translate: 'no', 'aria-label': tn('import.member') })),
+    h('button', { type: 'button', id: 'import-member-go', class: 'primary' }, tx('import.memberGo')));
+  const numberBox = (id, labelKey, ariaKey) => h('label', { class: 'inline' }, tx(labelKey), ' ',
+    h('input', { type: 'number', id, step: 'any', class: 'num-box small', 'aria-label': t(ariaKey), dataset: tAttr([['aria-label', ariaKey]]) }));
   const toolbar = h('div', { class: 'import-toolbar', id: 'import-toolbar', hidden: true },
-    h('label', { class: 'inline' }, 'sort by ', h('select', { id: 'import-sort', 'aria-label': 'sort heads by' },
-      Object.entries(SORT_KEYS).map(([k, v]) => h('option', { value: k }, v.label)))),
-    h('label', { class: 'inline' }, h('input', { type: 'checkbox', id: 'import-desc' }), ' descending'),
-    h('label', { class: 'inline' }, 'pattern ', h('select', { id: 'import-filter', 'aria-label': 'show heads with pattern' },
-      h('option', { value: '' }, 'all'),
-      Object.entries(PATTERN_TEXT).map(([k, v]) => h('option', { value: k }, v)))),
-    h('label', { class: 'inline' }, 'min ', h('input', { type: 'number', id: 'import-min', step: 'any', class: 'num-box small', 'aria-label': 'minimum of the sort metric' })),
-    h('label', { class: 'inline' }, 'max ', h('input', { type: 'number', id: 'import-max', step: 'any', class: 'num-box small', 'aria-label': 'maximum of the sort metric' })),
+    h('label', { class: 'inline' }, tx('import.sortBy'), ' ',
+      h('select', { id: 'import-sort', 'aria-label': t('import.sortAria'), dataset: tAttr([['aria-label', 'import.sortAria']]) },
+        Object.entries(SORT_KEYS).map(([k, v]) => opt(k, v.labelKey)))),
+    h('label', { class: 'inline' }, h('input', { type: 'checkbox', id: 'import-desc' }), ' ', tx('import.desc')),
+    h('label', { class: 'inline' }, tx('import.pattern'), ' ',
+      h('select', { id: 'import-filter', 'aria-label': t('import.filterAria'), dataset: tAttr([['aria-label', 'import.filterAria']]) },
+        opt('', 'import.filterAll'),
+        PATTERN_KINDS.map((k) => opt(k, `lab.pattern.${k}`)))),
+    numberBox('import-min', 'import.min', 'import.minAria'),
+    numberBox('import-max', 'import.max', 'import.maxAria'),
     h('span', { id: 'import-count', class: 'note' }),
     h('span', { class: 'spacer' }),
-    h('button', { type: 'button', id: 'export-heads-csv' }, 'Metrics CSV'),
-    h('button', { type: 'button', id: 'export-heads-json' }, 'Metrics JSON'));
+    h('button', { type: 'button', id: 'export-heads-csv' }, tx('import.exportHeadsCsv')),
+    h('button', { type: 'button', id: 'export-heads-json' }, tx('import.exportHeadsJson')));
 
   mount(root,
-    h('h2', {}, 'Import attention from a model'),
+    h('h2', {}, tx('import.title')),
     drop, options,
     h('p', { id: 'import-info', class: 'import-info' }),
     progress, member,
     h('div', { id: 'import-errors', class: 'error-box', role: 'alert', hidden: true }),
     h('div', { id: 'import-warnings', class: 'warn-box', hidden: true }),
     h('div', { id: 'import-logits-offer', hidden: true },
-      h('button', { type: 'button', id: 'import-as-logits', class: 'primary' }, 'Read as logits (apply softmax)')),
+      h('button', { type: 'button', id: 'import-as-logits', class: 'primary' }, tx('import.asLogits'))),
     toolbar,
     h('div', { class: 'import-main' },
-      h('div', { id: 'import-grid', class: 'import-grid', 'aria-label': 'heads' }),
-      h('section', { id: 'import-detail', class: 'import-detail', hidden: true, 'aria-label': 'inspected head' })),
+      h('div', { id: 'import-grid', class: 'import-grid', 'aria-label': t('import.gridAria'), dataset: tAttr([['aria-label', 'import.gridAria']]) }),
+      h('section', { id: 'import-detail', class: 'import-detail', hidden: true, 'aria-label': t('import.detailAria'), dataset: tAttr([['aria-label', 'import.detailAria']]) })),
     h('details', { id: 'import-layer-table', class: 'import-table', open: true, hidden: true },
-      h('summary', {}, 'Per-layer summary'), h('div', { class: 'scroll' })),
+      h('summary', {}, tx('import.layerTable')), h('div', { class: 'scroll' })),
     h('details', { id: 'import-head-table', class: 'import-table', hidden: true },
-      h('summary', {}, 'Per-head table'), h('div', { class: 'scroll' })));
+      h('summary', {}, tx('import.headTable')), h('div', { class: 'scroll' })));
 
   const getWorker = () => (worker ??= new ImportWorker(o.coreOptions));
 
   // --- messages ---------------------------------------------------------------------------
   // By origin, so that a new analysis does not wipe a token-file error and fixing the tokens
   // clears exactly their message.
+  // Each message is a function drawing it in the current language (or a list-valued function),
+  // so that a change of language redraws them from the same facts.
   const messages = { file: [], tokens: [], analysis: [], warnings: [] };
+  const items = (k) => (typeof messages[k] === 'function' ? messages[k]() : messages[k]);
+  const draw = (m) => h('p', {}, typeof m === 'function' ? m() : m);
   function showMessages() {
-    const errors = [...messages.file, ...messages.tokens, ...messages.analysis];
+    const errors = [...items('file'), ...items('tokens'), ...items('analysis')];
     const box = $('import-errors');
     box.hidden = !errors.length;
-    mount(box, errors.map((m) => h('p', {}, m)));
+    mount(box, errors.map(draw));
+    const warnings = items('warnings');
     const warn = $('import-warnings');
-    warn.hidden = !messages.warnings.length;
-    mount(warn, messages.warnings.map((m) => h('p', {}, m)));
+    warn.hidden = !warnings.length;
+    mount(warn, warnings.map(draw));
   }
   function setMessages(kind, list) {
     messages[kind] = list;
     showMessages();
+  }
+  /** An error's text: the importer's own message translated, else the core's English detail
+   *  (translate="no"). */
+  function errDetail(e) {
+    const i = e?.i18n;
+    if (i && hasKey(i.key)) return h('span', {}, tData(i.key, i.vars ?? {}, i.data ?? []));
+    return dataSpan(e?.message ?? String(e));
+  }
+  // The status line (progress) and the file line (info) as functions too.
+  let progressText = () => '';
+  let infoText = () => '';
+  function showProgressText(fn) {
+    progressText = fn;
+    $('import-progress-text').textContent = fn();
+  }
+  function showInfo(fn) {
+    infoText = fn ?? (() => '');
+    mount($('import-info'), infoText());
   }
   function setProgress(done, total) {
     const p = $('import-progress');
     p.hidden = total === 0;
     $('import-progress-bar').max = Math.max(1, total);
     $('import-progress-bar').value = done;
-    $('import-progress-text').textContent = done < total ? `Analysing head ${done + 1} of ${total}…` : `Analysed ${total} heads.`;
+    showProgressText(() => (done < total ? t('import.progress.running', { n: done + 1, total }) : t('import.progress.done', { total })));
   }
 
-  const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   function describeSource(s) {
     const l = s.layout;
-    const kind = s.format === 'npy' || s.format === 'npz' ? `${s.format}${s.member ? ` array "${s.member}"` : ''}, ${s.dtype}` : `${s.format} JSON`;
-    const cross = l.nQ !== l.nK ? ` (cross-attention: ${l.nQ} queries × ${l.nK} keys)` : ` × ${l.nQ} × ${l.nK}`;
-    const tokens = s.keyTokens.length ? `${s.keyTokens.length} tokens${s.tokensFrom ? ` from ${s.tokensFrom}` : ' from the file'}`
-      : 'no tokens (positions are shown; add a token file)';
-    return `${s.name}: ${kind}, shape [${s.shape.join(', ')}] → ${plural(l.layers, 'layer')} × ${plural(l.heads, 'head')}${cross}; ${tokens}.`;
+    const kind = s.format === 'npy' || s.format === 'npz'
+      ? tData(s.member ? 'import.source.npyMember' : 'import.source.npy', { format: s.format, member: s.member ?? '', dtype: s.dtype }, ['member', 'format', 'dtype'])
+      : tData('import.source.json', { format: s.format });
+    const cross = l.nQ !== l.nK ? t('import.source.cross', { nQ: l.nQ, nK: l.nK }) : ` × ${l.nQ} × ${l.nK}`;
+    const tokens = !s.keyTokens.length ? t('import.source.noTokens')
+      : s.tokensFrom ? tData('import.source.tokensFrom', { n: s.keyTokens.length, file: s.tokensFrom }, ['file'])
+        : t('import.source.tokensInFile', { n: s.keyTokens.length });
+    return tData('import.source', {
+      name: s.name, kind, shape: `[${s.shape.join(', ')}]`, layers: t('import.source.layers', { n: l.layers }),
+      heads: t('import.source.heads', { n: l.heads }), cross, tokens,
+    }, ['name', 'kind', 'tokens']);
   }
 
   /** "L5 H5" or the file's own label of the head ("L9H9"). */
@@ -245,7 +300,8 @@ export function initImportView(root, o) {
     showMessages();
     $('import-logits-offer').hidden = true;
     if (!memberName) $('import-member-wrap').hidden = true;
-    $('import-info').textContent = `Reading ${file.name} (${(file.size / 1048576).toFixed(1)} MiB)…`;
+    const size = (file.size / 1048576).toFixed(1);
+    showInfo(() => tData('import.readingFile', { file: file.name, size }, ['file']));
     const w = getWorker();
     let source;
     try {
@@ -253,20 +309,20 @@ export function initImportView(root, o) {
       source = await w.request({ type: 'open', file, name: file.name, member: memberName });
     } catch (e) {
       // The previous import (if any) stays on screen: nothing is lost.
-      $('import-info').textContent = ui.source ? describeSource(ui.source) : '';
-      setMessages('file', [`Could not read ${file.name}: ${e.message}`]);
+      showInfo(ui.source ? () => describeSource(ui.source) : null);
+      setMessages('file', [() => tData('import.err.read', { file: file.name, detail: errDetail(e) })]);
       return;
     }
     if (source.kind === 'state') {
-      $('import-info').textContent = ui.source ? describeSource(ui.source) : '';
+      showInfo(ui.source ? () => describeSource(ui.source) : null);
       const err = await o.openState(source.state, 'state');
-      if (err) setMessages('file', [`${file.name} is a playground state, but it is not valid: ${err}`]);
+      if (err) setMessages('file', [() => tData('import.err.state', { file: file.name, detail: err })]);
       return;
     }
     if (source.needsMember) {
-      $('import-info').textContent = `${file.name} holds ${source.members.length} arrays: pick the one with the attention weights.`;
+      showInfo(() => tData('import.needsMember', { file: file.name, n: source.members.length }, ['file']));
       mount($('import-member'), source.members.map((m) => h('option', { value: m.name, disabled: Boolean(m.error) },
-        m.error ? `${m.name} (unreadable: ${m.error})` : `${m.name} [${m.shape.join(', ')}] ${m.dtype}`)));
+        m.error ? `${m.name} (${t('import.memberUnreadable')}: ${m.error})` : `${m.name} [${m.shape.join(', ')}] ${m.dtype}`)));
       $('import-member-wrap').hidden = false;
       $('import-member-go').onclick = () => importFile(file, { memberName: $('import-member').value, tokens });
       return;
@@ -284,26 +340,26 @@ export function initImportView(root, o) {
     const tokenFile = tokens ?? tokensInput.files[0];
     if (tokenFile && !source.keyTokens.length) await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries');
     if (keyTokensInput.files[0] && source.layout.nQ !== source.layout.nK) await readTokenFile(keyTokensInput.files[0], 'keys');
-    $('import-info').textContent = describeSource(ui.source);
+    showInfo(() => describeSource(ui.source));
     const reading = $('import-reading').value;
     await analyse(reading === 'logits' ? 'logits' : 'weights', reading === 'auto');
   }
 
   async function readTokenFile(file, which) {
     if (!ui.source) {
-      setMessages('tokens', [`${file.name} will be read as the tokens of the next attention file you open.`]);
+      setMessages('tokens', [() => tData('import.tokensPending', { file: file.name })]);
       return;
     }
     try {
-      const t = await getWorker().request({ type: 'tokens', file, which });
-      ui.source.queryTokens = t.queryTokens;
-      ui.source.keyTokens = t.keyTokens;
+      const got = await getWorker().request({ type: 'tokens', file, which });
+      ui.source.queryTokens = got.queryTokens;
+      ui.source.keyTokens = got.keyTokens;
       ui.source.tokensFrom = file.name;
       setMessages('tokens', []);
-      $('import-info').textContent = describeSource(ui.source);
+      showInfo(() => describeSource(ui.source));
       if (ui.selected !== null) inspect(ui.selected);
     } catch (e) {
-      setMessages('tokens', [`Tokens from ${file.name} not used: ${e.message}`]);
+      setMessages('tokens', [() => tData('import.err.tokens', { file: file.name, detail: errDetail(e) })]);
     }
   }
 
@@ -335,10 +391,10 @@ export function initImportView(root, o) {
         if (now - lastPaint > 250 || m.done === m.total) { lastPaint = now; renderGrid(); }
       });
       if (generation !== ui.generation) return;
-      if (done.cancelled) $('import-progress-text').textContent = `Cancelled after ${done.done} of ${total} heads.`;
+      if (done.cancelled) showProgressText(() => t('import.progress.cancelled', { done: done.done, total }));
     } catch (e) {
       if (generation !== ui.generation) return;
-      setMessages('analysis', [`The analysis stopped: ${e.message}`]);
+      setMessages('analysis', [() => tData('import.err.analysis', { detail: errDetail(e) })]);
     } finally {
       if (generation === ui.generation) {
         ui.running = false;
@@ -346,11 +402,19 @@ export function initImportView(root, o) {
       }
     }
     ui.causal = $('import-causal').checked;
-    const verdicts = summarise(ui.heads, { causal: ui.causal, reading });
-    messages.warnings = verdicts.warnings;
-    setMessages('analysis', verdicts.errors);
+    // The verdicts are worded again in the language of the moment (summarise() is cheap).
+    const heads = ui.heads;
+    const causal = ui.causal;
+    const verdictsIn = () => summarise(heads, { causal, reading, lang: getLang() });
+    const verdicts = verdictsIn();
+    const drawItems = (list) => list.map((it) => () => tData(it.key, it.vars, it.data));
+    messages.warnings = () => drawItems(verdictsIn().warningItems);
+    setMessages('analysis', () => drawItems(verdictsIn().errorItems));
     $('import-logits-offer').hidden = !(verdicts.offerLogits && reading === 'weights');
-    if (auto && verdicts.offerLogits) $('import-progress-text').textContent += ' The values are not probabilities: see above.';
+    if (auto && verdicts.offerLogits) {
+      const before = progressText;
+      showProgressText(() => `${before()}${t('import.progress.notProbabilities')}`);
+    }
     renderGrid();
     renderTables();
     // The inspected head was analysed again (another reading, the causal box): show it anew.
@@ -385,23 +449,25 @@ export function initImportView(root, o) {
     if (r.thumbRows) paintGrid(canvas, r.thumbnail, r.thumbRows, r.thumbCols);
     const s = r.summary;
     const flagged = ui.causal && r.check.rowsAboveDiagonal > 0;
-    const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : 'not probabilities';
-    const shortLabel = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern, { short: true }) : 'not prob.';
-    const text = `${headName(r)} (layer ${r.layer}, head ${r.head}): ${label}` + (r.computed
-      ? `, pattern score ${fmtMetric(r.pattern.confidence, 3)}, mean normalised entropy ${fmtMetric(s.meanNormalizedEntropy, 3)}, mean sink mass ${fmtMetric(s.meanSinkMass, 3)}, mean N_eff ${fmtMetric(s.meanNEff, 3)}` : '');
+    const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : t('import.card.notProbabilities');
+    const shortLabel = r.verdict === 'invalid' ? 'NaN/Inf' : !r.computed ? t('import.card.notProbShort')
+      : r.pattern.kind === 'sink' ? t('import.card.sinkShort') : patternLabel(r.pattern, { short: true });
+    const text = t('import.card.title', { name: headName(r), layer: r.layer, head: r.head, label }) + (r.computed
+      ? t('import.card.titleMetrics', { score: fmtMetric(r.pattern.confidence, 3), hn: fmtMetric(s.meanNormalizedEntropy, 3),
+        sink: fmtMetric(s.meanSinkMass, 3), neff: fmtMetric(s.meanNEff, 3) }) : '');
     return h('button', {
       type: 'button', class: `head-card pattern-${r.computed ? r.pattern.kind : 'none'}${ui.selected === r.index ? ' selected' : ''}`,
       id: `head-card-${r.layer}-${r.head}`, dataset: { index: r.index, pattern: r.computed ? r.pattern.kind : '' },
-      title: text, 'aria-label': text, 'aria-pressed': ui.selected === r.index ? 'true' : 'false',
+      title: text, 'aria-pressed': ui.selected === r.index ? 'true' : 'false',
       onclick: () => inspect(r.index),
       ondblclick: () => openInPlayground(r.index),
     },
     canvas,
-    h('span', { class: 'card-name' }, headName(r)),
-    h('span', { class: 'card-pattern' }, r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel),
-    r.computed ? h('span', { class: 'card-metrics' }, `Hₙ ${fmtMetric(s.meanNormalizedEntropy, 2)} · sink ${fmtMetric(s.meanSinkMass, 2)}`) : null,
-    flagged ? h('span', { class: 'card-flag', title: `${r.check.rowsAboveDiagonal} rows put weight above the diagonal (from query ${r.check.firstRowAboveDiagonal}, up to ${fmtMetric(r.check.maxAboveDiagonal, 3)})` },
-      `⚠ ${r.check.rowsAboveDiagonal} rows above diag.`) : null);
+    h('span', { class: 'card-name', translate: 'no' }, headName(r)),
+    h('span', { class: 'card-pattern', translate: r.verdict === 'invalid' ? 'no' : null }, r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel),
+    r.computed ? h('span', { class: 'card-metrics' }, t('import.card.metrics', { hn: fmtMetric(s.meanNormalizedEntropy, 2), sink: fmtMetric(s.meanSinkMass, 2) })) : null,
+    flagged ? h('span', { class: 'card-flag', title: t('import.card.flagTitle', { n: r.check.rowsAboveDiagonal, from: r.check.firstRowAboveDiagonal, max: fmtMetric(r.check.maxAboveDiagonal, 3) }) },
+      t('import.card.flag', { n: r.check.rowsAboveDiagonal })) : null);
   }
 
   // Cards are built once per analysed head (a thumbnail and its colour scale) and then only
@@ -422,7 +488,7 @@ export function initImportView(root, o) {
     const grid = $('import-grid');
     const list = visibleHeads();
     const byLayer = $('import-sort').value === 'order' && !$('import-desc').checked;
-    $('import-count').textContent = `${list.length} of ${ui.heads.length} heads`;
+    $('import-count').textContent = t('import.count', { n: list.length, total: ui.heads.length });
     if (byLayer) {
       const layers = new Map();
       for (const r of list) {
@@ -430,7 +496,7 @@ export function initImportView(root, o) {
         layers.get(r.layer).push(r);
       }
       mount(grid, [...layers.entries()].map(([layer, rs]) => h('div', { class: 'layer-row' },
-        h('span', { class: 'layer-label' }, ui.source?.layerLabels?.[layer] || `L${layer}`), rs.map(cardOf))));
+        h('span', { class: 'layer-label', translate: 'no' }, ui.source?.layerLabels?.[layer] || `L${layer}`), rs.map(cardOf))));
     } else {
       mount(grid, h('div', { class: 'layer-row flat' }, list.map(cardOf)));
     }
@@ -445,27 +511,30 @@ export function initImportView(root, o) {
       return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
     };
     const layers = [...new Set(ui.heads.map((r) => r.layer))];
-    const kinds = Object.keys(PATTERN_TEXT);
+    const kinds = PATTERN_KINDS;
     const layerRows = layers.map((l) => {
       const rs = computed.filter((r) => r.layer === l);
       const counts = kinds.map((k) => [k, rs.filter((r) => r.pattern.kind === k).length]).filter(([, c]) => c);
-      return [l, `${rs.length} of ${ui.heads.filter((r) => r.layer === l).length}`, mean(rs, (r) => r.summary.meanNormalizedEntropy), mean(rs, (r) => r.summary.meanSinkMass),
-        mean(rs, (r) => r.summary.meanNEff), mean(rs, (r) => r.summary.meanTopKMass), counts.map(([k, c]) => `${c} ${k}`).join(', ')];
+      return [l, t('import.nOfM', { n: rs.length, m: ui.heads.filter((r) => r.layer === l).length }), mean(rs, (r) => r.summary.meanNormalizedEntropy), mean(rs, (r) => r.summary.meanSinkMass),
+        mean(rs, (r) => r.summary.meanNEff), mean(rs, (r) => r.summary.meanTopKMass), counts.map(([k, c]) => t('import.patternCount', { n: c, kind: kindName(k, true) })).join(t('import.listSep'))];
     });
     mount($('import-layer-table').querySelector('.scroll'), table('layer-summary',
-      ['layer', 'heads analysed', 'mean Hₙ', 'mean sink mass', 'mean N_eff', 'mean top-k mass', 'patterns'], layerRows));
-    const headRows = ui.heads.map((r) => [r.layer, r.head, r.verdict, r.computed ? patternLabel(r.pattern) : '—', r.pattern.confidence,
+      ['layer', 'headsAnalysed', 'meanHn', 'meanSinkMass', 'meanNEff', 'meanTopKMass', 'patterns'].map((k) => t(`import.col.${k}`)), layerRows));
+    const verdictText = (v) => (hasKey(`import.verdict.${v}`) ? tn(`import.verdict.${v}`) : v);
+    const headRows = ui.heads.map((r) => [r.layer, r.head, verdictText(r.verdict), r.computed ? patternLabel(r.pattern) : '—', r.pattern.confidence,
       r.summary.meanEntropy, r.summary.meanNormalizedEntropy, r.summary.meanNEff, r.summary.meanTopKMass, r.summary.meanSinkMass]);
     mount($('import-head-table').querySelector('.scroll'), table('head-summary',
-      ['layer', 'head', 'verdict', 'pattern', 'score', 'mean H (nats)', 'mean Hₙ', 'mean N_eff', 'mean top-k', 'mean sink'], headRows));
+      ['layer', 'head', 'verdict', 'pattern', 'score', 'meanH', 'meanHn', 'meanNEff', 'meanTopK', 'meanSink'].map((k) => t(`import.col.${k}`)), headRows));
     $('import-layer-table').hidden = false;
     $('import-head-table').hidden = false;
   }
 
-  function table(id, header, rows) {
+  /** A table; the columns in `dataCols` hold data (tokens) and are marked translate="no". */
+  function table(id, header, rows, dataCols = []) {
     return h('table', { class: 'metrics-table', id },
       h('thead', {}, h('tr', {}, header.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, typeof c === 'number' ? (Number.isInteger(c) ? String(c) : fmtMetric(c, 4)) : String(c)))))));
+      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c, k) => h('td', { translate: dataCols.includes(k) ? 'no' : null },
+        typeof c === 'number' ? (Number.isInteger(c) ? String(c) : fmtMetric(c, 4)) : String(c)))))));
   }
 
   // --- one head ---------------------------------------------------------------------------
@@ -478,12 +547,12 @@ export function initImportView(root, o) {
     const r = ui.heads.find((x) => x.index === index);
     const panel = $('import-detail');
     panel.hidden = false;
-    mount(panel, h('h3', {}, `Layer ${r.layer}, head ${r.head}`), h('p', { class: 'note' }, 'Loading…'));
+    mount(panel, h('h3', {}, t('import.detail.layerHead', { layer: r.layer, head: r.head })), h('p', { class: 'note' }, t('import.detail.loading')));
     let d;
     try {
       d = await getWorker().request({ type: 'rows', index, options: { ...analysisOptions(ui.reading), thumbnail: DETAIL_SIDE } });
     } catch (e) {
-      mount(panel, h('h3', {}, `Layer ${r.layer}, head ${r.head}`), h('p', { class: 'error' }, e.message));
+      mount(panel, h('h3', {}, t('import.detail.layerHead', { layer: r.layer, head: r.head })), h('p', { class: 'error' }, errDetail(e)));
       return;
     }
     if (ui.selected !== index) return;
@@ -497,22 +566,25 @@ export function initImportView(root, o) {
     const { nQ, nK } = s.layout;
     const name = headName(d);
     const stateOk = d.verdict !== 'invalid' && (d.computed || ui.reading === 'logits') && Math.max(nQ, nK) <= MAX_STATE_TOKENS;
-    const why = d.verdict === 'invalid' ? `this head holds NaN/Inf (the first at query ${d.check.firstNonfiniteRow}, key ${d.check.firstNonfiniteCol})`
-      : Math.max(nQ, nK) > MAX_STATE_TOKENS ? `the playground opens heads of up to ${MAX_STATE_TOKENS} tokens`
-        : !d.computed ? 'its values are not probabilities: read the file as logits first' : '';
+    const [whyKey, whyVars] = d.verdict === 'invalid' ? ['import.why.invalid', { row: d.check.firstNonfiniteRow, col: d.check.firstNonfiniteCol }]
+      : Math.max(nQ, nK) > MAX_STATE_TOKENS ? ['import.why.tooLarge', { max: MAX_STATE_TOKENS }]
+        : !d.computed ? ['import.why.notProbabilities', {}] : [null, {}];
+    const why = whyKey ? tn(whyKey, whyVars) : ''; // as text (the button's title)
+    const whyNode = () => h('span', {}, tnData(whyKey, whyVars));
+    const verdictText = hasKey(`import.verdict.${d.verdict}`) ? tn(`import.verdict.${d.verdict}`) : d.verdict.replace('_', ' ');
     const head = h('div', { class: 'detail-head' },
-      h('h3', {}, `${name} (layer ${d.layer}, head ${d.head}): ${d.computed ? patternLabel(d.pattern) : d.verdict.replace('_', ' ')}`),
+      h('h3', {}, tData('import.detail.title', { name, layer: d.layer, head: d.head, label: d.computed ? patternLabel(d.pattern) : verdictText }, ['name'])),
       h('button', { type: 'button', id: 'open-in-playground', class: 'primary', disabled: !stateOk, title: why || null,
-        onclick: () => openInPlayground(d.index) }, 'Open in playground'));
+        onclick: () => openInPlayground(d.index) }, t('import.detail.open')));
     if (!d.thumbRows) {
       // Nothing was computed (NaN/Inf, or not probabilities under the weights reading).
-      mount($('import-detail'), head, h('p', { class: 'note', id: 'detail-why' }, `Not analysed: ${why}.`));
+      mount($('import-detail'), head, h('p', { class: 'note', id: 'detail-why' }, tData('import.detail.notAnalysed', { why: whyNode() })));
       return;
     }
     const pooled = d.thumbRows !== nQ || d.thumbCols !== nK;
     const canvas = h('canvas', {
       width: d.thumbCols, height: d.thumbRows, id: 'detail-canvas', class: 'detail-canvas', tabindex: 0, role: 'img',
-      'aria-label': `weights of ${name}, ${nQ} queries by ${nK} keys${pooled ? ', mean-pooled' : ''}. Arrow keys move a cursor, Enter locks it.`,
+      'aria-label': t(pooled ? 'import.detail.canvasAriaPooled' : 'import.detail.canvasAria', { name, nQ, nK }),
     });
     const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
     ui.detailDomain = [0, hi];
@@ -521,8 +593,7 @@ export function initImportView(root, o) {
     canvas.style.setProperty('width', `${Math.round(d.thumbCols * scale)}px`);
     canvas.style.setProperty('height', `${Math.round(d.thumbRows * scale)}px`);
     const mark = h('div', { class: 'detail-mark', hidden: true });
-    const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' },
-      'Hover a cell (or focus the map and use the arrow keys): query, key and weight. Click or Enter locks it; click again or Escape unlocks.');
+    const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' }, tnData('import.detail.readoutHelp'));
     const cellAt = (ev) => {
       const rect = canvas.getBoundingClientRect();
       const i = Math.min(d.thumbRows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * d.thumbRows)));
@@ -538,16 +609,16 @@ export function initImportView(root, o) {
     const show = ([i, j], locked) => {
       cursor = [i, j];
       const w = d.thumbnail[i * d.thumbCols + j];
-      const value = Number.isNaN(w) ? 'not visible' : fmtMetric(w, 4);
+      const value = Number.isNaN(w) ? t('import.detail.notVisible') : fmtMetric(w, 4);
       let text;
       if (!pooled) {
-        text = `query ${i} “${showToken(tokenOf(s.queryTokens, i))}” → key ${j} “${showToken(tokenOf(s.keyTokens, j))}”: weight ${value}`;
+        text = tData('import.detail.readout', { i, qt: showToken(tokenOf(s.queryTokens, i)), j, kt: showToken(tokenOf(s.keyTokens, j)), value }, ['qt', 'kt']);
       } else {
         const [q0, q1] = range(i, d.thumbRows, nQ);
         const [k0, k1] = range(j, d.thumbCols, nK);
-        text = `queries ${q0}–${q1} → keys ${k0}–${k1}: mean weight ${value}`;
+        text = t('import.detail.readoutPooled', { q0, q1, k0, k1, value });
       }
-      readout.textContent = (locked ? 'locked: ' : '') + text;
+      mount(readout, locked ? t('import.detail.locked') : null, text);
       mark.hidden = false;
       mark.style.setProperty('top', `${i * scale}px`);
       mark.style.setProperty('left', `${j * scale}px`);
@@ -555,6 +626,7 @@ export function initImportView(root, o) {
       mark.style.setProperty('height', `${scale}px`);
       mark.classList.toggle('locked', Boolean(locked));
     };
+    ui.unlockReadout = () => show(cursor, false);
     const toggleLock = (c) => {
       if (ui.locked) { ui.locked = null; show(c, false); } else { ui.locked = c; show(c, true); }
     };
@@ -573,42 +645,41 @@ export function initImportView(root, o) {
     });
     canvas.addEventListener('focus', () => { if (!ui.locked) show(cursor, false); });
     const rows = d.rows;
-    const rowTable = rows ? table('detail-rows', ['query', 'token', 'H (nats)', 'Hₙ', 'N_eff', 'top-k mass', 'sink mass', '|S_t| (90%)'],
-      Array.from({ length: nQ }, (_, t) => (rows.empty[t]
-        ? [t, showToken(tokenOf(s.queryTokens, t)), 'empty row', '', '', '', '', '']
-        : [t, showToken(tokenOf(s.queryTokens, t)), rows.entropy[t], rows.normalizedEntropy[t], rows.nEff[t], rows.topKMass[t], rows.sinkMass[t], rows.support[t]]))) : null;
+    const rowTable = rows ? table('detail-rows', ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass', 'support'].map((k) => t(`import.rowCol.${k}`)),
+      Array.from({ length: nQ }, (_, r) => (rows.empty[r]
+        ? [r, showToken(tokenOf(s.queryTokens, r)), t('import.detail.emptyRow'), '', '', '', '', '']
+        : [r, showToken(tokenOf(s.queryTokens, r)), rows.entropy[r], rows.normalizedEntropy[r], rows.nEff[r], rows.topKMass[r], rows.sinkMass[r], rows.support[r]])), [1]) : null;
     const sum = d.summary;
     const p = d.pattern;
-    const meaning = {
-      offset: `offset d = ${p.parameter}: most mass on key t − ${p.parameter}, ${p.parameter} positions before the query (on repeated text, the token after the previous occurrence: an induction stripe).`,
-      previous: 'previous token: most mass on key t − 1.', self: 'self: most mass on the query\'s own position.', next: 'next token: most mass on key t + 1.',
-      sink: 'sink: most mass on the first key (BOS).', strided: `strided: mass on every ${p.parameter}-th key back from the query.`,
-      position: `fixed position: every query attends to key ${p.parameter}.`, global: 'global: broad, many keys share the mass.',
-    }[p.kind];
+    const meaningKey = `import.meaning.${p.kind}`;
+    const meaning = hasKey(meaningKey) ? t(meaningKey, { p: p.parameter }) : null;
+    const scoreName = (k) => (hasKey(`lab.patternShort.${k}`) ? t(`lab.patternShort.${k}`) : k);
     mount($('import-detail'),
       head,
-      why ? h('p', { class: 'note' }, `Cannot open: ${why}.`) : null,
+      why ? h('p', { class: 'note' }, tData('import.detail.cannotOpen', { why: whyNode() })) : null,
       h('p', { class: 'note' }, pooled
-        ? `Each pixel is the mean weight of a block of about ${(nQ / d.thumbRows).toFixed(1)} queries × ${(nK / d.thumbCols).toFixed(1)} keys (rows renormalised).`
-        : 'One pixel per (query, key); rows renormalised over their visible keys. Grey: no visible key.'),
-      renderLegend(0, hi, 3, 'grey: no visible key'),
-      saturates ? h('p', { class: 'note' }, `Colours saturate at ${hi.toPrecision(3)} (the 99th percentile of the cells), as in the exports.`) : null,
+        ? t('import.detail.pooledNote', { q: (nQ / d.thumbRows).toFixed(1), k: (nK / d.thumbCols).toFixed(1) })
+        : t('import.detail.pixelNote')),
+      renderLegend(0, hi, 3, t('import.detail.legendGrey')),
+      saturates ? h('p', { class: 'note' }, t('import.detail.saturates', { hi: hi.toPrecision(3) })) : null,
       h('div', { class: 'detail-frame' }, canvas, mark),
       readout,
-      d.computed ? h('p', { class: 'detail-summary' },
-        `mean H ${fmtMetric(sum.meanEntropy, 4)} nats · mean Hₙ ${fmtMetric(sum.meanNormalizedEntropy, 4)} · mean N_eff ${fmtMetric(sum.meanNEff, 4)} · ` +
-        `mean top-2 mass ${fmtMetric(sum.meanTopKMass, 4)} · mean sink mass ${fmtMetric(sum.meanSinkMass, 4)} · empty rows ${sum.emptyRows}`) : null,
+      d.computed ? h('p', { class: 'detail-summary' }, t('import.detail.summary', {
+        h: fmtMetric(sum.meanEntropy, 4), hn: fmtMetric(sum.meanNormalizedEntropy, 4), neff: fmtMetric(sum.meanNEff, 4),
+        topk: fmtMetric(sum.meanTopKMass, 4), sink: fmtMetric(sum.meanSinkMass, 4), empty: sum.emptyRows,
+      })) : null,
       d.computed && meaning ? h('p', { class: 'note', id: 'detail-meaning' }, meaning) : null,
-      d.computed ? h('p', { class: 'note', id: 'detail-scores' }, 'Pattern scores: ' + Object.entries(p.scores)
+      d.computed ? h('p', { class: 'note', id: 'detail-scores' }, t('import.detail.scores') + Object.entries(p.scores)
         .filter(([k]) => !['offsetD', 'period', 'positionKey'].includes(k))
-        .map(([k, v]) => `${k} ${fmtMetric(v, 3)}${k === 'offset' ? ` (d=${p.scores.offsetD})` : k === 'strided' ? ` (p=${p.scores.period})` : k === 'position' ? ` (key ${p.scores.positionKey})` : ''}`).join(' · ')) : null,
+        .map(([k, v]) => `${scoreName(k)} ${fmtMetric(v, 3)}${k === 'offset' ? ` (d=${p.scores.offsetD})` : k === 'strided' ? ` (p=${p.scores.period})`
+          : k === 'position' ? ` (${t('lab.patternParam.position', { key: p.scores.positionKey }).trim()})` : ''}`).join(' · ')) : null,
       h('div', { class: 'export-row' },
         h('button', { type: 'button', id: 'export-detail-png', onclick: exportDetailPng }, 'PNG'),
         h('button', { type: 'button', id: 'export-detail-svg', onclick: exportDetailSvg }, 'SVG'),
-        h('button', { type: 'button', id: 'export-rows-csv', disabled: !rows, onclick: () => download(fileStem('rows.csv'), rowMetricsCsv(rows, s.queryTokens), 'text/csv') }, 'Rows CSV'),
-        h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: exportRowsJson }, 'Rows JSON'),
-        h('button', { type: 'button', id: 'export-detail-html', onclick: exportDetailHtml }, 'HTML page')),
-      rowTable ? h('details', { class: 'import-table', open: nQ <= 64 }, h('summary', {}, `Per-row metrics (${nQ} queries)`), h('div', { class: 'scroll rows' }, rowTable)) : null);
+        h('button', { type: 'button', id: 'export-rows-csv', disabled: !rows, onclick: () => download(fileStem('rows.csv'), rowMetricsCsv(rows, s.queryTokens), 'text/csv') }, t('import.export.rowsCsv')),
+        h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: exportRowsJson }, t('import.export.rowsJson')),
+        h('button', { type: 'button', id: 'export-detail-html', onclick: exportDetailHtml }, t('import.export.html'))),
+      rowTable ? h('details', { class: 'import-table', open: nQ <= 64 }, h('summary', {}, t('import.detail.rowsSummary', { n: nQ })), h('div', { class: 'scroll rows', tabindex: '0' }, rowTable)) : null);
   }
 
   function fileStem(suffix) {
@@ -624,8 +695,9 @@ export function initImportView(root, o) {
       values: d.thumbnail, rows: d.thumbRows, cols: d.thumbCols,
       rowLabels: pooled ? [] : s.queryTokens, colLabels: pooled ? [] : s.keyTokens,
       domain: ui.detailDomain,
-      title: `${s.name}: ${headName(d)} (layer ${d.layer}, head ${d.head}) — ${d.computed ? patternLabel(d.pattern) : d.verdict}`,
-      note: pooled ? `mean-pooled to ${d.thumbRows} × ${d.thumbCols} from ${s.layout.nQ} × ${s.layout.nK}` : `weights, ${s.layout.nQ} queries (rows) × ${s.layout.nK} keys (columns)`,
+      title: t('lab.export.importSvgTitle', { file: s.name, name: headName(d), layer: d.layer, head: d.head, label: d.computed ? patternLabel(d.pattern) : d.verdict }),
+      note: pooled ? t('lab.export.pooledNote', { rows: d.thumbRows, cols: d.thumbCols, nQ: s.layout.nQ, nK: s.layout.nK })
+        : t('lab.export.weightsNote', { nQ: s.layout.nQ, nK: s.layout.nK }),
     });
   }
   function exportDetailSvg() { download(fileStem('heatmap.svg'), detailSvg(), 'image/svg+xml'); }
@@ -644,11 +716,12 @@ export function initImportView(root, o) {
     const d = ui.detail;
     const s = ui.source;
     const rows = d.rows;
-    const tables = rows ? [{ caption: 'Per-row metrics', header: ['query', 'token', 'H (nats)', 'H_norm', 'N_eff', 'top-k mass', 'sink mass'],
-      rows: Array.from({ length: s.layout.nQ }, (_, t) => [t, tokenOf(s.queryTokens, t), rows.entropy[t], rows.normalizedEntropy[t], rows.nEff[t], rows.topKMass[t], rows.sinkMass[t]]) }] : [];
+    const tables = rows ? [{ caption: t('lab.export.rowsCaption'), header: ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass'].map((k) => t(`import.rowCol.${k}`)),
+      rows: Array.from({ length: s.layout.nQ }, (_, r) => [r, tokenOf(s.queryTokens, r), rows.entropy[r], rows.normalizedEntropy[r], rows.nEff[r], rows.topKMass[r], rows.sinkMass[r]]) }] : [];
     download(fileStem('view.html'), standaloneHtml({
-      title: `${s.name}: layer ${d.layer}, head ${d.head}`,
-      subtitle: d.computed ? `${patternLabel(d.pattern)} (score ${fmtMetric(d.pattern.confidence, 3)}); mean H ${fmtMetric(d.summary.meanEntropy, 4)} nats; mean sink mass ${fmtMetric(d.summary.meanSinkMass, 4)}` : d.verdict,
+      title: t('lab.export.importHtmlTitle', { file: s.name, layer: d.layer, head: d.head }),
+      subtitle: d.computed ? t('lab.export.importHtmlSubtitle', { label: patternLabel(d.pattern), score: fmtMetric(d.pattern.confidence, 3),
+        h: fmtMetric(d.summary.meanEntropy, 4), sink: fmtMetric(d.summary.meanSinkMass, 4) }) : d.verdict,
       svg: detailSvg(), tables,
     }), 'text/html');
   }
@@ -665,7 +738,7 @@ export function initImportView(root, o) {
     try {
       values = await getWorker().request({ type: 'values', index });
     } catch (e) {
-      setMessages('analysis', [`Could not read layer ${r.layer} head ${r.head}: ${e.message}`]);
+      setMessages('analysis', [() => tData('import.err.values', { layer: r.layer, head: r.head, detail: errDetail(e) }, ['detail'])]);
       return;
     }
     const logits = ui.reading === 'logits';
@@ -683,7 +756,7 @@ export function initImportView(root, o) {
       source: clipSource(`${s.name}: layer ${r.layer}, head ${r.head} (${s.format}${s.dtype ? `, ${s.dtype}` : ''}; ${logits ? 'read as logits' : 'weights'})`),
     };
     const err = await o.openState(next, 'import');
-    if (err) setMessages('analysis', [`Could not open layer ${r.layer} head ${r.head}: ${err}`]);
+    if (err) setMessages('analysis', [() => tData('import.err.open', { layer: r.layer, head: r.head, detail: err }, ['detail'])]);
   }
 
   const clipSource = (t) => ([...t].length > 500 ? `${[...t].slice(0, 499).join('')}…` : t);
@@ -724,8 +797,7 @@ export function initImportView(root, o) {
     if (ev.key === 'Escape' && ui.locked) {
       ui.locked = null;
       root.querySelector('.detail-mark')?.classList.remove('locked');
-      const ro = $('detail-readout');
-      if (ro) ro.textContent = ro.textContent.replace(/^locked: /, '');
+      ui.unlockReadout?.();
     }
   });
   const over = (ev) => { ev.preventDefault(); drop.classList.add('over'); };
@@ -735,6 +807,24 @@ export function initImportView(root, o) {
     ev.preventDefault();
     drop.classList.remove('over');
     importFiles([...(ev.dataTransfer?.files ?? [])]);
+  });
+
+  // A new language: the same import drawn again from what is held (no file is read again and
+  // nothing is analysed again). Static text follows by itself (data-i18n, setLang).
+  onLangChange(() => {
+    for (const [el, key] of named) mount(el, tnData(key));
+    $('import-member').setAttribute('aria-label', tn('import.member'));
+    showMessages();
+    if (!$('import-progress').hidden) $('import-progress-text').textContent = progressText();
+    mount($('import-info'), infoText());
+    if (!ui.heads.length) return;
+    cards.clear();
+    renderGrid();
+    renderTables();
+    if (ui.detail && ui.selected === ui.detail.index) {
+      ui.locked = null; // the readout starts again with its help text
+      renderDetail();
+    }
   });
 
   return { importFile, importFiles, getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }) };

@@ -80,7 +80,8 @@ self.onmessage = async (ev) => {
   } catch (e) {
     self.postMessage({
       type: 'error', id: msg.id,
-      error: { name: e.name, code: e.code, field: e.field, message: e.message },
+      // i18n: the importer's message as a table key (the page words it in its language).
+      error: { name: e.name, code: e.code, field: e.field, message: e.message, i18n: e.i18n },
     });
   }
 };

@@ -9,6 +9,7 @@
 // hence their smaller limits.
 import { AttentionError } from './core.js';
 import { unzipSync } from './vendor/vendor.js';
+import { t } from './i18n.js';
 
 const MiB = 1024 * 1024;
 /** Largest files the page reads, by kind (refused with these numbers in the message). */
@@ -30,14 +31,30 @@ function startsWith(bytes, magic) {
   return magic.every((b, i) => bytes[i] === b);
 }
 
-function badFile(message, field = 'file') {
-  return new AttentionError('bad_file', field, message);
+// The importer's own messages come from the string table (web/i18n/import.js): the error's
+// message is the English text (the same words as the CLI's, what the node tests read), and
+// `i18n` = {key, vars, data} lets the page word it again in its language (data: the vars that
+// hold file names and other data, shown with translate="no").
+// Format, command and value names the messages write as they are, in every language (shown as
+// data, translate="no").
+export const TECH = Object.freeze({
+  npy: '.npy', npz: '.npz', zip: 'zip', cli: 'attn analyze', npyMagic: '\\x93NUMPY', zipMagic: 'PK', nanInf: 'NaN/Inf', f16: 'float16',
+});
+const TECH_NAMES = Object.keys(TECH);
+
+function importError(code, field, key, vars = {}, data = []) {
+  const all = { ...TECH, ...vars };
+  const e = new AttentionError(code, field, t(key, all, 'en'));
+  e.i18n = { key, vars: all, data: [...data, ...TECH_NAMES] };
+  return e;
 }
 
-function tooLarge(what, size, limit) {
-  return new AttentionError('too_large', 'file',
-    `${what} is ${fmtMiB(size)}; the page reads at most ${fmtMiB(limit)} of this kind of file. ` +
-    'Use the command-line tool (attn analyze) for bigger files, or export fewer layers.');
+function badFile(key, vars, data = ['name'], field = 'file') {
+  return importError('bad_file', field, key, vars, data);
+}
+
+function tooLarge(name, size, limit, key = 'import.err.tooLarge') {
+  return importError('too_large', 'file', key, { name, size: fmtMiB(size), limit: fmtMiB(limit) }, ['name']);
 }
 
 async function readBytes(blob, start, end) {
@@ -48,12 +65,12 @@ async function readBytes(blob, start, end) {
 async function npyHeaderOf(core, read, size) {
   const first = await read(0, Math.min(size, 12));
   const length = core.npyHeaderLength(first);
-  if (length > size) throw badFile(`the .npy header needs ${length} bytes but the file has ${size}: it is truncated`);
+  if (length > size) throw badFile('import.err.npyHeaderTruncated', { length, size }, []);
   const header = core.parseNpyHeader(await read(0, length));
   const needed = header.dataOffset + header.dataBytes;
   if (size < needed) {
-    throw badFile(`the .npy file is truncated: its header promises ${header.dataBytes} bytes of ${header.dtype} ` +
-      `data for shape [${header.shape.join(', ')}], but only ${Math.max(0, size - header.dataOffset)} follow`);
+    throw badFile('import.err.npyTruncated', { bytes: header.dataBytes, dtype: header.dtype, shape: header.shape.join(', '),
+      follow: Math.max(0, size - header.dataOffset) }, ['dtype']);
   }
   return header;
 }
@@ -72,7 +89,7 @@ async function npyHeaderOf(core, read, size) {
  * @throws {AttentionError} bad_file, shape_mismatch, too_large with a message for the user
  */
 export async function openSource(core, blob, { name = 'file', member = null } = {}) {
-  if (blob.size === 0) throw badFile(`${name} is empty`);
+  if (blob.size === 0) throw badFile('import.err.empty', { name });
   const head = await readBytes(blob, 0, Math.min(blob.size, 16));
   if (startsWith(head, NPY_MAGIC)) {
     if (blob.size > IMPORT_LIMITS.npyBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.npyBytes);
@@ -86,11 +103,12 @@ export async function openSource(core, blob, { name = 'file', member = null } = 
   // Neither magic: it must be JSON. Say what is wrong before any size limit or parse error
   // (random bytes named .npy are "not a .npy", not "too large for JSON").
   if (/\.np[yz]$/i.test(name)) {
-    throw badFile(`${name} is not a ${name.slice(-4)} file: it does not start with the ${name.endsWith('z') ? 'zip magic PK' : 'magic bytes \\x93NUMPY'}`);
+    const npz = /z$/i.test(name);
+    throw badFile(npz ? 'import.err.notNpz' : 'import.err.notNpy', { name, ext: name.slice(-4), magic: npz ? TECH.zipMagic : TECH.npyMagic }, ['name', 'magic']);
   }
   const first = new TextDecoder().decode(head).trimStart()[0];
   if (first !== undefined && first !== '{' && first !== '[') {
-    throw badFile(`${name} is not an attention file: expected .npy, .npz or JSON (it starts with neither \\x93NUMPY, PK nor { or [)`);
+    throw badFile('import.err.notAttention', { name });
   }
   if (blob.size > IMPORT_LIMITS.jsonBytes) throw tooLarge(name, blob.size, IMPORT_LIMITS.jsonBytes);
   const text = await blob.text();
@@ -101,8 +119,8 @@ function npySource(base, header) {
   const { layout } = header;
   const headBytes = layout.nQ * layout.nK * ITEM[header.dtype];
   if (headBytes > IMPORT_LIMITS.headBytes) {
-    throw new AttentionError('too_large', 'shape', `one head of shape ${layout.nQ} × ${layout.nK} is ` +
-      `${fmtMiB(headBytes)} of ${header.dtype}; the page analyses heads of at most ${fmtMiB(IMPORT_LIMITS.headBytes)}`);
+    throw importError('too_large', 'shape', 'import.err.headTooLarge', { nQ: layout.nQ, nK: layout.nK, size: fmtMiB(headBytes),
+      dtype: header.dtype, limit: fmtMiB(IMPORT_LIMITS.headBytes) }, ['dtype']);
   }
   return {
     ...base, dtype: header.dtype, shape: header.shape, layout, dataOffset: base.base + header.dataOffset,
@@ -115,11 +133,11 @@ async function openNpz(core, bytes, name, member) {
   try {
     entries = unzipSync(bytes, { filter: (f) => f.name.endsWith('.npy') && (!member || stripNpy(f.name) === stripNpy(member)) });
   } catch (e) {
-    throw badFile(`${name} is not a readable .npz (zip) archive: ${e.message}`);
+    throw badFile('import.err.npzUnreadable', { name, detail: e.message }, ['name', 'detail']);
   }
   const names = Object.keys(entries);
-  if (member && !names.length) throw badFile(`${name} has no array named "${stripNpy(member)}"`, 'member');
-  if (!names.length) throw badFile(`${name} is a zip archive without .npy arrays in it`);
+  if (member && !names.length) throw badFile('import.err.npzNoMember', { name, member: stripNpy(member) }, ['name', 'member'], 'member');
+  if (!names.length) throw badFile('import.err.npzEmpty', { name });
   const described = [];
   for (const n of names) {
     const data = entries[n];
@@ -166,20 +184,19 @@ function openJson(core, text, name) {
  * @throws {AttentionError} bad_file, too_large, shape_mismatch ("12 tokens for a tensor with 16 keys")
  */
 export async function readTokens(core, blob, source, { which = 'both' } = {}) {
-  if (blob.size > IMPORT_LIMITS.tokensBytes) throw tooLarge('the token file', blob.size, IMPORT_LIMITS.tokensBytes);
+  if (blob.size > IMPORT_LIMITS.tokensBytes) throw tooLarge('', blob.size, IMPORT_LIMITS.tokensBytes, 'import.err.tokensTooLarge');
   const tokens = core.parseTokens(await blob.text());
   const { nQ, nK } = source.layout;
   const check = (n, axis) => {
     if (tokens.length !== n) {
-      throw new AttentionError('shape_mismatch', 'tokens', `${tokens.length} tokens for a tensor with ${n} ${axis}`);
+      throw importError('shape_mismatch', 'tokens', axis === 'keys' ? 'import.err.tokenCountKeys' : 'import.err.tokenCountQueries', { n: tokens.length, m: n });
     }
   };
   if (which === 'keys') { check(nK, 'keys'); return { queryTokens: source.queryTokens, keyTokens: tokens }; }
   if (which === 'queries') { check(nQ, 'queries'); return { queryTokens: tokens, keyTokens: source.keyTokens }; }
   check(nK, 'keys');
   if (nQ !== nK) {
-    throw new AttentionError('shape_mismatch', 'tokens', `the tensor has ${nQ} queries and ${nK} keys (cross-attention): ` +
-      'give the query tokens and the key tokens as two files');
+    throw importError('shape_mismatch', 'tokens', 'import.err.crossTokens', { nQ, nK });
   }
   return { queryTokens: tokens, keyTokens: tokens };
 }
@@ -258,42 +275,49 @@ export async function analyzeAll(core, source, options = {}, onHead = () => {}, 
 /**
  * What a set of head results says about the file as a whole, for the page's messages.
  * @param {object[]} results  from analyzeAll()
- * @param {{causal?: boolean, reading?: 'weights'|'logits'}} [options]  as given to the analysis
+ * @param {{causal?: boolean, reading?: 'weights'|'logits', lang?: string}} [options]  as given to
+ *   the analysis; lang: the language of the messages (default English)
  * @returns {{errors: string[], warnings: string[], offerLogits: boolean}}
  */
 export function summarise(results, options = {}) {
+  const lang = options.lang ?? 'en';
+  const tr = (key, vars) => t(key, { ...TECH, ...vars }, lang);
   const by = (v) => results.filter((r) => r.verdict === v);
   const invalid = by('invalid');
   const notProb = by('not_probabilities');
   const warn = by('probabilities_warn');
   const where = (r) => `L${r.layer} H${r.head}`;
-  const out = { errors: [], warnings: [], offerLogits: false };
+  // errors, warnings: the messages as text; errorItems, warningItems: the same as {key, vars,
+  // data} for the page, which shows the names in `data` as data (translate="no").
+  const out = { errors: [], warnings: [], errorItems: [], warningItems: [], offerLogits: false };
+  const say = (list, key, vars) => {
+    out[list].push(tr(key, vars));
+    out[`${list.slice(0, -1)}Items`].push({ key, vars: { ...TECH, ...vars }, data: TECH_NAMES });
+  };
   for (const r of invalid.slice(0, 5)) {
-    out.errors.push(`${where(r)}: ${r.check.nonfinite} NaN/Inf values, the first at query ${r.check.firstNonfiniteRow}, key ${r.check.firstNonfiniteCol}`);
+    say('errors', 'import.sum.invalid', { where: where(r), n: r.check.nonfinite, row: r.check.firstNonfiniteRow, col: r.check.firstNonfiniteCol });
   }
-  if (invalid.length > 5) out.errors.push(`… and ${invalid.length - 5} more heads with NaN/Inf`);
+  if (invalid.length > 5) say('errors', 'import.sum.moreInvalid', { n: invalid.length - 5 });
   // Read as logits, values that are not probabilities are what was asked for.
   if (notProb.length && options.reading !== 'logits') {
     const c = notProb[0].check;
     const why = [];
-    if (c.negative) why.push(`${c.negative} negative values (min ${c.minValue.toPrecision(3)})`);
-    if (c.fill) why.push(`${c.fill} values ≤ −1e30 (a mask fill such as −3.4e38)`);
-    if (c.aboveOne) why.push(`${c.aboveOne} values above 1 (max ${c.maxValue.toPrecision(3)})`);
-    if (!why.length) why.push(`rows summing to 1 ± ${c.maxRowSumError.toPrecision(2)} (row ${c.worstRow})`);
-    out.errors.push(`${notProb.length} of ${results.length} heads are not probabilities (${where(notProb[0])}: ${why.join(', ')}). ` +
-      'They look like scores (logits): read them as logits to get softmax weights.');
+    if (c.negative) why.push(tr('import.sum.negative', { n: c.negative, min: c.minValue.toPrecision(3) }));
+    if (c.fill) why.push(tr('import.sum.fill', { n: c.fill }));
+    if (c.aboveOne) why.push(tr('import.sum.aboveOne', { n: c.aboveOne, max: c.maxValue.toPrecision(3) }));
+    if (!why.length) why.push(tr('import.sum.rowSum', { err: c.maxRowSumError.toPrecision(2), row: c.worstRow }));
+    say('errors', 'import.sum.notProbabilities', { n: notProb.length, total: results.length, where: where(notProb[0]), why: why.join(tr('import.listSep')) });
     out.offerLogits = true;
   }
   if (warn.length) {
     const worst = warn.reduce((a, b) => (b.check.maxRowSumError > a.check.maxRowSumError ? b : a));
-    out.warnings.push(`${warn.length} ${warn.length === 1 ? 'head has' : 'heads have'} rows summing to 1 only within ${worst.check.maxRowSumError.toPrecision(2)} ` +
-      `(worst ${where(worst)} query ${worst.check.worstRow}; float16 or rounded exports do this). Accepted: each row is renormalised.`);
+    say('warnings', 'import.sum.rowSumWarning', { n: warn.length, err: worst.check.maxRowSumError.toPrecision(2), where: where(worst), row: worst.check.worstRow });
   }
   const above = results.filter((r) => r.check.rowsAboveDiagonal > 0);
   if (options.causal && above.length) {
-    out.warnings.push(`You said the model is causal, but ${above.length} heads put weight above the diagonal: ` +
-      above.slice(0, 6).map((r) => `${where(r)} (${r.check.rowsAboveDiagonal} rows from query ${r.check.firstRowAboveDiagonal}, up to ${r.check.maxAboveDiagonal.toPrecision(3)})`).join(', ') +
-      (above.length > 6 ? ', …' : ''));
+    const list = above.slice(0, 6).map((r) => tr('import.sum.causalItem', { where: where(r), rows: r.check.rowsAboveDiagonal,
+      from: r.check.firstRowAboveDiagonal, max: r.check.maxAboveDiagonal.toPrecision(3) })).join(tr('import.listSep'));
+    say('warnings', 'import.sum.causal', { n: above.length, list: list + (above.length > 6 ? `${tr('import.listSep')}…` : '') });
   }
   return out;
 }

@@ -1,12 +1,33 @@
-// Small building blocks of the lab views "sink" and "routing": parameter inputs that commit with
-// setParams on change (Enter or leaving the box), the SVG element builder (re-exported from
-// views/dom.js), and head / token labels. Text always goes in as text, never as HTML.
+// Small building blocks of the lab views: parameter inputs that commit with setParams on change
+// (Enter or leaving the box), the SVG element builder (re-exported from views/dom.js), head and
+// token labels. Text always goes in as text, never as HTML; tokens and head names are data and
+// go in elements marked translate="no" (the language check of the tests skips them).
 import { h, svg } from '../views/dom.js';
+import { showToken, tData } from '../views/format.js';
+import { t } from '../i18n.js';
+
+/**
+ * Names the lab's sentences write as they are in every language: documents, citations, people,
+ * functions and formula pieces (the string tables hold them as placeholders). tn() fills them in
+ * as text (attributes); tnData() as data nodes (translate="no") for element content.
+ */
+export const NAMES = Object.freeze({
+  docAnalysis: 'docs/analysis.md', docMath: 'docs/MATH.md', docLab: 'docs/lab.md',
+  martins: 'Martins & Astudillo 2016', peters: 'Peters', katharopoulos: 'Katharopoulos', roy: 'Roy & Vetterli 2007',
+  citeSink: 'Papamichalis & Ruane 2026, arXiv:2608.14712', performer: 'Performer',
+  aitchison: 'Aitchison', shapley: 'Shapley', frobenius: 'Frobenius', relu: 'ReLU', elu1: 'elu + 1',
+  bmax: 'B = max‖v_i‖', massB: '(1 − mass)·B', dmax: 'δ·max‖v_i‖', hna: 'H_norm(a)', hnb: 'H_norm(β)', dz: 'dz',
+  api: 'results().lab (deletionShift)', phiRelu: 'φ(x) = relu(W x)/√m', phiElu: 'φ(x) = elu(x) + 1',
+  alin: 'a_lin', olin: 'O_lin', olinV: 'O_lin = a_lin V', expForm: 'exp(q·k·scale/τ)',
+  olinForm: 'O_lin[t] = φ(q_t)ᵀ(Σ_j φ(k_j) v_jᵀ) / φ(q_t)ᵀΣ_j φ(k_j)', alinForm: 'a_lin[t, j] = φ(q_t)·φ(k_j) / Σ',
+  cForm: 'c = √(scale/τ)', sweepForm: 'a_j(θ) = softmax(scale · q(θ)·k_j / τ)',
+});
+const NAME_KEYS = Object.keys(NAMES);
+export const tn = (key, vars = {}) => t(key, { ...NAMES, ...vars });
+/** tData() with NAMES: `data` names the other placeholders that hold data (or nodes). */
+export const tnData = (key, vars = {}, data = []) => tData(key, { ...NAMES, ...vars }, [...data, ...NAME_KEYS]);
 
 export { svg }; // the lab views' SVG builder lives in views/dom.js
-import { showToken } from '../views/format.js';
-
-
 
 /**
  * True the first time `text` is committed from `input`. Chromium fires a second "change" when an
@@ -36,16 +57,38 @@ export function numberParam({ name, label, value, setParams, min, max, step = 'a
   return h('label', { class: 'inline lab-param' }, label, input);
 }
 
-/** The display name of head `i` of the state. */
+/** The display name of head `i` of the state (its name, else "head i" in the page's language). */
 export function headName(state, i) {
   const name = state.heads?.[i]?.name;
-  return name ? name : `head ${i}`;
+  return name ? name : t('lab.headN', { i });
+}
+
+/** The head's name as a node: a name from the state is data (translate="no"). */
+export function headNode(state, i) {
+  const name = state.heads?.[i]?.name;
+  return name ? h('span', { translate: 'no' }, name) : h('span', {}, t('lab.headN', { i }));
+}
+
+/** A formula written in text (the same in every language, like KaTeX): translate="no". */
+export function math(text) {
+  return h('span', { translate: 'no', class: 'math-text' }, text);
+}
+
+/** A token as data: an element with translate="no" and the token made visible (␣ for a space). */
+export function tokenNode(token, tag = 'span', attrs = {}) {
+  return h(tag, { translate: 'no', ...attrs }, showToken(token ?? ''));
 }
 
 /** "t: token" for query row t (tokens shown visibly: leading spaces as ␣). */
 export function rowLabel(state, t) {
   const tok = state.tokens?.queries?.[t];
   return tok === undefined ? `${t}` : `${t}: ${showToken(tok)}`;
+}
+
+/** rowLabel as a node: the index as text, the token as data. */
+export function rowNode(state, t) {
+  const tok = state.tokens?.queries?.[t];
+  return tok === undefined ? h('span', {}, `${t}`) : h('span', {}, `${t}: `, tokenNode(tok));
 }
 
 /** The token of key j (visible spaces). */

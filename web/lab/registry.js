@@ -8,18 +8,28 @@
 //     results    the playground's results (weights, rows, ...)
 //     setParams  (patch) => Promise<string|null>: merges `patch` into state.lab.params and
 //                recomputes; resolves to null or the error message (shown by the lab)
-// and draws numbers, not only colours. Token strings go in as text (views/dom.js h()).
-export const LAB_TITLES = {
-  patterns: 'Head patterns',
-  normalisers: 'Normalisers',
-  sink: 'Sink vs content',
-  routing: 'Routing width',
-  saturation: 'Saturation',
-  spectral: 'Spectral',
-  linear: 'Linear attention',
-  sweep: 'Angle sweep (lesson)',
-  sensitivity: 'Sensitivity (lesson)',
+// and draws numbers, not only colours. Token strings go in as text (views/dom.js h()), in
+// elements marked translate="no"; every other word comes from web/i18n/lab.js ("lab.*"), read
+// at render time (app.js renders the lab again when the language changes).
+import { t } from '../i18n.js';
+
+const TITLE_KEYS = {
+  patterns: 'lab.title.patterns',
+  normalisers: 'lab.title.normalisers',
+  sink: 'lab.title.sink',
+  routing: 'lab.title.routing',
+  saturation: 'lab.title.saturation',
+  spectral: 'lab.title.spectral',
+  linear: 'lab.title.linear',
+  sweep: 'lab.title.sweep',
+  sensitivity: 'lab.title.sensitivity',
 };
+
+/** The views' titles in the page's language (each read when used). */
+export const LAB_TITLES = {};
+for (const [id, key] of Object.entries(TITLE_KEYS)) {
+  Object.defineProperty(LAB_TITLES, id, { enumerable: true, get: () => t(key) });
+}
 
 const modules = {
   patterns: () => import('./patterns.js'),

@@ -5,10 +5,11 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtCell, fmtMetric, showToken } from '../views/format.js';
 import { cellColours } from '../views/heatmap.js';
+import { t } from '../i18n.js';
+import { math, tn, tnData, tokenNode } from './controls.js';
 
-
-
-const keyText = (state, j) => `${j} ${showToken(state.tokens.keys[j] ?? '')}`;
+/** "j token" as nodes: the index as text, the token as data. */
+const keyNode = (state, j) => [`${j} `, tokenNode(state.tokens.keys[j])];
 
 /**
  * A line plot of ys over xs with numbered axes and the point (px, py) marked and written.
@@ -50,13 +51,12 @@ function jacobianTable(state, jac, tau) {
   const values = jac.matrix.flat();
   const lo = Math.min(0, ...values), hi = Math.max(0, ...values);
   return h('div', { class: 'sat-block' },
-    h('p', { class: 'sat-caption' }, `Jacobian ∂a_i/∂z_j = (a_i [i = j] − a_i a_j) / τ, τ = ${tau}` +
-      (jac.complete ? '' : ` (the ${jac.keys.length} keys of largest weight)`)),
+    h('p', { class: 'sat-caption' }, t('lab.sat.jacobianCaption', { tau }) + (jac.complete ? '' : t('lab.sat.jacobianTop', { n: jac.keys.length }))),
     h('div', { class: 'scroll sat-jac-scroll' }, h('table', { class: 'sat-jacobian', id: 'lab-sat-jacobian' },
     h('thead', {}, h('tr', {}, h('th', { class: 'corner', scope: 'col' }, 'i \\ j'),
-      jac.keys.map((j) => h('th', { scope: 'col', title: `key ${j}` }, keyText(state, j))))),
+      jac.keys.map((j) => h('th', { scope: 'col', title: t('lab.keyN', { j }) }, keyNode(state, j))))),
     h('tbody', {}, jac.matrix.map((row, a) => h('tr', {},
-      h('th', { scope: 'row', title: `key ${jac.keys[a]}` }, keyText(state, jac.keys[a])),
+      h('th', { scope: 'row', title: t('lab.keyN', { j: jac.keys[a] }) }, keyNode(state, jac.keys[a])),
       row.map((x, b) => {
         const { bg, fg } = cellColours(x, lo, hi);
         return h('td', { id: `lab-sat-j-r${a}-c${b}`, dataset: { value: String(x) }, style: { background: bg, color: fg }, title: String(x) }, fmtCell(x, 4));
@@ -67,16 +67,15 @@ function jacobianTable(state, jac, tau) {
 function gradientTable(state, lab) {
   const maxAbs = Math.max(1e-12, ...lab.dHdz.map(Math.abs));
   return h('div', { class: 'sat-block' },
-    h('p', { class: 'sat-caption' }, 'Entropy gradient ∂H/∂z_j = −(1/τ) a_j (ln a_j + H): raising key j\'s score by dz changes H by ∂H/∂z_j · dz. ' +
-      `∂H/∂τ = ${fmtMetric(lab.dHdtau, 4)} nats per unit τ.`),
+    h('p', { class: 'sat-caption' }, tnData('lab.sat.gradCaption', { d: fmtMetric(lab.dHdtau, 4) })),
     h('div', { class: 'scroll sat-grad-scroll' }, h('table', { class: 'metrics-table', id: 'lab-sat-grad' },
-    h('thead', {}, h('tr', {}, ['key', 'token', 'weight a_j', '∂H/∂z_j (nats)', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', {}, h('tr', {}, [t('lab.col.key'), t('lab.col.token'), t('lab.sat.col.weight'), t('lab.sat.col.grad'), ''].map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, lab.keys.map((j, i) => {
       const g = lab.dHdz[i];
       const pct = (50 * Math.abs(g)) / maxAbs;
       return h('tr', { dataset: { key: j } },
         h('td', {}, String(j)),
-        h('td', {}, showToken(state.tokens.keys[j] ?? '')),
+        h('td', { translate: 'no' }, showToken(state.tokens.keys[j] ?? '')),
         h('td', { dataset: { value: String(lab.weights[i]) } }, fmtCell(lab.weights[i], 4)),
         h('td', { id: `lab-sat-dhdz-k${j}`, dataset: { value: String(g) } }, fmtMetric(g, 4)),
         h('td', { class: 'sat-bar-cell' }, h('span', { class: 'sat-bar-track' },
@@ -100,43 +99,42 @@ export function render(container, { state, lab, setParams }) {
   const has = lab.x !== null;
   const metric = (id, name, value, text, help) => [h('dt', { title: help }, name),
     h('dd', { id: `lab-sat-${id}`, dataset: { value: value ?? '' } }, text ?? fmtMetric(value, 6))];
-  const why = lab.empty ? 'undefined (empty row)' : 'undefined (one visible key)';
+  const why = lab.empty ? t('lab.undefinedEmpty') : t('lab.sat.undefinedOneKey');
   const top = lab.topKeys ?? [];
 
   mount(container,
-    h('p', { class: 'note' }, 'Softmax saturates when one score leads by many τ: the weights stop moving when the scores move (the Jacobian → 0), ' +
-      'so a suppressed key gets almost no gradient. With two keys everything depends on x = Δ / τ, the gap between the two scores over the temperature; ' +
-      'the plots show that curve and mark where this row sits, using its two largest scores.'),
-    h('h4', { id: 'lab-sat-title' }, 'Query row ', h('span', { class: 'idx' }, String(lab.row)), ' ', h('q', { class: 'token-inline' }, showToken(query)),
-      `: ${lab.visible} visible key${lab.visible === 1 ? '' : 's'}, τ = ${lab.tau}`),
-    lab.empty ? h('p', { class: 'warning', id: 'lab-sat-empty' }, 'This row is empty: the mask leaves it no visible key, so its gap, Jacobian and gradients are undefined.') : null,
-    !lab.empty && !has ? h('p', { class: 'note', id: 'lab-sat-single' }, 'One visible key: a point mass. There is no gap, the Jacobian is 0 and the entropy cannot move.') : null,
+    h('p', { class: 'note' }, t('lab.sat.intro')),
+    h('h4', { id: 'lab-sat-title' }, t('lab.queryRow'), ' ', h('span', { class: 'idx' }, String(lab.row)), ' ', tokenNode(query, 'q', { class: 'token-inline' }),
+      t('lab.sat.title', { n: lab.visible, tau: lab.tau })),
+    lab.empty ? h('p', { class: 'warning', id: 'lab-sat-empty' }, t('lab.sat.empty')) : null,
+    !lab.empty && !has ? h('p', { class: 'note', id: 'lab-sat-single' }, t('lab.sat.single')) : null,
     h('div', { class: 'sat-top' },
       h('dl', { class: 'sat-metrics' },
-        metric('gap', 'gap Δ', lab.gap, has ? `${fmtMetric(lab.gap, 6)} (key ${keyText(state, top[0])} − key ${keyText(state, top[1])})` : why,
-          'largest minus second-largest visible score S (before τ)'),
-        metric('x', 'x = Δ / τ', lab.x, has ? undefined : why),
-        metric('a1', 'a₁ = σ(x)', lab.a1, has ? undefined : why, 'the larger weight if the row had only its two top keys'),
-        metric('top-weight', 'largest weight (this row)', lab.topWeight, lab.empty ? 'undefined' : undefined, 'equals a₁ when the row has exactly two visible keys'),
-        metric('h2', 'H(x), two keys', lab.twoTokenEntropy, has ? undefined : why, 'softplus(x) − x σ(x), nats'),
-        metric('entropy', 'H (this row)', lab.entropy, lab.empty ? 'undefined' : `${fmtMetric(lab.entropy, 6)} nats`),
-        metric('dhdtau', '∂H/∂τ = Var_a(z)/τ³', lab.dHdtau, lab.empty ? 'undefined' : `${fmtMetric(lab.dHdtau, 6)} nats per unit τ`,
-          'how fast the entropy grows with the temperature'),
-        metric('frobenius', '‖J‖_F', lab.jacobian.frobenius, lab.empty ? 'undefined' : undefined, 'Frobenius norm of the whole Jacobian; 0 = fully saturated'),
-        metric('maxabs', 'max |J_ij|', lab.jacobian.maxAbs, lab.empty ? 'undefined' : undefined, 'largest entry of the whole Jacobian (at most 1/(4τ))')),
+        metric('gap', t('lab.sat.gap'), lab.gap, has ? [`${fmtMetric(lab.gap, 6)} (${t('lab.col.key')} `, keyNode(state, top[0]),
+          ` − ${t('lab.col.key')} `, keyNode(state, top[1]), ')'] : why,
+        t('lab.sat.gapHelp')),
+        metric('x', math('x = Δ / τ'), lab.x, has ? undefined : why),
+        metric('a1', math('a₁ = σ(x)'), lab.a1, has ? undefined : why, t('lab.sat.a1Help')),
+        metric('top-weight', t('lab.sat.topWeight'), lab.topWeight, lab.empty ? t('lab.undefined') : undefined, t('lab.sat.topWeightHelp')),
+        metric('h2', t('lab.sat.h2'), lab.twoTokenEntropy, has ? undefined : why, 'softplus(x) − x σ(x), nats'),
+        metric('entropy', t('lab.sat.entropy'), lab.entropy, lab.empty ? t('lab.undefined') : `${fmtMetric(lab.entropy, 6)} nats`),
+        metric('dhdtau', math('∂H/∂τ = Var_a(z)/τ³'), lab.dHdtau, lab.empty ? t('lab.undefined') : t('lab.sat.perTau', { v: fmtMetric(lab.dHdtau, 6) }),
+          t('lab.sat.dhdtauHelp')),
+        metric('frobenius', math('‖J‖_F'), lab.jacobian.frobenius, lab.empty ? t('lab.undefined') : undefined, tn('lab.sat.frobeniusHelp')),
+        metric('maxabs', math('max |J_ij|'), lab.jacobian.maxAbs, lab.empty ? t('lab.undefined') : undefined, t('lab.sat.maxabsHelp'))),
       h('div', { class: 'sat-controls' },
-        numberParam({ id: 'lab-sat-range', name: 'gapRange', label: 'plot x from −R to R, R = ', value: lab.gapRange, min: 0.5, max: 100, step: 'any', setParams }),
-        numberParam({ id: 'lab-sat-keys', name: 'jacobianKeys', label: 'Jacobian keys at most ', value: lab.jacobianKeys, min: 1, max: 64, step: 1, setParams }))),
+        numberParam({ id: 'lab-sat-range', name: 'gapRange', label: t('lab.sat.range'), value: lab.gapRange, min: 0.5, max: 100, step: 'any', setParams }),
+        numberParam({ id: 'lab-sat-keys', name: 'jacobianKeys', label: t('lab.sat.keys'), value: lab.jacobianKeys, min: 1, max: 64, step: 1, setParams }))),
     h('div', { class: 'sat-plots' },
       linePlot({
-        id: 'lab-sat-plot-a1', title: 'Larger weight of two keys: a₁ = σ(Δ/τ)', xs: c.x, ys: c.a1, yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yLabel: 'a₁',
+        id: 'lab-sat-plot-a1', title: t('lab.sat.plotA1'), xs: c.x, ys: c.a1, yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yLabel: 'a₁',
         px: lab.x, py: lab.a1, pointText: has ? `x = ${fmtMetric(lab.x, 3)}, a₁ = ${fmtMetric(lab.a1, 4)}` : '',
       }),
       linePlot({
-        id: 'lab-sat-plot-h', title: 'Entropy of two keys: H(Δ/τ) (nats)', xs: c.x, ys: c.entropy, yMax: Math.LN2 * 1.08, yTicks: [0, 0.2, 0.4, 0.6, Math.LN2], yLabel: 'H',
+        id: 'lab-sat-plot-h', title: t('lab.sat.plotH'), xs: c.x, ys: c.entropy, yMax: Math.LN2 * 1.08, yTicks: [0, 0.2, 0.4, 0.6, Math.LN2], yLabel: 'H',
         px: lab.x, py: lab.twoTokenEntropy, pointText: has ? `x = ${fmtMetric(lab.x, 3)}, H = ${fmtMetric(lab.twoTokenEntropy, 4)}` : '',
       })),
-    has && !lab.inRange ? h('p', { class: 'note', id: 'lab-sat-offplot' }, `This row's x = ${fmtMetric(lab.x, 4)} is beyond the plotted range ±${lab.gapRange}: its point is drawn at the edge.`) : null,
+    has && !lab.inRange ? h('p', { class: 'note', id: 'lab-sat-offplot' }, t('lab.sat.offplot', { x: fmtMetric(lab.x, 4), r: lab.gapRange })) : null,
     lab.empty ? null : h('div', { class: 'sat-tables' },
       jacobianTable(state, lab.jacobian, lab.tau),
       gradientTable(state, lab)));

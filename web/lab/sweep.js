@@ -8,7 +8,9 @@
 // #lab-sweep-c-<row>-<t>-<j> (row 0, 1, 2 = θ 0, π/4, π/2, row "q" = the row's own query;
 // t = tau index; j = key index) with data-value = the full-precision weight.
 import { h, mount, svg } from '../views/dom.js';
-import { fmtMetric, showToken } from '../views/format.js';
+import { fmtMetric, showToken, tData } from '../views/format.js';
+import { t } from '../i18n.js';
+import { tnData } from './controls.js';
 
 // Okabe-Ito (colour-blind safe) with a dash pattern per cycle, so curves differ by more than hue.
 const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C6D31'];
@@ -19,23 +21,25 @@ const MAX_LEGEND = 12;
 
 
 const style = (k) => ({ stroke: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] });
-const keyName = (state, j) => `key ${j} ${showToken(state.tokens.keys[j] ?? '')}`;
+const keyName = (state, j) => `${t('lab.keyN', { j })} ${showToken(state.tokens.keys[j] ?? '')}`;
+/** keyName as nodes: the token is data (translate="no"). */
+const keyNode = (state, j) => [`${t('lab.keyN', { j })} `, h('span', { translate: 'no' }, showToken(state.tokens.keys[j] ?? ''))];
 const deg = (rad) => (rad * 180) / Math.PI;
 
 /** One plot: every visible key's weight versus θ at temperature taus[t]. */
-function plot(state, lab, t) {
+function plot(state, lab, ti) {
   const W = 360, H = 250, L = 44, R = 12, T = 24, B = 52;
   const sx = (theta) => L + (deg(theta) / 90) * (W - L - R);
   const sy = (w) => T + (1 - w) * (H - T - B);
-  const tau = lab.taus[t];
-  const curves = lab.curves[t].weights;
+  const tau = lab.taus[ti];
+  const curves = lab.curves[ti].weights;
   const q = lab.query;
   const marked = q && q.theta !== null && q.inRange;
   return svg('svg', {
-    id: `lab-sweep-plot-${t}`, class: 'sweep-plot', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
-    'aria-label': `Weights of the ${lab.keys.length} visible keys versus θ from 0 to π/2 at τ = ${tau}`,
+    id: `lab-sweep-plot-${ti}`, class: 'sweep-plot', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
+    'aria-label': t('lab.sweep.plotAria', { n: lab.keys.length, tau }),
   },
-  svg('text', { x: L, y: 15, class: 'sweep-title' }, `τ = ${tau}` + (tau === lab.stateTau ? ' (the state\'s τ)' : '')),
+  svg('text', { x: L, y: 15, class: 'sweep-title' }, `τ = ${tau}` + (tau === lab.stateTau ? t('lab.sweep.stateTau') : '')),
   [0, 0.25, 0.5, 0.75, 1].map((y) => [
     svg('line', { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: 'sweep-grid' }),
     svg('text', { x: L - 5, y: sy(y) + 4, class: 'sweep-tick', 'text-anchor': 'end' }, String(y))]),
@@ -48,8 +52,8 @@ function plot(state, lab, t) {
   }),
   svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'sweep-axis' }),
   svg('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'sweep-axis' }),
-  svg('text', { x: (L + W - R) / 2, y: H - 6, class: 'sweep-label', 'text-anchor': 'middle' }, 'θ (degrees, radians)'),
-  svg('text', { x: 11, y: (T + H - B) / 2, class: 'sweep-label', 'text-anchor': 'middle', transform: `rotate(-90 11 ${(T + H - B) / 2})` }, 'weight a_j'),
+  svg('text', { x: (L + W - R) / 2, y: H - 6, class: 'sweep-label', 'text-anchor': 'middle' }, t('lab.sweep.xAxis')),
+  svg('text', { x: 11, y: (T + H - B) / 2, class: 'sweep-label', 'text-anchor': 'middle', transform: `rotate(-90 11 ${(T + H - B) / 2})` }, t('lab.sweep.yAxis')),
   curves.map((ys, k) => {
     const { stroke, dash } = style(k);
     const d = ys.map((y, i) => `${i ? 'L' : 'M'}${sx(lab.thetas[i]).toFixed(2)},${sy(y).toFixed(2)}`).join('');
@@ -58,24 +62,24 @@ function plot(state, lab, t) {
   }),
   marked ? [
     svg('line', { x1: sx(q.theta), x2: sx(q.theta), y1: T, y2: H - B, class: 'sweep-marker' }),
-    svg('text', { x: W - R, y: 15, class: 'sweep-marker-text', 'text-anchor': 'end' }, `┆ row ${lab.row}'s q at θ = ${fmtMetric(deg(q.theta), 4)}°`),
-    q.weights[t].map((w, k) => svg('circle', {
-      cx: sx(q.theta), cy: sy(w), r: 4, class: 'sweep-point', fill: style(k).stroke, id: `lab-sweep-point-${t}-${lab.keys[k]}`,
+    svg('text', { x: W - R, y: 15, class: 'sweep-marker-text', 'text-anchor': 'end' }, t('lab.sweep.marker', { row: lab.row, theta: fmtMetric(deg(q.theta), 4) })),
+    q.weights[ti].map((w, k) => svg('circle', {
+      cx: sx(q.theta), cy: sy(w), r: 4, class: 'sweep-point', fill: style(k).stroke, id: `lab-sweep-point-${ti}-${lab.keys[k]}`,
       dataset: { value: String(w) },
-    }, svg('title', {}, `${keyName(state, lab.keys[k])}: ${fmtMetric(w, 6)} at θ = ${fmtMetric(deg(q.theta), 4)}°`)))] : null);
+    }, svg('title', {}, t('lab.sweep.pointTitle', { key: keyName(state, lab.keys[k]), w: fmtMetric(w, 6), theta: fmtMetric(deg(q.theta), 4) }))))] : null);
 }
 
 function legend(state, lab) {
   const shown = lab.keys.slice(0, MAX_LEGEND);
-  return h('ul', { class: 'sweep-legend', 'aria-label': 'curves' },
+  return h('ul', { class: 'sweep-legend', 'aria-label': t('lab.sweep.legendAria') },
     shown.map((j, k) => {
       const { stroke, dash } = style(k);
       return h('li', {},
         svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' },
           svg('line', { x1: 1, x2: 27, y1: 5, y2: 5, stroke, 'stroke-width': 2.5, 'stroke-dasharray': dash || null })),
-        keyName(state, j));
+        keyNode(state, j));
     }),
-    lab.keys.length > shown.length ? h('li', {}, `+ ${lab.keys.length - shown.length} more keys`) : null);
+    lab.keys.length > shown.length ? h('li', {}, t('lab.sweep.moreKeys', { n: lab.keys.length - shown.length })) : null);
 }
 
 function table(state, lab) {
@@ -84,13 +88,13 @@ function table(state, lab) {
   if (q && q.theta !== null) {
     rows.push({
       id: 'q', weights: q.own,
-      label: `row ${lab.row}'s own q = (${q.q.map((x) => fmtMetric(x, 4)).join(', ')}): θ = ${fmtMetric(deg(q.theta), 4)}°, |q| = ${fmtMetric(q.norm, 4)}`,
+      label: t('lab.sweep.ownQ', { row: lab.row, q: q.q.map((x) => fmtMetric(x, 4)).join(', '), theta: fmtMetric(deg(q.theta), 4), norm: fmtMetric(q.norm, 4) }),
     });
   }
   return h('div', { class: 'scroll sweep-table-scroll' }, h('table', { class: 'metrics-table sweep-table', id: 'lab-sweep-table' },
-    h('caption', {}, 'Weights a_j(θ) = softmax(scale · q(θ)·k_j / τ) over the visible keys'),
+    h('caption', {}, tnData('lab.sweep.tableCaption')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'θ'), h('th', { scope: 'col' }, 'τ'),
-      lab.keys.map((j) => h('th', { scope: 'col' }, keyName(state, j))))),
+      lab.keys.map((j) => h('th', { scope: 'col' }, keyNode(state, j))))),
     h('tbody', {}, rows.map((r) => lab.taus.map((tau, t) => h('tr', { class: t === 0 ? 'sweep-group' : null },
       h('th', { scope: 'row', class: 'sweep-theta' }, t === 0 ? r.label : ''),
       h('td', {}, String(tau)),
@@ -100,12 +104,12 @@ function table(state, lab) {
 function controls(lab, setParams) {
   const error = h('span', { class: 'error', id: 'lab-sweep-param-error', role: 'alert' });
   const taus = h('input', {
-    type: 'text', id: 'lab-param-taus', class: 'sweep-taus', value: lab.taus.join(', '), 'aria-label': 'temperatures τ, comma-separated (1 to 4)',
+    type: 'text', id: 'lab-param-taus', class: 'sweep-taus', value: lab.taus.join(', '), 'aria-label': t('lab.sweep.tausAria'),
     onchange: async (e) => {
       const text = e.target.value.trim();
       const list = text === '' ? null : text.split(/[\s,;]+/).filter(Boolean).map(Number);
       if (list && (list.length < 1 || list.length > 4 || list.some((x) => !Number.isFinite(x) || x <= 0))) {
-        error.textContent = 'Give 1 to 4 temperatures > 0, e.g. 0.5, 1, 2';
+        error.textContent = t('lab.sweep.tausError');
         return;
       }
       error.textContent = '';
@@ -114,7 +118,7 @@ function controls(lab, setParams) {
     },
   });
   const steps = h('input', {
-    type: 'number', id: 'lab-param-steps', class: 'num-box small', min: 2, max: 721, step: 1, value: String(lab.steps), 'aria-label': 'number of angles from 0 to π/2',
+    type: 'number', id: 'lab-param-steps', class: 'num-box small', min: 2, max: 721, step: 1, value: String(lab.steps), 'aria-label': t('lab.sweep.stepsAria'),
     onchange: async (e) => {
       const text = e.target.value.trim();
       const err = await setParams({ steps: text === '' ? null : Number(text) });
@@ -122,46 +126,41 @@ function controls(lab, setParams) {
     },
   });
   return h('div', { class: 'sweep-controls' },
-    h('label', { class: 'inline' }, 'temperatures τ ', taus),
-    h('label', { class: 'inline' }, 'angles from 0 to π/2 ', steps),
+    h('label', { class: 'inline' }, t('lab.sweep.taus'), taus),
+    h('label', { class: 'inline' }, t('lab.sweep.steps'), steps),
     error);
 }
 
 export function render(container, { state, lab, setParams }) {
-  const intro = h('p', { class: 'note' }, 'The lesson\'s parameter experiment: a unit query q(θ) = (cos θ, sin θ) turns from θ = 0 to π/2 against this head\'s keys. ' +
-    'Each plot shows every visible key\'s weight a_j(θ) = softmax(scale · q(θ)·k_j / τ) at one temperature: the smaller τ, the more the weights concentrate ' +
-    'on the key that q(θ) points at. The keys, mask and scale are the state\'s; τ here replaces the state\'s τ.');
+  const intro = h('p', { class: 'note' }, tnData('lab.sweep.intro'));
   if (!lab.supported) {
-    mount(container, intro, h('p', { class: 'warning', id: 'lab-sweep-unsupported' },
-      `Not available for this head: ${lab.reason}. Choose a preset with Q and K (e.g. "Lesson · worked example 1"), or mode qkv.`));
+    mount(container, intro, h('p', { class: 'warning', id: 'lab-sweep-unsupported' }, tData('lab.sweep.unsupported', { reason: lab.reason })));
     return;
   }
   const q = lab.query;
-  const plane = lab.dK > 2
-    ? h('p', { class: 'note', id: 'lab-sweep-plane' }, `The keys have d_k = ${lab.dK}: q(θ) = cos θ e₁ + sin θ e₂ lies in the plane of the first two axes ` +
-      '(its other components are 0), so only each key\'s first two components matter; the row\'s own query is not marked.')
-    : null;
+  const plane = lab.dK > 2 ? h('p', { class: 'note', id: 'lab-sweep-plane' }, t('lab.sweep.plane', { dK: lab.dK })) : null;
+  const theta = q && q.theta !== null ? fmtMetric(deg(q.theta), 4) : null;
   let qNote = null;
-  if (q && q.theta === null) qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `Row ${lab.row}'s query is (0, 0): it has no angle, so it is not marked.`);
+  if (q && q.theta === null) qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, t('lab.sweep.qZero', { row: lab.row }));
   else if (q && !q.inRange) {
-    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `Row ${lab.row}'s query points at θ = ${fmtMetric(deg(q.theta), 4)}°, outside 0 … 90°: not marked on the plots (its weights are in the table).`);
+    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, t('lab.sweep.qOutside', { row: lab.row, theta }));
   } else if (q && Math.abs(q.norm - 1) > 1e-6) {
-    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `The marker is at row ${lab.row}'s angle θ = ${fmtMetric(deg(q.theta), 4)}°. Its query has length |q| = ${fmtMetric(q.norm, 4)}, not 1: ` +
-      'its scores are |q| times the unit query\'s, so its own weights at τ are the curves\' at τ/|q| (last rows of the table).');
+    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, t('lab.sweep.qLength', { row: lab.row, theta, norm: fmtMetric(q.norm, 4) }));
   } else if (q) {
-    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, `The marker is row ${lab.row}'s own query, a unit vector at θ = ${fmtMetric(deg(q.theta), 4)}°: its weights lie on the curves.`);
+    qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, t('lab.sweep.qUnit', { row: lab.row, theta }));
   }
   const masked = lab.masked.length
-    ? h('p', { class: 'note', id: 'lab-sweep-masked' }, `Masked for row ${lab.row} (weight 0 at every θ, not drawn): ${lab.masked.map((j) => keyName(state, j)).join(', ')}.`)
+    ? h('p', { class: 'note', id: 'lab-sweep-masked' }, tData('lab.sweep.masked', {
+      row: lab.row, keys: lab.masked.map((j, i) => [i ? t('lab.sens.comma') : '', keyNode(state, j)]) }, ['keys']))
     : null;
   mount(container, intro,
-    h('h4', {}, `Query row ${lab.row}: ${lab.visible} visible key${lab.visible === 1 ? '' : 's'}, d_k = ${lab.dK}, scale = ${fmtMetric(lab.scale, 6)}`),
+    h('h4', {}, t('lab.sweep.title', { row: lab.row, n: lab.visible, dK: lab.dK, scale: fmtMetric(lab.scale, 6) })),
     controls(lab, setParams),
     plane, masked,
     lab.empty
-      ? h('p', { class: 'warning', id: 'lab-sweep-empty' }, `Row ${lab.row} is empty: the mask leaves it no visible key, so its weights are undefined at every θ.`)
+      ? h('p', { class: 'warning', id: 'lab-sweep-empty' }, t('lab.sweep.empty', { row: lab.row }))
       : [
-        lab.visible === 1 ? h('p', { class: 'note' }, 'One visible key: its weight is 1 at every θ and τ (a point mass).') : null,
+        lab.visible === 1 ? h('p', { class: 'note' }, t('lab.sweep.single')) : null,
         legend(state, lab),
         h('div', { class: 'sweep-plots' }, lab.taus.map((_, t) => plot(state, lab, t))),
         qNote,

@@ -27,14 +27,17 @@
 //     (renderFormulas calls it).
 import { katexRender } from '../vendor/vendor.js';
 import { h, mount } from './dom.js';
-import { fmtMetric, showToken } from './format.js';
+import { fmtMetric, showToken, tData } from './format.js';
+import { t as tr } from '../i18n.js';
+// Words inside the TeX (\\text{...}) come from the string table too (web/i18n/lab.js
+// "lab.formulas.*"); the math and the numbers are the same in every language.
 
 export const MAX_TERMS = 8;
 const MAX_VECTOR = 4;
 
 /** A number in TeX: 6 significant digits, exponents as ×10^{n}, "undefined" for null/NaN. */
 export function texNumber(x, digits = 6) {
-  if (x === null || x === undefined || Number.isNaN(x)) return '\\text{undefined}';
+  if (x === null || x === undefined || Number.isNaN(x)) return `\\text{${tr('lab.formulas.undefined')}}`;
   const s = fmtMetric(x, digits);
   const m = /^(-?[\d.]+)e([+-]\d+)$/.exec(s);
   if (m) return `${Number(m[1])}\\times10^{${Number(m[2])}}`;
@@ -75,7 +78,8 @@ function sumLines(terms, per, open = '', close = '') {
   return lines;
 }
 
-const more = (n) => (n > MAX_TERMS ? `\\quad\\text{(${n} terms)}` : '');
+const more = (n) => (n > MAX_TERMS ? `\\quad\\text{${tr('lab.formulas.terms', { n })}}` : '');
+const moreKeys = (n) => `&\\ \\vdots\\quad\\text{${tr('lab.formulas.moreKeys', { n })}}`;
 
 /** The formulas of the selected row as TeX (see the API above). */
 export function formulaTex({ state, results }) {
@@ -120,11 +124,11 @@ export function formulaTex({ state, results }) {
       scoreLines.push(`s_{${j}} &= c\\,(\\mathbf q_{${t}}\\cdot\\mathbf k_{${j}})${expanded ? ` = ${expanded}` : ''} = ${texNumber(s[j])}`);
     }
   } else if (state.mode === 'logits') {
-    for (const j of shown) scoreLines.push(`s_{${j}} &= \\text{logit}_{${t},${j}} = ${texNumber(s[j])}`);
+    for (const j of shown) scoreLines.push(`s_{${j}} &= \\operatorname{logit}_{${t},${j}} = ${texNumber(s[j])}`);
   } else {
     for (const j of shown) scoreLines.push(`s_{${j}} &= \\ln a^{0}_{${t},${j}} = \\ln ${texNumber(head.weights[t][j])} = ${texNumber(s[j])}`);
   }
-  if (keys.length > MAX_TERMS) scoreLines.push(`&\\ \\vdots\\quad\\text{(${keys.length - MAX_TERMS} more keys)}`);
+  if (keys.length > MAX_TERMS) scoreLines.push(moreKeys(keys.length - MAX_TERMS));
   out.lines.push({ id: 'formula-scores', tex: `\\begin{aligned}${scoreLines.join('\\\\')}\\end{aligned}` });
 
   // Softmax.
@@ -132,7 +136,7 @@ export function formulaTex({ state, results }) {
   const expTerm = (j) => `e^{${texNumber(s[j])}/${tauT}}`;
   const zLines = [`Z &= \\sum_{i\\in\\Omega_{${t}}} e^{s_i/\\tau},\\quad \\tau = ${tauT}`, ...sumLines(keys.map(expTerm), 4, '', more(keys.length))];
   const aLines = shown.map((j) => `a_{${j}} &= \\frac{e^{s_{${j}}/\\tau}}{Z} = \\frac{${expTerm(j)}}{Z} = ${texNumber(a[j])}`);
-  if (keys.length > MAX_TERMS) aLines.push(`&\\ \\vdots\\quad\\text{(${keys.length - MAX_TERMS} more keys)}`);
+  if (keys.length > MAX_TERMS) aLines.push(moreKeys(keys.length - MAX_TERMS));
   out.lines.push({
     id: 'formula-softmax',
     tex: `\\begin{aligned}${[...zLines, ...aLines, '\\textstyle\\sum_j a_j &= ' + texNumber(row.rowSum)].join('\\\\')}\\end{aligned}`,
@@ -180,10 +184,10 @@ function formula(id, tex) {
 }
 
 const TITLES = {
-  'formula-scores': 'Scores',
-  'formula-softmax': 'Softmax over the visible keys',
-  'formula-entropy': 'Entropy',
-  'formula-output': 'Output',
+  'formula-scores': 'lab.formulas.scores',
+  'formula-softmax': 'lab.formulas.softmax',
+  'formula-entropy': 'lab.formulas.entropy',
+  'formula-output': 'lab.formulas.output',
 };
 
 /** Renders the selected row's formulas into `container` (see the API at the top). */
@@ -192,29 +196,28 @@ export function renderFormulas(container, { state, results }) {
   const f = formulaTex({ state, results });
   const t = f.row;
   const query = showToken(state.tokens.queries[t] ?? '');
-  const nodes = [h('p', { class: 'formula-note' }, `Query row ${t} “${query}”, τ = ${state.tau}` +
-    (state.mode === 'qkv' && results.scale !== undefined ? `, c = scale = ${fmtMetric(results.scale, 6)}` : ''))];
+  const nodes = [h('p', { class: 'formula-note' }, tData('lab.formulas.row', { t, query, tau: state.tau }, ['query']),
+    state.mode === 'qkv' && results.scale !== undefined ? tr('lab.formulas.scale', { scale: fmtMetric(results.scale, 6) }) : '')];
   if (f.large) {
-    nodes.push(h('p', { class: 'formula-note' }, 'Large head: the formulas are shown without numbers (the weights of a large head are computed in a worker).'));
+    nodes.push(h('p', { class: 'formula-note' }, tr('lab.formulas.large')));
   }
   if (f.empty) {
-    nodes.push(h('p', { class: 'formula-undefined', id: 'formula-undefined' },
-      `Row ${t} has no visible key (the mask leaves Ω_${t} empty): its scores, weights, entropy and output are undefined.`));
+    nodes.push(h('p', { class: 'formula-undefined', id: 'formula-undefined' }, tr('lab.formulas.emptyRow', { t })));
   }
   if (f.masked.length) {
-    nodes.push(h('p', { class: 'formula-note', id: 'formula-masked' },
-      `Masked keys (not in Ω_${t}) are left out of every sum: ${keyRanges(f.masked)}.`));
+    nodes.push(h('p', { class: 'formula-note', id: 'formula-masked' }, tr('lab.formulas.masked', { t, keys: keyRanges(f.masked) })));
   }
   if (!f.empty && !f.large) {
     const shownKeys = [];
     results.visible[t].forEach((v, j) => { if (v && shownKeys.length < MAX_TERMS) shownKeys.push(j); });
-    nodes.push(h('p', { class: 'formula-keys' }, `Keys: ${shownKeys.map((j) => `${j} “${showToken(state.tokens.keys[j] ?? '')}”`).join(' · ')}`));
+    nodes.push(h('p', { class: 'formula-keys' }, tr('lab.formulas.keys'),
+      shownKeys.map((j, k) => [k ? ' · ' : '', `${j} `, h('span', { translate: 'no' }, `“${showToken(state.tokens.keys[j] ?? '')}”`)])));
   }
   for (const line of f.lines) {
-    nodes.push(h('div', { class: 'formula-block' }, h('div', { class: 'formula-note' }, TITLES[line.id] ?? ''), formula(line.id, line.tex)));
+    nodes.push(h('div', { class: 'formula-block' }, h('div', { class: 'formula-note' }, TITLES[line.id] ? tr(TITLES[line.id]) : ''), formula(line.id, line.tex)));
   }
   if (!f.empty && !f.large && !f.lines.some((l) => l.id === 'formula-output')) {
-    nodes.push(h('p', { class: 'formula-note' }, 'This head has no values V: there is no output o_t.'));
+    nodes.push(h('p', { class: 'formula-note' }, tr('lab.formulas.noValues')));
   }
   mount(container, h('div', { class: 'formulas' }, nodes));
 }
