@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEB, screenshotPath, startSession, watch } from './harness.js';
+import { englishWords } from './lang_check.js';
 
 let session;
 let page;
@@ -126,5 +127,30 @@ describe('formulas', () => {
     const Z = z.reduce((s, x) => s + Math.exp(x), 0);
     assert.ok(soft.includes(six(1 / Z)), `softmax lacks a_0 = ${six(1 / Z)}`);
     await page.locator('#formulas').screenshot({ path: screenshotPath('formulas-ten-keys') });
+  });
+});
+
+describe('formulas in Chinese', () => {
+  test('the words around and inside the formulas are Chinese; the math and the numbers are the same', async () => {
+    const z = Array.from({ length: 10 }, (_, j) => j / 10);
+    const state = logitsState([z], { V: z.map((_, j) => [j]), padding: z.map((_, j) => j === 9) });
+    await show(state);
+    const enTex = await page.$$eval('[data-tex]', (els) => els.map((el) => el.dataset.tex));
+    // The page's i18n module (the one formulas.js uses) switched to Chinese.
+    await page.evaluate(() => import('./i18n.js').then((m) => m.setLang('zh-CN')));
+    await show(state);
+    const zhTex = await page.$$eval('[data-tex]', (els) => els.map((el) => el.dataset.tex));
+    assert.deepEqual(await englishWords(page, '#formulas > .formulas'), [], 'English words around the formulas');
+    assert.match(await text('formula-masked'), /不参与任何求和：9。/);
+    assert.match(await page.textContent('#formulas'), /查询行 0“q0”，τ = 1/);
+    assert.ok(zhTex[1].includes('\\text{（共 9 项）}'), `the count of terms is not in Chinese: ${zhTex[1].slice(0, 200)}`);
+    // Only the \text{...} words differ: the same TeX once they are taken out.
+    const math = (tex) => tex.map((x) => x.replace(/\\text\{[^}]*\}/g, '\\text{}'));
+    assert.deepEqual(math(zhTex), math(enTex));
+    await page.locator('#formulas').screenshot({ path: screenshotPath('formulas-zh') });
+    await show(logitsState([[1, 2, 3]], { padding: [true, true, true] }));
+    assert.match(await text('formula-undefined'), /第 0 行没有可见键/);
+    assert.deepEqual(await englishWords(page, '#formulas > .formulas', { minTexts: 2 }), []);
+    await page.evaluate(() => import('./i18n.js').then((m) => m.setLang('en')));
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { getResults, getState, near, openPage, screenshotPath, startSession } from './harness.js';
 import { npy, uniformCausal } from '../node/npy.js';
+import { cjkShare, cjkText, englishWords, setLanguage, waitForLanguage } from './lang_check.js';
 
 const REAL = new URL('../../web/data/real/', import.meta.url);
 const L0 = 'gpt2-small_L0_nlp-sentence';
@@ -306,6 +307,78 @@ describe('validation: each bad input says what is wrong and keeps what was there
       const svg = await downloadOf(page, '#export-svg');
       assert.ok(svg.text.includes('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;'));
       assert.ok(!svg.text.includes('<img'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await context.close();
+  });
+});
+
+describe('in Chinese (#lang=zh-CN)', () => {
+  test('a real layer, its inspected head and its messages in Chinese; data stays as it is; a language switch redraws without analysing again', async () => {
+    const { page, context } = await openPage(session, '#lang=zh-CN', { label: '[zh] ' });
+    // Counts what the page asks its import worker to read or analyse.
+    await page.evaluate(() => {
+      const post = Worker.prototype.postMessage;
+      window.workerAsks = [];
+      Worker.prototype.postMessage = function count(msg, ...rest) {
+        if (['open', 'tokens', 'analyze', 'rows'].includes(msg?.type)) window.workerAsks.push(msg.type);
+        return post.call(this, msg, ...rest);
+      };
+    });
+    await importFiles(page, realFile(L0, 'attention.npy'), { tokens: realFile(L0, 'tokens.json') });
+    await page.click('#head-card-0-3');
+    await page.waitForSelector('#detail-canvas');
+    await page.hover('#detail-canvas', { position: { x: 100, y: 120 } });
+    assert.deepEqual(await englishWords(page, '#import-view'), [], 'English words in the Chinese import view');
+    assert.ok(await cjkShare(page, '#import-view') > 0.4, 'most of the import view is Chinese');
+    // Data stays data: the file name, the tokens and the head names are marked translate="no".
+    const info = await page.$eval('#import-info', (el) => ({ text: el.textContent, data: [...el.querySelectorAll('[translate="no"]')].map((e) => e.textContent) }));
+    assert.match(info.text, /形状 \[1, 12, 33, 33\] → 1 层 × 12 个头 × 33 × 33；33 个词元，取自 tokens\.json/);
+    assert.ok(info.data.includes('attention.npy') && info.data.includes('tokens.json'), `file names as data: ${info.data}`);
+    assert.match(await page.textContent('#detail-readout'), /^查询 \d+“.+”→ 键 \d+“.+”：权重 /);
+    await page.screenshot({ path: screenshotPath('import-zh'), fullPage: true });
+
+    // To English and back: drawn again from the analysis held, nothing read or analysed again.
+    const asked = await page.evaluate(() => window.workerAsks.length);
+    assert.ok(asked >= 3, `the worker was asked ${asked} times`);
+    await setLanguage(page, 'en');
+    await waitForLanguage(page, '#import-view', 'en');
+    assert.deepEqual(await cjkText(page, '#import-view'), [], 'Chinese left in the English import view');
+    assert.match(await page.textContent('#import-info'), /33 tokens from tokens\.json/);
+    assert.match(await page.textContent('#head-card-0-3'), /self 0\.82/);
+    await setLanguage(page, 'zh-CN');
+    await waitForLanguage(page, '#import-view', 'zh-CN');
+    assert.match(await page.textContent('#head-card-0-3'), /自身 0\.82/);
+    assert.deepEqual(await page.evaluate(() => window.workerAsks.slice(-2)), ['analyze', 'rows']);
+    assert.equal(await page.evaluate(() => window.workerAsks.length), asked, 'a language switch read or analysed again');
+
+    // Messages: the page's own sentence in Chinese, the file name and the core's English detail as data.
+    const dir = mkdtempSync(join(tmpdir(), 'attn-import-zh-'));
+    try {
+      const junk = join(dir, 'junk.npy');
+      writeFile(junk, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+      await page.setInputFiles('#import-file', junk);
+      await page.waitForSelector('#import-errors:not([hidden])');
+      assert.match(await page.textContent('#import-errors'), /^无法读取 junk\.npy：junk\.npy 不是 \.npy 文件：开头不是魔数 \\x93NUMPY$/);
+      const fortran = join(dir, 'fortran.npy');
+      writeFile(fortran, npy([4, 4], uniformCausal(4), { fortran: true }));
+      await page.setInputFiles('#import-file', fortran);
+      await page.waitForFunction(() => /Fortran/.test(document.getElementById('import-errors').textContent));
+      const err = await page.$eval('#import-errors', (el) => ({
+        text: el.textContent, data: [...el.querySelectorAll('[translate="no"]')].map((e) => e.textContent).join(' | '),
+      }));
+      assert.match(err.text, /^无法读取 fortran\.npy：/);
+      assert.match(err.data, /Fortran/, 'the core\'s English detail is marked as data');
+      assert.deepEqual(await englishWords(page, '#import-view'), [], 'English words around the messages');
+      const nan = new Float32Array(uniformCausal(4));
+      nan[2 * 4 + 1] = NaN;
+      const nanFile = join(dir, 'nan.npy');
+      writeFile(nanFile, npy([4, 4], nan));
+      await importFiles(page, nanFile);
+      assert.match(await page.textContent('#import-errors'), /L0 H0：有 1 个 NaN\/Inf 值，第一个位于查询 2、键 1/);
+      assert.deepEqual(await englishWords(page, '#import-view'), [], 'English words in the analysis messages');
+      await page.screenshot({ path: screenshotPath('import-zh-errors'), fullPage: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

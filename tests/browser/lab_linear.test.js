@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import {
   choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 let page;
 sharedPage('[linear] ', (p) => { page = p; });
@@ -92,11 +93,24 @@ function linearAttention(Q32, K32, V32, visible, phi) {
 
 // ---- page helpers ------------------------------------------------------------------------------
 
-async function waitLinear(predicate = 'true') {
-  await page.waitForFunction(`(() => { const lab = window.attentionPlayground.results()?.lab;
-    return lab?.view === 'linear' && (lab.available === false ? document.querySelector('#lab-linear-unavailable') !== null
-      : document.querySelector('#lab-linear-rows') !== null) && (${predicate}); })()`);
-  return (await getResults(page)).lab;
+/** Waits until the linear view is drawn and predicate(lab) holds (checked here: the page's
+ *  Content-Security-Policy forbids evaluating strings in it). */
+async function waitLinear(predicate = () => true) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const lab = await page.evaluate(() => {
+      const l = window.attentionPlayground.results()?.lab;
+      const box = (id) => document.getElementById(id)?.value;
+      // Drawn from these results (not the previous ones): the controls show their values.
+      const drawn = l?.view === 'linear' && (l.available === false ? document.querySelector('#lab-linear-unavailable') !== null
+        : document.querySelector('#lab-linear-rows') !== null && box('lab-param-feature') === l.feature
+          && box('lab-param-seed') === String(l.seed) && box('lab-param-features') === String(l.features));
+      return drawn ? l : null;
+    });
+    if (lab && predicate(lab)) return lab;
+    if (Date.now() > deadline) throw new Error(`the linear view did not show ${predicate}`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
 }
 
 async function show(state, predicate) {
@@ -152,7 +166,7 @@ describe('lab view "linear" on MATH.md example 1', () => {
 
   test('scale 1/sqrt(2): phi applied to 2^-1/4 q and 2^-1/4 k', async () => {
     const s = await getState(page);
-    const lab = await show({ ...s, scale: Math.SQRT1_2 }, 'Math.abs(lab.inputScale - 2 ** -0.25) < 1e-12');
+    const lab = await show({ ...s, scale: Math.SQRT1_2 }, (lab) => Math.abs(lab.inputScale - 2 ** -0.25) < 1e-12);
     const c = Math.sqrt(Math.SQRT1_2);
     const fq = [c + 1, 1]; // q = (1, 0): elu(c) + 1 = c + 1, elu(0) + 1 = 1
     const f2 = [1, c + 1];
@@ -177,7 +191,7 @@ describe('lab view "linear": ReLU random features from the seed', () => {
     await choosePreset(page, 'selfattention');
     const s = await getState(page);
     const lab = await show({ ...s, lab: { view: 'linear', params: { feature: 'relu', features: 16, seed: 5 } } },
-      "lab.feature === 'relu' && lab.seed === 5 && lab.m === 16");
+      (lab) => lab.feature === 'relu' && lab.seed === 5 && lab.m === 16);
     const r = await getResults(page);
     const h = s.heads[0];
     const c = Math.sqrt(r.scale / s.tau);
@@ -198,14 +212,14 @@ describe('lab view "linear": ReLU random features from the seed', () => {
   test('the controls: seed and m typed, another seed gives other numbers, the same seed the same', async () => {
     const before5 = (await getResults(page)).lab;
     await typeInto(page, '#lab-param-seed', '6');
-    const lab6 = await waitLinear('lab.seed === 6');
+    const lab6 = await waitLinear((lab) => lab.seed === 6);
     assert.equal((await getState(page)).lab.params.seed, 6);
     assert.notDeepEqual(lab6.linear.weights, before5.linear.weights, 'seed 6 = seed 5');
     await typeInto(page, '#lab-param-seed', '5');
-    const again = await waitLinear('lab.seed === 5');
+    const again = await waitLinear((lab) => lab.seed === 5);
     assert.deepEqual(again.linear.weights, before5.linear.weights, 'seed 5 twice differs');
     await typeInto(page, '#lab-param-features', '300');
-    const lab300 = await waitLinear('lab.m === 300');
+    const lab300 = await waitLinear((lab) => lab.m === 300);
     const r = await getResults(page);
     const s = await getState(page);
     const want = linearAttention(s.heads[0].Q, s.heads[0].K, s.heads[0].V, r.visible, reluPhi(lab300.inputScale, gaussianMatrix(300, 2, 5)));
@@ -214,9 +228,9 @@ describe('lab view "linear": ReLU random features from the seed', () => {
     await page.waitForFunction(() => !document.getElementById('lab-error').hidden);
     assert.match(await page.textContent('#lab-error'), /features/);
     await typeInto(page, '#lab-param-features', '64');
-    await waitLinear('lab.m === 64');
+    await waitLinear((lab) => lab.m === 64);
     await page.selectOption('#lab-param-feature', 'elu');
-    const elu = await waitLinear("lab.feature === 'elu'");
+    const elu = await waitLinear((lab) => lab.feature === 'elu');
     assert.equal(elu.m, 2, 'elu + 1 uses m = d_k');
     assert.equal(await page.$eval('#lab-param-seed', (el) => el.disabled), true, 'seed inactive for elu');
   });
@@ -224,7 +238,7 @@ describe('lab view "linear": ReLU random features from the seed', () => {
   test('m = 1, seed 2: rows where w.q <= 0 are degenerate and say why', async () => {
     const s = await getState(page);
     const lab = await show({ ...s, lab: { view: 'linear', params: { feature: 'relu', features: 1, seed: 2 } } },
-      "lab.feature === 'relu' && lab.m === 1 && lab.seed === 2");
+      (lab) => lab.feature === 'relu' && lab.m === 1 && lab.seed === 2);
     const W = gaussianMatrix(1, 2, 2);
     const c = lab.inputScale;
     const h = s.heads[0];
@@ -250,7 +264,7 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
     const s = await getState(page);
     const lab = await show({
       ...s, row: 0, mask: { ...s.mask, causal: true, padding: [true, false, false, false] }, lab: { view: 'linear', params: {} },
-    }, "lab.rows[0].empty === true && lab.feature === 'elu'");
+    }, (lab) => lab.rows[0].empty === true && lab.feature === 'elu');
     assert.equal(lab.path, 'per-row');
     const r = await getResults(page);
     const h = s.heads[0];
@@ -271,7 +285,7 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
   test('causal alone takes the running-sum path and still matches the definition', async () => {
     const s = await getState(page);
     const lab = await show({ ...s, row: 3, mask: { ...s.mask, causal: true, padding: [false, false, false, false] } },
-      "lab.path === 'prefix' && lab.rows[0].empty === false");
+      (lab) => lab.path === 'prefix' && lab.rows[0].empty === false);
     const r = await getResults(page);
     const h = s.heads[0];
     const want = linearAttention(h.Q, h.K, h.V, r.visible, eluPhi(lab.inputScale));
@@ -281,7 +295,7 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
 
   test('a real head (weights mode) says linear attention needs Q, K and V', async () => {
     await choosePreset(page, 'gpt2-small_L0_nlp-sentence.0');
-    const lab = await waitLinear('lab.available === false');
+    const lab = await waitLinear((lab) => lab.available === false);
     assert.equal(lab.mode, 'weights');
     assert.match(await page.textContent('#lab-linear-unavailable'), /needs Q, K and V/);
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_linear_real_head') });
@@ -298,11 +312,19 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
       row: 0,
       lab: { view: 'linear', params: {} },
     };
-    const lab = await show(one, 'lab.nQ === 1');
+    const lab = await show(one, (lab) => lab.nQ === 1);
     near(lab.linear.weights[0][0], 1, 1e-15, 'a_lin');
     assert.deepEqual(lab.linear.output[0], [4, -2]);
     assert.equal(lab.rows[0].outputError, 0);
     await assertNoNaN('one token');
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_linear_one_token') });
+  });
+});
+
+describe('in Chinese (#lang control): linear attention on the four-token lesson', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'linear', preset: 'selfattention', screenshot: screenshotPath('lab_linear_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });

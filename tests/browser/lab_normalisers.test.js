@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import {
   choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 const GPT2 = 'gpt2-small_L0_nlp-sentence.0';
 
@@ -222,5 +223,13 @@ describe('lab normalisers', () => {
     }
     await noNaNOnScreen('1 token');
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab-normalisers-one-token') });
+  });
+});
+
+describe('in Chinese (#lang control): normalisers on a GPT-2 head', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'normalisers', preset: 'gpt2-small_L0_nlp-sentence.0', screenshot: screenshotPath('lab_normalisers_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });

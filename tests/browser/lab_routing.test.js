@@ -10,6 +10,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WEB, getResults, getState, near, screenshotPath, trySetState, sharedPage } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence/attention.json`, 'utf8'));
 const N = GPT2.tokens.length;
@@ -233,5 +234,13 @@ describe('lab view "routing" on GPT-2 small L0H0 and small states', () => {
     assert.equal(lab.graph.edgeCount, 4);
     assert.equal(await page.$$eval('#lab-routing-graph line.route-edge', (els) => els.length), 4);
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_routing_cross') });
+  });
+});
+
+describe('in Chinese (#lang control): routing width on a GPT-2 head', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'routing', preset: 'gpt2-small_L0_nlp-sentence.0', screenshot: screenshotPath('lab_routing_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });

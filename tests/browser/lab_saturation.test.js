@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import {
   choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 let page;
 sharedPage('[saturation] ', (p) => { page = p; });
@@ -146,5 +147,13 @@ describe('lab saturation', () => {
     assert.equal(await value('#lab-sat-entropy'), 0);
     await noNaNOnScreen('1 token');
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab-saturation-one-token') });
+  });
+});
+
+describe('in Chinese (#lang control): saturation on seed example 1', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'saturation', preset: 'example1', screenshot: screenshotPath('lab_saturation_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });

@@ -12,6 +12,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { choosePreset, getResults, getState, near, screenshotPath, softmax, trySetState, sharedPage } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 let page;
 sharedPage('[sensitivity] ', (p) => { page = p; });
@@ -179,5 +180,13 @@ describe('lab sensitivity', () => {
       assert.match(await page.textContent('#lab-sens-unsupported'), /needs values V/);
     }
     await page.locator('#lab-view').screenshot({ path: screenshotPath('lab-sensitivity-gpt2') });
+  });
+});
+
+describe('in Chinese (#lang control): sensitivity on the lesson preset', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'sensitivity', preset: 'lessonSensitivity', screenshot: screenshotPath('lab_sensitivity_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });

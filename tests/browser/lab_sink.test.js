@@ -11,6 +11,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WEB, choosePreset, getResults, getState, near, screenshotPath, trySetState, sharedPage } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence/attention.json`, 'utf8'));
 const N = GPT2.tokens.length; // 33
@@ -262,6 +263,16 @@ describe('lab view "sink" on GPT-2 small layer 0 (12 heads from the file)', () =
     await page.dispatchEvent('#lab-param-compareTau', 'change');
     await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.compareTau === 0.5);
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_sink_gpt2_two_sink_keys') });
+  });
+
+  test('in Chinese (#lang control): sink and patterns of the 12 heads, no English word outside data and formulas', async () => {
+    for (const view of ['sink', 'patterns']) {
+      const { bad, share } = await labViewInChinese(page, { view, screenshot: screenshotPath(`lab_${view}_gpt2_zh`) });
+      assert.deepEqual(bad, [], `English words in the Chinese ${view} view`);
+      assert.ok(share > 0.3, `${view}: only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
+    }
+    await page.click('#lab-tab-sink');
+    await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.view === 'sink');
   });
 });
 

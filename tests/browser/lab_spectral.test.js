@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import {
   WEB, choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
 } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence/attention.json`, 'utf8'));
 
@@ -348,5 +349,13 @@ describe('lab view "spectral": undefined cases', () => {
     assert.equal(await page.textContent('#lab-spectral-drop-cosine-r0-c0'), 'undefined');
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_spectral_one_token') });
     await assertNoNaN('one token');
+  });
+});
+
+describe('in Chinese (#lang control): spectral on the two-head layer', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'spectral', preset: 'multihead', screenshot: screenshotPath('lab_spectral_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });

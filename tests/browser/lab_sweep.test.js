@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import {
   choosePreset, getResults, getState, near, screenshotPath, softmax, trySetState, typeInto, sharedPage,
 } from './harness.js';
+import { labViewInChinese } from './lang_check.js';
 
 let page;
 sharedPage('[sweep] ', (p) => { page = p; });
@@ -212,5 +213,13 @@ describe('lab sweep', () => {
     await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.mode === 'logits');
     await page.waitForSelector('#lab-sweep-unsupported');
     assert.match(await page.textContent('#lab-sweep-unsupported'), /needs Q and K/);
+  });
+});
+
+describe('in Chinese (#lang control): angle sweep on the lesson preset', () => {
+  test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
+    const { bad, share } = await labViewInChinese(page, { view: 'sweep', preset: 'lessonSweep', screenshot: screenshotPath('lab_sweep_zh') });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });
