@@ -23,7 +23,7 @@ import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJs
 import { concatOffset, fillRandom, makeLayerState, resizeHeads, resizeKeyDim, resizeModel, resizeOutput, resizeTokens, resizeValueDim, setProjection } from './multihead.js';
 import { renderGate, renderLayer } from './views/layer.js';
 import { parseCell, showCell } from './views/editor.js';
-import { applyPresentation, defaultOptions, formatPageOptions, isPageOptionKey, readPageOptions, reportHeight } from './page-options.js';
+import { acceptStateMessages, applyPresentation, defaultOptions, formatPageOptions, isPageOptionKey, readPageOptions, reportHeight } from './page-options.js';
 import { initShareDialog } from './share-dialog.js';
 import { getLang, hasKey, normaliseLang, onLangChange, setLang, t } from './i18n.js';
 import { PALETTE_IDS, onPaletteChange, setPalette } from './views/palette.js';
@@ -388,6 +388,7 @@ function applyPageOptions(fragment, { initial = false } = {}) {
   if (errors.length) {
     showBanner(t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
   }
+  return errors.length > 0;
 }
 
 // Changes a read-only page still makes: choosing what to look at (the query row, the head, the
@@ -411,7 +412,7 @@ function updateFullPageLink() {
   const a = $('open-full');
   if (!state) return;
   try {
-    a.href = shareUrl({ ...pageOptions, embed: false, frame: null });
+    a.href = shareUrl({ ...pageOptions, embed: false, frame: null, origin: [] });
   } catch {
     a.href = location.href.split('#')[0]; // too large for a link: the page itself
   }
@@ -462,7 +463,7 @@ function choosePalette(id) {
 /** Takes the state of the link in the address bar; resolves to true when it was taken. */
 async function loadFromHash({ initial = false } = {}) {
   const fragment = location.hash.slice(1);
-  applyPageOptions(fragment, { initial });
+  const optionsRefused = applyPageOptions(fragment, { initial });
   if (!fragment || onlyPageOptions(fragment)) return false;
   let decoded;
   try {
@@ -480,7 +481,8 @@ async function loadFromHash({ initial = false } = {}) {
     if (state) flushHash();
     return false;
   }
-  $('banner').hidden = true; // an earlier complaint about a link no longer applies
+  // An earlier complaint about a link no longer applies (but this link's refused options do).
+  if (!optionsRefused) $('banner').hidden = true;
   return true;
 }
 
@@ -1435,7 +1437,7 @@ function weightsGrid() {
     const o = results.overview;
     const pooled = o.rows !== results.nQ || o.cols !== results.nK;
     return { values: o.data, rows: o.rows, cols: o.cols, pooled,
-      note: pooled ? `max-pooled overview ${o.rows} × ${o.cols} of ${results.nQ} × ${results.nK}` : '' };
+      note: pooled ? t('lab.export.maxPooledNote', { rows: o.rows, cols: o.cols, nQ: results.nQ, nK: results.nK }) : '' };
   }
   const values = new Float64Array(results.nQ * results.nK);
   results.weights.forEach((row, i) => row.forEach((w, j) => { values[i * results.nK + j] = results.visible[i][j] ? w : NaN; }));
@@ -1447,8 +1449,8 @@ function weightsSvg() {
   return heatmapSvg({
     values: g.values, rows: g.rows, cols: g.cols, domain: g.pooled ? undefined : [0, 1],
     rowLabels: g.pooled ? [] : state.tokens.queries, colLabels: g.pooled ? [] : state.tokens.keys,
-    title: `Weights A = softmax(S / τ), τ = ${state.tau}: ${currentHead().name}`,
-    note: g.note || `${results.nQ} queries (rows) × ${results.nK} keys (columns); grey = masked`,
+    title: t('lab.export.weightsTitle', { tau: state.tau, name: currentHead().name }),
+    note: g.note || t('lab.export.weightsGridNote', { nQ: results.nQ, nK: results.nK }),
   });
 }
 
@@ -1481,11 +1483,17 @@ function wireImportExport() {
   $('export-html').addEventListener('click', () => {
     const rows = results.rows.map((m, t) => [t, state.tokens.queries[t], m.empty ? 'empty' : m.entropy, m.normalizedEntropy, m.nEff, m.topKMass, m.sinkMass, m.support]);
     download(`${exportStem()}_view.html`, standaloneHtml({
-      title: `Attention Playground: ${currentHead().name}`,
-      subtitle: `${state.source ? `${state.source}. ` : ''}Mode ${state.mode}, τ = ${state.tau}, causal mask ${state.mask.causal ? 'on' : 'off'}` +
-        `${state.mask.window ? `, window ${state.mask.window}` : ''}; selected query row ${state.row}.`,
+      // The page a person reads follows the language (lab.export.*); its numbers do not change.
+      title: t('lab.export.pageTitle', { name: currentHead().name }),
+      subtitle: `${state.source ? `${state.source}. ` : ''}${t('lab.export.pageSubtitle', {
+        mode: hasKey(`app.mode.${state.mode}`) ? t(`app.mode.${state.mode}`) : state.mode, tau: state.tau,
+        causal: t(state.mask.causal ? 'lab.export.on' : 'lab.export.off'),
+        window: state.mask.window ? t('lab.export.window', { w: state.mask.window }) : '', row: state.row,
+      })}`,
       svg: weightsSvg(),
-      tables: [{ caption: 'Per-row metrics (entropy in nats)', header: ['query', 'token', 'H', 'H_norm', 'N_eff', `top-${state.topK} mass`, 'sink mass', '|S_t| (90%)'], rows }],
+      tables: [{ caption: t('lab.export.rowsCaptionNats'),
+        header: [t('import.rowCol.query'), t('import.rowCol.token'), 'H', 'H_norm', 'N_eff', t('lab.export.topKMass', { k: state.topK }),
+          t('import.rowCol.sinkMass'), t('import.rowCol.support')], rows }],
     }), 'text/html');
   });
 }
@@ -1517,6 +1525,8 @@ async function start() {
   // state); inside an iframe, the page tells its parent how tall it is (docs/embedding.md).
   applyPresentation(document, readPageOptions(location.hash).options);
   reportHeight(window, () => readPageOptions(location.hash).options.frame);
+  // A parent named by the link's origin= options may send a state (docs/embedding.md "Messages").
+  acceptStateMessages(window, { origins: () => readPageOptions(location.hash).options.origin, apply: (s) => window.attentionPlayground.setState(s) });
   core = await loadCore(coreOptions());
   showCoreVariant();
   fillPresetSelect();

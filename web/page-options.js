@@ -7,6 +7,8 @@
 //   palette=<id>       colour scale of the heatmaps (PALETTES)
 //   frame=<id>         a name for this page when it runs in an <iframe>: sent back with its height
 //                      messages so a course page with several frames can tell them apart
+//   origin=<origin>    an origin (https://course.example) whose page, as this frame's parent, may
+//                      send it a state (the setState message); repeatable; none: no messages taken
 //   <control>_hide=1   hides one control or panel (HIDEABLE), like TensorFlow Playground's flags
 // Unknown values are refused with a message (the rest of the link still applies).
 // docs/embedding.md describes all of them, the share dialog, the height message and the element.
@@ -57,7 +59,9 @@ export const HIDEABLE = Object.freeze(Object.values(HIDE_GROUPS).flat());
 /** The names whose elements make up the controls column: all hidden hides the column too. */
 export const CONTROL_FLAGS = HIDE_GROUPS.controls;
 
-const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'palette', 'frame']);
+const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'palette', 'frame', 'origin']);
+/** At most this many origin= options are taken. */
+export const MAX_ORIGINS = 8;
 const FRAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** True when a link key is a page option (state.js's decodeLink skips these). */
@@ -67,14 +71,14 @@ export function isPageOptionKey(key) {
 
 /** The default options: English, full page, editable, viridis, nothing hidden, no frame name. */
 export function defaultOptions() {
-  return { lang: null, embed: false, readonly: false, palette: 'viridis', hide: [], frame: null };
+  return { lang: null, embed: false, readonly: false, palette: 'viridis', hide: [], frame: null, origin: [] };
 }
 
 /**
  * Reads the page options of a link fragment ("#v=1&...&lang=zh-CN&tau_hide=1").
  * @param {string} fragment with or without the leading "#"
  * @returns {{options: {lang: string|null, embed: boolean, readonly: boolean, palette: string,
- *   hide: string[], frame: string|null}, errors: {key: string, value: string}[]}} errors: one per
+ *   hide: string[], frame: string|null, origin: string[]}, errors: {key: string, value: string}[]}} errors: one per
  *   refused option (the option keeps its default); lang is null when the link does not name one
  */
 export function readPageOptions(fragment) {
@@ -106,6 +110,10 @@ export function readPageOptions(fragment) {
     } else if (key === 'frame') {
       if (FRAME_ID.test(value)) options.frame = value;
       else errors.push({ key, value });
+    } else if (key === 'origin') {
+      if (isOrigin(value) && options.origin.length < MAX_ORIGINS) {
+        if (!options.origin.includes(value)) options.origin.push(value);
+      } else errors.push({ key, value });
     } else {
       const name = key.slice(0, -'_hide'.length);
       if (!HIDEABLE.includes(name) || (value !== '1' && value !== '0')) errors.push({ key, value });
@@ -128,8 +136,23 @@ export function formatPageOptions(options) {
   if (options.readonly) parts.push('readonly=1');
   if (options.palette && options.palette !== 'viridis') parts.push(`palette=${options.palette}`);
   if (options.frame && FRAME_ID.test(options.frame)) parts.push(`frame=${options.frame}`);
+  for (const origin of (options.origin ?? []).filter(isOrigin).slice(0, MAX_ORIGINS)) parts.push(`origin=${encodeURIComponent(origin)}`);
   for (const name of HIDEABLE) if (options.hide?.includes(name)) parts.push(`${name}_hide=1`);
   return parts.length ? `&${parts.join('&')}` : '';
+}
+
+/**
+ * True for a web origin as the browser writes it (event.origin): "https://host[:port]" or
+ * "http://…", nothing after the host. Not "null", "*", a path or another scheme.
+ */
+export function isOrigin(value) {
+  if (typeof value !== 'string' || value.length > 200) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
 }
 
 /** Removes the page options from a link fragment, keeping the state's keys in their order. */
@@ -153,17 +176,21 @@ export function hideCss() {
     .join('\n');
 }
 
+/** The hide rules' style sheet of each document (added once). */
+const hideSheets = new WeakMap();
+
 /**
  * Shows the options on the page: html.ap-embed, html.ap-readonly, html.ap-hide-<name> per hidden
  * control and html.ap-no-controls when every control of the left column is hidden (the column
- * goes too). The hide rules are added once as a <style id="ap-hide-rules">.
+ * goes too). The hide rules are added once as a constructed style sheet (adoptedStyleSheets:
+ * CSSOM, so allowed by the page's content security policy, which blocks <style> elements).
  */
 export function applyPresentation(doc, options) {
-  if (!doc.getElementById('ap-hide-rules')) {
-    const style = doc.createElement('style');
-    style.id = 'ap-hide-rules';
-    style.textContent = hideCss();
-    doc.head.append(style);
+  if (!hideSheets.has(doc)) {
+    const sheet = new doc.defaultView.CSSStyleSheet();
+    sheet.replaceSync(hideCss());
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+    hideSheets.set(doc, sheet);
   }
   const root = doc.documentElement;
   root.classList.toggle('ap-embed', Boolean(options.embed));
@@ -239,12 +266,51 @@ export function setReadOnly(doc, on) {
 
 /** The height message's type (docs/embedding.md). */
 export const HEIGHT_MESSAGE = 'attention-playground:height';
+/** The message a parent (from an origin= option) sends to show a state (docs/embedding.md). */
+export const SET_STATE_MESSAGE = 'attention-playground:setState';
+/** The page's answer to a setState message, sent to that origin only. */
+export const STATE_RESULT_MESSAGE = 'attention-playground:stateResult';
+/** Every message of the playground has a type starting with this. */
+export const MESSAGE_PREFIX = 'attention-playground:';
+
+/** A plain object as structured clone makes it (not an array, a Date, a Blob, …). */
+const isPlainObject = (x) => x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype;
+
+/** True when a message claims to be the playground's (its type starts with MESSAGE_PREFIX). */
+export function isPlaygroundMessage(data) {
+  return isPlainObject(data) && typeof data.type === 'string' && data.type.startsWith(MESSAGE_PREFIX);
+}
+
+/**
+ * Checks a height message's shape: {type: HEIGHT_MESSAGE, height: finite number, 0 < height <
+ * 100000, id: string of at most 100 characters}. Other keys are ignored.
+ * @returns {{height: number, id: string}|null} null when the shape is wrong
+ */
+export function readHeightMessage(data) {
+  if (!isPlainObject(data) || data.type !== HEIGHT_MESSAGE) return null;
+  const { height, id } = data;
+  if (typeof height !== 'number' || !Number.isFinite(height) || !(height > 0 && height < 100000)) return null;
+  if (typeof id !== 'string' || id.length > 100) return null;
+  return { height, id };
+}
+
+/**
+ * Checks a setState message's shape: {type: SET_STATE_MESSAGE, state: object, id?: string of at
+ * most 100 characters, echoed in the answer}. The state itself is validated by setState.
+ * @returns {{state: object, id: string}|null}
+ */
+export function readSetStateMessage(data) {
+  if (!isPlainObject(data) || data.type !== SET_STATE_MESSAGE) return null;
+  if (!isPlainObject(data.state)) return null;
+  if (data.id !== undefined && (typeof data.id !== 'string' || data.id.length > 100)) return null;
+  return { state: data.state, id: data.id ?? '' };
+}
 
 /**
  * When the page runs in an <iframe>, tells the parent its height on load and whenever it changes
  * (debounced): {type: HEIGHT_MESSAGE, height: px, id}. The id is the link's frame option, else
  * the frame's name. The height is not sensitive, so the target origin is "*"; the receiving page
- * checks event.source (embed.js and the share dialog's snippet do).
+ * checks event.source, event.origin and the shape (embed.js and the share dialog's snippet do).
  * @param {Window} win
  * @param {() => string} frameId
  * @returns {() => void} stops reporting
@@ -261,7 +327,7 @@ export function reportHeight(win, frameId) {
     const height = Math.ceil(doc.documentElement.getBoundingClientRect().height);
     if (height === last) return;
     last = height;
-    win.parent.postMessage({ type: HEIGHT_MESSAGE, height, id: frameId() || win.name || '' }, '*');
+    win.parent.postMessage({ type: HEIGHT_MESSAGE, height, id: (frameId() || win.name || '').slice(0, 100) }, '*');
   };
   const schedule = () => {
     if (!timer) timer = win.setTimeout(send, 60);
@@ -272,4 +338,48 @@ export function reportHeight(win, frameId) {
   win.addEventListener('load', schedule);
   schedule();
   return () => { observer.disconnect(); win.clearTimeout(timer); };
+}
+
+/** Logs a message the page ignores (docs/embedding.md "Messages"). */
+function ignored(reason, event) {
+  console.warn(`Attention Playground: message ignored (${reason})`, { origin: event.origin, data: event.data });
+}
+
+/**
+ * When the page runs in an <iframe>, takes setState messages from its parent: accepted only when
+ * event.source is window.parent, event.origin is one of origins() (the link's origin= options)
+ * and the message has the shape of readSetStateMessage; the answer {type: STATE_RESULT_MESSAGE,
+ * id, ok, error?} goes back to that window and origin only. A playground message that fails a
+ * check is ignored with a console warning; other messages (not "attention-playground:…") from
+ * elsewhere are not the page's business and are ignored silently. Nothing of the parent is read.
+ * @param {Window} win
+ * @param {{origins: () => string[], apply: (state: object) => Promise<void>}} o
+ * @returns {() => void} stops listening
+ */
+export function acceptStateMessages(win, { origins, apply }) {
+  if (win.parent === win) return () => {};
+  const onMessage = (event) => {
+    const ours = isPlaygroundMessage(event.data);
+    const fromParent = event.source === win.parent;
+    if (!fromParent) {
+      if (ours) ignored('not from the parent window', event);
+      return;
+    }
+    const allowed = origins();
+    if (!allowed.includes(event.origin)) {
+      if (ours) ignored(allowed.length ? `origin ${event.origin} is not in the link's origin= options` : 'the link has no origin= option', event);
+      return;
+    }
+    const message = readSetStateMessage(event.data);
+    if (!message) {
+      ignored('not a setState message of the documented shape', event);
+      return;
+    }
+    const reply = (answer) => event.source.postMessage({ type: STATE_RESULT_MESSAGE, id: message.id, ...answer }, event.origin);
+    Promise.resolve().then(() => apply(message.state)).then(
+      () => reply({ ok: true }),
+      (e) => reply({ ok: false, error: String(e?.message ?? e).slice(0, 2000) }));
+  };
+  win.addEventListener('message', onMessage);
+  return () => win.removeEventListener('message', onMessage);
 }

@@ -3,7 +3,7 @@
 // link, an <iframe> snippet (with a few lines that size the iframe from the page's height
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
 import { h, mount } from './views/dom.js';
-import { HIDE_GROUPS, HEIGHT_MESSAGE, stripPageOptions } from './page-options.js';
+import { HIDE_GROUPS, HEIGHT_MESSAGE, readHeightMessage, stripPageOptions } from './page-options.js';
 import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
 
 /** The iframe's height before the page reports its own (px). */
@@ -12,9 +12,43 @@ export const SNIPPET_HEIGHT = 800;
 const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The HTML to paste into a course page: the iframe and a listener that sets its height from the
- * page's messages. The listener accepts a message only from that iframe's window (event.source)
- * and origin, and only of the documented shape; pasted twice it still installs itself once.
+ * The script of the iframe snippet: sets an iframe[data-attention-playground]'s height from the
+ * page's height messages. A message counts only when event.source is one of those iframes' windows,
+ * event.origin is that iframe's origin and the message has exactly the documented shape (a height
+ * between 0 and 100 000, an id of at most 100 characters); a message from such an iframe that fails
+ * a check is ignored with a console warning, other windows' messages silently (they may belong to
+ * another embed, such as an <attention-playground> element's own frame). Pasted twice it installs itself
+ * once. web/embed-frames.js is this script as a file, for course pages whose content security
+ * policy forbids inline scripts (tests/node/page_options.test.js checks they are the same).
+ */
+export const SNIPPET_SCRIPT = `/* Attention Playground: makes the iframe as tall as its content (docs/embedding.md). */
+if (!window.attentionPlaygroundHeight) {
+  window.attentionPlaygroundHeight = true;
+  window.addEventListener('message', function (event) {
+    var data = event.data;
+    var ours = data !== null && typeof data === 'object' && typeof data.type === 'string' && data.type.indexOf('attention-playground:') === 0;
+    var frame = null;
+    document.querySelectorAll('iframe[data-attention-playground]').forEach(function (f) {
+      if (f.contentWindow === event.source) frame = f;
+    });
+    if (!frame) return; /* another window's message (another embed's, maybe): not this script's business */
+    if (new URL(frame.src, location.href).origin !== event.origin) {
+      console.warn('Attention Playground: message ignored (wrong origin)', event.origin, data);
+      return;
+    }
+    if (ours && data.type !== '${HEIGHT_MESSAGE}') return;
+    if (!ours || typeof data.height !== 'number' || !(data.height > 0 && data.height < 100000) ||
+        typeof data.id !== 'string' || data.id.length > 100) {
+      console.warn('Attention Playground: message ignored (not a height message)', event.origin, data);
+      return;
+    }
+    frame.style.height = Math.ceil(data.height) + 'px';
+  });
+}`;
+
+/**
+ * The HTML to paste into a course page: the iframe and SNIPPET_SCRIPT, which sets its height from
+ * the page's messages.
  * @param {string} url the link (absolute)
  * @param {{title: string, height?: number}} o
  */
@@ -22,20 +56,7 @@ export function iframeSnippet(url, { title, height = SNIPPET_HEIGHT }) {
   return `<iframe src="${escapeAttr(url)}" title="${escapeAttr(title)}" width="100%" height="${height}"
   style="border: 0; width: 100%; max-width: 100%;" loading="lazy" data-attention-playground></iframe>
 <script>
-/* Attention Playground: makes the iframe as tall as its content (docs/embedding.md). */
-if (!window.attentionPlaygroundHeight) {
-  window.attentionPlaygroundHeight = true;
-  window.addEventListener('message', function (event) {
-    var data = event.data;
-    if (!data || data.type !== '${HEIGHT_MESSAGE}' || typeof data.height !== 'number') return;
-    if (!(data.height > 0 && data.height < 100000)) return;
-    document.querySelectorAll('iframe[data-attention-playground]').forEach(function (frame) {
-      if (frame.contentWindow === event.source && new URL(frame.src, location.href).origin === event.origin) {
-        frame.style.height = Math.ceil(data.height) + 'px';
-      }
-    });
-  });
-}
+${SNIPPET_SCRIPT}
 </script>`;
 }
 
@@ -76,7 +97,7 @@ export function initShareDialog({ opener, link, options }) {
     const base = options();
     return {
       ...base, lang: choice.lang, embed: choice.embed, readonly: choice.readonly,
-      hide: [...Object.values(HIDE_GROUPS).flat()].filter((n) => choice.hide.has(n)), frame: null,
+      hide: [...Object.values(HIDE_GROUPS).flat()].filter((n) => choice.hide.has(n)), frame: null, origin: [],
     };
   }
 
@@ -181,9 +202,13 @@ export function initShareDialog({ opener, link, options }) {
   }
   window.addEventListener('message', (ev) => {
     const frame = dialog.querySelector('#share-preview-frame');
-    if (!frame || ev.source !== frame.contentWindow || ev.data?.type !== HEIGHT_MESSAGE) return;
-    if (!(ev.data.height > 0 && ev.data.height < 100000)) return;
-    previewHeight = ev.data.height;
+    if (!frame?.src || ev.source !== frame.contentWindow) return;
+    const message = ev.origin === new URL(frame.src).origin ? readHeightMessage(ev.data) : null;
+    if (!message) {
+      if (ev.data?.type === HEIGHT_MESSAGE) console.warn('Attention Playground: message ignored (not a height message from the preview)', ev.origin, ev.data);
+      return;
+    }
+    previewHeight = message.height;
     sizePreview();
   });
 

@@ -7,18 +7,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
+import { readFileSync } from 'node:fs';
 import {
   CONTROL_FLAGS, HIDEABLE, HIDE_GROUPS, HIDE_TARGETS, defaultOptions, formatPageOptions, hideCss,
-  isPageOptionKey, readPageOptions, stripPageOptions,
+  MAX_ORIGINS, isOrigin, isPageOptionKey, isPlaygroundMessage, readHeightMessage, readPageOptions, readSetStateMessage,
+  stripPageOptions,
 } from '../../web/page-options.js';
 import { decodeLink, encodeLink, statesEqual } from '../../web/state.js';
 import { LESSON_PRESETS } from '../../web/presets.js';
 import embedTable from '../../web/i18n/embed.js';
-import { elementSnippet, iframeSnippet } from '../../web/share-dialog.js';
+import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/share-dialog.js';
 
 test('options round-trip through the link, after the state, and decodeLink ignores them', () => {
   const state = LESSON_PRESETS.example2.make();
-  const options = { lang: 'zh-CN', embed: true, readonly: true, palette: 'cividis', hide: ['tau', 'mask', 'lab'], frame: 'week-3_a' };
+  const options = { lang: 'zh-CN', embed: true, readonly: true, palette: 'cividis', hide: ['tau', 'mask', 'lab'], frame: 'week-3_a', origin: [] };
   const fragment = encodeLink(state) + formatPageOptions(options);
   assert.match(fragment, /&lang=zh-CN&embed=1&readonly=1&palette=cividis&frame=week-3_a&tau_hide=1&mask_hide=1&lab_hide=1$/);
   const { options: read, errors } = readPageOptions(`#${fragment}`);
@@ -81,18 +83,20 @@ function runSnippet(html) {
     { src: 'https://other.example/page.html', contentWindow: { name: 'other' }, style: {} },
   ];
   const listeners = [];
+  const warnings = [];
   const window = {
     addEventListener: (type, fn) => { if (type === 'message') listeners.push(fn); },
   };
   const context = {
     window, URL,
+    console: { warn: (...args) => warnings.push(args.map(String).join(' ')) },
     location: { href: 'https://course.example/week3.html' },
     document: { querySelectorAll: (sel) => (sel === 'iframe[data-attention-playground]' ? frames : []) },
   };
   vm.runInNewContext(script, context);
   vm.runInNewContext(script, context); // pasted twice: one listener
   assert.equal(listeners.length, 1, 'the listener is installed once');
-  return { frames, post: (event) => listeners.forEach((fn) => fn(event)) };
+  return { frames, warnings, post: (event) => listeners.forEach((fn) => fn(event)) };
 }
 
 test('the iframe snippet: attributes, escaping, and a listener that trusts only its own frame', () => {
@@ -101,7 +105,7 @@ test('the iframe snippet: attributes, escaping, and a listener that trusts only 
   assert.match(html, /^<iframe src="https:\/\/playground\.example\/index\.html#v=1&amp;mode=qkv&amp;embed=1&amp;note=&quot;x&quot;"/);
   assert.match(html, /title="Attention &quot;demo&quot;" width="100%" height="640"/);
   assert.match(html, /loading="lazy"/);
-  const { frames, post } = runSnippet(html);
+  const { frames, warnings, post } = runSnippet(html);
   const ours = frames[0].contentWindow;
   const msg = (height, extra = {}) => ({ type: 'attention-playground:height', height, id: '', ...extra });
   post({ source: ours, origin: 'https://playground.example', data: msg(1234.2) });
@@ -114,7 +118,59 @@ test('the iframe snippet: attributes, escaping, and a listener that trusts only 
   post({ source: ours, origin: 'https://playground.example', data: msg(-5) });
   post({ source: ours, origin: 'https://playground.example', data: msg(1e9) });
   post({ source: ours, origin: 'https://playground.example', data: null });
+  post({ source: ours, origin: 'https://playground.example', data: msg(NaN) });
+  post({ source: ours, origin: 'https://playground.example', data: msg(Infinity) });
+  post({ source: ours, origin: 'https://playground.example', data: msg(90, { id: 7 }) });
+  post({ source: ours, origin: 'https://playground.example', data: msg(90, { id: 'x'.repeat(101) }) });
+  post({ source: ours, origin: 'https://playground.example', data: [msg(90)] });
   assert.equal(frames[0].style.height, '1235px', 'messages of another source, origin or shape are ignored');
+  // Each message from its own frame that fails a check leaves a warning; other windows' messages
+  // (another embed's, say) are none of its business.
+  assert.equal(warnings.length, 11, warnings.join('\n'));
+  post({ source: { name: 'stranger' }, origin: 'https://video.example', data: { event: 'ready' } });
+  post({ source: ours, origin: 'https://playground.example', data: { type: 'attention-playground:stateResult', id: 'a', ok: true } });
+  assert.equal(warnings.length, 11, 'no warning for messages that are not its own');
+});
+
+test('web/embed-frames.js is the snippet\'s script as a file', () => {
+  const file = readFileSync(new URL('../../web/embed-frames.js', import.meta.url), 'utf8');
+  assert.ok(file.includes(SNIPPET_SCRIPT), 'web/embed-frames.js holds SNIPPET_SCRIPT unchanged');
+  assert.ok(iframeSnippet('https://p.example/', { title: 't' }).includes(SNIPPET_SCRIPT));
+});
+
+test('origin= options: web origins only, several, written back, never a path or "null"', () => {
+  const { options, errors } = readPageOptions(`v=1&origin=${encodeURIComponent('https://course.example')}&origin=http%3A%2F%2Flocalhost%3A8080&origin=https%3A%2F%2Fcourse.example`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(options.origin, ['https://course.example', 'http://localhost:8080'], 'repeated origins count once');
+  assert.equal(formatPageOptions({ ...defaultOptions(), origin: options.origin }), '&origin=https%3A%2F%2Fcourse.example&origin=http%3A%2F%2Flocalhost%3A8080');
+  for (const bad of ['null', '*', 'https://course.example/', 'https://course.example/week3', 'javascript:alert(1)', 'file:///x', 'course.example', 'https://a@b.example', `https://${'a'.repeat(300)}.example`]) {
+    assert.equal(isOrigin(bad), false, bad);
+    const read = readPageOptions(`origin=${encodeURIComponent(bad)}`);
+    assert.deepEqual(read.options.origin, [], bad);
+    assert.equal(read.errors.length, 1, bad);
+  }
+  const many = Array.from({ length: MAX_ORIGINS + 2 }, (_, i) => `origin=${encodeURIComponent(`https://s${i}.example`)}`).join('&');
+  assert.equal(readPageOptions(many).options.origin.length, MAX_ORIGINS);
+  assert.equal(isPageOptionKey('origin'), true);
+  assert.equal(stripPageOptions('v=1&origin=https%3A%2F%2Fa.example&d=AB'), 'v=1&d=AB');
+});
+
+test('message shapes: height and setState messages are checked strictly', () => {
+  const h = (extra) => ({ type: 'attention-playground:height', height: 500, id: 'f1', ...extra });
+  assert.deepEqual(readHeightMessage(h()), { height: 500, id: 'f1' });
+  for (const bad of [null, 'x', [], h({ type: 'other' }), h({ height: '500' }), h({ height: 0 }), h({ height: 1e5 }), h({ height: NaN }),
+    h({ height: -Infinity }), h({ id: undefined }), h({ id: 3 }), h({ id: 'x'.repeat(101) }), Object.assign(Object.create({ polluted: 1 }), h())]) {
+    assert.equal(readHeightMessage(bad), null, JSON.stringify(bad));
+  }
+  const st = (extra) => ({ type: 'attention-playground:setState', state: { version: 1 }, ...extra });
+  assert.deepEqual(readSetStateMessage(st()), { state: { version: 1 }, id: '' });
+  assert.deepEqual(readSetStateMessage(st({ id: 'r1' })), { state: { version: 1 }, id: 'r1' });
+  for (const bad of [null, st({ state: null }), st({ state: [] }), st({ state: 'v=1' }), st({ id: 5 }), st({ id: 'x'.repeat(101) }), st({ type: 'attention-playground:setstate' })]) {
+    assert.equal(readSetStateMessage(bad), null, JSON.stringify(bad));
+  }
+  assert.equal(isPlaygroundMessage({ type: 'attention-playground:anything' }), true);
+  assert.equal(isPlaygroundMessage({ type: 'other' }), false);
+  assert.equal(isPlaygroundMessage('attention-playground:height'), false);
 });
 
 test('the element snippet carries the bare state and the options as attributes', () => {
