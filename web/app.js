@@ -1543,7 +1543,6 @@ async function start() {
     compute: (s) => core.compute(s),
     lab: (s) => core.lab(s),
     shareUrl: () => shareUrl(),
-    copyLink: () => $('copy-link').click(),
   });
   $('loading').hidden = true;
   showView('playground');

@@ -54,7 +54,7 @@ if (!window.attentionPlaygroundHeight) {
  */
 export function iframeSnippet(url, { title, height = SNIPPET_HEIGHT }) {
   return `<iframe src="${escapeAttr(url)}" title="${escapeAttr(title)}" width="100%" height="${height}"
-  style="border: 0; width: 100%; max-width: 100%;" loading="lazy" data-attention-playground></iframe>
+  style="border: 0; width: 100%; max-width: 100%;" loading="lazy" allow="clipboard-write" data-attention-playground></iframe>
 <script>
 ${SNIPPET_SCRIPT}
 </script>`;

@@ -14,8 +14,7 @@
 //     ctx.commit(next, opts) commits a whole state (entering a step loads its starting state)
 //     ctx.compute(state)     the core's results for another state (the references of the answers)
 //     ctx.lab(state)         the core's lab analysis (sensitivity for step 4 and exercise 3)
-//     ctx.shareUrl()         the link of the current state
-//     ctx.copyLink()         copies it (the page's Copy link button)
+//     ctx.shareUrl()         the link of the current state (step 5 shows it and copies it itself)
 //   render() is called by the page after every state change; it rebuilds the panel (keeping the
 //   focused control focused), except while a key is being dragged.
 //
@@ -23,7 +22,8 @@
 // #lesson-reset, #lesson-close, #lesson-reveal, #lesson-hide, #lesson-answer (the revealed answer,
 // data-correct="true|false|" per prediction on [data-prediction]), prediction inputs
 // #lesson-p-<name>-<value> (rise: key index; zeros: cell t_j), #lesson-s1-table, #lesson-s2-*,
-// #lesson-s3-causal, #lesson-s4-key, #lesson-s4-change, #lesson-s5-link, #lesson-exercises.
+// #lesson-s3-causal, #lesson-s4-key, #lesson-s4-change, #lesson-s5-copy, #lesson-s5-status, #lesson-s5-link,
+// #lesson-exercises.
 import { decodeLink, statesEqual } from '../state.js';
 import { onLangChange, t } from '../i18n.js';
 import { h, mount } from '../views/dom.js';
@@ -196,13 +196,37 @@ export function initLesson(ctx) {
     try { link = ctx.shareUrl(); } catch (e) { link = e.message; }
     return [
       h('div', { class: 'lesson-actions' },
-        h('button', { type: 'button', id: 'lesson-s5-copy', onclick: () => ctx.copyLink() }, t('lesson.s5.copy'))),
+        h('button', { type: 'button', id: 'lesson-s5-copy', onclick: copyStepLink }, t('lesson.s5.copy')),
+        h('span', { class: 'status', id: 'lesson-s5-status', role: 'status', 'aria-live': 'polite' })),
       h('label', { class: 'lesson-link' }, t('lesson.s5.linkLabel'),
         h('input', { type: 'text', id: 'lesson-s5-link', readonly: true, value: link, translate: 'no', onfocus: (ev) => ev.target.select() })),
     ];
   }
 
   let chosenValue = 1;
+
+  /**
+   * Step 5's Copy link: copies the link shown beside the button. Where the clipboard is refused
+   * (an iframe whose course page does not allow clipboard-write, an insecure context) the link box
+   * beside it is selected for Ctrl+C, so a keyboard user stays in the step; the page's header
+   * button would move the focus to the top of the page (and may be hidden by share_hide=1).
+   */
+  async function copyStepLink() {
+    const box = container.querySelector('#lesson-s5-link');
+    const status = container.querySelector('#lesson-s5-status');
+    if (!box || !status) return;
+    const policy = document.permissionsPolicy ?? document.featurePolicy;
+    try {
+      // Asking while the permissions policy forbids it logs an error in Chromium: don't ask.
+      if (policy?.allowsFeature && !policy.allowsFeature('clipboard-write')) throw new Error('clipboard-write not allowed');
+      await navigator.clipboard.writeText(box.value);
+      status.textContent = t('embed.copied', { n: box.value.length });
+    } catch {
+      box.focus();
+      box.select();
+      status.textContent = t('embed.copyByHand');
+    }
+  }
 
   /** The prediction controls of step n. */
   function questions(n, s, r, lesson, locked) {
