@@ -13,60 +13,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { choosePreset, getResults, getState, openPage, screenshotPath, startSession, typeInto, waitReady } from './harness.js';
-import { CJK, englishWords } from '../node/i18n_words.js';
-
-/**
- * Runs in the page: the interface text of `rootSelector` (and the document's title and
- * description) as [{text, where}], visible elements only, skipping translate="no", script,
- * style and KaTeX subtrees. `where` names the nearest ancestor with an id, for the report.
- * An attribute cannot mark part of itself as data, so the state's tokens and head names are cut
- * out of attribute values ("query 'cat', key 'sat': 0.34") before they are checked.
- */
-function collectInterfaceText(rootSelector) {
-  const s = window.attentionPlayground.getState();
-  const data = [...new Set([...s.tokens.queries, ...s.tokens.keys, ...s.heads.map((hd) => hd.name)])]
-    .flatMap((d) => [d, d.replace(/^ /, '␣').replace(/\n/g, '⏎')]) // as shown (views/format.js showToken)
-    .filter((d) => /[A-Za-z]{2,}/.test(d)).sort((a, b) => b.length - a.length);
-  const withoutData = (text) => data.reduce((acc, d) => acc.split(d).join(' '), text);
-  const SKIP = 'script, style, template, noscript, .katex, [translate="no"]';
-  const ATTRS = ['aria-label', 'title', 'placeholder', 'alt'];
-  const out = [];
-  const where = (el) => {
-    const owner = el.closest('[id]');
-    return `${owner ? `#${owner.id}` : 'document'} ${el.tagName.toLowerCase()}`;
-  };
-  // Options are not "visible" by themselves; they are when their select is.
-  const shown = (el) => {
-    const box = el.closest('select') ?? el;
-    return box.checkVisibility({ visibilityProperty: true });
-  };
-  const visit = (el) => {
-    if (el.matches(SKIP) || !shown(el)) return;
-    for (const attr of ATTRS) {
-      const v = el.getAttribute(attr);
-      if (v) out.push({ text: withoutData(v), where: `${where(el)}[${attr}]` });
-    }
-    if (el.tagName === 'OPTGROUP' && el.label) out.push({ text: el.label, where: `${where(el)}[label]` });
-    for (const child of el.childNodes) {
-      if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) out.push({ text: child.textContent.trim(), where: where(el) });
-      else if (child.nodeType === Node.ELEMENT_NODE) visit(child);
-    }
-  };
-  const root = document.querySelector(rootSelector);
-  if (!root) throw new Error(`no element ${rootSelector}`);
-  visit(root);
-  out.push({ text: document.title, where: 'title' });
-  out.push({ text: document.querySelector('meta[name="description"]').content, where: 'meta description' });
-  return out;
-}
+import { CJK } from '../node/i18n_words.js';
+import { englishWordsOf, interfaceTexts } from './lang_check.js'; // the collector shared with the view tests
 
 /** The texts of `root` that are in the wrong language for `lang`, as "where: text" lines. */
 async function wrongLanguage(page, lang, root) {
-  const items = await page.evaluate(collectInterfaceText, root);
+  const items = await interfaceTexts(page, root, { withDocument: true });
   assert.ok(items.length > 20, `collected ${items.length} texts in ${root}`);
   const bad = lang === 'en'
     ? items.filter((it) => CJK.test(it.text)).map((it) => `${it.where}: ${it.text}`)
-    : items.map((it) => ({ ...it, words: englishWords(it.text) })).filter((it) => it.words.length)
+    : items.map((it) => ({ ...it, words: englishWordsOf(it.text) })).filter((it) => it.words.length)
       .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`);
   return [...new Set(bad)];
 }

@@ -17,8 +17,12 @@ const NAMES = new Set(['Martins', 'Astudillo', 'Peters', 'Katharopoulos', 'Roy',
   'Frobenius', 'Performer', 'ReLU', 'relu', 'elu', 'softplus', 'NaN', 'Inf']);
 const wordsOf = (text) => nodeWords(text).filter((w) => !NAMES.has(w));
 
-/** In the page: [{text, where}] of the visible interface text under `rootSelector`. */
-function collect(rootSelector) {
+/**
+ * In the page: [{text, where}] of the visible interface text under `rootSelector` (with the
+ * document's title and description when `withDocument`). `where` names the nearest ancestor with
+ * an id, for the report. Options count as visible when their select is.
+ */
+function collect({ rootSelector, withDocument }) {
   const s = window.attentionPlayground?.getState?.();
   const data = s ? [...new Set([...s.tokens.queries, ...s.tokens.keys, ...s.heads.map((hd) => hd.name)])]
     .flatMap((d) => [d, d.replace(/^ /, '␣').replace(/\n/g, '⏎')])
@@ -38,6 +42,7 @@ function collect(rootSelector) {
       const v = el.getAttribute(attr);
       if (v) out.push({ text: withoutData(v), where: `${where(el)}[${attr}]` });
     }
+    if (el.tagName === 'OPTGROUP' && el.label) out.push({ text: el.label, where: `${where(el)}[label]` });
     for (const child of el.childNodes) {
       if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) out.push({ text: child.textContent.trim(), where: where(el) });
       else if (child.nodeType === Node.ELEMENT_NODE) visit(child);
@@ -46,8 +51,20 @@ function collect(rootSelector) {
   const root = document.querySelector(rootSelector);
   if (!root) throw new Error(`no element ${rootSelector}`);
   visit(root);
+  if (withDocument) {
+    out.push({ text: document.title, where: 'title' });
+    out.push({ text: document.querySelector('meta[name="description"]').content, where: 'meta description' });
+  }
   return out;
 }
+
+/** The interface texts under `rootSelector` as [{text, where}] (see collect). */
+export function interfaceTexts(page, rootSelector, { withDocument = false } = {}) {
+  return page.evaluate(collect, { rootSelector, withDocument });
+}
+
+/** The English words of a text beyond the allowed technical terms and cited names. */
+export { wordsOf as englishWordsOf };
 
 /**
  * The interface texts under `rootSelector` that hold English words (beyond the allowed technical
@@ -55,7 +72,7 @@ function collect(rootSelector) {
  * almost no text (a check of nothing must not pass).
  */
 export async function englishWords(page, rootSelector, { minTexts = 5 } = {}) {
-  const items = await page.evaluate(collect, rootSelector);
+  const items = await interfaceTexts(page, rootSelector);
   if (items.length < minTexts) throw new Error(`only ${items.length} texts under ${rootSelector}`);
   return [...new Set(items.map((it) => ({ ...it, words: wordsOf(it.text) })).filter((it) => it.words.length)
     .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`))];
@@ -63,7 +80,7 @@ export async function englishWords(page, rootSelector, { minTexts = 5 } = {}) {
 
 /** The interface texts under `rootSelector` that hold Chinese characters; [] when all is English. */
 export async function cjkText(page, rootSelector, { minTexts = 5 } = {}) {
-  const items = await page.evaluate(collect, rootSelector);
+  const items = await interfaceTexts(page, rootSelector);
   if (items.length < minTexts) throw new Error(`only ${items.length} texts under ${rootSelector}`);
   return [...new Set(items.filter((it) => CJK.test(it.text)).map((it) => `${it.where}: ${it.text.slice(0, 160)}`))];
 }
@@ -71,7 +88,7 @@ export async function cjkText(page, rootSelector, { minTexts = 5 } = {}) {
 /** The share of the worded texts under `rootSelector` (numbers and symbols alone left out) that
  *  hold Chinese characters (0 … 1). */
 export async function cjkShare(page, rootSelector) {
-  const items = (await page.evaluate(collect, rootSelector)).filter((it) => CJK.test(it.text) || /[A-Za-z]/.test(it.text));
+  const items = (await interfaceTexts(page, rootSelector)).filter((it) => CJK.test(it.text) || /[A-Za-z]/.test(it.text));
   return items.length ? items.filter((it) => CJK.test(it.text)).length / items.length : 0;
 }
 
