@@ -195,11 +195,18 @@ export function sharedPage(label, onPage) {
     const { page } = await openPage(session, '', { label });
     onPage(page, session);
   });
-  after(async () => {
-    await session?.close();
-    const { consoleErrors, pageErrors, dialogs } = session?.events ?? {};
-    assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
-    assert.deepEqual(consoleErrors ?? [], [], 'console errors');
-    assert.deepEqual(dialogs ?? [], [], 'dialogs');
-  });
+  after(() => closeQuietly(session));
+}
+
+/**
+ * Closes a session, then asserts it saw no uncaught page error, console error or dialog (and, with
+ * `requests: true`, no failed request). Every test file's after-hook.
+ */
+export async function closeQuietly(session, { requests = false } = {}) {
+  await session?.close();
+  const { consoleErrors, pageErrors, dialogs, requestFailures } = session?.events ?? {};
+  assert.deepEqual(pageErrors ?? [], [], 'uncaught page errors');
+  assert.deepEqual(consoleErrors ?? [], [], 'console errors');
+  assert.deepEqual(dialogs ?? [], [], 'dialogs');
+  if (requests) assert.deepEqual(requestFailures ?? [], [], 'failed requests');
 }
