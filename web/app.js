@@ -346,7 +346,7 @@ function flushHash() {
   const full = link === null ? null : link + formatPageOptions(pageOptions);
   if (full !== null && location.hash.slice(1) !== full) history.replaceState(null, '', `#${full}`);
   if (link === null && location.hash) history.replaceState(null, '', location.pathname + location.search);
-  if (pageOptions.embed) updateFullPageLink();
+  if (pageOptions.embed && link !== null) updateFullPageLink(link);
 }
 
 /** The link to the current state; throws StateError when the state is too large for a link. */
@@ -407,14 +407,18 @@ function presentPageOptions() {
   updateFullPageLink();
 }
 
-/** Embed mode's "Open in full page": the same state and options, without embed mode. */
-function updateFullPageLink() {
+/**
+ * Embed mode's "Open in full page": the same state and options, without embed mode.
+ * @param {string|null} link encodeLink(state) when the caller has it (flushHash), else encoded here
+ */
+function updateFullPageLink(link = null) {
   const a = $('open-full');
   if (!state) return;
+  const base = location.href.split('#')[0];
   try {
-    a.href = shareUrl({ ...pageOptions, embed: false, frame: null, origin: [] });
+    a.href = `${base}#${link ?? encodeLink(state)}${formatPageOptions({ ...pageOptions, embed: false, frame: null, origin: [] })}`;
   } catch {
-    a.href = location.href.split('#')[0]; // too large for a link: the page itself
+    a.href = base; // too large for a link: the page itself
   }
 }
 
@@ -1392,7 +1396,7 @@ function wireControls() {
     options: () => pageOptions,
   });
   // The link is rebuilt as it is used, so it always carries the state on screen.
-  for (const type of ['pointerdown', 'focus', 'contextmenu']) $('open-full').addEventListener(type, updateFullPageLink);
+  for (const type of ['pointerdown', 'focus', 'contextmenu']) $('open-full').addEventListener(type, () => updateFullPageLink());
 }
 
 // ---------------------------------------------------------------------------------------------
