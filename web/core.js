@@ -19,16 +19,6 @@ export class AttentionError extends Error {
   }
 }
 
-/**
- * The state as the C++ core reads it: without `lesson` (the guided lesson's step and predictions,
- * docs/lesson.md), which is the page's business and changes no number. validateState() checks it.
- */
-function coreJson(state) {
-  if (!Object.prototype.hasOwnProperty.call(state, 'lesson')) return JSON.stringify(state);
-  const { lesson, ...rest } = state; // eslint-disable-line no-unused-vars
-  return JSON.stringify(rest);
-}
-
 const isNode = typeof process !== 'undefined' && !!process.versions?.node &&
   typeof window === 'undefined';
 
@@ -159,7 +149,7 @@ export class Core {
     }
     // The core's verdict first, so codes match the CLI's (bad_temperature, shape_mismatch, ...);
     // then the rest of the schema the core does not read (view, names, string lengths).
-    const results = throwIfError(JSON.parse(this.computeJson(coreJson(state))));
+    const results = throwIfError(JSON.parse(this.computeJson(JSON.stringify(state))));
     if (!validated) {
       try {
         validateState(state);
@@ -178,7 +168,7 @@ export class Core {
    * @throws {AttentionError} as compute(), and invalid_value with field "lab.params.<name>"
    */
   lab(state) {
-    return throwIfError(JSON.parse(this.mod.computeLab(coreJson(state))));
+    return throwIfError(JSON.parse(this.mod.computeLab(JSON.stringify(state))));
   }
 
   // --- Tensors in the WASM heap (large heads; written once, read by many computes) ---------
