@@ -12,7 +12,7 @@ import { h, mount } from './views/dom.js';
 import { renderEditor } from './views/editor.js';
 import { renderHeatmap } from './views/heatmap.js';
 import { renderOutput, renderRowPanel } from './views/rowpanel.js';
-import { dataSpan, showToken, tData } from './views/format.js';
+import { clipTyped, dataSpan, showToken, tData } from './views/format.js';
 import { DATASET_KEYS, sourceNodes } from './views/source.js';
 import { renderOverview } from './views/overview.js';
 import { LARGE_KEYS, LargeHeads, TILE, denseCost, headShape, isLarge } from './large.js';
@@ -1286,7 +1286,7 @@ function numberBox(id, o) {
     const text = el.value.trim();
     const x = text === '' ? NaN : Number(text);
     const typed = el.value;
-    if (!Number.isFinite(x)) { refuse(() => t('app.err.notNumber', { text: typed })); return; }
+    if (!Number.isFinite(x)) { refuse(() => t('app.err.notNumber', { text: clipTyped(typed) })); return; }
     const problem = o.parse(x);
     if (problem) { refuse(() => t(problem)); return; }
     el.classList.remove('invalid');

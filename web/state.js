@@ -1127,6 +1127,9 @@ function readLink(fragment) {
     const eq = part.indexOf('=');
     if (eq < 0) throw new StateError('link', `the link part ${describe(part)} is not of the form key=value`);
     const key = decodeComponent(part.slice(0, eq));
+    // Page options are read by web/page-options.js (the last one given wins), so "&lang=zh-CN"
+    // appended to a copied link that already ends in "&lang=en" is not an error.
+    if (isPageOptionKey(key)) continue;
     if (params.has(key)) throw new StateError('link', `the link gives ${describe(key)} twice`);
     params.set(key, decodeComponent(part.slice(eq + 1)));
   }
@@ -1137,12 +1140,7 @@ function readLink(fragment) {
   if (v !== String(SCHEMA_VERSION)) {
     throw new StateError('version', `unknown link version ${describe(v)}: this page reads version ${SCHEMA_VERSION} links`);
   }
-  for (const key of [...params.keys()]) {
-    // Page options (language, embed mode, hide flags: web/page-options.js) are not state.
-    if (isPageOptionKey(key)) {
-      params.delete(key);
-      continue;
-    }
+  for (const key of params.keys()) {
     if (!LINK_KEYS.includes(key) && !OPTIONAL_LINK_KEYS.includes(key)) {
       throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${[...LINK_KEYS, ...OPTIONAL_LINK_KEYS].join(', ')})`);
     }

@@ -179,3 +179,12 @@ test('the element snippet carries the bare state and the options as attributes',
   assert.equal(html, '<script type="module" src="https://p.example/embed.js"></script>\n' +
     '<attention-playground state="v=1&amp;mode=qkv&amp;d=AB" lang="zh-CN" hide="tau,mask" readonly embed></attention-playground>');
 });
+
+test('a page option appended to a copied link that already has it: the last one wins, the state is read', () => {
+  const link = `${encodeLink(LESSON_PRESETS.example2.make())}&lang=en`; // what Copy link gives
+  const edited = `${link}&lang=zh-CN`; // a teacher adds the language by hand
+  assert.ok(statesEqual(decodeLink(edited), LESSON_PRESETS.example2.make()));
+  assert.equal(readPageOptions(edited).options.lang, 'zh-CN');
+  // State keys given twice are still refused.
+  assert.throws(() => decodeLink(`${link}&tau=2`), /gives "tau" twice/);
+});

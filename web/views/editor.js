@@ -1,7 +1,7 @@
 // Numeric grid editor for one matrix (Q, K, V, logits or weights), with row labels (tokens) and
 // add/remove row and column buttons. It parses what is typed and reports it; the app decides.
 import { h, mount } from './dom.js';
-import { showToken } from './format.js';
+import { clipTyped, showToken } from './format.js';
 import { t } from '../i18n.js';
 
 /**
@@ -14,7 +14,7 @@ export function parseCell(text, allowNull) {
   if (typed === '') return { error: t('app.err.empty') };
   const plain = typed.replace('−', '-');
   // Plain decimals only (Number() would also take "0x10" or "0b1").
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain)) return { error: t('app.err.cellNotNumber', { text: typed }) };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain)) return { error: t('app.err.cellNotNumber', { text: clipTyped(typed) }) };
   const x = Number(plain);
   if (!Number.isFinite(x)) return { error: t('app.err.tooLarge', { text: typed }) };
   return { value: x };

@@ -23,6 +23,15 @@ export function fmtMetric(x, digits = 6) {
 }
 
 /** A token label made visible: leading/trailing spaces shown as ␣, empty as ∅. */
+/**
+ * What the reader typed, as an error message quotes it: at most `max` characters (a pasted
+ * megabyte must not come back as a wall of text under the editor).
+ */
+export function clipTyped(text, max = 40) {
+  const chars = Array.from(String(text));
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max).join('')}…`;
+}
+
 export function showToken(t) {
   if (t === '') return '∅';
   return t.replace(/^ /, '␣').replace(/\n/g, '⏎');
