@@ -325,7 +325,7 @@ export function reportHeight(win, frameId) {
     // The <html> box, not scrollHeight: scrollHeight never drops below the frame's own height,
     // so a frame could grow but never shrink.
     const height = Math.ceil(doc.documentElement.getBoundingClientRect().height);
-    if (height === last) return;
+    if (height === last || height <= 0) return; // a hidden frame measures 0: nothing to report
     last = height;
     win.parent.postMessage({ type: HEIGHT_MESSAGE, height, id: (frameId() || win.name || '').slice(0, 100) }, '*');
   };
