@@ -1,5 +1,9 @@
 // Embind bindings: only bindings. Two entry points:
+//   (the state entry points take (stateJson, ptr, count): `count` doubles at heap offset `ptr`
+//    hold the matrices web/core.js packs in binary; state_schema.hpp PackedMatrices)
 //   computeState(stateJson) -> results JSON          small states: page, node module, CLI agree
+//   validateState(stateJson) -> normalised state     the schema's one implementation (state_schema.hpp)
+//   schema() -> the schema's constants JSON          limits, modes, lab views, lesson, row defaults
 //   computeHead(spec) / computeTile(spec, ...)       large heads whose tensors the caller placed
 //                                                    in the WASM heap once (byte offsets in spec)
 // No C++ exception crosses into JavaScript: errors come back as {error: {code, field, message}}
@@ -16,13 +20,20 @@
 #include "bind_util.hpp"
 #include "attn/lab.hpp"
 #include "attn/state_json.hpp"
+#include "attn/state_schema.hpp"
 #include "attn/stream.hpp"
 
 namespace {
 
 using emscripten::val;
 
-std::string compute_state(const std::string& state_json) {
+/// The packed matrices of a call (state_schema.hpp): `count` doubles at heap byte offset `ptr`.
+attn::PackedMatrices packs_at(unsigned ptr, unsigned count) {
+    return {reinterpret_cast<const double*>(static_cast<std::uintptr_t>(ptr)), count};
+}
+
+std::string compute_state(const std::string& state_json, unsigned ptr, unsigned count) {
+    const attn::PackedScope scope(packs_at(ptr, count));
     try {
         return attn::compute_state_json(state_json);
     } catch (const attn::Error& e) {
@@ -32,8 +43,33 @@ std::string compute_state(const std::string& state_json) {
     }
 }
 
+/// validateState(stateJson) -> the normalised state JSON (state_schema.hpp) or {"error": ...}
+std::string validate_state(const std::string& state_json, unsigned ptr, unsigned count) {
+    const attn::PackedScope scope(packs_at(ptr, count));
+    try {
+        return attn::validate_state_json(state_json);
+    } catch (const attn::Error& e) {
+        return attn::error_to_json(e);
+    } catch (const std::exception& e) {
+        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "state", e.what()));
+    }
+}
+
+/// validateAndCompute(stateJson) -> {"state", "results"} (state_json.hpp) or {"error": ...}
+std::string validate_and_compute(const std::string& state_json, unsigned ptr, unsigned count) {
+    const attn::PackedScope scope(packs_at(ptr, count));
+    try {
+        return attn::validate_and_compute_state_json(state_json);
+    } catch (const attn::Error& e) {
+        return attn::error_to_json(e);
+    } catch (const std::exception& e) {
+        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "state", e.what()));
+    }
+}
+
 /// computeLab(stateJson) -> the lab analysis JSON (lab.hpp) or {"error": ...}
-std::string compute_lab(const std::string& state_json) {
+std::string compute_lab(const std::string& state_json, unsigned ptr, unsigned count) {
+    const attn::PackedScope scope(packs_at(ptr, count));
     try {
         return attn::lab_state_json(state_json);
     } catch (const attn::Error& e) {
@@ -160,5 +196,8 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
     emscripten::function("computeLab", &compute_lab);
+    emscripten::function("validateState", &validate_state);
+    emscripten::function("validateAndCompute", &validate_and_compute);
+    emscripten::function("schema", &attn::schema_json);
     emscripten::constant("schemaVersion", 1);
 }

@@ -5,6 +5,11 @@
 //       On invalid input prints {"error": {...}} on stdout, the message on stderr, exits 2.
 //   attn lab < state.json > lab.json
 //       Runs the state's analysis-lab view (state.lab; docs/lab.md) on the selected head.
+//   attn validate < state.json > state.json
+//       Checks a state document against the schema (state_schema.hpp) and prints it normalised.
+//   attn schema
+//       Prints the schema's constants (limits, modes, lab views, lesson, row defaults) as JSON;
+//       scripts/build.sh writes them into web/generated/schema.js for the page.
 //   attn analyze FILE [options]
 //       Checks and analyses every head of an attention file (.npy, .npz, JSON; docs/import.md),
 //       streaming a head at a time (analyze.cpp).
@@ -17,6 +22,7 @@
 #include "analyze.hpp"
 #include "attn/lab.hpp"
 #include "attn/state_json.hpp"
+#include "attn/state_schema.hpp"
 
 namespace {
 
@@ -29,6 +35,11 @@ constexpr const char* kUsage =
     "usage: attn lab < state.json\n"
     "  Runs the analysis-lab view named by the state's lab.view (docs/lab.md) on the\n"
     "  selected head and prints its JSON; same exit statuses.\n"
+    "usage: attn validate [--lines] < state.json\n"
+    "  Checks a state document against the schema and prints it normalised;\n"
+    "  same exit statuses. --lines: one state per input line, one result per line.\n"
+    "usage: attn schema\n"
+    "  Prints the schema's limits, modes, lab views, lesson choices and row defaults.\n"
     "\n";
 
 /// Reads a state on stdin and prints run(state) or the error (exit 2).
@@ -58,6 +69,24 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "compute" && argc == 2) return run_state(&attn::compute_state_json);
+    if (cmd == "validate" && argc == 2) return run_state(&attn::validate_state_json);
+    if (cmd == "validate" && argc == 3 && std::string(argv[2]) == "--lines") {
+        // One state per line (JSON lines) in, one line out per state: the normalised state or
+        // {"error": ...}. Exit 0 when every line was read (tests/node/schema_agreement.test.js).
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            try {
+                std::cout << attn::validate_state_json(line) << '\n';
+            } catch (const attn::Error& e) {
+                std::cout << attn::error_to_json(e) << '\n';
+            }
+        }
+        return 0;
+    }
+    if (cmd == "schema" && argc == 2) {
+        std::cout << attn::schema_json() << '\n';
+        return 0;
+    }
     if (cmd == "lab" && argc == 2) return run_state(&attn::lab_state_json);
     if (cmd == "analyze") return attn::cli::run_analyze(argc, argv);
     std::cerr << kUsage << attn::cli::kAnalyzeUsage;

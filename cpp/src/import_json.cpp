@@ -6,6 +6,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "attn/text.hpp"
+
 namespace attn::io {
 namespace {
 
@@ -203,6 +205,12 @@ void check_token_count(const std::vector<std::string>& tokens, int expected, con
 
 Tensor parse_attention_json(std::string_view text) {
     text = strip_bom(text);
+    // Token strings with half a character (byte-level BPE) read as U+FFFD (text.hpp).
+    std::string repaired;
+    if (const std::string whole(text); json_text_needs_repair(whole)) {
+        repaired = well_formed_json_text(whole);
+        text = repaired;
+    }
     json doc;
     try {
         doc = json::parse(text.begin(), text.end());
@@ -283,6 +291,12 @@ Tensor parse_attention_json(std::string_view text) {
 
 std::vector<std::string> parse_tokens(std::string_view text) {
     text = strip_bom(text);
+    // One rule for half a character (text.hpp): U+FFFD, in JSON escapes and in raw bytes alike.
+    std::string repaired;
+    if (const std::string whole(text); json_text_needs_repair(whole)) {
+        repaired = well_formed_utf8(well_formed_json_text(whole));
+        text = repaired;
+    }
     std::size_t first = 0;
     while (first < text.size() && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' ||
                                    text[first] == '\n'))

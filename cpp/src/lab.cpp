@@ -6,6 +6,7 @@
 #include <map>
 
 #include "attn/state_json.hpp"
+#include "attn/state_schema.hpp"
 #include "lab_internal.hpp"
 
 namespace attn::lab {
@@ -90,7 +91,7 @@ std::vector<std::string> lab_views() {
 std::string lab_state_json(const std::string& state_json) {
     using lab::json;
     const Problem problem = problem_from_state_json(state_json);  // validates the whole state
-    const json s = json::parse(state_json);
+    const json s = json::parse(validate_state_json(state_json));  // normalised (state_schema.hpp)
     const auto lab_it = s.find("lab");
     if (lab_it == s.end() || lab_it->is_null()) return json{{"view", "none"}}.dump();
     const json& labj = *lab_it;

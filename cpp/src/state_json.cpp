@@ -1,4 +1,5 @@
-// docs/state.md <-> attn::Problem / attn::Result. Parsing only: every numeric check is validate()'s.
+// docs/state.md <-> attn::Problem / attn::Result. Reading only: the schema is checked by
+// validated_state (state_schema.cpp), the problem by the core's validate().
 #include "attn/state_json.hpp"
 
 #include <cmath>
@@ -8,105 +9,54 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "attn/state_schema.hpp"
+#include "state_schema_internal.hpp"
+
 namespace attn {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
-[[noreturn]] void bad(const std::string& field, const std::string& what) {
-    throw Error(ErrorCode::kBadState, field, field + " " + what);
-}
-
-const json& need(const json& obj, const char* key, const std::string& where) {
-    auto it = obj.find(key);
-    if (it == obj.end()) bad(where.empty() ? key : where + "." + key, "is missing");
-    return *it;
-}
-
-int get_int(const json& j, const std::string& field, int lo, int hi) {
-    if (!j.is_number_integer() && !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
-        bad(field, "must be an integer");
-    const double v = j.get<double>();
-    if (v < lo || v > hi)
-        bad(field, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-    return static_cast<int>(v);
-}
-
-/// A number matrix (array of equal-length arrays). `null` cells become -inf when allowed
-/// (masked logits), otherwise they are an error.
+/// A validated number matrix (array of equal-length arrays; null = absent) in float32. `null`
+/// cells are masked logits (-inf) where `null_is_masked`. Throws kInvalidValue for a number float32
+/// cannot hold (the schema allows any finite double; the core computes in float32).
 Matrix get_matrix(const json& j, const std::string& field, bool null_is_masked) {
     Matrix m;
     if (j.is_null()) return m;
-    if (!j.is_array()) bad(field, "must be an array of rows");
+    if (j.is_object()) {  // a packed matrix (state_schema.hpp PackedMatrices), as validated
+        const PackedMatrices* packs = packed_matrices();
+        m.rows = j.at("rows").get<int>();
+        m.cols = j.at("cols").get<int>();
+        const double* x = packs->data + j.at("\x01js:matrix").get<std::size_t>();
+        m.data.resize(static_cast<std::size_t>(m.rows) * m.cols);
+        for (std::size_t i = 0; i < m.data.size(); ++i) {
+            if (std::fabs(x[i]) > std::numeric_limits<float>::max())
+                throw Error(ErrorCode::kInvalidValue, field,
+                            field + "[" + std::to_string(i / m.cols) + "][" + std::to_string(i % m.cols) + "] = " +
+                                json(x[i]).dump() + " is outside the float32 range (magnitude <= 3.4e38) the core computes in");
+            m.data[i] = static_cast<float>(x[i]);
+        }
+        return m;
+    }
     m.rows = static_cast<int>(j.size());
-    if (m.rows > kMaxTokens)
-        throw Error(ErrorCode::kTooLarge, field,
-                    field + " has " + std::to_string(m.rows) + " rows; the limit is " +
-                        std::to_string(kMaxTokens));
-    for (std::size_t i = 0; i < j.size(); ++i) {
-        const json& row = j[i];
-        const std::string rf = field + "[" + std::to_string(i) + "]";
-        if (!row.is_array()) bad(rf, "must be an array of numbers");
-        if (i == 0) {
-            m.cols = static_cast<int>(row.size());
-            if (m.cols > kMaxTokens)
-                throw Error(ErrorCode::kTooLarge, field, field + " has too many columns");
-            m.data.reserve(static_cast<std::size_t>(m.rows) * m.cols);
-        } else if (static_cast<int>(row.size()) != m.cols) {
-            throw Error(ErrorCode::kShapeMismatch, field,
-                        rf + " has " + std::to_string(row.size()) + " values but row 0 has " +
-                            std::to_string(m.cols) + "; a matrix needs equal rows");
-        }
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            const json& x = row[c];
-            if (x.is_number()) {
-                const double d = x.get<double>();
-                if (std::fabs(d) > std::numeric_limits<float>::max())
-                    throw Error(ErrorCode::kInvalidValue, field,
-                                rf + "[" + std::to_string(c) + "] = " + x.dump() +
-                                    " is outside the float32 range (magnitude <= 3.4e38) the "
-                                    "core computes in");
-                m.data.push_back(static_cast<float>(d));
-            } else if (x.is_null() && null_is_masked) {
+    m.cols = m.rows ? static_cast<int>(j[0].size()) : 0;
+    m.data.reserve(static_cast<std::size_t>(m.rows) * m.cols);
+    for (int i = 0; i < m.rows; ++i) {
+        for (int c = 0; c < m.cols; ++c) {
+            const json& x = j[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
+            if (x.is_null() && null_is_masked) {
                 m.data.push_back(-std::numeric_limits<float>::infinity());
-            } else {
-                bad(rf + "[" + std::to_string(c) + "]", "must be a number");
+                continue;
             }
+            const double d = x.get<double>();
+            if (std::fabs(d) > std::numeric_limits<float>::max())
+                throw Error(ErrorCode::kInvalidValue, field,
+                            field + "[" + std::to_string(i) + "][" + std::to_string(c) + "] = " + x.dump() +
+                                " is outside the float32 range (magnitude <= 3.4e38) the core computes in");
+            m.data.push_back(static_cast<float>(d));
         }
     }
-    if (m.rows == 0) m.cols = 0;
     return m;
-}
-
-/// The schema is closed (docs/state.md): a misspelt key ("temperature", "v") is an error, not
-/// silently ignored.
-void only_keys(const json& obj, std::initializer_list<const char*> allowed, const std::string& where) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        bool ok = false;
-        for (const char* a : allowed) ok = ok || it.key() == a;
-        if (!ok)
-            bad(where.empty() ? it.key() : where + "." + it.key(),
-                "is not a field of the state (docs/state.md)");
-    }
-}
-
-std::vector<std::uint8_t> get_flags(const json& j, const std::string& field) {
-    if (!j.is_array()) bad(field, "must be an array of booleans");
-    std::vector<std::uint8_t> out;
-    out.reserve(j.size());
-    for (std::size_t i = 0; i < j.size(); ++i) {
-        if (!j[i].is_boolean()) bad(field + "[" + std::to_string(i) + "]", "must be true or false");
-        out.push_back(j[i].get<bool>() ? 1 : 0);
-    }
-    return out;
-}
-
-std::size_t string_count(const json& tokens, const char* key) {
-    const json& list = need(tokens, key, "tokens");
-    if (!list.is_array()) bad(std::string("tokens.") + key, "must be an array of strings");
-    for (const json& t : list)
-        if (!t.is_string()) bad(std::string("tokens.") + key, "must contain only strings");
-    return list.size();
 }
 
 json matrix_json(const Matrix& m) {
@@ -132,27 +82,17 @@ struct Parsed {
     bool x_mode = false;         ///< state.mode == "x"
     LayerProblem layer;          ///< mode "x" only: X, every head's projections and gates, W_O
     std::vector<double> gate;    ///< the selected head's gate logits (empty = no gate)
+    std::vector<std::string> names;  ///< every head's name
 };
 
-Parsed parse_state(const std::string& state_json);
+Parsed parse_validated(const json& s);
+Parsed parse_state(const std::string& state_json) { return parse_validated(validated_state(state_json)); }
 
-/// heads[i].gate: absent/null (no gate) or an array of n_q finite numbers.
-std::vector<double> get_gate(const json& head, const std::string& hf, int n_q) {
+/// heads[i].gate as validated: absent (no gate) or n_q finite numbers.
+std::vector<double> get_gate(const json& head, const std::string& /*hf*/, int /*n_q*/) {
     std::vector<double> out;
-    auto it = head.find("gate");
-    if (it == head.end() || it->is_null()) return out;
-    const std::string field = hf + ".gate";
-    if (!it->is_array()) bad(field, "must be null or an array of gate logits (one number per query row)");
-    if (it->size() != static_cast<std::size_t>(n_q))
-        throw Error(ErrorCode::kShapeMismatch, field,
-                    field + " has " + std::to_string(it->size()) + " gate logits but there are n_q = " +
-                        std::to_string(n_q) + " query rows; a gate has one logit per query row");
-    for (std::size_t t = 0; t < it->size(); ++t) {
-        const json& g = (*it)[t];
-        if (!g.is_number() || !std::isfinite(g.get<double>()))
-            bad(field + "[" + std::to_string(t) + "]", "must be a finite number");
-        out.push_back(g.get<double>());
-    }
+    if (auto it = head.find("gate"); it != head.end())
+        for (const json& g : *it) out.push_back(g.get<double>());
     return out;
 }
 
@@ -164,100 +104,32 @@ Problem problem_from_state_json(const std::string& state_json) {
 
 namespace {
 
-Parsed parse_state(const std::string& state_json) {
+/// Reads a document validated_state (state_schema.cpp) has checked and normalised into the
+/// core's types; every rule of the schema is checked there, once.
+Parsed parse_validated(const json& s) {
     Parsed out;
-    json s = json::parse(state_json, nullptr, /*allow_exceptions=*/false);
-    if (s.is_discarded()) throw Error(ErrorCode::kBadState, "", "the state is not valid JSON");
-    if (!s.is_object()) bad("state", "must be a JSON object");
-    // "view", "source" and "lesson" (the page's guided lesson, docs/lesson.md) change no number:
-    // the core lets them through unread; web/state.js validates them.
-    only_keys(s, {"version", "mode", "heads", "head", "tokens", "mask", "tau", "scale", "topK", "row",
-                  "view", "source", "lab", "lesson", "x"}, "");
-
-    const json& version = need(s, "version", "");
-    if (!version.is_number_integer() || version.get<long long>() != 1)
-        bad("version", "must be 1 (this build reads state version 1)");
-
     Problem p;
-    const json& mode = need(s, "mode", "");
-    if (!mode.is_string()) bad("mode", "must be a string");
+    const std::string mode = s.at("mode").get<std::string>();
     // Mode "x" (multi-head from X, multihead.hpp): the selected head becomes the qkv problem of
     // its derived Q = X W_Q, K = X W_K, V = X W_V.
-    out.x_mode = mode.get<std::string>() == "x";
-    try {
-        p.mode = out.x_mode ? Mode::qkv : mode_from_string(mode.get<std::string>());
-    } catch (const Error& e) {
-        bad("mode", "must be \"qkv\", \"logits\", \"weights\" or \"x\"");
-    }
-    const auto x_it = s.find("x");
-    const bool has_x = x_it != s.end() && !x_it->is_null();
-    if (has_x && !out.x_mode) bad("x", "is only read in mode \"x\" (multi-head from X); remove it or set mode to \"x\"");
-
-    const json& heads = need(s, "heads", "");
-    if (!heads.is_array() || heads.empty()) bad("heads", "must be a non-empty array");
-    if (heads.size() > static_cast<std::size_t>(kMaxHeads))
-        bad("heads", "has " + std::to_string(heads.size()) + " heads; the limit is " +
-                         std::to_string(kMaxHeads));
-    const int head = get_int(need(s, "head", ""), "head", 0, static_cast<int>(heads.size()) - 1);
+    out.x_mode = mode == "x";
+    p.mode = out.x_mode ? Mode::qkv : mode_from_string(mode);
+    const json& heads = s.at("heads");
+    const int head = s.at("head").get<int>();
+    for (const json& hd : heads) out.names.push_back(hd.at("name").get<std::string>());
     const json& h = heads[static_cast<std::size_t>(head)];
-    if (!h.is_object()) bad("heads[" + std::to_string(head) + "]", "must be an object");
     const std::string hf = "heads[" + std::to_string(head) + "]";
-    for (std::size_t i = 0; i < heads.size(); ++i) {
-        if (!heads[i].is_object()) bad("heads[" + std::to_string(i) + "]", "must be an object");
-        only_keys(heads[i], {"name", "Q", "K", "V", "logits", "weights", "WQ", "WK", "WV", "gate"},
-                  "heads[" + std::to_string(i) + "]");
-        // The projections belong to mode "x"; the per-head matrices of the other modes do not.
-        const std::string hi = "heads[" + std::to_string(i) + "]";
-        // The name is echoed in mode "x"'s results: a number or null there used to escape as an
-        // nlohmann type_error (an abort of `attn compute`; found writing cpp/fuzz/fuzz_state.cpp).
-        if (auto it = heads[i].find("name"); it != heads[i].end() && !it->is_string())
-            bad(hi + ".name", "must be a string");
-        for (const char* key : {"WQ", "WK", "WV"}) {
-            auto it = heads[i].find(key);
-            if (!out.x_mode && it != heads[i].end() && !it->is_null())
-                bad(hi + "." + key, "is only read in mode \"x\" (Q = X WQ, K = X WK, V = X WV)");
-        }
-        for (const char* key : {"Q", "K", "V", "logits", "weights"}) {
-            auto it = heads[i].find(key);
-            if (out.x_mode && it != heads[i].end() && !it->is_null())
-                bad(hi + "." + key, std::string("must be null in mode \"x\": the head's Q, K and V are derived from X "
-                                                "and its WQ, WK, WV (") + key + " is not used)");
-        }
-    }
-    auto field = [&](const char* key) -> const json& {
-        static const json null_json = nullptr;
-        auto it = h.find(key);
-        return it == h.end() ? null_json : *it;
-    };
-    int n_q = 0, n_k = 0;
+    int n_q = 0;
     if (out.x_mode) {
-        if (!has_x) bad("x", "is missing; mode \"x\" needs {X, WO, residual}");
-        const json& xj = *x_it;
-        if (!xj.is_object()) bad("x", "must be an object {X, WO, residual}");
-        only_keys(xj, {"X", "WO", "residual"}, "x");
+        const json& xj = s.at("x");
         LayerProblem& layer = out.layer;
-        const json& xx = need(xj, "X", "x");
-        if (xx.is_null()) bad("x.X", "is missing; mode \"x\" needs the token vectors X (n x d_model)");
-        layer.x = get_matrix(xx, "x.X", false);
-        if (layer.x.rows < 1 || layer.x.cols < 1)
-            throw Error(ErrorCode::kShapeMismatch, "x.X", "x.X needs at least one row (token) and one column (d_model >= 1)");
-        if (auto it = xj.find("WO"); it != xj.end() && !it->is_null()) {
-            layer.wo = get_matrix(*it, "x.WO", false);
-            if (layer.wo.rows < 1 || layer.wo.cols < 1)
-                throw Error(ErrorCode::kShapeMismatch, "x.WO", "x.WO must be null or a matrix with at least one row and one column");
-        }
-        const json& residual = need(xj, "residual", "x");
-        if (!residual.is_boolean()) bad("x.residual", "must be true or false");
-        layer.residual = residual.get<bool>();
-        n_q = n_k = layer.x.rows;
+        layer.x = get_matrix(xj.at("X"), "x.X", false);
+        if (!xj.at("WO").is_null()) layer.wo = get_matrix(xj.at("WO"), "x.WO", false);
+        layer.residual = xj.at("residual").get<bool>();
+        n_q = layer.x.rows;
         for (std::size_t i = 0; i < heads.size(); ++i) {
             const std::string hi = "heads[" + std::to_string(i) + "]";
             HeadProjection hp;
-            for (const char* key : {"WQ", "WK", "WV"}) {
-                auto it = heads[i].find(key);
-                if (it == heads[i].end() || it->is_null())
-                    bad(hi + "." + key, "is missing; mode \"x\" needs every head's WQ, WK and WV (d_model x d_k, d_k, d_v)");
-            }
             hp.wq = get_matrix(heads[i].at("WQ"), hi + ".WQ", false);
             hp.wk = get_matrix(heads[i].at("WK"), hi + ".WK", false);
             hp.wv = get_matrix(heads[i].at("WV"), hi + ".WV", false);
@@ -266,70 +138,26 @@ Parsed parse_state(const std::string& state_json) {
         }
         out.gate = layer.heads[static_cast<std::size_t>(head)].gate;
     } else {
-        p.q = get_matrix(field("Q"), hf + ".Q", false);
-        p.k = get_matrix(field("K"), hf + ".K", false);
-        p.v = get_matrix(field("V"), hf + ".V", false);
-        p.logits = get_matrix(field("logits"), hf + ".logits", true);
-        p.weights = get_matrix(field("weights"), hf + ".weights", false);
-        // The matrices the mode needs must be there (an absent one is a malformed document, not a
-        // 0 x 0 shape).
-        const char* required[2] = {nullptr, nullptr};
-        switch (p.mode) {
-            case Mode::qkv: required[0] = "Q"; required[1] = "K"; break;
-            case Mode::logits: required[0] = "logits"; break;
-            case Mode::weights: required[0] = "weights"; break;
-        }
-        for (const char* name : required)
-            if (name && field(name).is_null())
-                bad(hf + "." + name, std::string("is missing; mode \"") + to_string(p.mode) +
-                                         "\" needs it");
+        p.q = get_matrix(h.at("Q"), hf + ".Q", false);
+        p.k = get_matrix(h.at("K"), hf + ".K", false);
+        p.v = get_matrix(h.at("V"), hf + ".V", false);
+        p.logits = get_matrix(h.at("logits"), hf + ".logits", true);
+        p.weights = get_matrix(h.at("weights"), hf + ".weights", false);
         n_q = p.mode == Mode::qkv ? p.q.rows : p.mode == Mode::logits ? p.logits.rows : p.weights.rows;
-        n_k = p.mode == Mode::qkv ? p.k.rows : p.mode == Mode::logits ? p.logits.cols : p.weights.cols;
         out.gate = get_gate(h, hf, n_q);
     }
 
-    const json& mask = need(s, "mask", "");
-    if (!mask.is_object()) bad("mask", "must be an object");
-    only_keys(mask, {"causal", "window", "padding", "allow", "stride", "sinks"}, "mask");
-    const json& causal = need(mask, "causal", "mask");
-    if (!causal.is_boolean()) bad("mask.causal", "must be true or false");
-    p.mask.causal = causal.get<bool>();
-    p.mask.window = get_int(need(mask, "window", "mask"), "mask.window", 0, kMaxTokens);
-    // Optional (absent = 0): the strided mask and StreamingLLM's attention-sink keys.
-    if (auto it = mask.find("stride"); it != mask.end()) p.mask.stride = get_int(*it, "mask.stride", 0, kMaxTokens);
-    if (auto it = mask.find("sinks"); it != mask.end()) p.mask.sink_keys = get_int(*it, "mask.sinks", 0, kMaxTokens);
-    p.mask.key_padding = get_flags(need(mask, "padding", "mask"), "mask.padding");
-    if (auto it = mask.find("allow"); it != mask.end() && !it->is_null()) {
-        if (!it->is_array()) bad("mask.allow", "must be null or a matrix of booleans");
-        const auto shape_error = [&] {
-            throw Error(ErrorCode::kShapeMismatch, "mask.allow",
-                        "the allow-matrix must be " + std::to_string(n_q) + " x " +
-                            std::to_string(n_k) + " (queries x keys)");
-        };
-        if (it->size() != static_cast<std::size_t>(n_q)) shape_error();
-        for (std::size_t i = 0; i < it->size(); ++i) {
-            auto row = get_flags((*it)[i], "mask.allow[" + std::to_string(i) + "]");
-            if (row.size() != static_cast<std::size_t>(n_k)) shape_error();
-            p.mask.allow.insert(p.mask.allow.end(), row.begin(), row.end());
-        }
-    }
-
-    const json& tau = need(s, "tau", "");
-    if (!tau.is_number()) bad("tau", "must be a number");
-    p.tau = tau.get<double>();
-    if (p.tau > kMaxTau)
-        throw Error(ErrorCode::kBadTemperature, "tau",
-                    "temperature tau must be at most " + std::to_string(static_cast<int>(kMaxTau)) +
-                        " in a state document");
-    const json& scale = need(s, "scale", "");
-    if (scale.is_string() && scale.get<std::string>() == "auto") {
-        p.scale = 0.0;
-    } else if (scale.is_number() && scale.get<double>() > 0.0) {
-        p.scale = scale.get<double>();
-    } else {
-        bad("scale", "must be \"auto\" or a number > 0");
-    }
-    p.top_k = get_int(need(s, "topK", ""), "topK", 1, kMaxTokens);
+    const json& mask = s.at("mask");
+    p.mask.causal = mask.at("causal").get<bool>();
+    p.mask.window = mask.at("window").get<int>();
+    p.mask.stride = mask.value("stride", 0);
+    p.mask.sink_keys = mask.value("sinks", 0);
+    for (const json& f : mask.at("padding")) p.mask.key_padding.push_back(f.get<bool>() ? 1 : 0);
+    for (const json& row : mask.at("allow"))
+        for (const json& f : row) p.mask.allow.push_back(f.get<bool>() ? 1 : 0);
+    p.tau = s.at("tau").get<double>();
+    p.scale = s.at("scale").is_string() ? 0.0 : s.at("scale").get<double>();  // 0 = 1/sqrt(d_k)
+    p.top_k = s.at("topK").get<int>();
 
     if (out.x_mode) {
         // The layer's shapes first (X, every W, WO, residual), then the selected head's problem.
@@ -337,18 +165,7 @@ Parsed parse_state(const std::string& state_json) {
         validate_layer(out.layer);
         p = head_problem(out.layer, head);
     }
-    validate(p);  // shapes of the matrices first, so the messages below can name n_q and n_k
-
-    const json& tokens = need(s, "tokens", "");
-    if (!tokens.is_object()) bad("tokens", "must be an object");
-    only_keys(tokens, {"queries", "keys"}, "tokens");
-    const std::size_t tq = string_count(tokens, "queries"), tk = string_count(tokens, "keys");
-    if (tq != static_cast<std::size_t>(n_q) || tk != static_cast<std::size_t>(n_k))
-        throw Error(ErrorCode::kShapeMismatch, "tokens",
-                    "there are " + std::to_string(tq) + " query and " + std::to_string(tk) +
-                        " key tokens for a " + std::to_string(n_q) + " x " + std::to_string(n_k) +
-                        " score matrix");
-    get_int(need(s, "row", ""), "row", 0, n_q > 0 ? n_q - 1 : 0);
+    validate(p);  // the core's own checks (problem shapes, tau, finite scores)
     out.head = head;
     if (out.x_mode) out.layer.settings = p;  // settings as validated (matrices ignored)
     out.problem = std::move(p);
@@ -444,18 +261,19 @@ std::string result_to_json(const Result& r, Mode mode, int head) {
     return result_json(r, to_string(mode), head).dump();
 }
 
-std::string compute_state_json(const std::string& state_json) {
-    const Parsed ps = parse_state(state_json);
+namespace {
+
+json compute_parsed(const Parsed& ps) {
     const int head = ps.head;
     if (!ps.x_mode) {
         Result r = compute(ps.problem);
-        if (ps.gate.empty()) return result_json(r, to_string(ps.problem.mode), head).dump();
+        if (ps.gate.empty()) return result_json(r, to_string(ps.problem.mode), head);
         Matrix ungated = std::move(r.output);
         r.output = apply_gate(ungated, ps.gate, ("heads[" + std::to_string(head) + "].gate").c_str());
         json out = result_json(r, to_string(ps.problem.mode), head);
         out["ungatedOutput"] = matrix_json(ungated);
         out["gate"] = gate_json(ps.gate, ungated, r.output);
-        return out.dump();
+        return out;
     }
     const LayerResult lr = compute_layer(ps.layer);
     const Result& r = lr.heads[static_cast<std::size_t>(head)];
@@ -466,13 +284,12 @@ std::string compute_state_json(const std::string& state_json) {
     }
     const Problem& sel = lr.problems[static_cast<std::size_t>(head)];
     out["derived"] = {{"Q", matrix_json(sel.q)}, {"K", matrix_json(sel.k)}, {"V", matrix_json(sel.v)}};
-    const json state = json::parse(state_json);
     json heads = json::array();
     for (std::size_t h = 0; h < lr.heads.size(); ++h) {
         const Result& hr = lr.heads[h];
         const HeadSummary& sm = hr.summary;
         json e = {{"head", static_cast<int>(h)},
-                  {"name", state.at("heads").at(h).value("name", "")},
+                  {"name", ps.names[h]},
                   {"dK", lr.problems[h].q.cols},
                   {"dV", hr.output.cols},
                   {"scale", hr.scale},
@@ -496,6 +313,21 @@ std::string compute_state_json(const std::string& state_json) {
                     {"heads", std::move(heads)},
                     {"concat", matrix_json(lr.concat)},
                     {"output", matrix_json(lr.output)}};
+    return out;
+}
+
+}  // namespace
+
+std::string compute_state_json(const std::string& state_json) {
+    return compute_parsed(parse_state(state_json)).dump();
+}
+
+std::string validate_and_compute_state_json(const std::string& state_json) {
+    json state = validated_state(state_json);
+    json results = compute_parsed(parse_validated(state));
+    json out = json::object();
+    out["state"] = std::move(state);
+    out["results"] = std::move(results);
     return out.dump();
 }
 

@@ -112,6 +112,10 @@ TEST_CASE("lab saturation: one visible key, an empty row, a capped Jacobian", "[
     five["mode"] = "logits";
     five["heads"][0]["logits"] = {{4, 3, 2, 1, 0}};
     five["heads"][0]["V"] = nullptr;
+    // Q and K of example 1 do not fit five keys; a matrix the mode does not use must still fit
+    // (docs/state.md), so they go.
+    five["heads"][0]["Q"] = nullptr;
+    five["heads"][0]["K"] = nullptr;
     five["tokens"]["keys"] = {"a", "b", "c", "d", "e"};
     five["mask"]["padding"] = {false, false, false, false, false};
     five["lab"]["params"] = {{"jacobianKeys", 3}};
