@@ -5,19 +5,11 @@
 // Two builds exist: web/wasm/attn_simd.{js,wasm} (WebAssembly SIMD128) and web/wasm/attn.{js,wasm}
 // (scalar). loadCore() takes the SIMD build only when the engine supports SIMD *and* the build's
 // self-test (softmax of [1, 2, 3, 4]) is right, otherwise the scalar build, and says why.
-import { StateError, validateState } from './state.js';
+import { AttentionError, StateError } from './errors.js';
+import { decodeLink as decodeLinkText } from './codec/link.js';
+import { SCHEMA } from './generated/schema.js';
 
-/** An invalid state or head as reported by the core: `code` is one of shape_mismatch,
- * non_finite, bad_temperature, invalid_value, too_large, bad_state, bad_file; `field` names the input
- * ("tau", "heads[0].Q", "mask.padding", ...). */
-export class AttentionError extends Error {
-  constructor(code, field, message) {
-    super(message);
-    this.name = 'AttentionError';
-    this.code = code;
-    this.field = field;
-  }
-}
+export { AttentionError, StateError };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node &&
   typeof window === 'undefined';
@@ -114,6 +106,95 @@ function throwIfError(out) {
   return out;
 }
 
+// What JSON cannot spell, as marker strings the core's schema recognises and names in its
+// messages ("got NaN"; kMarkers in cpp/src/state_schema.cpp). -0 goes over as the number -0.0.
+const MARK = '\u0001js:';
+const NEGATIVE_ZERO = JSON.stringify(`${MARK}-0`); // as it appears in JSON.stringify's text
+const PACKED = `${MARK}matrix`;
+/** Matrices of at least this many cells cross into the core in binary (PackedMatrices). */
+const PACK_MIN_CELLS = 256;
+/** A string of more UTF-16 units than this exceeds every limit of the schema: it crosses by its
+ * length and start alone (state_schema.cpp long_string), so a 200 MB paste costs no copy. */
+const LONG_STRING_UNITS = 2 * SCHEMA.limits.maxStringLength;
+
+function codePoints(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++, n++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+}
+
+/** A rectangular array of rows of finite numbers, at least PACK_MIN_CELLS of them. */
+function packable(v) {
+  if (!Array.isArray(v) || v.length === 0 || !Array.isArray(v[0])) return false;
+  const cols = v[0].length;
+  if (v.length * cols < PACK_MIN_CELLS) return false;
+  for (let i = 0; i < v.length; i++) {
+    const row = v[i];
+    if (!Array.isArray(row) || row.length !== cols) return false;
+    for (let j = 0; j < cols; j++) if (typeof row[j] !== 'number' || !Number.isFinite(row[j])) return false;
+  }
+  return true;
+}
+
+/**
+ * A state (any JavaScript value) as the JSON text the core reads: JSON.stringify, except that
+ * NaN, +-Infinity, array holes, functions, symbols and bigints become markers the core describes
+ * ("got NaN", "got nothing"), -0 stays -0, and a getter that throws surfaces as a StateError.
+ * Strings go through JSON.stringify, so a lone surrogate arrives as a \udXXX escape (which the
+ * core replaces with U+FFFD). With `packs` (an array), large number matrices are pushed onto it
+ * as {offset, matrix} and stand in the text as {"\u0001js:matrix": offset, rows, cols}: the core
+ * reads them from the heap (cpp/include/attn/state_schema.hpp PackedMatrices).
+ */
+export function toCoreJson(value, packs = null) {
+  let text;
+  let cells = 0;
+  try {
+    text = JSON.stringify(value, function replace(key, v) {
+      if (typeof v === 'number') {
+        if (Object.is(v, -0)) return `${MARK}-0`;
+        return Number.isFinite(v) ? v : `${MARK}${v}`;
+      }
+      if (v === undefined) return Array.isArray(this) || key === '' ? `${MARK}undefined` : undefined;
+      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return `${MARK}${typeof v}`;
+      if (typeof v === 'string' && v.length > LONG_STRING_UNITS) return `${MARK}long:${codePoints(v)}:${v.slice(0, 40)}`;
+      if (packs && packable(v)) {
+        packs.push({ offset: cells, matrix: v });
+        const ref = { [PACKED]: cells, rows: v.length, cols: v[0].length };
+        cells += v.length * v[0].length;
+        return ref;
+      }
+      return v;
+    });
+  } catch (error) {
+    // A getter or proxy in the input could throw anything; callers are promised StateError only.
+    throw new StateError('state', `the state could not be read (${error && error.message})`);
+  }
+  return text.includes(NEGATIVE_ZERO) ? text.split(NEGATIVE_ZERO).join('-0.0') : text;
+}
+
+/** The value with each packed-matrix reference replaced by a fresh copy of its matrix. */
+function unpack(value, byOffset) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unpack(value[i], byOffset);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Object.prototype.hasOwnProperty.call(value, PACKED)) return byOffset.get(value[PACKED]).map((row) => row.slice());
+  for (const k of Object.keys(value)) value[k] = unpack(value[k], byOffset);
+  return value;
+}
+
+/** The core's schema error as a StateError (field, message, code). */
+function stateErrorOf(out) {
+  return new StateError(out.error.field, out.error.message, out.error.code);
+}
+
 /** One instance of the WebAssembly module with its heap. Create with loadCore(). */
 export class Core {
   constructor(mod, variant, fallbackReason) {
@@ -131,34 +212,94 @@ export class Core {
 
   /** Raw adapter: state JSON text in, results (or {"error"}) JSON text out. */
   computeJson(json) {
-    return this.mod.computeState(json);
+    return this.mod.computeState(json, 0, 0);
+  }
+
+  /**
+   * Calls the module's state entry point `name` on a state, its large matrices in binary:
+   * parsed JSON out, packed matrices in it restored as copies of the state's own.
+   */
+  callState(name, state) {
+    const packs = [];
+    const text = toCoreJson(state, packs);
+    let count = 0;
+    for (const p of packs) count += p.matrix.length * p.matrix[0].length;
+    const ptr = count ? this.alloc(count * 8) : 0;
+    try {
+      if (count) {
+        const heap = this.mod.HEAPF64; // after alloc: memory may have grown
+        for (const { offset, matrix } of packs) {
+          const cols = matrix[0].length;
+          for (let i = 0; i < matrix.length; i++) heap.set(matrix[i], (ptr >>> 3) + offset + i * cols);
+        }
+      }
+      const out = JSON.parse(this.mod[name](text, ptr, count));
+      return packs.length ? unpack(out, new Map(packs.map((p) => [p.offset, p.matrix]))) : out;
+    } finally {
+      this.free(ptr);
+    }
+  }
+
+  /**
+   * The schema's constants (cpp/src/state_schema.cpp; the same as web/generated/schema.js):
+   * {version, limits, modes, labViews, lesson: {steps, choices, lists}, rowDefaults}.
+   */
+  get schema() {
+    this.schemaCache ??= JSON.parse(this.mod.schema());
+    return this.schemaCache;
+  }
+
+  /**
+   * Checks a state against docs/state.md with the schema's one implementation (the C++ core, as
+   * the CLI's `attn validate`) and returns a normalised deep copy: keys in schema order; absent
+   * matrices and mask.allow as null; -0 in integer fields as 0; lab.params {} and lesson
+   * predictions {} / revealed [] when left out; a lone UTF-16 surrogate in a string as U+FFFD.
+   * @param {unknown} state candidate state (e.g. parsed JSON, a decoded link)
+   * @returns {object} a new valid state sharing nothing with the input
+   * @throws {StateError} naming the first offending field, e.g. field "tau", code
+   *   "bad_temperature", message "tau must be a number > 0 and <= 1000 (got -1)"
+   */
+  validateState(state) {
+    const out = this.callState('validateState', state);
+    if (out && out.error) throw stateErrorOf(out);
+    return out;
+  }
+
+  /**
+   * Reads a link fragment (docs/state.md "The link"; web/codec/link.js) and validates the state
+   * it spells. Page options in the fragment are ignored.
+   * @param {string} fragment with or without the leading "#"
+   * @returns {object} a valid state
+   * @throws {StateError} field "link" / "d" for a broken link, else as validateState()
+   */
+  decodeLink(fragment) {
+    return this.validateState(decodeLinkText(fragment));
+  }
+
+  /**
+   * Validates a state once and computes its selected head: the page's commit path.
+   * @returns {{state: object, results: object}} the state as validateState() returns it and the
+   *   results as compute() returns them
+   * @throws {StateError} for a state that is not of the schema; {AttentionError} when the core
+   *   refuses the numbers (e.g. non_finite: Q K^T overflows float32)
+   */
+  validateAndCompute(state) {
+    const out = this.callState('validateAndCompute', state);
+    if (out && out.error) throw stateErrorOf(out);
+    return out;
   }
 
   /**
    * Computes the selected head of a state (docs/state.md), after checking it against the schema
-   * exactly as the page does (unknown keys, ranges, shapes).
+   * (the same check as validateState()).
    * @param {object} state a version-1 state
-   * @param {{validated?: boolean}} [options]  validated: the caller already ran validateState()
    * @returns {object} results: scores, weights, output, visible, rows[], summary
-   * @throws {AttentionError} when the state is invalid (code "bad_state" for schema errors, with
-   *   the field) or the core rejects it
+   * @throws {AttentionError} when the state is invalid (code "bad_state" for most schema errors,
+   *   "shape_mismatch", "bad_temperature", ... as the CLI reports them, with the field) or the
+   *   core rejects the numbers
    */
-  compute(state, { validated = false } = {}) {
-    if (state === null || typeof state !== 'object' || Array.isArray(state)) {
-      throw new AttentionError('bad_state', 'state', 'the state must be an object (docs/state.md)');
-    }
-    // The core's verdict first, so codes match the CLI's (bad_temperature, shape_mismatch, ...);
-    // then the rest of the schema the core does not read (view, names, string lengths).
-    const results = throwIfError(JSON.parse(this.computeJson(JSON.stringify(state))));
-    if (!validated) {
-      try {
-        validateState(state);
-      } catch (e) {
-        if (e instanceof StateError) throw new AttentionError('bad_state', e.field, e.message);
-        throw e;
-      }
-    }
-    return results;
+  compute(state) {
+    return throwIfError(this.callState('computeState', state));
   }
 
   /**
@@ -168,7 +309,8 @@ export class Core {
    * @throws {AttentionError} as compute(), and invalid_value with field "lab.params.<name>"
    */
   lab(state) {
-    return throwIfError(JSON.parse(this.mod.computeLab(JSON.stringify(state))));
+    // Not packed: the lab's views read the state document's matrices as JSON (lab_internal.hpp).
+    return throwIfError(JSON.parse(this.mod.computeLab(toCoreJson(state), 0, 0)));
   }
 
   // --- Tensors in the WASM heap (large heads; written once, read by many computes) ---------

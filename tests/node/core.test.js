@@ -9,6 +9,7 @@ import { loadCore, AttentionError } from '../../web/core.js';
 import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset } from '../../web/presets.js';
 import { readFileSync } from 'node:fs';
 import { mulberry32, int } from './helpers.js';
+import { assertClose as closeTo } from './tolerance.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 let core;
@@ -22,19 +23,7 @@ function cli(state) {
 
 const loadJson = async (url) => JSON.parse(readFileSync(url, 'utf8'));
 
-/** Deep comparison of two results: numbers within tol (relative above 1), nulls and flags exact. */
-function assertClose(a, b, path = 'results', tol = 2e-6) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const scale = Math.max(1, Math.abs(a), Math.abs(b));
-    assert.ok(Math.abs(a - b) <= tol * scale, `${path}: ${a} vs ${b}`);
-    return;
-  }
-  if (a === null || typeof a !== 'object') { assert.equal(a, b, path); return; }
-  assert.equal(Array.isArray(a), Array.isArray(b), path);
-  const keys = Object.keys(a);
-  assert.deepEqual(keys.sort(), Object.keys(b).sort(), `${path} keys`);
-  for (const k of keys) assertClose(a[k], b[k], `${path}.${k}`, tol);
-}
+const assertClose = (a, b, path = 'results', tol = 2e-6) => closeTo(a, b, path, tol);
 
 function randomState(rng) {
   const mode = ['qkv', 'logits', 'weights'][int(rng, 0, 2)];
@@ -119,8 +108,8 @@ test('errors come back typed, with the field that caused them, from WASM and CLI
   const cases = [
     [{ ...good, tau: 0 }, 'bad_temperature', 'tau'],
     [{ ...good, tau: -1 }, 'bad_temperature', 'tau'],
-    [{ ...good, heads: [{ ...good.heads[0], K: [[1, 0, 0], [0, 1, 0]] }] }, 'shape_mismatch', 'K'],
-    [{ ...good, heads: [{ ...good.heads[0], V: [[2, 0]] }] }, 'shape_mismatch', 'V'],
+    [{ ...good, heads: [{ ...good.heads[0], K: [[1, 0, 0], [0, 1, 0]] }] }, 'shape_mismatch', 'heads[0].K'],
+    [{ ...good, heads: [{ ...good.heads[0], V: [[2, 0]] }] }, 'shape_mismatch', 'heads[0].V'],
     [{ ...good, heads: [{ ...good.heads[0], Q: [[1e300, 0]] }] }, 'invalid_value', 'heads[0].Q'],
     [{ ...good, version: 2 }, 'bad_state', 'version'],
     [{ ...good, mask: { ...good.mask, padding: [false] } }, 'shape_mismatch', 'mask.padding'],

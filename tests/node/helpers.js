@@ -52,7 +52,7 @@ const TOKEN_POOL = [
 function randomString(rng, maxCodePoints) {
   if (rng() < 0.7) {
     const s = pick(rng, TOKEN_POOL);
-    if ([...s].length <= maxCodePoints) return s;
+    if ([...s].length <= maxCodePoints) return s.toWellFormed(); // canonical: see below
   }
   const n = int(rng, 0, rng() < 0.1 ? maxCodePoints : 12);
   let s = '';
@@ -62,7 +62,9 @@ function randomString(rng, maxCodePoints) {
     const cp = r < 0.5 ? int(rng, 0, 127) : r < 0.9 ? int(rng, 128, 0xffff) : int(rng, 0x10000, 0x10ffff);
     s += String.fromCodePoint(cp);
   }
-  return s;
+  // Canonical: a lone surrogate drawn above is half a character, which the schema reads as U+FFFD
+  // (docs/state.md "Text"; tests/node/schema_agreement.test.js checks that rule itself).
+  return s.toWellFormed();
 }
 
 /** A random valid state of docs/state.md, in canonical form (what validateState returns). */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCore, AttentionError } from '../../web/core.js';
 import { IMPORT_LIMITS, analyzeAll, headValues, openSource, readTokens, summarise } from '../../web/importer.js';
 import { npy, npz, uniformCausal } from './npy.js';
+import { assertClose as closeTo } from './tolerance.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const REAL = new URL('../../web/data/real/', import.meta.url);
@@ -22,15 +23,7 @@ before(async () => { core = await loadCore(); });
 const blobOf = (bytes) => new Blob([bytes]);
 const fileOf = (url) => openAsBlob(fileURLToPath(url));
 
-function assertClose(a, b, path, tol = 1e-9) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b)) { assert.ok(Number.isNaN(a) && Number.isNaN(b), `${path}: ${a} vs ${b}`); return; }
-    assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(a)), `${path}: ${a} vs ${b}`);
-    return;
-  }
-  if (a === null || b === null || typeof a !== 'object') { assert.equal(a, b, path); return; }
-  for (const k of Object.keys(a)) assertClose(a[k], b[k], `${path}.${k}`, tol);
-}
+const assertClose = (a, b, path = 'results', tol = 1e-9) => closeTo(a, b, path, tol);
 
 /** Mean entropy and mean sink mass of a head in double precision, straight from the nested JSON
  *  rows: each row renormalised over its entries > 0, 0 ln 0 = 0 (MATH.md). */

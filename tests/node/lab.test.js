@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadCore, AttentionError } from '../../web/core.js';
 import { LAB_VIEWS } from '../../web/state.js';
 import { LESSON_PRESETS, loadRealPreset } from '../../web/presets.js';
+import { assertClose as closeTo } from './tolerance.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 let core;
@@ -31,15 +32,7 @@ function cli(state) {
   return { status: run.status, out: JSON.parse(run.stdout), stderr: run.stderr };
 }
 
-function assertClose(a, b, path, tol = 1e-5) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b)), `${path}: ${a} vs ${b}`);
-    return;
-  }
-  if (a === null || typeof a !== 'object') { assert.equal(a, b, path); return; }
-  assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), `${path} keys`);
-  for (const k of Object.keys(a)) assertClose(a[k], b[k], `${path}.${k}`, tol);
-}
+const assertClose = (a, b, path = 'results', tol = 1e-5) => closeTo(a, b, path, tol);
 
 /** The views this build's core runs (a view still being built is refused as unknown). */
 function knownViews(state) {

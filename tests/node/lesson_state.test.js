@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } from '../../web/state.js';
+import { StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } from './schema.js';
 import { loadCore } from '../../web/core.js';
 import { LESSON_PRESETS } from '../../web/presets.js';
 

@@ -9,7 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { StateError, validateState, encodeLink, decodeLink, statesEqual, defaultState } from '../../web/state.js';
+import { StateError, validateState, encodeLink, decodeLink, statesEqual, defaultState } from './schema.js';
 import { randomLayer, makeLayerState, fillRandom, resizeValueDim, resizeHeads, resizeModel, setProjection } from '../../web/multihead.js';
 import { LESSON_PRESETS } from '../../web/presets.js';
 import { loadCore, AttentionError } from '../../web/core.js';

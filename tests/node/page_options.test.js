@@ -13,7 +13,7 @@ import {
   MAX_ORIGINS, isOrigin, isPageOptionKey, isPlaygroundMessage, readHeightMessage, readPageOptions, readSetStateMessage,
   stripPageOptions,
 } from '../../web/page-options.js';
-import { decodeLink, encodeLink, statesEqual } from '../../web/state.js';
+import { decodeLink, encodeLink, statesEqual } from './schema.js';
 import { LESSON_PRESETS } from '../../web/presets.js';
 import embedTable from '../../web/i18n/embed.js';
 import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/share-dialog.js';

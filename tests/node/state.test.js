@@ -13,7 +13,7 @@ import {
   encodeLink,
   decodeLink,
   statesEqual,
-} from '../../web/state.js';
+} from './schema.js';
 import { mulberry32, int, pick, randomState, makeD, float64Bytes, DEFAULT_SCALARS } from './helpers.js';
 
 /** Asserts that fn throws a StateError whose field and message match (strings: substring). */
