@@ -10,15 +10,10 @@
 
 namespace attn::lab {
 
-json patterns(const Input& in);  // lab_patterns.cpp
-json normalisers(const Input& in);  // lab_normalisers.cpp
-json saturation(const Input& in);  // lab_saturation.cpp
-json sink(const Input& in);      // lab_sink.cpp
-json routing(const Input& in);   // lab_routing.cpp
-json spectral(const Input& in);  // lab_spectral.cpp
-json linear(const Input& in);    // lab_linear.cpp
-json sweep(const Input& in);     // lab_sweep.cpp
-json sensitivity(const Input& in);  // lab_sensitivity.cpp
+// One declaration per view (lab_views.def; each defined in its lab_<name>.cpp).
+#define ATTN_LAB_VIEW(name) json name(const Input& in);
+#include "lab_views.def"
+#undef ATTN_LAB_VIEW
 
 namespace {
 
@@ -27,17 +22,11 @@ struct Entry {
     Analysis run;
 };
 
-// Display order of the lab's views. One line per analysis.
+// The registry: name -> entry function, in display order (lab_views.def).
 const Entry kAnalyses[] = {
-    {"patterns", &patterns},
-    {"normalisers", &normalisers},
-    {"sink", &sink},
-    {"routing", &routing},
-    {"saturation", &saturation},
-    {"spectral", &spectral},
-    {"linear", &linear},
-    {"sweep", &sweep},
-    {"sensitivity", &sensitivity},
+#define ATTN_LAB_VIEW(name) {#name, &name},
+#include "lab_views.def"
+#undef ATTN_LAB_VIEW
 };
 
 [[noreturn]] void bad_param(const char* name, const std::string& what) {
