@@ -118,10 +118,11 @@ void read_spec(const val& spec, attn::HeadView& h, attn::StreamOptions& o) {
         o.mask.key_padding.assign(pad, pad + h.n_k);
     if (const auto* allow = heap_ptr<std::uint8_t>(spec, "allow"); allow && h.n_q > 0 && h.n_k > 0)
         o.mask.allow.assign(allow, allow + static_cast<std::size_t>(h.n_q) * h.n_k);
-    o.row.tau = get<double>(spec, "tau", 1.0);
-    o.row.top_k = get<int>(spec, "topK", 2);
-    o.row.sink_keys = get<int>(spec, "sinkKeys", 1);
-    o.row.delta = get<double>(spec, "delta", 0.1);
+    const attn::kernels::RowParams defaults;  // the row defaults' one definition (row_metrics.hpp)
+    o.row.tau = get<double>(spec, "tau", defaults.tau);
+    o.row.top_k = get<int>(spec, "topK", defaults.top_k);
+    o.row.sink_keys = get<int>(spec, "sinkKeys", defaults.sink_keys);
+    o.row.delta = get<double>(spec, "delta", defaults.delta);
     o.scale = get<double>(spec, "scale", 0.0);
     o.block_rows = get<int>(spec, "blockRows", 64);
     o.overview = get<int>(spec, "overview", 0);
@@ -187,6 +188,17 @@ val scores_into(const val& spec, std::uintptr_t out) {
 
 std::string active_kernels() { return attn::kernels::active().name; }
 
+/// rowDefaults() -> {topK, sinkKeys, delta}: the row defaults of a default RowParams, so the page
+/// can take them from the core instead of writing the numbers a second time.
+val row_defaults() {
+    const attn::kernels::RowParams d;
+    val out = val::object();
+    out.set("topK", d.top_k);
+    out.set("sinkKeys", d.sink_keys);
+    out.set("delta", d.delta);
+    return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attn) {
@@ -195,6 +207,7 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeTile", &compute_tile);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
+    emscripten::function("rowDefaults", &row_defaults);
     emscripten::function("computeLab", &compute_lab);
     emscripten::function("validateState", &validate_state);
     emscripten::function("validateAndCompute", &validate_and_compute);

@@ -11,6 +11,7 @@
 
 #include "attn/attention.hpp"
 #include "attn/matrix.hpp"
+#include "attn/row_metrics.hpp"
 
 namespace attn {
 
@@ -121,9 +122,9 @@ struct AnalyzeOptions {
     /// The user says the head is causal: the check reports weight above the diagonal, and for
     /// logits the causal mask is applied.
     bool causal = false;
-    int top_k = 2;
-    int sink_keys = 1;
-    double delta = 0.1;
+    int top_k = kRowDefaults.top_k;
+    int sink_keys = kRowDefaults.sink_keys;
+    double delta = kRowDefaults.delta;
     int thumbnail = 32;      ///< side of the pooled (mean) thumbnail, 0 = none, at most 1024
     bool want_rows = true;   ///< keep the per-row metrics (the summary is always computed)
 };

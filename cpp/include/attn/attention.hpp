@@ -18,6 +18,7 @@
 #include "attn/error.hpp"
 #include "attn/mask.hpp"
 #include "attn/matrix.hpp"
+#include "attn/row_metrics.hpp"
 
 namespace attn {
 
@@ -47,26 +48,13 @@ struct Problem {
     /// +-Inf is kInvalidValue. Ignored in logits and weights modes.
     double scale = 0.0;
     /// k of the top-k mass, >= 1 (clamped to |Omega_t| per row).
-    int top_k = 2;
+    int top_k = kRowDefaults.top_k;
     /// Number of leading keys whose weight is the sink mass (MATH.md, sink mass s).
-    int sink_keys = 1;
+    int sink_keys = kRowDefaults.sink_keys;
     /// delta of the (1-delta) support S_t (MATH.md): the smallest set of keys with mass >= 1-delta.
     /// In [0, 1).
-    double delta = 0.1;
+    double delta = kRowDefaults.delta;
     Normaliser normaliser = Normaliser::softmax;
-};
-
-/// Per-query metrics (MATH.md, "Per-row quantities"). All NaN when `empty`.
-struct RowMetrics {
-    bool empty = false;
-    int visible = 0;                  ///< |Omega_t|
-    double entropy = 0;               ///< H = -sum a ln a, nats, in [0, ln |Omega_t|]
-    double normalized_entropy = 0;    ///< H / ln |Omega_t|, 0 when |Omega_t| = 1
-    double n_eff = 0;                 ///< exp(H), in [1, |Omega_t|]
-    double top_k_mass = 0;            ///< sum of the min(k, |Omega_t|) largest weights
-    double sink_mass = 0;             ///< weight on the first `sink_keys` keys
-    double row_sum = 0;               ///< sum of the row's weights (1 up to rounding; NaN if empty)
-    int support = 0;                  ///< |S_t|: fewest keys holding mass >= 1 - delta (0 if empty)
 };
 
 /// Means of the row metrics over the non-empty rows (NaN when every row is empty).

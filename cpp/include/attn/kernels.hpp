@@ -8,17 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention.hpp"
+#include "attn/row_metrics.hpp"
 
 namespace attn::kernels {
-
-/// Parameters of one row's normalisation and metrics (MATH.md, "Per-row quantities").
-struct RowParams {
-    double tau = 1.0;   ///< temperature, finite and > 0
-    int top_k = 2;      ///< >= 1, clamped to |Omega_t|
-    int sink_keys = 1;  ///< >= 0: the sink mass is the weight on keys [0, sink_keys)
-    double delta = 0.1; ///< in [0, 1): support = fewest keys holding mass >= 1 - delta
-};
 
 /// One implementation of every kernel. All pointers are row-major float32 arrays.
 struct KernelSet {

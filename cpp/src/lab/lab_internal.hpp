@@ -1,5 +1,5 @@
 // Internals of the analysis lab (lab.hpp): what an analysis receives, and the registry.
-// Each analysis lives in its own file (lab_<name>.cpp) and is listed once in lab.cpp's table.
+// Each analysis lives in its own file (lab_<name>.cpp) and is listed once, in lab_views.def.
 #pragma once
 
 #include <functional>
