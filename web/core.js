@@ -98,6 +98,7 @@ export async function loadCore({ variant = 'auto', failSelfTest = false } = {}) 
   if (!mod) mod = await instantiate(BUILDS.scalar);
   const core = new Core(mod, chosen.variant, fallbackReason);
   core.fallback = fallback;
+  firstCore ??= core;
   return core;
 }
 
@@ -425,4 +426,59 @@ export class Core {
   toFloat32(src, dtype, count, dst) {
     this.mod.toFloat32(src, dtype, count, dst);
   }
+
+  // --- Per-layer import summary and the guided lesson's answers (analysis.hpp, lesson.hpp) -----
+
+  /**
+   * The import view's layer table: per layer, the means over its computed heads of their finite
+   * meanNormalizedEntropy, meanSinkMass, meanNEff, meanTopKMass (NaN when none).
+   * @param {{layer: number, computed: boolean, summary: object}[]} heads  analyzeHead() results
+   * @returns {{layer, heads, analysed, meanNormalizedEntropy, meanSinkMass, meanNEff,
+   *   meanTopKMass}[]} layers in order of first appearance
+   */
+  layerSummaries(heads) {
+    return this.mod.layerSummaries(heads.map((r) => ({ layer: r.layer, computed: r.computed, summary: r.summary })));
+  }
+
+  /** sum_j w_j in order (0 for an empty row): a row's total weight. */
+  weightSum(weights) {
+    return this.mod.lessonWeightSum(weights);
+  }
+
+  /**
+   * A row renormalised over the keys a mask leaves visible, beside the row the core computed.
+   * @param {number[]} before  the row without the mask
+   * @param {boolean[]} visible the keys the mask leaves
+   * @param {number[]} after   the row with the mask
+   * @returns {{kept: number, expected: number[], maxDiff: number, afterSum: number}}
+   */
+  renormalisation(before, visible, after) {
+    return throwIfError(this.mod.lessonRenormalisation(before, visible.map((v) => (v ? 1 : 0)), after));
+  }
+
+  /**
+   * What editing values did: the largest score change (Infinity when a cell's visibility
+   * differs), the selected row's output shift and its size, each changed value's shift size and
+   * |shift| / |dv| when exactly one value moved (null otherwise).
+   * @param {{scores, refScores: (number|null)[][], output, refOutput: number[], values,
+   *   refValues: number[][], changed: number[]}} p  (null scores = not visible)
+   * @returns {{scoresDiff, shift: number[], shiftSize, valueShifts: number[], ratio: number|null}}
+   */
+  valueEdit(p) {
+    const flat = (m) => m.flat().map((x) => (x === null ? NaN : x));
+    const out = throwIfError(this.mod.lessonValueEdit({
+      nQ: p.scores.length, nK: p.scores[0]?.length ?? 0, dV: p.output.length,
+      scores: flat(p.scores), refScores: flat(p.refScores), output: p.output, refOutput: p.refOutput,
+      values: flat(p.values), refValues: flat(p.refValues), changed: p.changed,
+    }));
+    return { ...out, ratio: Number.isNaN(out.ratio) ? null : out.ratio };
+  }
+}
+
+// The main thread's core for modules the page does not hand it to (the lesson's answers), until
+// the page passes its core in: the first core loadCore() made in this realm.
+let firstCore = null;
+/** The first core loadCore() returned in this realm (null before). */
+export function sharedCore() {
+  return firstCore;
 }

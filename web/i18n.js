@@ -101,8 +101,3 @@ export function applyStatic(root) {
     }
   }
 }
-
-/** The keys of both tables (for the coverage test). */
-export function tableKeys() {
-  return { en: Object.keys(merged.en), 'zh-CN': Object.keys(merged['zh-CN']) };
-}

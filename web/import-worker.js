@@ -5,7 +5,8 @@
 //               {type: 'open', id, file, name, member?}       -> result: source description
 //               {type: 'tokens', id, file, which}             -> result: {queryTokens, keyTokens}
 //               {type: 'analyze', id, options, indices?}      -> {type: 'progress', id, done,
-//                   total, head} per head, then result: {done, cancelled}
+//                   total, head, layer} per head (layer: the core's layerSummaries() of the
+//                   head's layer over this run's heads so far), then result: {done, cancelled}
 //               {type: 'cancel'}                              stops the running analysis
 //               {type: 'values', id, index}                   -> result: Float32Array (transferred)
 //               {type: 'rows', id, index, options}            -> result: one head with its rows
@@ -48,10 +49,13 @@ async function handle(msg) {
       const mine = ++current;
       const n = source.layout.layers * source.layout.heads;
       const list = msg.indices ?? Array.from({ length: n }, (_, i) => i);
+      const analysed = []; // this run's heads, for the per-layer summary
       for (let i = 0; i < list.length; i++) {
         if (cancelled || mine !== current) return { done: i, cancelled: true };
         const head = await analyzeSourceHead(core, source, list[i], msg.options);
-        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head },
+        analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
+        const [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
+        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head, layer },
           [head.thumbnail.buffer]);
         // Let a 'cancel' message in between heads.
         await new Promise((resolve) => setTimeout(resolve, 0));

@@ -199,6 +199,43 @@ val to_float32(std::uintptr_t src, const std::string& dtype, double count, std::
     return val::undefined();
 }
 
+/// layerSummaries(heads: [{layer, computed, summary: {meanNormalizedEntropy, meanSinkMass,
+/// meanNEff, meanTopKMass}}]) -> [{layer, heads, analysed, meanNormalizedEntropy, meanSinkMass,
+/// meanNEff, meanTopKMass}] (NaN where no head of the layer has the value), layers in order of
+/// first appearance.
+val layer_summaries(const val& heads) {
+    std::vector<attn::LayerHead> in;
+    const unsigned n = heads["length"].as<unsigned>();
+    in.reserve(n);
+    for (unsigned i = 0; i < n; ++i) {
+        const val h = heads[i];
+        const val s = h["summary"];
+        attn::LayerHead lh;
+        lh.layer = h["layer"].as<int>();
+        lh.computed = h["computed"].as<bool>();
+        lh.summary.mean_normalized_entropy = s["meanNormalizedEntropy"].as<double>();
+        lh.summary.mean_sink_mass = s["meanSinkMass"].as<double>();
+        lh.summary.mean_n_eff = s["meanNEff"].as<double>();
+        lh.summary.mean_top_k_mass = s["meanTopKMass"].as<double>();
+        in.push_back(lh);
+    }
+    val out = val::array();
+    const std::vector<attn::LayerSummary> layers = attn::summarize_layers(in);
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const attn::LayerSummary& l = layers[i];
+        val o = val::object();
+        o.set("layer", l.layer);
+        o.set("heads", l.heads);
+        o.set("analysed", l.analysed);
+        o.set("meanNormalizedEntropy", l.mean_normalized_entropy);
+        o.set("meanSinkMass", l.mean_sink_mass);
+        o.set("meanNEff", l.mean_n_eff);
+        o.set("meanTopKMass", l.mean_top_k_mass);
+        out.set(i, o);
+    }
+    return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attn_import) {
@@ -208,4 +245,5 @@ EMSCRIPTEN_BINDINGS(attn_import) {
     emscripten::function("parseTokens", &parse_tokens);
     emscripten::function("analyzeHead", &analyze_head);
     emscripten::function("toFloat32", &to_float32);
+    emscripten::function("layerSummaries", &layer_summaries);
 }

@@ -553,3 +553,55 @@ TEST_CASE("analysis: bad sizes and options throw, values never do", "[analysis][
         CHECK_NOTHROW(attn::analyze_head(inf_head, 2, 2, r));
     }
 }
+
+// summarize_layers: the import view's layer table. Golden values by hand: the means of the listed
+// finite values of the computed heads, e.g. layer 1 mean H_n = (0.5 + 0.1) / 2 = 0.3, mean sink
+// mass = (0.25 + 0.5) / 2 = 0.375, mean N_eff = 2 (the other head's +inf is skipped), mean top-k
+// mass = (0.75 + 0.6) / 2 = 0.675; layer 0: (0.2 + 0.4) / 2 = 0.3, 0.1 (NaN skipped),
+// (1.5 + 3) / 2 = 2.25, (0.9 + 0.8) / 2 = 0.85.
+TEST_CASE("summarize_layers: means over computed heads with a finite value, layers in first-seen order", "[analysis]") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    auto head = [](int layer, bool computed, double hn, double sink, double neff, double topk) {
+        attn::LayerHead h;
+        h.layer = layer;
+        h.computed = computed;
+        h.summary.mean_normalized_entropy = hn;
+        h.summary.mean_sink_mass = sink;
+        h.summary.mean_n_eff = neff;
+        h.summary.mean_top_k_mass = topk;
+        return h;
+    };
+    const std::vector<attn::LayerHead> heads = {
+        head(1, true, 0.5, 0.25, 2.0, 0.75),
+        head(0, true, 0.2, nan, 3.0, 0.9),
+        head(1, false, 0.9, 0.9, 9.0, 0.9),  // not computed: counted, never averaged
+        head(1, true, 0.1, 0.5, inf, 0.6),
+        head(0, true, 0.4, 0.1, 1.5, 0.8),
+        head(2, false, 0.7, 0.7, 7.0, 0.7),
+    };
+    const std::vector<attn::LayerSummary> s = attn::summarize_layers(heads);
+    REQUIRE(s.size() == 3);
+    CHECK(s[0].layer == 1);
+    CHECK(s[0].heads == 3);
+    CHECK(s[0].analysed == 2);
+    CHECK_THAT(s[0].mean_normalized_entropy, Near(0.3, 1e-15));
+    CHECK_THAT(s[0].mean_sink_mass, Near(0.375, 1e-15));
+    CHECK_THAT(s[0].mean_n_eff, Near(2.0, 1e-15));
+    CHECK_THAT(s[0].mean_top_k_mass, Near(0.675, 1e-15));
+    CHECK(s[1].layer == 0);
+    CHECK(s[1].heads == 2);
+    CHECK(s[1].analysed == 2);
+    CHECK_THAT(s[1].mean_normalized_entropy, Near(0.3, 1e-15));
+    CHECK_THAT(s[1].mean_sink_mass, Near(0.1, 1e-15));
+    CHECK_THAT(s[1].mean_n_eff, Near(2.25, 1e-15));
+    CHECK_THAT(s[1].mean_top_k_mass, Near(0.85, 1e-15));
+    CHECK(s[2].layer == 2);
+    CHECK(s[2].heads == 1);
+    CHECK(s[2].analysed == 0);
+    CHECK(std::isnan(s[2].mean_normalized_entropy));
+    CHECK(std::isnan(s[2].mean_sink_mass));
+    CHECK(std::isnan(s[2].mean_n_eff));
+    CHECK(std::isnan(s[2].mean_top_k_mass));
+    CHECK(attn::summarize_layers({}).empty());
+}

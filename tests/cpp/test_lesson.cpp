@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -494,4 +495,108 @@ TEST_CASE("lab sensitivity: example 1 through the state, and heads without value
     CHECK(o3["empty"] == true);
     CHECK(o3["keys"].empty());
     CHECK(o3["agrees"]["value"].is_null());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The guided lesson's answers (weight_sum, renormalisation, value_edit). Golden values by hand:
+//  * renormalisation of (0.1, 0.2, 0.3, 0.4) over the first two keys: kept = 0.3, expected
+//    (0.1/0.3, 0.2/0.3, 0, 0) = (1/3, 2/3, 0, 0); against (0.3, 0.7, 0, 0) the largest difference
+//    is |0.7 - 2/3| = |0.3 - 1/3| = 1/30;
+//  * value_edit on seed example 2, row 2: weights (1/2, 1/4, 1/4), V = (2, 6, 10) in the first
+//    axis, so o = (5, 0); adding (1, 1) to v_2 gives o' = o + (1/4)(1, 1) = (5.25, 0.25): shift
+//    (0.25, 0.25), |shift| = 0.25 sqrt 2 = 0.3535533906, |dv| = sqrt 2, ratio 0.25 = a_2;
+//  * a second problem: shift (0.5, 1) of size sqrt(1.25) = 1.1180339887, dv = (1, 2) of size
+//    sqrt 5 = 2.2360679775, ratio sqrt(1.25 / 5) = 0.5; score change |2 - 2.5| = 0.5.
+
+TEST_CASE("weight_sum: the sum in order, 0 for no weights", "[lesson]") {
+    CHECK(attn::weight_sum({0.25, 0.5, 0.125}) == 0.875);
+    CHECK(attn::weight_sum({}) == 0.0);
+}
+
+TEST_CASE("renormalisation: kept mass, renormalised row, largest difference", "[lesson]") {
+    const attn::Renormalisation r = attn::renormalisation({0.1, 0.2, 0.3, 0.4}, {1, 1, 0, 0}, {0.3, 0.7, 0, 0});
+    CHECK_THAT(r.kept, Near(0.3, 1e-15));
+    REQUIRE(r.expected.size() == 4);
+    CHECK_THAT(r.expected[0], Near(1.0 / 3, 1e-15));
+    CHECK_THAT(r.expected[1], Near(2.0 / 3, 1e-15));
+    CHECK(r.expected[2] == 0.0);
+    CHECK(r.expected[3] == 0.0);
+    CHECK_THAT(r.max_diff, Near(1.0 / 30, 1e-15));
+    CHECK_THAT(r.after_sum, Near(1.0, 1e-15));
+
+    const attn::Renormalisation exact = attn::renormalisation({0.1, 0.2, 0.3, 0.4}, {1, 1, 0, 0}, {1.0 / 3, 2.0 / 3, 0, 0});
+    CHECK_THAT(exact.max_diff, Near(0.0, 1e-15));
+
+    // Nothing visible had weight: 0 / 0 at the visible keys.
+    const attn::Renormalisation none = attn::renormalisation({0, 0, 1}, {1, 1, 0}, {0.5, 0.5, 0});
+    CHECK(none.kept == 0.0);
+    CHECK(std::isnan(none.expected[0]));
+    CHECK(none.expected[2] == 0.0);
+    CHECK(std::isnan(none.max_diff));
+
+    CHECK_THROWS_AS(attn::renormalisation({0.5, 0.5}, {1}, {0.5, 0.5}), attn::Error);
+    CHECK_THROWS_AS(attn::renormalisation({0.5, 0.5}, {1, 1}, {1}), attn::Error);
+}
+
+TEST_CASE("value_edit: seed example 2, one value moved: |shift| / |dv| = a_tj", "[lesson]") {
+    attn::ValueEditProblem p;
+    p.n_q = 1;
+    p.n_k = 3;
+    p.d_v = 2;
+    const double ln2 = std::log(2.0);
+    p.scores = {ln2, 0, 0};
+    p.ref_scores = {ln2, 0, 0};
+    p.ref_values = {2, 0, 6, 0, 10, 0};
+    p.values = {2, 0, 7, 1, 10, 0};
+    p.ref_output = {5, 0};
+    p.output = {5.25, 0.25};
+    p.changed = {1};
+    const attn::ValueEdit e = attn::value_edit(p);
+    CHECK(e.scores_diff == 0.0);
+    REQUIRE(e.shift.size() == 2);
+    CHECK_THAT(e.shift[0], Near(0.25, 1e-15));
+    CHECK_THAT(e.shift[1], Near(0.25, 1e-15));
+    CHECK_THAT(e.shift_size, Near(0.3535533906, 1e-10));
+    REQUIRE(e.value_shifts.size() == 1);
+    CHECK_THAT(e.value_shifts[0], Near(1.4142135624, 1e-10));
+    CHECK_THAT(e.ratio, Near(0.25, 1e-15));
+}
+
+TEST_CASE("value_edit: score differences, visibility changes, no ratio without one changed value", "[lesson]") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    attn::ValueEditProblem p;
+    p.n_q = 2;
+    p.n_k = 2;
+    p.d_v = 2;
+    p.scores = {1, 2, 3, nan};
+    p.ref_scores = {1, 2.5, 3, nan};
+    p.ref_values = {1, 0, 0, 0};
+    p.values = {1, 0, 1, 2};
+    p.ref_output = {1, 1};
+    p.output = {1.5, 2};
+    p.changed = {1};
+    const attn::ValueEdit e = attn::value_edit(p);
+    CHECK_THAT(e.scores_diff, Near(0.5, 1e-15));
+    CHECK_THAT(e.shift_size, Near(1.1180339887, 1e-10));
+    CHECK_THAT(e.value_shifts[0], Near(2.2360679775, 1e-10));
+    CHECK_THAT(e.ratio, Near(0.5, 1e-15));
+
+    p.ref_scores = {1, 2, 3, 4};  // a cell visible in one matrix only
+    CHECK(attn::value_edit(p).scores_diff == std::numeric_limits<double>::infinity());
+
+    p.changed = {};
+    const attn::ValueEdit none = attn::value_edit(p);
+    CHECK(none.value_shifts.empty());
+    CHECK(std::isnan(none.ratio));
+    p.changed = {0, 1};
+    CHECK(std::isnan(attn::value_edit(p).ratio));
+    p.values = p.ref_values;  // "changed" by nothing: no ratio
+    p.changed = {1};
+    CHECK(std::isnan(attn::value_edit(p).ratio));
+
+    p.changed = {2};
+    CHECK_THROWS_AS(attn::value_edit(p), attn::Error);
+    p.changed = {1};
+    p.output = {1};
+    CHECK_THROWS_AS(attn::value_edit(p), attn::Error);
 }

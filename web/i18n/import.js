@@ -1,5 +1,5 @@
 // String table: import (keys "import.*"). English and Simplified Chinese, the same keys in both.
-// The "Import & overview" view (web/import-ui.js) and the importer's own messages
+// The "Import & overview" view (web/import/) and the importer's own messages
 // (web/importer.js: the English text is also the error's message, as the CLI words it; file names
 // and the core's English detail are placeholders the page shows with translate="no").
 // Written as [English, Chinese] pairs so the two cannot drift apart; split below.
@@ -10,7 +10,7 @@ const PAIRS = {
   'import.title': ['Import attention from a model', '导入模型的注意力'],
   'import.dropTitle': ['Drop an attention file here (with its tokens file, if you have one)',
     '把注意力文件拖放到这里（如有词元文件，可一并拖入）'],
-  // {npy}, {dtypes}, {tools}, ...: file formats, product and command names (TECH in import-ui.js)
+  // {npy}, {dtypes}, {tools}, ...: file formats, product and command names (TECH in importer.js, NAMES in import/text.js)
   'import.dropNote': ['{npy} ({dtypes}; [n, n], [heads, n, n], [layers, heads, n, n], batch of 1), {npz}, or JSON ' +
     '(ours, {tools}). The file never leaves this computer: it is read and analysed in this page.',
   '支持 {npy}（{dtypes}；形状 [n, n]、[头数, n, n]、[层数, 头数, n, n]，批大小为 1）、{npz} 以及 JSON ' +

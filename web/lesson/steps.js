@@ -4,7 +4,9 @@
 //
 // Every answer compares the live results with a reference the core computes from the live state
 // with one thing put back as the step started it (the key positions, the temperature and scale,
-// the mask, the values), so an answer is about what the student did and nothing else.
+// the mask, the values), so an answer is about what the student did and nothing else. The sums,
+// renormalised weights, differences and norms an answer shows come from the core too (`core`:
+// web/core.js, lesson.hpp "The guided lesson's answers"); this module only compares them.
 
 import { defaultState } from '../state.js';
 
@@ -68,7 +70,6 @@ export function predicted(lesson, step, state = null) {
 
 const sameShape = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((r, i) => r.length === b[i].length);
 const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-const norm = (xs) => Math.sqrt(xs.reduce((acc, x) => acc + x * x, 0));
 
 /**
  * The reference state of a step: the live state with what the step asks the student to change
@@ -107,7 +108,7 @@ export function referenceState(step, state) {
  * @returns {{row, keys: [{j, key, refKey, score, refScore, weight, refWeight, moved}], rise, fall,
  *   moved: boolean, sum}|{unavailable: true}}
  */
-export function answerStep1(state, results, ref) {
+export function answerStep1(state, results, ref, core) {
   if (!ref || state.mode !== 'qkv') return { unavailable: true };
   const t = state.row;
   const hd = state.heads[state.head];
@@ -120,7 +121,7 @@ export function answerStep1(state, results, ref) {
   }));
   const rise = keys.filter((k) => k.weight > k.refWeight + EPS).map((k) => k.j);
   const fall = keys.filter((k) => k.weight < k.refWeight - EPS).map((k) => k.j);
-  const sum = results.weights[t].reduce((a, b) => a + b, 0);
+  const sum = core.weightSum(results.weights[t]);
   return { row: t, keys, rise, fall, moved: keys.some((k) => k.moved), sum };
 }
 
@@ -152,7 +153,7 @@ export function answerStep2(state, results, ref) {
  * Step 3: the cells the mask sets to zero (t * n_k + j) and, for the selected row, the weights
  * before and after with the renormalised values b_j / sum of the visible b.
  */
-export function answerStep3(state, results, ref) {
+export function answerStep3(state, results, ref, core) {
   const nK = results.weights[0].length;
   const t = state.row;
   if (!state.mask.causal) return { causalOff: true, row: t };
@@ -160,15 +161,13 @@ export function answerStep3(state, results, ref) {
   results.visible.forEach((row, i) => row.forEach((v, j) => { if (!v) zeros.push(i * nK + j); }));
   const before = ref.weights[t];
   const visible = results.visible[t];
-  const kept = before.reduce((acc, b, j) => acc + (visible[j] ? b : 0), 0);
-  const expected = before.map((b, j) => (visible[j] ? b / kept : 0));
   const after = results.weights[t];
-  const maxDiff = Math.max(...after.map((a, j) => Math.abs(a - expected[j])));
+  const { kept, expected, maxDiff, afterSum } = core.renormalisation(before, visible, after);
   const masked = visible.some((v, j) => !v && ref.visible[t][j]);
   const sums = results.rows.map((r) => (r.empty ? null : r.rowSum));
   return {
     row: t, zeros, before, after, expected, kept, maxDiff, sums,
-    renorm: masked ? (Math.abs(after.reduce((a, b) => a + b, 0) - 1) <= EPS ? 'renormalised' : 'less') : 'same',
+    renorm: masked ? (Math.abs(afterSum - 1) <= EPS ? 'renormalised' : 'less') : 'same',
   };
 }
 
@@ -177,29 +176,24 @@ export function answerStep3(state, results, ref) {
  * S does not read V), the selected row's output shift and, per changed value j,
  * |delta o_t| / |delta v_j|, which is a_tj when only v_j changed (d o_t / d v_j = a_tj I).
  */
-export function answerStep4(state, results, ref) {
+export function answerStep4(state, results, ref, core) {
   const t = state.row;
   const hd = state.heads[state.head];
   const setupV = setupState(4).heads[0].V;
   if (!ref || !hd.V) return { unavailable: true, row: t };
   const changed = hd.V.map((v, j) => (sameList(v, setupV[j]) ? -1 : j)).filter((j) => j >= 0);
-  let scoresDiff = 0;
-  results.scores.forEach((row, i) => row.forEach((x, j) => {
-    const y = ref.scores[i][j];
-    if ((x === null) !== (y === null)) scoresDiff = Infinity;
-    else if (x !== null) scoresDiff = Math.max(scoresDiff, Math.abs(x - y));
-  }));
   const out = results.output[t];
   const refOut = ref.output[t];
-  const shift = out.map((x, i) => x - refOut[i]);
+  const e = core.valueEdit({
+    scores: results.scores, refScores: ref.scores, output: out, refOutput: refOut, values: hd.V, refValues: setupV, changed,
+  });
   const weights = results.weights[t];
   let top = -1;
   weights.forEach((w, j) => { if (results.visible[t][j] && (top < 0 || w > weights[top])) top = j; });
-  const dv = changed.map((j) => ({ j, weight: weights[j], size: norm(hd.V[j].map((x, i) => x - setupV[j][i])) }));
+  const dv = changed.map((j, k) => ({ j, weight: weights[j], size: e.valueShifts[k] }));
   return {
-    row: t, changed, scoresDiff, scoresAnswer: scoresDiff === 0 ? 'same' : 'change',
-    output: out, refOutput: refOut, shift, shiftSize: norm(shift), dv,
-    ratio: changed.length === 1 && dv[0].size > 0 ? norm(shift) / dv[0].size : null,
+    row: t, changed, scoresDiff: e.scoresDiff, scoresAnswer: e.scoresDiff === 0 ? 'same' : 'change',
+    output: out, refOutput: refOut, shift: e.shift, shiftSize: e.shiftSize, dv, ratio: e.ratio,
     top, largestAnswer: 'yes', // |d o_t / d v_j| = a_tj: the largest weight marks the value that moves o_t most
   };
 }

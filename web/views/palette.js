@@ -66,13 +66,6 @@ export function relativeLuminance([r, g, b]) {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
-/** WCAG 2 contrast ratio of two colours (CSS strings or [r, g, b]), 1 .. 21. */
-export function contrastRatio(a, b) {
-  const la = relativeLuminance(typeof a === 'string' ? parseRgb(a) : a);
-  const lb = relativeLuminance(typeof b === 'string' ? parseRgb(b) : b);
-  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
-}
-
 /** Black or white, whichever contrasts more with the background colour. */
 export function textColourOn(background) {
   const l = relativeLuminance(typeof background === 'string' ? parseRgb(background) : background);

@@ -157,4 +157,29 @@ struct HeadAnalysis {
 /// Error(kShapeMismatch / kTooLarge / kInvalidValue) for bad sizes or options.
 HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOptions& opts);
 
+/// One analysed head as the per-layer summary of an import reads it.
+struct LayerHead {
+    int layer = 0;
+    bool computed = false;  ///< HeadAnalysis::computed: only such heads enter the means
+    HeadSummary summary;
+};
+
+/// The heads of one layer of an import (the import view's layer table).
+struct LayerSummary {
+    int layer = 0;
+    int heads = 0;     ///< heads of this layer given
+    int analysed = 0;  ///< of which computed
+    /// Means over the computed heads of the layer of their finite mean_normalized_entropy,
+    /// mean_sink_mass, mean_n_eff and mean_top_k_mass (each mean skips the heads where that value
+    /// is NaN or infinite); NaN when no head has a finite value.
+    double mean_normalized_entropy = 0;
+    double mean_sink_mass = 0;
+    double mean_n_eff = 0;
+    double mean_top_k_mass = 0;
+};
+
+/// One LayerSummary per layer, in the order the layers first appear in `heads` (any order, any
+/// layer numbers). Sums run in the order of `heads`. Never throws.
+std::vector<LayerSummary> summarize_layers(const std::vector<LayerHead>& heads);
+
 }  // namespace attn

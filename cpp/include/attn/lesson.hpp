@@ -129,4 +129,53 @@ std::vector<double> output_key_jacobian(const RowProblem& p, int j);
 /// keys[i] labels x[i]. NaN entries are skipped; empty when every x is NaN.
 std::vector<int> leaders_of(const std::vector<int>& keys, const std::vector<double>& x);
 
+// ---------------------------------------------------------------------------------------------
+// The guided lesson's answers (web/lesson/steps.js): the numbers a step's answer shows, computed
+// from the live results and the reference results (the live state with one thing put back as
+// the step started it); the page only compares them with the student's prediction.
+// ---------------------------------------------------------------------------------------------
+
+/// sum_j w_j, added in order (0 for no weights): a row's total weight as the page shows it.
+double weight_sum(const std::vector<double>& weights);
+
+/// Step 3, "the causal mask renormalises the row": the reference row `before` (no mask), the
+/// flags of the keys the mask leaves visible and the masked row `after`.
+struct Renormalisation {
+    double kept = 0;               ///< sum of before_j over the visible keys (in order)
+    /// before_j / kept at visible keys, 0 elsewhere (NaN at visible keys when kept = 0)
+    std::vector<double> expected;
+    double max_diff = 0;           ///< max_j |after_j - expected_j| (NaN if any term is NaN)
+    double after_sum = 0;          ///< sum_j after_j, in order
+};
+
+/// Throws attn::Error(kShapeMismatch, field "weights") unless before, visible and after have one
+/// length. No other check: the numbers are the core's own results.
+Renormalisation renormalisation(const std::vector<double>& before, const std::vector<std::uint8_t>& visible,
+                                const std::vector<double>& after);
+
+/// Step 4, "edit a value": the live and reference results of a state whose values changed.
+struct ValueEditProblem {
+    int n_q = 0, n_k = 0, d_v = 0;
+    std::vector<double> scores, ref_scores;  ///< n_q x n_k score matrices, NaN = not visible
+    std::vector<double> output, ref_output;  ///< d_v numbers: the selected row's o_t, live and reference
+    std::vector<double> values, ref_values;  ///< n_k x d_v: V now and as the step started it
+    std::vector<int> changed;                ///< the value rows j that differ (ascending)
+};
+
+struct ValueEdit {
+    /// max over cells of |S_ij - S_ref,ij|; +inf when a cell is visible in one matrix only; 0 when
+    /// no cell is visible in either.
+    double scores_diff = 0;
+    std::vector<double> shift;         ///< o_t - o_t,ref (d_v numbers)
+    double shift_size = 0;             ///< ||o_t - o_t,ref||
+    std::vector<double> value_shifts;  ///< ||v_j - v_j,ref|| for each j of `changed`
+    /// shift_size / value_shifts[0] when exactly one value changed by a nonzero amount (then it
+    /// equals a_tj: d o_t / d v_j = a_tj I); NaN otherwise.
+    double ratio = 0;
+};
+
+/// Throws attn::Error(kShapeMismatch) for sizes that disagree (fields "scores", "output", "V") or
+/// kInvalidValue (field "changed") for an index outside 0 .. n_k - 1.
+ValueEdit value_edit(const ValueEditProblem& p);
+
 }  // namespace attn

@@ -326,4 +326,43 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
     return out;
 }
 
+std::vector<LayerSummary> summarize_layers(const std::vector<LayerHead>& heads) {
+    struct Acc {
+        LayerSummary s;
+        double sum[4] = {0, 0, 0, 0};
+        int n[4] = {0, 0, 0, 0};
+    };
+    std::vector<Acc> layers;
+    for (const LayerHead& h : heads) {
+        auto it = std::find_if(layers.begin(), layers.end(), [&](const Acc& a) { return a.s.layer == h.layer; });
+        if (it == layers.end()) {
+            layers.push_back(Acc{});
+            layers.back().s.layer = h.layer;
+            it = layers.end() - 1;
+        }
+        it->s.heads += 1;
+        if (!h.computed) continue;
+        it->s.analysed += 1;
+        const double x[4] = {h.summary.mean_normalized_entropy, h.summary.mean_sink_mass, h.summary.mean_n_eff,
+                             h.summary.mean_top_k_mass};
+        for (int k = 0; k < 4; ++k)
+            if (std::isfinite(x[k])) {
+                it->sum[k] += x[k];
+                it->n[k] += 1;
+            }
+    }
+    std::vector<LayerSummary> out;
+    out.reserve(layers.size());
+    for (Acc& a : layers) {
+        double m[4];
+        for (int k = 0; k < 4; ++k) m[k] = a.n[k] ? a.sum[k] / a.n[k] : kNaN;
+        a.s.mean_normalized_entropy = m[0];
+        a.s.mean_sink_mass = m[1];
+        a.s.mean_n_eff = m[2];
+        a.s.mean_top_k_mass = m[3];
+        out.push_back(a.s);
+    }
+    return out;
+}
+
 }  // namespace attn

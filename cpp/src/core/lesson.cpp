@@ -257,4 +257,64 @@ std::vector<double> output_key_jacobian(const RowProblem& p, int j) {
     return jac;
 }
 
+double weight_sum(const std::vector<double>& weights) {
+    double s = 0;
+    for (double w : weights) s += w;
+    return s;
+}
+
+Renormalisation renormalisation(const std::vector<double>& before, const std::vector<std::uint8_t>& visible,
+                                const std::vector<double>& after) {
+    if (visible.size() != before.size() || after.size() != before.size())
+        throw Error(ErrorCode::kShapeMismatch, "weights", "before, visible and after must have one length");
+    Renormalisation out;
+    for (std::size_t j = 0; j < before.size(); ++j)
+        if (visible[j]) out.kept += before[j];
+    out.expected.resize(before.size());
+    bool nan = false;
+    double worst = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < before.size(); ++j) {
+        out.expected[j] = visible[j] ? before[j] / out.kept : 0.0;
+        const double d = std::fabs(after[j] - out.expected[j]);
+        if (std::isnan(d)) nan = true;
+        else worst = std::max(worst, d);
+    }
+    out.max_diff = nan ? kNaN : worst;
+    out.after_sum = weight_sum(after);
+    return out;
+}
+
+ValueEdit value_edit(const ValueEditProblem& p) {
+    const std::size_t cells = static_cast<std::size_t>(p.n_q) * static_cast<std::size_t>(p.n_k);
+    if (p.n_q < 0 || p.n_k < 0 || p.scores.size() != cells || p.ref_scores.size() != cells)
+        throw Error(ErrorCode::kShapeMismatch, "scores", "both score matrices must hold n_q x n_k numbers");
+    if (p.d_v < 0 || p.output.size() != static_cast<std::size_t>(p.d_v) || p.ref_output.size() != p.output.size())
+        throw Error(ErrorCode::kShapeMismatch, "output", "both outputs must hold d_v numbers");
+    const std::size_t vn = static_cast<std::size_t>(p.n_k) * static_cast<std::size_t>(p.d_v);
+    if (p.values.size() != vn || p.ref_values.size() != vn)
+        throw Error(ErrorCode::kShapeMismatch, "V", "both value matrices must hold n_k x d_v numbers");
+    for (int j : p.changed)
+        if (j < 0 || j >= p.n_k) throw Error(ErrorCode::kInvalidValue, "changed", "value index out of range");
+
+    ValueEdit out;
+    for (std::size_t c = 0; c < cells; ++c) {
+        const double x = p.scores[c], y = p.ref_scores[c];
+        if (std::isnan(x) != std::isnan(y)) out.scores_diff = std::numeric_limits<double>::infinity();
+        else if (!std::isnan(x)) out.scores_diff = std::max(out.scores_diff, std::fabs(x - y));
+    }
+    out.shift.resize(p.output.size());
+    for (std::size_t c = 0; c < p.output.size(); ++c) out.shift[c] = p.output[c] - p.ref_output[c];
+    out.shift_size = norm(out.shift);
+    for (int j : p.changed) {
+        std::vector<double> dv(static_cast<std::size_t>(p.d_v));
+        for (int c = 0; c < p.d_v; ++c) {
+            const std::size_t at = static_cast<std::size_t>(j) * p.d_v + c;
+            dv[static_cast<std::size_t>(c)] = p.values[at] - p.ref_values[at];
+        }
+        out.value_shifts.push_back(norm(dv));
+    }
+    out.ratio = p.changed.size() == 1 && out.value_shifts[0] > 0 ? out.shift_size / out.value_shifts[0] : kNaN;
+    return out;
+}
+
 }  // namespace attn

@@ -1,0 +1,103 @@
+// The core's numbers behind the guided lesson's answers and the import view's layer table
+// (web/core.js weightSum, renormalisation, valueEdit, layerSummaries; lesson.hpp, analysis.hpp),
+// checked against sums, renormalisations and norms written here in plain JS, and through the
+// lesson's own answers (web/lesson/steps.js) on its four-token state.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCore } from '../../web/core.js';
+import { answerStep1, answerStep3, answerStep4, fourTokens, referenceState, setupState } from '../../web/lesson/steps.js';
+
+let core;
+before(async () => { core = await loadCore(); });
+
+const near = (got, want, tol, what) => assert.ok(Math.abs(got - want) <= tol, `${what}: ${got} vs ${want}`);
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const norm = (xs) => Math.sqrt(sum(xs.map((x) => x * x)));
+
+test('weightSum adds in order; 0 for an empty row', () => {
+  assert.equal(core.weightSum([0.25, 0.5, 0.125]), 0.875);
+  assert.equal(core.weightSum([]), 0);
+});
+
+test('renormalisation: the causal row is the unmasked row renormalised over j <= t', () => {
+  const free = core.compute(fourTokens());
+  const masked = core.compute(fourTokens({ causal: true }));
+  const t = 2;
+  const r = core.renormalisation(free.weights[t], masked.visible[t], masked.weights[t]);
+  const kept = free.weights[t][0] + free.weights[t][1] + free.weights[t][2];
+  near(r.kept, kept, 1e-15, 'kept');
+  assert.ok(Array.isArray(r.expected));
+  free.weights[t].forEach((b, j) => near(r.expected[j], j <= t ? b / kept : 0, 1e-15, `expected ${j}`));
+  assert.ok(r.maxDiff <= 1e-6, `maxDiff ${r.maxDiff}`);
+  near(r.afterSum, sum(masked.weights[t]), 1e-15, 'afterSum');
+  assert.throws(() => core.renormalisation([0.5, 0.5], [true], [0.5, 0.5]), { code: 'shape_mismatch' });
+});
+
+test('valueEdit: masked scores (null) on both sides compare equal; one value moved gives |do| / |dv| = a_tj', () => {
+  const start = fourTokens({ causal: true });
+  const moved = structuredClone(start);
+  moved.heads[0].V[1] = moved.heads[0].V[1].map((x) => x + 1);
+  const ref = core.compute(start);
+  const live = core.compute(moved);
+  const t = 2;
+  const e = core.valueEdit({
+    scores: live.scores, refScores: ref.scores, output: live.output[t], refOutput: ref.output[t],
+    values: moved.heads[0].V, refValues: start.heads[0].V, changed: [1],
+  });
+  assert.equal(e.scoresDiff, 0);
+  const shift = live.output[t].map((x, i) => x - ref.output[t][i]);
+  e.shift.forEach((x, i) => near(x, shift[i], 1e-15, `shift ${i}`));
+  near(e.shiftSize, norm(shift), 1e-15, 'shiftSize');
+  near(e.valueShifts[0], Math.SQRT2, 1e-15, '|dv|');
+  near(e.ratio, live.weights[t][1], 1e-6, 'ratio = a_t1');
+  // A cell masked in one matrix only: the scores changed without bound.
+  const open = core.compute(fourTokens());
+  const e2 = core.valueEdit({
+    scores: live.scores, refScores: open.scores, output: live.output[t], refOutput: open.output[t],
+    values: moved.heads[0].V, refValues: start.heads[0].V, changed: [0, 1],
+  });
+  assert.equal(e2.scoresDiff, Infinity);
+  assert.equal(e2.ratio, null);
+});
+
+test('the lesson answers of steps 1, 3 and 4 carry the core\'s numbers', () => {
+  const s1 = setupState(1);
+  s1.heads[0].K[1] = [0.5, 1.5];
+  const r1 = core.compute(s1);
+  const a1 = answerStep1(s1, r1, core.compute(referenceState(1, s1)), core);
+  near(a1.sum, sum(r1.weights[s1.row]), 1e-15, 'step 1 sum');
+
+  const s3 = fourTokens({ causal: true });
+  const r3 = core.compute(s3);
+  const a3 = answerStep3(s3, r3, core.compute(referenceState(3, s3)), core);
+  assert.equal(a3.renorm, 'renormalised');
+  near(a3.kept, sum(core.compute(fourTokens()).weights[2].slice(0, 3)), 1e-15, 'step 3 kept');
+
+  const s4 = fourTokens();
+  s4.heads[0].V[3] = [3, 0];
+  const r4 = core.compute(s4);
+  const a4 = answerStep4(s4, r4, core.compute(referenceState(4, s4)), core);
+  assert.deepEqual(a4.changed, [3]);
+  assert.equal(a4.scoresAnswer, 'same');
+  near(a4.ratio, r4.weights[2][3], 1e-6, 'step 4 ratio = a_23');
+  near(a4.dv[0].size, Math.SQRT2, 1e-15, 'step 4 |dv|');
+});
+
+test('layerSummaries: means over computed heads with finite values, layers in first-seen order', () => {
+  const head = (layer, computed, hn, sink, neff, topk) => ({
+    layer, computed, summary: { meanNormalizedEntropy: hn, meanSinkMass: sink, meanNEff: neff, meanTopKMass: topk, meanEntropy: 9 },
+  });
+  const got = core.layerSummaries([
+    head(1, true, 0.5, 0.25, 2, 0.75), head(0, true, 0.2, NaN, 3, 0.9), head(1, false, 0.9, 0.9, 9, 0.9),
+    head(1, true, 0.1, 0.5, Infinity, 0.6), head(0, true, 0.4, 0.1, 1.5, 0.8), head(2, false, 0.7, 0.7, 7, 0.7),
+  ]);
+  assert.deepEqual(got.map((l) => [l.layer, l.heads, l.analysed]), [[1, 3, 2], [0, 2, 2], [2, 1, 0]]);
+  near(got[0].meanNormalizedEntropy, 0.3, 1e-15, 'L1 Hn');
+  near(got[0].meanSinkMass, 0.375, 1e-15, 'L1 sink');
+  near(got[0].meanNEff, 2, 1e-15, 'L1 N_eff (inf skipped)');
+  near(got[0].meanTopKMass, 0.675, 1e-15, 'L1 top-k');
+  near(got[1].meanSinkMass, 0.1, 1e-15, 'L0 sink (NaN skipped)');
+  near(got[1].meanNEff, 2.25, 1e-15, 'L0 N_eff');
+  assert.ok(Number.isNaN(got[2].meanNormalizedEntropy) && Number.isNaN(got[2].meanTopKMass), 'L2: nothing analysed');
+  assert.deepEqual(core.layerSummaries([]), []);
+});

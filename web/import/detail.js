@@ -1,0 +1,160 @@
+// The inspected head: its heatmap at up to DETAIL_SIDE cells a side (hover for query, key and
+// weight; click, Enter or Space locks the readout, Esc unlocks), why it cannot be opened in the
+// playground, its summary, pattern scores, export buttons and per-row metrics table.
+import { h, mount } from '../views/dom.js';
+import { fmtMetric, showToken, tData } from '../views/format.js';
+import { hasKey, t } from '../i18n.js';
+import { paintGrid } from '../views/overview.js';
+import { renderLegend } from '../views/heatmap.js';
+import { download, rowMetricsCsv } from '../export.js';
+import { DETAIL_SIDE, MAX_STATE_TOKENS } from './store.js';
+import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.js';
+
+/** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
+export function createDetail(v) {
+  const { ui, $ } = v;
+
+  async function inspect(index) {
+    ui.selected = index;
+    ui.locked = null;
+    v.renderGrid();
+    const r = ui.heads.find((x) => x.index === index);
+    const panel = $('import-detail');
+    panel.hidden = false;
+    mount(panel, h('h3', {}, t('import.detail.layerHead', { layer: r.layer, head: r.head })), h('p', { class: 'note' }, t('import.detail.loading')));
+    let d;
+    try {
+      d = await v.getWorker().request({ type: 'rows', index, options: { ...v.analysisOptions(ui.reading), thumbnail: DETAIL_SIDE } });
+    } catch (e) {
+      mount(panel, h('h3', {}, t('import.detail.layerHead', { layer: r.layer, head: r.head })), h('p', { class: 'error' }, errDetail(e)));
+      return;
+    }
+    if (ui.selected !== index) return;
+    ui.detail = d;
+    renderDetail();
+  }
+
+  function renderDetail() {
+    const d = ui.detail;
+    const s = ui.source;
+    const { nQ, nK } = s.layout;
+    const name = headName(ui.source, d);
+    const stateOk = d.verdict !== 'invalid' && (d.computed || ui.reading === 'logits') && Math.max(nQ, nK) <= MAX_STATE_TOKENS;
+    const [whyKey, whyVars] = d.verdict === 'invalid' ? ['import.why.invalid', { row: d.check.firstNonfiniteRow, col: d.check.firstNonfiniteCol }]
+      : Math.max(nQ, nK) > MAX_STATE_TOKENS ? ['import.why.tooLarge', { max: MAX_STATE_TOKENS }]
+        : !d.computed ? ['import.why.notProbabilities', {}] : [null, {}];
+    const why = whyKey ? tn(whyKey, whyVars) : ''; // as text (the button's title)
+    const whyNode = () => h('span', {}, tnData(whyKey, whyVars));
+    const verdictText = hasKey(`import.verdict.${d.verdict}`) ? tn(`import.verdict.${d.verdict}`) : d.verdict.replace('_', ' ');
+    const head = h('div', { class: 'detail-head' },
+      h('h3', {}, tData('import.detail.title', { name, layer: d.layer, head: d.head, label: d.computed ? patternLabel(d.pattern) : verdictText }, ['name'])),
+      h('button', { type: 'button', id: 'open-in-playground', class: 'primary', disabled: !stateOk, title: why || null,
+        onclick: () => v.openInPlayground(d.index) }, t('import.detail.open')));
+    if (!d.thumbRows) {
+      // Nothing was computed (NaN/Inf, or not probabilities under the weights reading).
+      mount($('import-detail'), head, h('p', { class: 'note', id: 'detail-why' }, tData('import.detail.notAnalysed', { why: whyNode() })));
+      return;
+    }
+    const pooled = d.thumbRows !== nQ || d.thumbCols !== nK;
+    const canvas = h('canvas', {
+      width: d.thumbCols, height: d.thumbRows, id: 'detail-canvas', class: 'detail-canvas', tabindex: 0, role: 'img',
+      'aria-label': t(pooled ? 'import.detail.canvasAriaPooled' : 'import.detail.canvasAria', { name, nQ, nK }),
+    });
+    const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
+    ui.detailDomain = [0, hi];
+    const side = 360;
+    const scale = side / Math.max(d.thumbRows, d.thumbCols);
+    canvas.style.setProperty('width', `${Math.round(d.thumbCols * scale)}px`);
+    canvas.style.setProperty('height', `${Math.round(d.thumbRows * scale)}px`);
+    const mark = h('div', { class: 'detail-mark', hidden: true });
+    const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' }, tnData('import.detail.readoutHelp'));
+    const cellAt = (ev) => {
+      const rect = canvas.getBoundingClientRect();
+      const i = Math.min(d.thumbRows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * d.thumbRows)));
+      const j = Math.min(d.thumbCols - 1, Math.max(0, Math.floor(((ev.clientX - rect.left) / rect.width) * d.thumbCols)));
+      return [i, j];
+    };
+    const range = (c, cells, n) => {
+      const a = Math.floor((c * n) / cells);
+      const b = Math.floor(((c + 1) * n) / cells) - 1;
+      return [a, Math.max(a, b)];
+    };
+    let cursor = [0, 0];
+    const show = ([i, j], locked) => {
+      cursor = [i, j];
+      const w = d.thumbnail[i * d.thumbCols + j];
+      const value = Number.isNaN(w) ? t('import.detail.notVisible') : fmtMetric(w, 4);
+      let text;
+      if (!pooled) {
+        text = tData('import.detail.readout', { i, qt: showToken(tokenOf(s.queryTokens, i)), j, kt: showToken(tokenOf(s.keyTokens, j)), value }, ['qt', 'kt']);
+      } else {
+        const [q0, q1] = range(i, d.thumbRows, nQ);
+        const [k0, k1] = range(j, d.thumbCols, nK);
+        text = t('import.detail.readoutPooled', { q0, q1, k0, k1, value });
+      }
+      mount(readout, locked ? t('import.detail.locked') : null, text);
+      mark.hidden = false;
+      mark.style.setProperty('top', `${i * scale}px`);
+      mark.style.setProperty('left', `${j * scale}px`);
+      mark.style.setProperty('width', `${scale}px`);
+      mark.style.setProperty('height', `${scale}px`);
+      mark.classList.toggle('locked', Boolean(locked));
+    };
+    ui.unlockReadout = () => show(cursor, false);
+    const toggleLock = (c) => {
+      if (ui.locked) { ui.locked = null; show(c, false); } else { ui.locked = c; show(c, true); }
+    };
+    canvas.addEventListener('mousemove', (ev) => { if (!ui.locked) show(cellAt(ev), false); });
+    canvas.addEventListener('mouseleave', () => { if (!ui.locked) { mark.hidden = true; } });
+    canvas.addEventListener('click', (ev) => toggleLock(cellAt(ev)));
+    canvas.addEventListener('keydown', (ev) => {
+      const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+      if (step && !ui.locked) {
+        ev.preventDefault();
+        show([Math.min(d.thumbRows - 1, Math.max(0, cursor[0] + step[0])), Math.min(d.thumbCols - 1, Math.max(0, cursor[1] + step[1]))], false);
+      } else if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        toggleLock(cursor);
+      }
+    });
+    canvas.addEventListener('focus', () => { if (!ui.locked) show(cursor, false); });
+    const rows = d.rows;
+    const rowTable = rows ? v.table('detail-rows', ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass', 'support'].map((k) => t(`import.rowCol.${k}`)),
+      Array.from({ length: nQ }, (_, r) => (rows.empty[r]
+        ? [r, showToken(tokenOf(s.queryTokens, r)), t('import.detail.emptyRow'), '', '', '', '', '']
+        : [r, showToken(tokenOf(s.queryTokens, r)), rows.entropy[r], rows.normalizedEntropy[r], rows.nEff[r], rows.topKMass[r], rows.sinkMass[r], rows.support[r]])), [1]) : null;
+    const sum = d.summary;
+    const p = d.pattern;
+    const meaningKey = `import.meaning.${p.kind}`;
+    const meaning = hasKey(meaningKey) ? t(meaningKey, { p: p.parameter }) : null;
+    const scoreName = (k) => (hasKey(`lab.patternShort.${k}`) ? t(`lab.patternShort.${k}`) : k);
+    mount($('import-detail'),
+      head,
+      why ? h('p', { class: 'note' }, tData('import.detail.cannotOpen', { why: whyNode() })) : null,
+      h('p', { class: 'note' }, pooled
+        ? t('import.detail.pooledNote', { q: (nQ / d.thumbRows).toFixed(1), k: (nK / d.thumbCols).toFixed(1) })
+        : t('import.detail.pixelNote')),
+      renderLegend(0, hi, 3, t('import.detail.legendGrey')),
+      saturates ? h('p', { class: 'note' }, t('import.detail.saturates', { hi: hi.toPrecision(3) })) : null,
+      h('div', { class: 'detail-frame' }, canvas, mark),
+      readout,
+      d.computed ? h('p', { class: 'detail-summary' }, t('import.detail.summary', {
+        h: fmtMetric(sum.meanEntropy, 4), hn: fmtMetric(sum.meanNormalizedEntropy, 4), neff: fmtMetric(sum.meanNEff, 4),
+        topk: fmtMetric(sum.meanTopKMass, 4), sink: fmtMetric(sum.meanSinkMass, 4), empty: sum.emptyRows,
+      })) : null,
+      d.computed && meaning ? h('p', { class: 'note', id: 'detail-meaning' }, meaning) : null,
+      d.computed ? h('p', { class: 'note', id: 'detail-scores' }, t('import.detail.scores') + Object.entries(p.scores)
+        .filter(([k]) => !['offsetD', 'period', 'positionKey'].includes(k))
+        .map(([k, v]) => `${scoreName(k)} ${fmtMetric(v, 3)}${k === 'offset' ? ` (d=${p.scores.offsetD})` : k === 'strided' ? ` (p=${p.scores.period})`
+          : k === 'position' ? ` (${t('lab.patternParam.position', { key: p.scores.positionKey }).trim()})` : ''}`).join(' · ')) : null,
+      h('div', { class: 'export-row' },
+        h('button', { type: 'button', id: 'export-detail-png', onclick: v.exportDetailPng }, 'PNG'),
+        h('button', { type: 'button', id: 'export-detail-svg', onclick: v.exportDetailSvg }, 'SVG'),
+        h('button', { type: 'button', id: 'export-rows-csv', disabled: !rows, onclick: () => download(v.fileStem('rows.csv'), rowMetricsCsv(rows, s.queryTokens), 'text/csv') }, t('import.export.rowsCsv')),
+        h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: v.exportRowsJson }, t('import.export.rowsJson')),
+        h('button', { type: 'button', id: 'export-detail-html', onclick: v.exportDetailHtml }, t('import.export.html'))),
+      rowTable ? h('details', { class: 'import-table', open: nQ <= 64 }, h('summary', {}, t('import.detail.rowsSummary', { n: nQ })), h('div', { class: 'scroll rows', tabindex: '0' }, rowTable)) : null);
+  }
+
+  return { inspect, renderDetail };
+}

@@ -1,0 +1,78 @@
+// The overview grid: one card per analysed head (thumbnail, name, pattern label, metrics, a flag
+// for weight above the diagonal of a causal model), by layer in file order or flat when sorted.
+// Cards are built once per head and then only moved; click inspects, double click opens.
+import { h, mount } from '../views/dom.js';
+import { fmtMetric } from '../views/format.js';
+import { t } from '../i18n.js';
+import { paintGrid } from '../views/overview.js';
+import { visibleHeads } from './store.js';
+import { headName, patternLabel } from './text.js';
+
+/** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
+export function createGrid(v) {
+  const { ui, $ } = v;
+
+  /** The toolbar's sort and filter. */
+  const viewOf = () => ({ sort: $('import-sort').value, desc: $('import-desc').checked, filter: $('import-filter').value, min: $('import-min').value, max: $('import-max').value });
+
+  function card(r) {
+    const canvas = h('canvas', { width: r.thumbCols, height: r.thumbRows, class: 'thumb', 'aria-hidden': 'true' });
+    if (r.thumbRows) paintGrid(canvas, r.thumbnail, r.thumbRows, r.thumbCols);
+    const s = r.summary;
+    const flagged = ui.causal && r.check.rowsAboveDiagonal > 0;
+    const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : t('import.card.notProbabilities');
+    const shortLabel = r.verdict === 'invalid' ? 'NaN/Inf' : !r.computed ? t('import.card.notProbShort')
+      : r.pattern.kind === 'sink' ? t('import.card.sinkShort') : patternLabel(r.pattern, { short: true });
+    const text = t('import.card.title', { name: headName(ui.source, r), layer: r.layer, head: r.head, label }) + (r.computed
+      ? t('import.card.titleMetrics', { score: fmtMetric(r.pattern.confidence, 3), hn: fmtMetric(s.meanNormalizedEntropy, 3),
+        sink: fmtMetric(s.meanSinkMass, 3), neff: fmtMetric(s.meanNEff, 3) }) : '');
+    return h('button', {
+      type: 'button', class: `head-card pattern-${r.computed ? r.pattern.kind : 'none'}${ui.selected === r.index ? ' selected' : ''}`,
+      id: `head-card-${r.layer}-${r.head}`, dataset: { index: r.index, pattern: r.computed ? r.pattern.kind : '' },
+      title: text, 'aria-pressed': ui.selected === r.index ? 'true' : 'false',
+      onclick: () => v.inspect(r.index),
+      ondblclick: () => v.openInPlayground(r.index),
+    },
+    canvas,
+    h('span', { class: 'card-name', translate: 'no' }, headName(ui.source, r)),
+    h('span', { class: 'card-pattern', translate: r.verdict === 'invalid' ? 'no' : null }, r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel),
+    r.computed ? h('span', { class: 'card-metrics' }, t('import.card.metrics', { hn: fmtMetric(s.meanNormalizedEntropy, 2), sink: fmtMetric(s.meanSinkMass, 2) })) : null,
+    flagged ? h('span', { class: 'card-flag', title: t('import.card.flagTitle', { n: r.check.rowsAboveDiagonal, from: r.check.firstRowAboveDiagonal, max: fmtMetric(r.check.maxAboveDiagonal, 3) }) },
+      t('import.card.flag', { n: r.check.rowsAboveDiagonal })) : null);
+  }
+
+  // Cards are built once per analysed head (a thumbnail and its colour scale) and then only
+  // moved: rebuilding 144 of them on every progress message blocked the page for seconds.
+  const cards = new Map();
+  function cardOf(r) {
+    let el = cards.get(r.index);
+    if (!el) {
+      el = card(r);
+      cards.set(r.index, el);
+    }
+    el.classList.toggle('selected', ui.selected === r.index);
+    el.setAttribute('aria-pressed', String(ui.selected === r.index));
+    return el;
+  }
+  const clearCards = () => cards.clear();
+
+  function renderGrid() {
+    const grid = $('import-grid');
+    const list = visibleHeads(ui.heads, viewOf());
+    const byLayer = $('import-sort').value === 'order' && !$('import-desc').checked;
+    $('import-count').textContent = t('import.count', { n: list.length, total: ui.heads.length });
+    if (byLayer) {
+      const layers = new Map();
+      for (const r of list) {
+        if (!layers.has(r.layer)) layers.set(r.layer, []);
+        layers.get(r.layer).push(r);
+      }
+      mount(grid, [...layers.entries()].map(([layer, rs]) => h('div', { class: 'layer-row' },
+        h('span', { class: 'layer-label', translate: 'no' }, ui.source?.layerLabels?.[layer] || `L${layer}`), rs.map(cardOf))));
+    } else {
+      mount(grid, h('div', { class: 'layer-row flat' }, list.map(cardOf)));
+    }
+  }
+
+  return { renderGrid, clearCards };
+}

@@ -1,0 +1,91 @@
+// The "Import & overview" view: drop an attention file, watch its heads being analysed, browse a
+// layer x head grid of thumbnails with their metrics and pattern labels, sort and filter, inspect
+// one head (hover for query, key and weight; click to lock), open it in the playground, export.
+//
+// Everything numeric comes from the core in the import worker (web/import-worker.js); the view
+// only asks for it and draws it. Token strings go in as text (h() uses text nodes only).
+//
+// Its parts, along the data flow (each gets the view `v`: the store `ui`, `$`, the worker and
+// the other parts' functions, called through v so that they may call each other):
+//   store.js          the view's mutable state, sort and filter     worker-client.js  the worker
+//   intake.js         files in: picker, drop, tokens, npz members   analysis.js       one run
+//   grid.js, tables.js  the overview                               detail.js         one head
+//   detail-export.js  the exports                                   open.js           to the playground
+//   layout.js, status.js, text.js  the page, its messages, its words
+import { onLangChange } from '../i18n.js';
+import { createAnalysis } from './analysis.js';
+import { createExports } from './detail-export.js';
+import { createDetail } from './detail.js';
+import { createGrid } from './grid.js';
+import { createIntake } from './intake.js';
+import { buildLayout } from './layout.js';
+import { createOpen } from './open.js';
+import { createStatus } from './status.js';
+import { createStore } from './store.js';
+import { createTables } from './tables.js';
+import { tn } from './text.js';
+import { ImportWorker } from './worker-client.js';
+
+export { SORT_KEYS } from './store.js';
+export { patternLabel } from './text.js';
+
+/**
+ * Builds the import view into `root` and wires it.
+ * @param {HTMLElement} root
+ * @param {object} o
+ * @param {object} o.coreOptions            loadCore options for the worker
+ * @param {(state: object, what: string) => Promise<string|null>} o.openState
+ *   shows a state in the playground; resolves to null or an error message
+ * @returns {{importFile: (file: File) => Promise<void>, importFiles: (files: File[]) => Promise<void>,
+ *   getImport: () => object}}
+ */
+export function initImportView(root, o) {
+  const $ = (id) => document.getElementById(id);
+  const ui = createStore();
+  const layout = buildLayout(root);
+  let worker = null;
+  const v = { ui, $, o, root, getWorker: () => (worker ??= new ImportWorker(o.coreOptions)) };
+  Object.assign(v, createStatus($));
+  for (const part of [createIntake, createAnalysis, createGrid, createTables, createDetail, createExports, createOpen]) {
+    Object.assign(v, part(v));
+  }
+  v.wireIntake(layout, root);
+
+  // --- wiring -----------------------------------------------------------------------------
+  for (const id of ['import-sort', 'import-desc', 'import-filter', 'import-min', 'import-max']) {
+    $(id).addEventListener(id.endsWith('min') || id.endsWith('max') ? 'input' : 'change', v.renderGrid);
+  }
+  $('import-cancel').addEventListener('click', () => v.getWorker().cancel());
+  $('import-as-logits').addEventListener('click', () => { $('import-reading').value = 'logits'; v.analyse('logits', false); });
+  $('import-causal').addEventListener('change', () => { if (ui.source && !ui.running) v.analyse(ui.reading, false); });
+  $('export-heads-csv').addEventListener('click', v.exportHeadsCsv);
+  $('export-heads-json').addEventListener('click', v.exportHeadsJson);
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && ui.locked) {
+      ui.locked = null;
+      root.querySelector('.detail-mark')?.classList.remove('locked');
+      ui.unlockReadout?.();
+    }
+  });
+
+  // A new language: the same import drawn again from what is held (no file is read again and
+  // nothing is analysed again). Static text follows by itself (data-i18n, setLang).
+  onLangChange(() => {
+    layout.redrawNamed();
+    $('import-member').setAttribute('aria-label', tn('import.member'));
+    v.redraw();
+    if (!ui.heads.length) return;
+    v.clearCards();
+    v.renderGrid();
+    v.renderTables();
+    if (ui.detail && ui.selected === ui.detail.index) {
+      ui.locked = null; // the readout starts again with its help text
+      v.renderDetail();
+    }
+  });
+
+  return {
+    importFile: v.importFile, importFiles: v.importFiles,
+    getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }),
+  };
+}

@@ -1,0 +1,115 @@
+// File intake of the import view: an attention file (picker or drop, an .npz member chosen), a
+// token file with it or after it, and a state file handed to the playground. Opens the file in
+// the worker, keeps the previous import on screen when reading fails, then starts the analysis.
+import { h, mount } from '../views/dom.js';
+import { tData } from '../views/format.js';
+import { t } from '../i18n.js';
+import { describeSource, errDetail } from './text.js';
+
+/** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
+export function createIntake(v) {
+  const { ui, $ } = v;
+
+  async function importFile(file, { memberName = null, tokens = null } = {}) {
+    v.messages.file = [];
+    v.messages.analysis = [];
+    v.messages.warnings = [];
+    v.showMessages();
+    $('import-logits-offer').hidden = true;
+    if (!memberName) $('import-member-wrap').hidden = true;
+    const size = (file.size / 1048576).toFixed(1);
+    v.showInfo(() => tData('import.readingFile', { file: file.name, size }, ['file']));
+    const w = v.getWorker();
+    let source;
+    try {
+      await w.ready;
+      source = await w.request({ type: 'open', file, name: file.name, member: memberName });
+    } catch (e) {
+      // The previous import (if any) stays on screen: nothing is lost.
+      v.showInfo(ui.source ? () => describeSource(ui.source) : null);
+      v.setMessages('file', [() => tData('import.err.read', { file: file.name, detail: errDetail(e) })]);
+      return;
+    }
+    if (source.kind === 'state') {
+      v.showInfo(ui.source ? () => describeSource(ui.source) : null);
+      const err = await v.o.openState(source.state, 'state');
+      if (err) v.setMessages('file', [() => tData('import.err.state', { file: file.name, detail: err })]);
+      return;
+    }
+    if (source.needsMember) {
+      v.showInfo(() => tData('import.needsMember', { file: file.name, n: source.members.length }, ['file']));
+      mount($('import-member'), source.members.map((m) => h('option', { value: m.name, disabled: Boolean(m.error) },
+        m.error ? `${m.name} (${t('import.memberUnreadable')}: ${m.error})` : `${m.name} [${m.shape.join(', ')}] ${m.dtype}`)));
+      $('import-member-wrap').hidden = false;
+      $('import-member-go').onclick = () => importFile(file, { memberName: $('import-member').value, tokens });
+      return;
+    }
+    ui.source = source;
+    ui.file = file;
+    ui.heads = [];
+    ui.selected = null;
+    ui.detail = null;
+    v.clearCards();
+    $('import-detail').hidden = true;
+    $('import-key-tokens-label').hidden = source.layout.nQ === source.layout.nK;
+    // Tokens: dropped with the file, else the token file chosen before (its name is shown).
+    v.messages.tokens = [];
+    const tokenFile = tokens ?? $('import-tokens').files[0];
+    if (tokenFile && !source.keyTokens.length) await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries');
+    if ($('import-key-tokens').files[0] && source.layout.nQ !== source.layout.nK) await readTokenFile($('import-key-tokens').files[0], 'keys');
+    v.showInfo(() => describeSource(ui.source));
+    const reading = $('import-reading').value;
+    await v.analyse(reading === 'logits' ? 'logits' : 'weights', reading === 'auto');
+  }
+
+  async function readTokenFile(file, which) {
+    if (!ui.source) {
+      v.setMessages('tokens', [() => tData('import.tokensPending', { file: file.name })]);
+      return;
+    }
+    try {
+      const got = await v.getWorker().request({ type: 'tokens', file, which });
+      ui.source.queryTokens = got.queryTokens;
+      ui.source.keyTokens = got.keyTokens;
+      ui.source.tokensFrom = file.name;
+      v.setMessages('tokens', []);
+      v.showInfo(() => describeSource(ui.source));
+      if (ui.selected !== null) v.inspect(ui.selected);
+    } catch (e) {
+      v.setMessages('tokens', [() => tData('import.err.tokens', { file: file.name, detail: errDetail(e) })]);
+    }
+  }
+
+  /**
+   * Files dropped together: a token list (a .txt, or a name with "token" in it) goes with the
+   * attention file; a token list alone applies to the open file.
+   */
+  function importFiles(files) {
+    const isTokens = (f) => /\.txt$/i.test(f.name) || /token/i.test(f.name);
+    const tokens = files.find(isTokens) ?? null;
+    const attention = files.find((f) => !isTokens(f)) ?? null;
+    if (attention) return importFile(attention, { tokens });
+    if (tokens && ui.source) return readTokenFile(tokens, ui.source.layout.nQ === ui.source.layout.nK ? 'both' : 'queries');
+    if (tokens) return importFile(tokens); // no open file: let the format detection say what it is
+    return Promise.resolve();
+  }
+
+  /** The file pickers and the drop zone (dropped anywhere on the view). */
+  function wireIntake({ fileInput, tokensInput, keyTokensInput, drop }, root) {
+    fileInput.addEventListener('change', () => { if (fileInput.files[0]) importFile(fileInput.files[0]); fileInput.value = ''; });
+    tokensInput.addEventListener('change', () => {
+      if (tokensInput.files[0] && ui.source) readTokenFile(tokensInput.files[0], ui.source.layout.nQ === ui.source.layout.nK ? 'both' : 'queries');
+    });
+    keyTokensInput.addEventListener('change', () => { if (keyTokensInput.files[0] && ui.source) readTokenFile(keyTokensInput.files[0], 'keys'); });
+    const over = (ev) => { ev.preventDefault(); drop.classList.add('over'); };
+    root.addEventListener('dragover', over);
+    root.addEventListener('dragleave', () => drop.classList.remove('over'));
+    root.addEventListener('drop', (ev) => {
+      ev.preventDefault();
+      drop.classList.remove('over');
+      importFiles([...(ev.dataTransfer?.files ?? [])]);
+    });
+  }
+
+  return { importFile, readTokenFile, importFiles, wireIntake };
+}

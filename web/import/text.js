@@ -1,0 +1,66 @@
+// Words of the import view: pattern class names and labels, the names written the same in every
+// language (formats, products, keys) filled into the table's placeholders, a head's name, the
+// open file's description and an error's text. Pure functions of their arguments and the language.
+import { TECH } from '../importer.js';
+import { h } from '../views/dom.js';
+import { dataSpan, tData } from '../views/format.js';
+import { hasKey, t } from '../i18n.js';
+
+/** A class name: long ("previous token") or short ("previous"), in the page's language. */
+export const kindName = (kind, short = false) => {
+  const key = `lab.${short ? 'patternShort' : 'pattern'}.${kind}`;
+  return hasKey(key) ? t(key) : kind;
+};
+
+/** Label of a pattern result: "previous token", "offset d=19", "fixed position key 7" ...;
+ *  short: the class name only ("previous", "offset d=19"), for the thumbnails. */
+export function patternLabel(p, { short = false } = {}) {
+  const param = p.kind === 'offset' ? ` d=${p.parameter}` : p.kind === 'strided' ? ` p=${p.parameter}`
+    : p.kind === 'position' ? t('lab.patternParam.position', { key: p.parameter }) : '';
+  return `${kindName(p.kind, short)}${param}`;
+}
+
+// Names written as they are in every language (formats, products, paths, keys): filled into the
+// table's placeholders and shown as data (translate="no").
+export const NAMES = {
+  ...TECH, dtypes: 'float16/32/64', tools: 'CircuitsVis, BertViz', hf: 'Hugging Face transformers', tl: 'TransformerLens',
+  doc: 'docs/import.md', esc: 'Esc',
+};
+/** t() with the NAMES filled in (as text: for attributes and option labels). */
+export const tn = (key, vars = {}) => t(key, { ...NAMES, ...vars });
+/** t() with the NAMES filled in as data nodes (translate="no"), for element content. */
+export const tnData = (key, vars = {}, data = []) => tData(key, { ...NAMES, ...vars }, [...data, ...Object.keys(NAMES)]);
+
+export const tokenOf = (list, i) => (list[i] === undefined ? `#${i}` : list[i]);
+
+/** An error's text: the importer's own message translated, else the core's English detail
+ *  (translate="no"). */
+export function errDetail(e) {
+  const i = e?.i18n;
+  if (i && hasKey(i.key)) return h('span', {}, tData(i.key, i.vars ?? {}, i.data ?? []));
+  return dataSpan(e?.message ?? String(e));
+}
+
+/** The open file in one line: name, format, shape, layers, heads, tokens. */
+export function describeSource(s) {
+  const l = s.layout;
+  const kind = s.format === 'npy' || s.format === 'npz'
+    ? tData(s.member ? 'import.source.npyMember' : 'import.source.npy', { format: s.format, member: s.member ?? '', dtype: s.dtype }, ['member', 'format', 'dtype'])
+    : tData('import.source.json', { format: s.format });
+  const cross = l.nQ !== l.nK ? t('import.source.cross', { nQ: l.nQ, nK: l.nK }) : ` × ${l.nQ} × ${l.nK}`;
+  const tokens = !s.keyTokens.length ? t('import.source.noTokens')
+    : s.tokensFrom ? tData('import.source.tokensFrom', { n: s.keyTokens.length, file: s.tokensFrom }, ['file'])
+      : t('import.source.tokensInFile', { n: s.keyTokens.length });
+  return tData('import.source', {
+    name: s.name, kind, shape: `[${s.shape.join(', ')}]`, layers: t('import.source.layers', { n: l.layers }),
+    heads: t('import.source.heads', { n: l.heads }), cross, tokens,
+  }, ['name', 'kind', 'tokens']);
+}
+
+/** "L5 H5" or the file's own label of the head ("L9H9"). */
+export function headName(source, r) {
+  const label = source?.headLabels?.[r.head];
+  const layer = source?.layerLabels?.[r.layer];
+  if (label) return layer && source.layout.layers > 1 ? `${layer} ${label}` : label;
+  return `L${r.layer} H${r.head}`;
+}

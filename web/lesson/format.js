@@ -1,0 +1,18 @@
+// Small shared pieces of the lesson panel's text: numbers as the panel writes them (4 significant
+// digits, vectors in parentheses), tokens as data (their own translate="no" span), the gap between
+// sentences and a list of keys. No state, no arithmetic.
+import { t } from '../i18n.js';
+import { h } from '../views/dom.js';
+import { fmtMetric, showToken } from '../views/format.js';
+
+export const f = (x) => fmtMetric(x, 4);
+export const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
+export const tok = (state, j) => showToken(state.tokens.keys[j] ?? '');
+export const qtok = (state, i) => showToken(state.tokens.queries[i] ?? '');
+// Tokens are data, not interface text: in sentences they sit in their own translate="no" span.
+export const kk = (state, j) => h('span', { translate: 'no' }, tok(state, j));
+export const qk = (state, i) => h('span', { translate: 'no' }, qtok(state, i));
+/** The space between two sentences or a label and its text: none in Chinese. */
+export const sp = () => t('lesson.gap');
+export const data = (text, attrs = {}) => h('span', { translate: 'no', class: 'lesson-num', ...attrs }, text);
+export const keyList = (s, js) => (js.length ? h('span', { translate: 'no' }, js.map((j) => tok(s, j)).join(t('lesson.listSep'))) : t('lesson.none'));
