@@ -9,7 +9,8 @@ import { h, mount } from '../views/dom.js';
 import { renderHeatmap } from '../views/heatmap.js';
 import { renderOutput, renderRowPanel } from '../views/rowpanel.js';
 import { renderOverview } from '../views/overview.js';
-import { LARGE_KEYS, TILE, denseCost } from '../large.js';
+import { LARGE_KEYS, TILE } from '../large.js';
+import { stateCost } from '../cost.js';
 import { renderFormulas } from '../views/formulas.js';
 import { LAB_TITLES, hasLabView, loadLabView } from '../lab/registry.js';
 import { renderGate, renderLayer } from '../views/layer.js';
@@ -41,20 +42,17 @@ export function showNumbers() {
   return state.view.numbers === 'auto' ? nQ(state) <= NUMBERS_AUTO_MAX && nK(state) <= NUMBERS_AUTO_MAX : state.view.numbers === 'on';
 }
 
-/** The n² cost of the current state, in bytes and multiply-adds. */
+/** The n² cost of the current state, in bytes and multiply-adds (the core counts them). */
 function renderCost() {
   if (state.mode === 'x') {
-    const n = state.x.X.length;
-    const d = state.x.X[0].length;
-    const proj = state.heads.reduce((a, hd) => a + n * d * (2 * hd.WQ[0].length + hd.WV[0].length), 0);
-    const attn = state.heads.reduce((a, hd) => a + n * n * (hd.WQ[0].length + hd.WV[0].length), 0);
-    const out = state.x.WO ? n * state.x.WO.length * state.x.WO[0].length : 0;
+    const { projectionMacs: proj, attentionMacs: attn, outputMacs: out } = stateCost(core, state);
     $('cost').textContent = t('app.cost.layer', {
-      heads: state.heads.length, n, d, proj: proj.toLocaleString('en'), attn: attn.toLocaleString('en'), out: out ? out.toLocaleString('en') : '',
+      heads: state.heads.length, n: state.x.X.length, d: state.x.X[0].length,
+      proj: proj.toLocaleString('en'), attn: attn.toLocaleString('en'), out: out ? out.toLocaleString('en') : '',
     });
     return;
   }
-  const c = denseCost(state);
+  const c = stateCost(core, state);
   const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : t('app.bytes', { n: b }));
   const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
   const parts = [t('app.cost.cells', { cells: c.cells.toLocaleString('en') }),
