@@ -1,4 +1,4 @@
-// Embind bindings: only bindings. Two entry points (and costOf, the page's cost line):
+// Embind bindings: only bindings. Two entry points:
 //   computeState(stateJson) -> results JSON          small states: page, node module, CLI agree
 //   computeHead(spec) / computeTile(spec, ...)       large heads whose tensors the caller placed
 //                                                    in the WASM heap once (byte offsets in spec)
@@ -200,6 +200,10 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
     emscripten::function("computeLab", &compute_lab);
-    emscripten::function("costOf", &cost_of);
     emscripten::constant("schemaVersion", 1);
+}
+
+// The page's cost line (web/cost.js): its own block, beside the entry points above.
+EMSCRIPTEN_BINDINGS(attn_cost) {
+    emscripten::function("costOf", &cost_of);
 }
