@@ -10,7 +10,7 @@ export const LARGE_KEYS = 48;
 export const LARGE_CELLS = 48 * 48;
 export const OVERVIEW_CELLS = 128; // side of the pooled overview grid
 export const TILE = 32;            // side of a zoomed full-resolution tile
-const BLOCK_ROWS = 64;
+export const BLOCK_ROWS = 64; // rows per block of the streaming path (and of the cost line, web/cost.js)
 
 /** Shape of the selected head of a valid state. */
 export function headShape(s) {
@@ -25,19 +25,6 @@ export function headShape(s) {
 export function isLarge(s) {
   const { nQ, nK } = headShape(s);
   return nK > LARGE_KEYS || nQ * nK > LARGE_CELLS;
-}
-
-/** Bytes and multiply-adds of the dense computation, for the cost line of the page. */
-export function denseCost(s) {
-  const { nQ, nK, dK, dV } = headShape(s);
-  const cells = nQ * nK;
-  return {
-    cells,
-    matrixBytes: 4 * cells,               // one float32 n_q x n_k matrix (scores or weights)
-    scoreMacs: s.mode === 'qkv' ? cells * dK : 0,
-    outputMacs: cells * dV,
-    streamBytes: 4 * Math.min(BLOCK_ROWS, nQ) * nK * 2,
-  };
 }
 
 // FNV-1a over the float64 bits of every number: cheap enough per commit (262k numbers ~ 3 ms),

@@ -18,7 +18,7 @@ export const PALETTES = Object.freeze(['viridis', 'cividis', 'magma', 'greys']);
 
 /**
  * Controls and panels a link can hide, in the order the share dialog lists them, with the
- * elements each one hides (CSS selectors of index.html and of the panels app.js builds). Hidden
+ * elements each one hides (CSS selectors of index.html and of the panels web/page/ builds). Hidden
  * means not rendered (display: none), so hidden controls are also out of the keyboard order and
  * the accessibility tree. Embed mode hides none of them by itself.
  */
@@ -203,7 +203,7 @@ export function applyPresentation(doc, options) {
 // Read-only: what changes the state is disabled (text and number boxes become readOnly, so their
 // values stay readable, selectable and focusable). These controls only choose what to look at and
 // stay usable: the query row, the head, numbers on cells, the palette, which heatmap, which analysis, and
-// everything that copies, saves or exports. app.js also refuses every change of another kind.
+// everything that copies, saves or exports. The store (web/page/store.js) also refuses every change of another kind.
 const EDITABLE_AREAS = '#app, .top-actions, .view-nav, #lesson-panel';
 const VIEWING = [
   '#row', '#head', '#numbers', '#palette', '#panel-tabs button', '#lab-tabs button', '#tab-playground',
@@ -260,7 +260,7 @@ export function setReadOnly(doc, on) {
     // Before the next paint (a microtask): no frame shows a re-rendered editor as editable.
     queueMicrotask(() => { queued = false; freeze(doc); });
   });
-  // "disabled": app.js re-enables the undo button after a change; it stays off.
+  // "disabled": the store (web/page/store.js) re-enables the undo button after a change; it stays off.
   readOnlyObserver.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'readonly'] });
 }
 

@@ -19,6 +19,7 @@
 #include "attn/kernels.hpp"
 #include "bind_util.hpp"
 #include "attn/lab.hpp"
+#include "attn/multihead.hpp"
 #include "attn/state_json.hpp"
 #include "attn/state_schema.hpp"
 #include "attn/stream.hpp"
@@ -186,6 +187,45 @@ val scores_into(const val& spec, std::uintptr_t out) {
     }
 }
 
+/// costOf(shape) -> the cost of a state from its shapes (multihead.hpp layer_cost / head_cost):
+///   {mode: "x", n, dModel, dK: [per head], dV: [per head], woRows, woCols}
+///     -> {projectionMacs, attentionMacs, outputMacs}
+///   {mode: "qkv" | "logits" | "weights", nQ, nK, dK, dV, blockRows}
+///     -> {cells, matrixBytes, scoreMacs, outputMacs, streamBytes}
+val cost_of(const val& shape) {
+    try {
+        const std::string mode = shape["mode"].as<std::string>();
+        val out = val::object();
+        if (mode == "x") {
+            attn::LayerShape s;
+            s.n = get<int>(shape, "n", 0);
+            s.d_model = get<int>(shape, "dModel", 0);
+            const val dk = shape["dK"];
+            const val dv = shape["dV"];
+            for (int h = 0, n = dk["length"].as<int>(); h < n; ++h) s.d_k.push_back(dk[h].as<int>());
+            for (int h = 0, n = dv["length"].as<int>(); h < n; ++h) s.d_v.push_back(dv[h].as<int>());
+            s.wo_rows = get<int>(shape, "woRows", 0);
+            s.wo_cols = get<int>(shape, "woCols", 0);
+            const attn::LayerCost c = attn::layer_cost(s);
+            out.set("projectionMacs", c.projection_macs);
+            out.set("attentionMacs", c.attention_macs);
+            out.set("outputMacs", c.output_macs);
+            return out;
+        }
+        const attn::HeadCost c = attn::head_cost(attn::mode_from_string(mode), get<int>(shape, "nQ", 0),
+                                                 get<int>(shape, "nK", 0), get<int>(shape, "dK", 0),
+                                                 get<int>(shape, "dV", 0), get<int>(shape, "blockRows", 64));
+        out.set("cells", c.cells);
+        out.set("matrixBytes", c.matrix_bytes);
+        out.set("scoreMacs", c.score_macs);
+        out.set("outputMacs", c.output_macs);
+        out.set("streamBytes", c.stream_bytes);
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
 std::string active_kernels() { return attn::kernels::active().name; }
 
 /// rowDefaults() -> {topK, sinkKeys, delta}: the row defaults of a default RowParams, so the page
@@ -213,4 +253,9 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("validateAndCompute", &validate_and_compute);
     emscripten::function("schema", &attn::schema_json);
     emscripten::constant("schemaVersion", 1);
+}
+
+// The page's cost line (web/cost.js): its own block, beside the entry points above.
+EMSCRIPTEN_BINDINGS(attn_cost) {
+    emscripten::function("costOf", &cost_of);
 }

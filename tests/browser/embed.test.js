@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import { decodeLink, statesEqual } from '../../web/state.js';
 import { getState, openPage, screenshotPath, startSession, trySetState, waitReady, watch, closeQuietly } from './harness.js';
 
-/** What each flag hides: CSS selectors of the page (from index.html and app.js). */
+/** What each flag hides: CSS selectors of the page (from index.html and web/page/). */
 const FLAGS = {
   preset: ['#preset'],
   share: ['#copy-link', '#save-state', '#share-class'],

@@ -40,7 +40,7 @@ const six = (x) => String(Number(x.toPrecision(6)));
 
 /**
  * Waits until results().lab is the sweep of the shown state (row `row`, `visible` keys, `taus`
- * temperatures when given) and the view's DOM shows that document (app.js renders the lab after
+ * temperatures when given) and the view's DOM shows that document (web/page/render.js renders the lab after
  * setState resolves).
  */
 function waitSweep({ row = null, visible = null, taus = null } = {}) {

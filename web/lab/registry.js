@@ -10,7 +10,7 @@
 //                recomputes; resolves to null or the error message (shown by the lab)
 // and draws numbers, not only colours. Token strings go in as text (views/dom.js h()), in
 // elements marked translate="no"; every other word comes from web/i18n/lab.js ("lab.*"), read
-// at render time (app.js renders the lab again when the language changes).
+// at render time (web/page/render.js renders the lab again when the language changes).
 import { t } from '../i18n.js';
 
 const TITLE_KEYS = {

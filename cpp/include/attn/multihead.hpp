@@ -87,4 +87,43 @@ void validate_layer(const LayerProblem& layer);
 /// compute() throws for the settings (kBadTemperature, kInvalidValue, ...).
 LayerResult compute_layer(const LayerProblem& layer);
 
+// --- Cost of a state (the page's cost line) ---------------------------------------------------
+// Counted from the shapes alone, nothing computed: multiply-adds (one a*b + c each) and bytes of
+// float32 storage. Doubles, so that a count beyond 2^31 (a 4096-key head) stays exact (< 2^53).
+
+/// The shapes of a mode-"x" layer: n tokens of X (n x d_model), each head's d_k and d_v, and
+/// W_O's rows x cols (0 x 0 when there is no W_O).
+struct LayerShape {
+    int n = 0;
+    int d_model = 0;
+    std::vector<int> d_k;  ///< one per head
+    std::vector<int> d_v;  ///< one per head
+    int wo_rows = 0;
+    int wo_cols = 0;
+};
+
+struct LayerCost {
+    double projection_macs = 0;  ///< X W_Q, X W_K, X W_V: sum_h n d_model (2 d_k + d_v)
+    double attention_macs = 0;   ///< Q K^T and A V: sum_h n^2 (d_k + d_v)
+    double output_macs = 0;      ///< concat W_O: n wo_rows wo_cols (0 without W_O)
+};
+
+/// Multiply-adds of a layer (see LayerCost). Throws Error(kShapeMismatch, "heads") when d_k and
+/// d_v do not list the same number of heads, Error(kInvalidValue, "x.X") for a negative size.
+LayerCost layer_cost(const LayerShape& shape);
+
+/// The selected head of a qkv / logits / weights state: n_q x n_k cells.
+struct HeadCost {
+    double cells = 0;         ///< n_q n_k
+    double matrix_bytes = 0;  ///< one float32 n_q x n_k matrix (scores or weights): 4 n_q n_k
+    double score_macs = 0;    ///< Q K^T: n_q n_k d_k in mode qkv, else 0 (the scores are given)
+    double output_macs = 0;   ///< A V: n_q n_k d_v
+    double stream_bytes = 0;  ///< the streaming path's scores and weights of one block of rows:
+                              ///< 2 * 4 min(block_rows, n_q) n_k
+};
+
+/// Bytes and multiply-adds of one head (see HeadCost). Throws Error(kInvalidValue, "head") for a
+/// negative size or block_rows < 1.
+HeadCost head_cost(Mode mode, int n_q, int n_k, int d_k, int d_v, int block_rows);
+
 }  // namespace attn

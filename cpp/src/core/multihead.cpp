@@ -227,4 +227,37 @@ LayerResult compute_layer(const LayerProblem& layer) {
     return out;
 }
 
+LayerCost layer_cost(const LayerShape& shape) {
+    if (shape.d_k.size() != shape.d_v.size())
+        throw Error(ErrorCode::kShapeMismatch, "heads",
+                    "the layer's shape lists " + std::to_string(shape.d_k.size()) + " d_k but " +
+                        std::to_string(shape.d_v.size()) + " d_v; each head has one of each");
+    if (shape.n < 0 || shape.d_model < 0 || shape.wo_rows < 0 || shape.wo_cols < 0)
+        throw Error(ErrorCode::kInvalidValue, "x.X", "a size of the layer is negative");
+    const double n = shape.n;
+    const double d = shape.d_model;
+    LayerCost c;
+    for (std::size_t h = 0; h < shape.d_k.size(); ++h) {
+        const double dk = shape.d_k[h];
+        const double dv = shape.d_v[h];
+        if (dk < 0 || dv < 0) throw Error(ErrorCode::kInvalidValue, head_field(static_cast<int>(h), "WQ"), "d_k and d_v cannot be negative");
+        c.projection_macs += n * d * (2 * dk + dv);
+        c.attention_macs += n * n * (dk + dv);
+    }
+    c.output_macs = n * static_cast<double>(shape.wo_rows) * static_cast<double>(shape.wo_cols);
+    return c;
+}
+
+HeadCost head_cost(Mode mode, int n_q, int n_k, int d_k, int d_v, int block_rows) {
+    if (n_q < 0 || n_k < 0 || d_k < 0 || d_v < 0 || block_rows < 1)
+        throw Error(ErrorCode::kInvalidValue, "head", "a size of the head is negative (or block_rows < 1)");
+    HeadCost c;
+    c.cells = static_cast<double>(n_q) * n_k;
+    c.matrix_bytes = 4 * c.cells;
+    c.score_macs = mode == Mode::qkv ? c.cells * d_k : 0;
+    c.output_macs = c.cells * d_v;
+    c.stream_bytes = 2 * 4 * static_cast<double>(std::min(block_rows, n_q)) * n_k;
+    return c;
+}
+
 }  // namespace attn

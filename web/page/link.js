@@ -1,0 +1,226 @@
+// The link: the address bar, the share URL and the page options it carries (web/page-options.js),
+// and the loader options of the query string. This is the only module that touches the URL: a
+// state comes in through loadFromHash (committed like any other change), and the current state
+// goes out through writeHash / flushHash after each apply, and through shareUrl on demand.
+import { decodeLink, encodeLink, StateError, statesEqual } from '../state.js';
+import { h, mount } from '../views/dom.js';
+import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions } from '../page-options.js';
+import { initShareDialog } from '../share-dialog.js';
+import { getLang, normaliseLang, setLang, t } from '../i18n.js';
+import { PALETTE_IDS, setPalette } from '../views/palette.js';
+import { commit, flushBoxes, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
+import { rejected, showBanner } from './errors.js';
+import { showView } from './exports.js';
+
+const $ = (id) => document.getElementById(id);
+
+// Changes a read-only page still makes: choosing what to look at (the query row, the head, the
+// heatmap shown, numbers on cells, the analysis), a new link and the API (docs/embedding.md).
+export const READ_ONLY_KINDS = new Set(['row', 'head', 'view', 'lab', 'api', 'link']);
+
+/** Encodes the current state, or returns null (with a note) when it is too large for a link. */
+function currentLink() {
+  try {
+    return encodeLink(state);
+  } catch (e) {
+    if (!(e instanceof StateError)) throw e;
+    mount($('copy-status'), rejected(e.message, 'app.noLink'));
+    return null;
+  }
+}
+
+// Writing the address bar is slow in Chromium for long links (~100 ms for a few KB), so a burst of
+// changes (a slider drag) writes it once, 200 ms after the last one. shareUrl() never waits.
+export function writeHash() {
+  scheduleHash(flushHash, 200);
+}
+
+// Above this many matrix numbers the address bar stops following every change: encoding
+// (deflate + base64) a multi-megabyte link took about a second per change. Copy link still builds
+// the link on demand.
+const ADDRESS_BAR_MAX_NUMBERS = 250_000;
+
+function matrixNumbers(s) {
+  let n = 0;
+  for (const hd of s.heads) {
+    for (const key of ['Q', 'K', 'V', 'logits', 'weights', 'WQ', 'WK', 'WV']) {
+      const m = hd[key];
+      if (m) n += m.length * (m[0]?.length ?? 0);
+    }
+    if (hd.gate) n += hd.gate.length;
+  }
+  for (const m of [s.x?.X, s.x?.WO]) if (m) n += m.length * (m[0]?.length ?? 0);
+  return n;
+}
+
+export function flushHash() {
+  scheduleHash(null);
+  if (!state) return;
+  if (matrixNumbers(state) > ADDRESS_BAR_MAX_NUMBERS) {
+    // No stale link of an earlier state in the address bar: a reload must not silently show
+    // something else.
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    $('copy-status').textContent = t('app.tooManyForBar', { n: matrixNumbers(state).toLocaleString('en') });
+    return;
+  }
+  const link = currentLink();
+  const full = link === null ? null : link + formatPageOptions(pageOptions);
+  if (full !== null && location.hash.slice(1) !== full) history.replaceState(null, '', `#${full}`);
+  if (link === null && location.hash) history.replaceState(null, '', location.pathname + location.search);
+  if (pageOptions.embed && link !== null) updateFullPageLink(link);
+}
+
+/** The link to the current state; throws StateError when the state is too large for a link. */
+export function shareUrl(options = pageOptions) {
+  return `${location.href.split('#')[0]}#${encodeLink(state)}${formatPageOptions(options)}`;
+}
+
+/** Loader options from the page's query string: ?core=scalar|simd, ?selftest=fail (testing). */
+export function coreOptions() {
+  const q = new URLSearchParams(location.search);
+  const options = {};
+  if (['scalar', 'simd', 'auto'].includes(q.get('core'))) options.variant = q.get('core');
+  if (q.get('selftest') === 'fail') options.failSelfTest = true;
+  return options;
+}
+
+/** The language to start in: the link's, else the one chosen before, else the browser's. */
+function startLang(options) {
+  if (options.lang) return options.lang;
+  try {
+    const saved = normaliseLang(localStorage.getItem('attention-playground.lang'));
+    if (saved) return saved;
+  } catch { /* storage may be blocked (sandboxed iframe) */ }
+  return normaliseLang(navigator.language) ?? 'en';
+}
+
+/** Takes the page options of a link fragment; refused options are reported in the banner. */
+function applyPageOptions(fragment, { initial = false } = {}) {
+  const { options, errors } = readPageOptions(fragment);
+  const lang = initial ? startLang(options) : (options.lang ?? getLang());
+  // The palette is a reader's preference: a link without one keeps the one chosen before.
+  let palette = options.palette;
+  if (!/(^|[#&])palette=/.test(fragment)) {
+    try {
+      palette = initial ? (PALETTE_IDS.find((id) => id === localStorage.getItem('attention-playground.palette')) ?? palette) : pageOptions.palette;
+    } catch { /* blocked storage */ }
+  }
+  setPageOptions({ ...options, lang, palette });
+  setLang(lang); // also fills the static markup on the first call
+  $('lang').value = getLang();
+  presentPageOptions();
+  if (errors.length) {
+    showBanner(t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
+  }
+  return errors.length > 0;
+}
+
+/** Embed mode, read-only and hide flags on the page (classes on <html>, web/page-options.js). */
+function presentPageOptions() {
+  applyPresentation(document, pageOptions);
+  $('palette').value = pageOptions.palette;
+  setPalette(pageOptions.palette);
+  $('readonly-badge').hidden = !pageOptions.readonly;
+  if (!pageOptions.readonly && $('copy-status').textContent === t('embed.readOnlyRefused')) $('copy-status').textContent = '';
+  const importGone = pageOptions.embed || pageOptions.hide.includes('import');
+  if (importGone && document.body.dataset.view === 'import') showView('playground');
+  updateFullPageLink();
+}
+
+/**
+ * Embed mode's "Open in full page": the same state and options, without embed mode.
+ * @param {string|null} link encodeLink(state) when the caller has it (flushHash), else encoded here
+ */
+function updateFullPageLink(link = null) {
+  const a = $('open-full');
+  if (!state) return;
+  const base = location.href.split('#')[0];
+  try {
+    a.href = `${base}#${link ?? encodeLink(state)}${formatPageOptions({ ...pageOptions, embed: false, frame: null, origin: [] })}`;
+  } catch {
+    a.href = base; // too large for a link: the page itself
+  }
+}
+
+/** True when a fragment holds page options only ("#lang=zh-CN&embed=1"): no state to read. */
+function onlyPageOptions(fragment) {
+  return fragment.split('&').every((part) => part === '' || isPageOptionKey(decodeURIComponentSafe(part.split('=')[0])));
+}
+
+function decodeURIComponentSafe(text) {
+  try { return decodeURIComponent(text); } catch { return text; }
+}
+
+/** Switches the interface language (the language control), remembered in the link and locally. */
+export function chooseLang(lang) {
+  setPageOptions({ ...pageOptions, lang });
+  try { localStorage.setItem('attention-playground.lang', lang); } catch { /* blocked storage */ }
+  setLang(lang);
+  flushHash();
+}
+
+/** Switches the heatmaps' palette (the Palette select), remembered in the link and locally. */
+export function choosePalette(id) {
+  setPageOptions({ ...pageOptions, palette: id });
+  try { localStorage.setItem('attention-playground.palette', id); } catch { /* blocked storage */ }
+  setPalette(id);
+  flushHash();
+}
+
+/** Takes the state of the link in the address bar; resolves to true when it was taken. */
+export async function loadFromHash({ initial = false } = {}) {
+  const fragment = location.hash.slice(1);
+  const optionsRefused = applyPageOptions(fragment, { initial });
+  if (!fragment || onlyPageOptions(fragment)) return false;
+  let decoded;
+  try {
+    decoded = decodeLink(fragment);
+  } catch (e) {
+    if (!(e instanceof StateError)) throw e;
+    showBanner([...rejected(e.message, 'app.linkUnreadable'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
+    if (state) flushHash(); // the address bar shows the state on screen, not the rejected link
+    return false;
+  }
+  if (state && statesEqual(state, decoded)) return true;
+  const err = await commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
+  if (err) {
+    showBanner([...rejected(err, 'app.linkRejected'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
+    if (state) flushHash();
+    return false;
+  }
+  // An earlier complaint about a link no longer applies (but this link's refused options do).
+  if (!optionsRefused) $('banner').hidden = true;
+  return true;
+}
+
+/** The link's controls: Copy link, the share dialog, Open in full page, and the address bar. */
+export function wireLink() {
+  $('copy-link').addEventListener('click', async () => {
+    const status = $('copy-status');
+    let url;
+    try {
+      url = shareUrl();
+    } catch (e) {
+      mount(status, rejected(e.message, 'app.noLink'), t('app.noLinkSave'));
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      status.textContent = t('app.linkCopied', { n: url.length });
+    } catch {
+      // Clipboard refused (permissions, insecure context): show the link to copy by hand.
+      const box = h('input', { type: 'text', value: url, readonly: true, class: 'link-box', 'aria-label': t('app.linkBoxAria') });
+      mount(status, t('app.copyThisLink'), box);
+      box.select();
+    }
+  });
+  window.addEventListener('hashchange', () => { loadFromHash(); });
+  window.addEventListener('pagehide', flushHash);
+  initShareDialog({
+    opener: $('share-class'),
+    link: (options) => { flushBoxes(); return shareUrl(options); },
+    options: () => pageOptions,
+  });
+  // The link is rebuilt as it is used, so it always carries the state on screen.
+  for (const type of ['pointerdown', 'focus', 'contextmenu']) $('open-full').addEventListener(type, () => updateFullPageLink());
+}

@@ -1,0 +1,229 @@
+// The page's store: the only module with mutable page state. It holds the current state (a valid
+// one, docs/state.md), its results, the undo stack, the page options, the large-head worker and
+// its zoom tile, and the number boxes typed in but not yet committed. Other modules read these
+// through live bindings (`import { state } from './store.js'`) and change them only through the
+// functions below.
+//
+// Every change takes one path: update (edit a copy) -> commit (validateState, the page's limits,
+// core.compute or the worker) -> apply (state and results replaced, undo entry, views notified)
+// -> writeHash (the link). A state that fails validation or computation never replaces the
+// current one: the error is shown next to what caused it and the last valid state stays.
+import { AttentionError } from '../core.js';
+import { StateError, statesEqual, validateState } from '../state.js';
+import { LARGE_KEYS, LargeHeads, TILE, headShape, isLarge } from '../large.js';
+import { defaultOptions } from '../page-options.js';
+import { t } from '../i18n.js';
+import { clearErrors, rejected, showBanner, showError } from './errors.js';
+import { READ_ONLY_KINDS, coreOptions, writeHash } from './link.js';
+
+const $ = (id) => document.getElementById(id);
+const UNDO_DEPTH = 100;
+
+export let core = null;
+export let state = null;
+export let results = null;
+// Page options (web/page-options.js): language, embed mode, read-only, palette, hide flags. They
+// travel in the link after the state's keys; the state (getState) never holds them.
+export let pageOptions = defaultOptions();
+export let zoom = null;   // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
+export let scaleCustom = false; // the user chose "custom" scale: keep the box open even for scale = 1
+export let randomSeed = 1; // the seed box of "Random (seed)"; not part of the state (the source names it)
+export let importView = null;
+export let lessonPanel = null; // the guided lesson (web/lesson/panel.js), shown while state.lesson exists
+export let labSeq = 0;    // the lab view being drawn; an older one stops when a newer one starts
+export const pendingBoxes = new Map(); // number boxes typed in but not yet committed: id -> commit
+// The errors on screen, as functions that word them, so that a language change re-words them.
+export const shownErrors = new Map(); // slot id -> () => message
+
+let large = null;  // LargeHeads (the worker), started on the first large state
+let busyTimer = 0;
+let hashTimer = 0;
+let undoing = 0; // > 0 while an undo is being committed
+const undoStack = [];
+let lastUndoKind = '';
+let lastUndoTime = 0;
+const views = []; // subscribers: view(structural) after each apply
+
+export function setCore(c) { core = c; }
+export function setPageOptions(o) { pageOptions = o; }
+export function setZoom(z) { zoom = z; }
+export function setScaleCustom(on) { scaleCustom = on; }
+export function setRandomSeed(seed) { randomSeed = seed; }
+export function setImportView(view) { importView = view; }
+export function setLessonPanel(panel) { lessonPanel = panel; }
+export function nextLabSeq() { return ++labSeq; }
+
+/** Runs `flush` 200 ms after the last call (a burst of changes writes the link once). */
+export function scheduleHash(flush, ms = 200) {
+  clearTimeout(hashTimer);
+  if (flush) hashTimer = setTimeout(flush, ms);
+}
+
+/** `view(structural)` runs after every apply (structural: rebuild editors and selects). */
+export function subscribe(view) {
+  views.push(view);
+}
+
+/**
+ * Tries to make `next` the current state. Returns null on success or the error message; on
+ * failure nothing changes (unless `report` is false, the message is also shown by its control).
+ * @param {object} next
+ * @param {{structural?: boolean, kind?: string, fromHash?: boolean, report?: boolean}} opts
+ *   structural: rebuild editors and selects; kind: undo coalescing key (typing in one place
+ *   makes one undo step).
+ */
+export function commit(next, opts = {}) {
+  const { report = true } = opts;
+  if (state && pageOptions.readonly && !READ_ONLY_KINDS.has(opts.kind ?? 'edit')) {
+    // Read-only (a link option): the controls are disabled; this refuses what slips past them
+    // (a keyboard shortcut, a view's own control) and puts the controls back to the state.
+    $('copy-status').textContent = t('embed.readOnlyRefused');
+    for (const view of views) view(true);
+    return t('embed.readOnlyRefused');
+  }
+  let valid;
+  let res;
+  try {
+    valid = validateState(next);
+    const refused = pageLimit(valid);
+    if (refused) throw Object.assign(new StateError(refused.field, refused.message), { worded: true });
+    if (valid.mode !== 'x' && isLarge(valid)) return commitLarge(valid, opts);
+    res = core.compute(valid, { validated: true });
+  } catch (e) {
+    if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
+    if (report) showError(e.field, e.worded ? e.message : rejected(e.message));
+    return e.message;
+  }
+  apply(valid, res, opts);
+  return null;
+}
+
+/**
+ * What the page does not show although the schema allows it (the API of the core and the CLI
+ * compute it): mode "x" beyond the dense views' size, and a gate on a head the worker computes
+ * (the streaming path has no gate). Returns {field, message} or null.
+ */
+function pageLimit(s) {
+  if (s.mode === 'x') {
+    const n = s.x.X.length;
+    if (n > LARGE_KEYS) {
+      return { field: 'x.X', message: t('app.err.xTooLarge', { n, max: LARGE_KEYS }) };
+    }
+    return null;
+  }
+  if (isLarge(s)) {
+    const gated = s.heads.findIndex((hd) => hd.gate);
+    if (gated >= 0) {
+      return { field: `heads[${gated}].gate`, message: t('app.err.largeGate', { i: gated }) };
+    }
+  }
+  return null;
+}
+
+/**
+ * A large head goes to the worker; the page stays responsive and says it is computing when the
+ * answer takes longer than 100 ms. Resolves like commit() returns: null or the error message.
+ */
+async function commitLarge(valid, opts) {
+  const { report = true } = opts;
+  large ??= new LargeHeads(coreOptions());
+  if (!state || structuralKey(state) !== structuralKey(valid)) zoom = null;
+  clearTimeout(busyTimer);
+  busyTimer = setTimeout(() => { $('busy').hidden = false; }, 100);
+  try {
+    const answer = await large.compute(valid, zoomWithin(valid));
+    if (answer.superseded) return null;
+    apply(valid, answer.results, opts);
+    return null;
+  } catch (e) {
+    if (!(e instanceof AttentionError)) {
+      showBanner(rejected(e.message, 'app.err.computeFailed'));
+      return e.message;
+    }
+    if (report) showError(e.field, rejected(e.message));
+    return e.message;
+  } finally {
+    clearTimeout(busyTimer);
+    $('busy').hidden = true;
+  }
+}
+
+/** The zoom tile, clamped to the head's shape (null when there is none). */
+function zoomWithin(s) {
+  if (!zoom) return null;
+  const { nQ, nK } = headShape(s);
+  const [r0, , c0] = zoom;
+  if (r0 >= nQ || c0 >= nK) return null;
+  return [r0, Math.min(nQ, r0 + TILE), c0, Math.min(nK, c0 + TILE)];
+}
+
+/** Makes a computed state current and shows it. */
+function apply(valid, res, { structural = false, kind = 'edit', fromHash = false } = {}) {
+  if (state && !undoing && !statesEqual(state, valid)) pushUndo(state, kind);
+  const shapeChanged = !state || structuralKey(state) !== structuralKey(valid);
+  state = valid;
+  results = res;
+  clearErrors();
+  for (const view of views) view(structural || shapeChanged);
+  if (!fromHash) writeHash();
+}
+
+/** Edits a copy of the current state with `fn` and commits it. */
+export function update(fn, opts) {
+  flushBoxes(); // a number still being typed counts as entered before this change
+  const next = structuredClone(state);
+  fn(next);
+  return commit(next, opts);
+}
+
+/** Commits `edit(state)`: `edit` is a pure function state -> next state (edits.js). */
+export function updateWith(edit, opts) {
+  flushBoxes();
+  return commit(edit(state), opts);
+}
+
+/** Commits every number box still being typed in. */
+export function flushBoxes() {
+  for (const commitBox of [...pendingBoxes.values()]) commitBox();
+}
+
+function pushUndo(prev, kind) {
+  const now = Date.now();
+  // Typing in one cell or dragging one slider is one step, not one per keystroke.
+  if (kind !== lastUndoKind || now - lastUndoTime > 1500 || kind === 'edit') {
+    undoStack.push(prev);
+    if (undoStack.length > UNDO_DEPTH) undoStack.shift();
+  }
+  lastUndoKind = kind;
+  lastUndoTime = now;
+  $('undo').disabled = undoStack.length === 0;
+}
+
+export async function undo() {
+  flushBoxes();
+  const prev = undoStack.pop();
+  $('undo').disabled = undoStack.length === 0;
+  if (!prev) return;
+  lastUndoKind = '';
+  // The undo itself makes no undo entry; a large head's commit resolves later, so the flag
+  // lives until it does.
+  undoing += 1;
+  try {
+    const err = await commit(prev, { structural: true, kind: 'undo' });
+    if (err) { undoStack.push(prev); $('undo').disabled = false; }
+  } finally {
+    undoing -= 1;
+  }
+}
+
+/** Shapes, mode, head and preset: what requires rebuilding editors and selects. */
+function structuralKey(s) {
+  const hd = s.heads[s.head];
+  const dim = (m) => (m ? `${m.length}x${m[0]?.length ?? 0}` : '-');
+  const dims = ['Q', 'K', 'V', 'logits', 'weights'].map((k) => dim(hd[k]));
+  const gates = s.heads.map((x) => (x.gate ? 'g' : '-')).join('');
+  const layer = s.mode === 'x'
+    ? [dim(s.x.X), dim(s.x.WO), ...s.heads.map((x) => `${dim(x.WQ)}/${dim(x.WV)}`)]
+    : [];
+  return [s.mode, s.head, s.heads.length, ...dims, gates, ...layer].join('|');
+}
