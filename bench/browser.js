@@ -29,7 +29,7 @@ const minMs = arg('--min-ms', '120');
 const outFile = arg('--out', join(ROOT, 'bench-results', 'bench-chromium.json'));
 const log = (msg) => console.error(msg);
 
-// docs/TOOLCHAIN.md "Browser": without the networking flags Chromium floods the closed network.
+// docs/toolchain.md "Browser": without the networking flags Chromium floods the closed network.
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--no-first-run', '--disable-sync',

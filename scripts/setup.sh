@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make emscripten catch2 nlohmann-json3-dev libxsimd-dev xtl-dev libeigen3-dev libzip-dev chromium fonts-wqy-microhei wabt)
+packages=(cmake g++ make clang-format emscripten catch2 nlohmann-json3-dev libxsimd-dev xtl-dev libeigen3-dev libzip-dev chromium fonts-wqy-microhei wabt)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,7 +2,7 @@
 # The kernel suite (tests/cpp/test_kernels.cpp) compiled to WebAssembly SIMD128 with em++ and run
 # by ctest under node: the wasm-simd128 KernelSet against the scalar reference, on the same
 # lengths, masks and NaN padding as natively. Build dir: build/wasm-tests (incremental).
-# Node 20 needs --no-experimental-fetch for a non-ES6 Emscripten 3.1.6 build (TOOLCHAIN quirk 9).
+# Node 20 needs --no-experimental-fetch for a non-ES6 Emscripten 3.1.6 build (docs/toolchain.md quirk 9).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)

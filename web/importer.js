@@ -10,6 +10,7 @@
 import { AttentionError } from './core.js';
 import { unzipSync } from './vendor/vendor.js';
 import { t } from './i18n.js';
+import { SCHEMA } from './generated/schema.js';
 
 const MiB = 1024 * 1024;
 /** Largest files the page reads, by kind (refused with these numbers in the message). */
@@ -212,7 +213,7 @@ async function rawHead(source, index) {
 }
 
 /** Default analysis options (analysis.hpp AnalyzeOptions). */
-export const ANALYZE_DEFAULTS = Object.freeze({ reading: 'weights', causal: false, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32 });
+export const ANALYZE_DEFAULTS = Object.freeze({ reading: 'weights', causal: false, ...SCHEMA.rowDefaults, thumbnail: 32 });
 
 /**
  * Analyses one head: copies its bytes into the heap, runs the core's check and analysis.

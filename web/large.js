@@ -3,6 +3,7 @@
 // The head's tensors are sent to the worker once per change of the matrices (a hash of them is
 // the key); a temperature, mask or row change sends only numbers.
 import { AttentionError } from './core.js';
+import { SCHEMA } from './generated/schema.js';
 
 // Above these sizes a table of cells is too slow to repaint on every slider step (a 64 x 64 table
 // took ~250 ms per step in Chromium); the canvas overview is full resolution up to 128 x 128.
@@ -88,7 +89,7 @@ function specOf(s) {
   return {
     mode: s.mode, nQ, nK, dK, dV, causal: s.mask.causal, window: s.mask.window,
     stride: s.mask.stride ?? 0, maskSinks: s.mask.sinks ?? 0, tau: s.tau,
-    scale: s.scale === 'auto' ? 0 : s.scale, topK: s.topK, sinkKeys: 1, delta: 0.1,
+    scale: s.scale === 'auto' ? 0 : s.scale, topK: s.topK, sinkKeys: SCHEMA.rowDefaults.sinkKeys, delta: SCHEMA.rowDefaults.delta,
     blockRows: BLOCK_ROWS, overview: OVERVIEW_CELLS, pool: 'max', wantOutput: true,
   };
 }

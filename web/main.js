@@ -1,8 +1,9 @@
 // The page's start-up: loads the core, wires the controls, the import view and the lesson, shows
 // the link's state (or the first lesson preset), and exposes window.attentionPlayground. The
 // page's modules are in web/page/, along its one direction of data flow:
-//   control / link / API call -> next state (page/edits.js) -> store (page/store.js: validateState,
-//   core.compute or the large-head worker) -> results -> views (page/render.js) -> link (page/link.js).
+//   control / link / API call -> next state (page/edits.js) -> store (page/store.js: the core's
+//   validateAndCompute, or validateState and the large-head worker) -> results -> views
+//   (page/render.js) -> link (page/link.js).
 import { loadCore } from './core.js';
 import { LESSON_PRESETS } from './presets.js';
 import { mount } from './views/dom.js';
@@ -67,6 +68,7 @@ async function start() {
     // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
     update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
     commit: (next, opts) => { flushBoxes(); return commit(next, { structural: true, kind: 'edit', ...opts }); },
+    core,
     compute: (s) => core.compute(s),
     lab: (s) => core.lab(s),
     shareUrl: () => shareUrl(),

@@ -228,16 +228,6 @@ val cost_of(const val& shape) {
 
 std::string active_kernels() { return attn::kernels::active().name; }
 
-/// rowDefaults() -> {topK, sinkKeys, delta}: the row defaults of a default RowParams, so the page
-/// can take them from the core instead of writing the numbers a second time.
-val row_defaults() {
-    const attn::kernels::RowParams d;
-    val out = val::object();
-    out.set("topK", d.top_k);
-    out.set("sinkKeys", d.sink_keys);
-    out.set("delta", d.delta);
-    return out;
-}
 
 }  // namespace
 
@@ -247,7 +237,6 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeTile", &compute_tile);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
-    emscripten::function("rowDefaults", &row_defaults);
     emscripten::function("computeLab", &compute_lab);
     emscripten::function("validateState", &validate_state);
     emscripten::function("validateAndCompute", &validate_and_compute);

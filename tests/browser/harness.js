@@ -16,7 +16,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
-// docs/TOOLCHAIN.md "Browser": without the networking flags Chromium floods the closed network.
+// docs/toolchain.md "Browser": without the networking flags Chromium floods the closed network.
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--no-first-run', '--disable-sync',

@@ -2,6 +2,7 @@
 // open file, the heads' results and their per-layer summaries, the reading, the selection and
 // the inspected head), and the sort and filter of the overview as plain functions of it.
 // Nothing here touches the page.
+import { SCHEMA } from '../generated/schema.js';
 
 /** Sort keys of the overview: label and how to read the value from a head's result. */
 // Labels are table keys (web/i18n/import.js), read when drawn: the language can change.
@@ -18,8 +19,8 @@ export const SORT_KEYS = {
 /** The pattern classes of the core's classifier (docs/analysis.md), in the order shown. */
 export const PATTERN_KINDS = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];
 
-export const MAX_STATE_TOKENS = 4096;     // the playground's LIMITS.maxTokens
-export const MAX_TOKEN_CHARS = 200;       // LIMITS.maxTokenLength (code points)
+export const MAX_STATE_TOKENS = SCHEMA.limits.maxTokens; // a head opens in the playground up to this
+export const MAX_TOKEN_CHARS = SCHEMA.limits.maxTokenLength; // code points of a token label
 export const DETAIL_SIDE = 256;           // the inspected head is drawn at full resolution up to this
 
 /** A fresh state of the view. */

@@ -1,5 +1,5 @@
 // The analysis lab's views: one module per analysis (web/lab/<id>.js), loaded when first shown.
-// Ids are LAB_VIEWS of web/state.js and the C++ core's lab table (cpp/src/lab.cpp).
+// Ids are the core's lab views (cpp/include/attn/lab_views.def).
 //
 // A view module exports
 //   render(container, {state, lab, results, setParams})
@@ -12,41 +12,22 @@
 // elements marked translate="no"; every other word comes from web/i18n/lab.js ("lab.*"), read
 // at render time (web/page/render.js renders the lab again when the language changes).
 import { t } from '../i18n.js';
+import { SCHEMA } from '../generated/schema.js';
 
-const TITLE_KEYS = {
-  patterns: 'lab.title.patterns',
-  normalisers: 'lab.title.normalisers',
-  sink: 'lab.title.sink',
-  routing: 'lab.title.routing',
-  saturation: 'lab.title.saturation',
-  spectral: 'lab.title.spectral',
-  linear: 'lab.title.linear',
-  sweep: 'lab.title.sweep',
-  sensitivity: 'lab.title.sensitivity',
-};
+// The views are the core's list (cpp/include/attn/lab_views.def, via web/generated/schema.js):
+// view "<id>" is the module ./<id>.js and its title the string "lab.title.<id>".
 
 /** The views' titles in the page's language (each read when used). */
 export const LAB_TITLES = {};
-for (const [id, key] of Object.entries(TITLE_KEYS)) {
-  Object.defineProperty(LAB_TITLES, id, { enumerable: true, get: () => t(key) });
+for (const id of SCHEMA.labViews) {
+  Object.defineProperty(LAB_TITLES, id, { enumerable: true, get: () => t(`lab.title.${id}`) });
 }
 
-const modules = {
-  patterns: () => import('./patterns.js'),
-  sweep: () => import('./sweep.js'),
-  sensitivity: () => import('./sensitivity.js'),
-  sink: () => import('./sink.js'),
-  routing: () => import('./routing.js'),
-  normalisers: () => import('./normalisers.js'),
-  saturation: () => import('./saturation.js'),
-  spectral: () => import('./spectral.js'),
-  linear: () => import('./linear.js'),
-};
-
-/** True when this build of the page has a view for `id`. */
-export const hasLabView = (id) => id in modules;
+/** True when `id` is a lab view of this build. */
+export const hasLabView = (id) => SCHEMA.labViews.includes(id);
 
 /** The view module of `id` (cached by the module loader). */
 export function loadLabView(id) {
-  return modules[id]();
+  if (!hasLabView(id)) return Promise.reject(new Error(`no lab view "${id}"`));
+  return import(`./${id}.js`);
 }

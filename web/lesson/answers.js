@@ -1,7 +1,7 @@
 // The revealed answer of each lesson step (web/lesson/panel.js): the student's prediction beside
 // the answer computed from the live state (web/lesson/steps.js, with the core's numbers), marked
 // right or wrong; nothing is marked for a prediction a link revealed without recording it.
-import { decodeLink, statesEqual } from '../state.js';
+import { statesEqual } from '../state.js';
 import { t } from '../i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
@@ -107,7 +107,7 @@ export function answer(n, s, r, ref, ctx, core) {
   }
   let fragment = '';
   try { fragment = ctx.shareUrl().split('#')[1] ?? ''; } catch { fragment = ''; }
-  const a = answerStep5(s, r, fragment, decodeLink, statesEqual, ctx.compute);
+  const a = answerStep5(s, r, fragment, (f) => ctx.core.decodeLink(f), statesEqual, ctx.compute);
   const same = (ok) => (ok ? t('lesson.s5.same') : t('lesson.s5.differs'));
   const text = a.error ? t('lesson.s5.error', { message: a.error }) : h('ul', { class: 'lesson-checks', id: 'lesson-a5-checks' },
     h('li', { dataset: { ok: String(a.matrix) } }, t('lesson.s5.matrix'), sp(), same(a.matrix)),

@@ -14,8 +14,8 @@
 //     ctx.commit(next, opts) commits a whole state (entering a step loads its starting state)
 //     ctx.compute(state)     the core's results for another state (the references of the answers)
 //     ctx.lab(state)         the core's lab analysis (sensitivity for step 4 and exercise 3)
-//     ctx.core               the core itself, for the answers' sums and norms (optional: else the
-//                            first core loaded on this thread, core.js sharedCore())
+//     ctx.core               the core itself: the answers' sums and norms, and step 5 reads the
+//                            link back with core.decodeLink (the schema's one validator)
 //     ctx.shareUrl()         the link of the current state (step 5 shows it and copies it itself)
 //   render() is called by the page after every state change; it rebuilds the panel (keeping the
 //   focused control focused), except while a key is being dragged.
@@ -30,7 +30,6 @@
 // Parts: live.js (what each step acts on), questions.js (the predictions), answers.js (the
 // revealed answers, from steps.js and the core), format.js (numbers and tokens as text).
 import { onLangChange, t } from '../i18n.js';
-import { sharedCore } from '../core.js';
 import { h, mount } from '../views/dom.js';
 import { katexRender } from '../vendor/vendor.js';
 import { ensureKatexCss } from '../views/formulas.js';
@@ -64,9 +63,8 @@ export function initLesson(ctx) {
   let lastStep = 0;
   ensureKatexCss(container.ownerDocument);
   onLangChange(() => { steps.dropPlane(); render(); });
-  // The core for the answers' numbers: the page's own when it passes it (ctx.core), else the
-  // first one loaded on this thread (the page's).
-  const core = () => ctx.core ?? sharedCore();
+  // The core for the answers' numbers: the page's own (ctx.core).
+  const core = () => ctx.core;
 
   const state = () => ctx.getState();
   const results = () => ctx.getResults();

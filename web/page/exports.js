@@ -2,7 +2,7 @@
 // import view (committed like a preset), a file dropped on the page, and the files the page
 // saves — the state, the weights as SVG / PNG, the rows as CSV, the results as JSON, a standalone
 // HTML view (web/export.js builds them) — plus results() as plain JSON for the API.
-import { initImportView } from '../import-ui.js';
+import { initImportView } from '../import/index.js';
 import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJson } from '../export.js';
 import { hasKey, t } from '../i18n.js';
 import { commit, flushBoxes, importView, pageOptions, results, setScaleCustom, state } from './store.js';

@@ -2,13 +2,13 @@
 // and the loader options of the query string. This is the only module that touches the URL: a
 // state comes in through loadFromHash (committed like any other change), and the current state
 // goes out through writeHash / flushHash after each apply, and through shareUrl on demand.
-import { decodeLink, encodeLink, StateError, statesEqual } from '../state.js';
+import { encodeLink, StateError, statesEqual } from '../state.js';
 import { h, mount } from '../views/dom.js';
 import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions } from '../page-options.js';
 import { initShareDialog } from '../share-dialog.js';
 import { getLang, normaliseLang, setLang, t } from '../i18n.js';
 import { PALETTE_IDS, setPalette } from '../views/palette.js';
-import { commit, flushBoxes, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
+import { commit, core, flushBoxes, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
 import { rejected, showBanner } from './errors.js';
 import { showView } from './exports.js';
 
@@ -174,7 +174,7 @@ export async function loadFromHash({ initial = false } = {}) {
   if (!fragment || onlyPageOptions(fragment)) return false;
   let decoded;
   try {
-    decoded = decodeLink(fragment);
+    decoded = core.decodeLink(fragment);
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
     showBanner([...rejected(e.message, 'app.linkUnreadable'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);

@@ -4,12 +4,13 @@
 // through live bindings (`import { state } from './store.js'`) and change them only through the
 // functions below.
 //
-// Every change takes one path: update (edit a copy) -> commit (validateState, the page's limits,
-// core.compute or the worker) -> apply (state and results replaced, undo entry, views notified)
+// Every change takes one path: update (edit a copy) -> commit (the schema's one validator in the
+// core, once: core.validateAndCompute, or core.validateState and the worker for a large head; the
+// page's limits) -> apply (state and results replaced, undo entry, views notified)
 // -> writeHash (the link). A state that fails validation or computation never replaces the
 // current one: the error is shown next to what caused it and the last valid state stays.
 import { AttentionError } from '../core.js';
-import { StateError, statesEqual, validateState } from '../state.js';
+import { StateError, statesEqual } from '../state.js';
 import { LARGE_KEYS, LargeHeads, TILE, headShape, isLarge } from '../large.js';
 import { defaultOptions } from '../page-options.js';
 import { t } from '../i18n.js';
@@ -84,11 +85,17 @@ export function commit(next, opts = {}) {
   let valid;
   let res;
   try {
-    valid = validateState(next);
-    const refused = pageLimit(valid);
-    if (refused) throw Object.assign(new StateError(refused.field, refused.message), { worded: true });
-    if (valid.mode !== 'x' && isLarge(valid)) return commitLarge(valid, opts);
-    res = core.compute(valid, { validated: true });
+    if (looksLarge(next)) {
+      // The worker computes a large head (or the page refuses it): validate only, here.
+      valid = core.validateState(next);
+      refuseBeyondPageLimits(valid);
+      if (valid.mode !== 'x' && isLarge(valid)) return commitLarge(valid, opts);
+      res = core.compute(valid);
+    } else {
+      // One call into the core: the state validated once and its head computed.
+      ({ state: valid, results: res } = core.validateAndCompute(next));
+      refuseBeyondPageLimits(valid);
+    }
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
     if (report) showError(e.field, e.worded ? e.message : rejected(e.message));
@@ -96,6 +103,24 @@ export function commit(next, opts = {}) {
   }
   apply(valid, res, opts);
   return null;
+}
+
+/**
+ * True when `s` (not yet validated) has the shape of a head the page does not compute on the main
+ * thread: a large head (the worker) or mode "x" beyond the dense views. A malformed state is not
+ * large: the validator then says what is wrong with it.
+ */
+function looksLarge(s) {
+  try {
+    return s.mode === 'x' ? s.x.X.length > LARGE_KEYS : isLarge(s);
+  } catch {
+    return false;
+  }
+}
+
+function refuseBeyondPageLimits(valid) {
+  const refused = pageLimit(valid);
+  if (refused) throw Object.assign(new StateError(refused.field, refused.message), { worded: true });
 }
 
 /**

@@ -78,7 +78,7 @@ struct Ops<xsimd::sse4_1> {
 #endif
     }
     /// max(acc, x); returns acc where x is NaN. WASM: pmax is one instruction, _mm_max_ps's
-    /// emulation is a compare + select (TOOLCHAIN.md quirk 4).
+    /// emulation is a compare + select (docs/toolchain.md quirk 4).
     static B vmax(B acc, B x) {
 #if defined(__wasm_simd128__)
         return (__m128)wasm_f32x4_pmax((v128_t)(__m128)acc, (v128_t)(__m128)x);  // acc < x ? x : acc
