@@ -22,7 +22,9 @@ let current = 0; // the running analysis; a newer one stops the older between tw
 /** The source without its bytes: what the page needs to know. */
 function describe(s) {
   if (s.kind === 'state' || s.needsMember) return s;
-  const { blob, data, ...rest } = s;
+  const rest = { ...s };
+  delete rest.blob;
+  delete rest.data;
   return rest;
 }
 

@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { decodeLink, statesEqual } from '../../web/state.js';
-import { getState, openPage, screenshotPath, startSession, trySetState, waitReady, watch, closeQuietly } from './harness.js';
+import { getState, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
 
 /** What each flag hides: CSS selectors of the page (from index.html and web/page/). */
 const FLAGS = {

@@ -14,7 +14,7 @@ export const pick = (rng, list) => list[Math.floor(rng() * list.length)];
 const AWKWARD = [
   0.1, -0.1, 1e-300, -1e-300, 5e-324, -5e-324, -0, 0, 1 / 3, -2 / 3, 1e300, -1e300,
   1.7976931348623157e308, 2.2250738585072014e-308, Number.EPSILON, 1 + Number.EPSILON,
-  123456789.123456789, 0.30000000000000004, Math.PI,
+  123456789.12345679, 0.30000000000000004, Math.PI,
 ];
 // Float32-exact values, including float32 subnormals and the largest float32.
 const FLOAT32 = [0, -0, 1, -1, 0.5, 2 ** -149, 2 ** -126, 3.4028234663852886e38, Math.fround(0.1), Math.fround(1 / 3), 65504];

@@ -2,7 +2,7 @@
 // standalone HTML page; every head's metrics as CSV or JSON (the toolbar). File names from the
 // file's stem and the head (name_L3H5_heatmap.svg).
 import {
-  download, headMetricsCsv, headMetricsJson, heatmapSvg, rowMetricsCsv, standaloneHtml, drawHeatmap,
+  download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, drawHeatmap,
 } from '../export.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
@@ -10,7 +10,7 @@ import { headName, patternLabel, tokenOf } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
 export function createExports(v) {
-  const { ui, $ } = v;
+  const { ui } = v;
 
   function fileStem(suffix) {
     const base = (ui.source?.name ?? 'attention').replace(/\.[^.]+$/, '').replace(/[^\w.-]+/g, '_');

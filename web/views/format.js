@@ -55,6 +55,7 @@ export function tData(key, vars = {}, data = Object.keys(vars)) {
     values.push(vars[name]);
   }
   const parts = [];
+  // eslint-disable-next-line no-control-regex -- \u0001 n \u0002 mark where a value goes
   t(key, marked).split(/\u0001(\d+)\u0002/).forEach((piece, k) => {
     if (k % 2 === 0) {
       if (piece) parts.push(piece);
