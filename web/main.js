@@ -8,11 +8,22 @@ import { loadCore } from './core.js';
 import { LESSON_PRESETS } from './presets.js';
 import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
-import { acceptStateMessages, applyPresentation, readPageOptions, reportHeight } from './page-options.js';
+import { applyPresentation, readPageOptions } from './page-options.js';
+import { acceptStateMessages, reportHeight } from './frame-messages.js';
 import { getLang } from './i18n.js';
 import { initLesson } from './lesson/panel.js';
 import {
-  commit, core, flushBoxes, importView, results, setCore, setImportView, setLessonPanel, state, subscribe, update,
+  commit,
+  core,
+  flushBoxes,
+  importView,
+  results,
+  setCore,
+  setImportView,
+  setLessonPanel,
+  state,
+  subscribe,
+  update,
 } from './page/store.js';
 import { coreOptions, loadFromHash, shareUrl } from './page/link.js';
 import { rejected, rewordErrors } from './page/errors.js';
@@ -27,9 +38,12 @@ const $ = (id) => document.getElementById(id);
 function showCoreVariant() {
   const el = $('core-variant');
   const why = core.fallback;
-  mount(el, core.variant === 'wasm-simd128'
-    ? tData('app.core.simd', { kernels: core.kernels })
-    : tData('app.core.scalar', { reason: why ? tData(`app.core.${why.code}`, { detail: why.detail }) : core.fallbackReason }));
+  mount(
+    el,
+    core.variant === 'wasm-simd128'
+      ? tData('app.core.simd', { kernels: core.kernels })
+      : tData('app.core.scalar', { reason: why ? tData(`app.core.${why.code}`, { detail: why.detail }) : core.fallbackReason }),
+  );
   el.dataset.variant = core.variant;
 }
 
@@ -53,26 +67,34 @@ async function start() {
   applyPresentation(document, readPageOptions(location.hash).options);
   reportHeight(window, () => readPageOptions(location.hash).options.frame);
   // A parent named by the link's origin= options may send a state (docs/embedding.md "Messages").
-  acceptStateMessages(window, { origins: () => readPageOptions(location.hash).options.origin, apply: (s) => window.attentionPlayground.setState(s) });
+  acceptStateMessages(window, {
+    origins: () => readPageOptions(location.hash).options.origin,
+    apply: (s) => window.attentionPlayground.setState(s),
+  });
   setCore(await loadCore(coreOptions()));
   subscribe(render);
   showCoreVariant();
   fillPresetSelect();
   wireControls(relabel);
   setImportView(wireImportExport());
-  setLessonPanel(initLesson({
-    container: $('lesson-panel'),
-    toggle: $('lesson-toggle'),
-    getState: () => state,
-    getResults: () => results,
-    // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
-    update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
-    commit: (next, opts) => { flushBoxes(); return commit(next, { structural: true, kind: 'edit', ...opts }); },
-    core,
-    compute: (s) => core.compute(s),
-    lab: (s) => core.lab(s),
-    shareUrl: () => shareUrl(),
-  }));
+  setLessonPanel(
+    initLesson({
+      container: $('lesson-panel'),
+      toggle: $('lesson-toggle'),
+      getState: () => state,
+      getResults: () => results,
+      // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
+      update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
+      commit: (next, opts) => {
+        flushBoxes();
+        return commit(next, { structural: true, kind: 'edit', ...opts });
+      },
+      core,
+      compute: (s) => core.compute(s),
+      lab: (s) => core.lab(s),
+      shareUrl: () => shareUrl(),
+    }),
+  );
   $('loading').hidden = true;
   showView('playground');
   if (!(await loadFromHash({ initial: true }))) {

@@ -3,7 +3,8 @@
 // link, an <iframe> snippet (with a few lines that size the iframe from the page's height
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
 import { h, mount } from './views/dom.js';
-import { HIDE_GROUPS, HEIGHT_MESSAGE, readHeightMessage, stripPageOptions } from './page-options.js';
+import { HIDE_GROUPS, stripPageOptions } from './page-options.js';
+import { HEIGHT_MESSAGE, readHeightMessage } from './frame-messages.js';
 import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
 
 /** The iframe's height before the page reports its own (px). */
@@ -84,7 +85,12 @@ export function elementSnippet(scriptUrl, fragment, options) {
  * @returns {{open: () => void, dialog: HTMLDialogElement}}
  */
 export function initShareDialog({ opener, link, options }) {
-  const dialog = h('dialog', { id: 'share-dialog', class: 'share-dialog', 'aria-labelledby': 'share-title', 'aria-describedby': 'share-intro' });
+  const dialog = h('dialog', {
+    id: 'share-dialog',
+    class: 'share-dialog',
+    'aria-labelledby': 'share-title',
+    'aria-describedby': 'share-intro',
+  });
   document.body.append(dialog);
   let choice = null; // {embed, readonly, lang, hide: Set}
   let previewTimer = 0;
@@ -96,54 +102,142 @@ export function initShareDialog({ opener, link, options }) {
   function chosenOptions() {
     const base = options();
     return {
-      ...base, lang: choice.lang, embed: choice.embed, readonly: choice.readonly,
-      hide: [...Object.values(HIDE_GROUPS).flat()].filter((n) => choice.hide.has(n)), frame: null, origin: [],
+      ...base,
+      lang: choice.lang,
+      embed: choice.embed,
+      readonly: choice.readonly,
+      hide: [...Object.values(HIDE_GROUPS).flat()].filter((n) => choice.hide.has(n)),
+      frame: null,
+      origin: [],
     };
   }
 
   function build() {
-    const checkbox = (key, checked, label, onchange) => h('label', { class: 'check' },
-      h('input', { type: 'checkbox', dataset: { field: key }, checked, onchange }), ' ', label);
-    const output = (key, labelKey, copyKey, noteKey) => h('div', { class: 'share-output' },
-      h('div', { class: 'share-output-head' },
-        h('label', { for: `share-${key}` }, t(labelKey)),
-        h('button', { type: 'button', id: `share-copy-${key}`, onclick: () => copy(key) }, t(copyKey)),
-        h('span', { class: 'status', id: `share-status-${key}`, role: 'status', 'aria-live': 'polite' })),
-      h('textarea', { id: `share-${key}`, class: 'share-text', readonly: true, rows: key === 'link' ? 3 : 6, spellcheck: 'false', translate: 'no', dataset: { field: key } }),
-      noteKey ? h('p', { class: 'note' }, t(noteKey)) : null);
-    mount(dialog,
-      h('div', { class: 'share-head' },
+    const checkbox = (key, checked, label, onchange) =>
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', dataset: { field: key }, checked, onchange }), ' ', label);
+    const output = (key, labelKey, copyKey, noteKey) =>
+      h(
+        'div',
+        { class: 'share-output' },
+        h(
+          'div',
+          { class: 'share-output-head' },
+          h('label', { for: `share-${key}` }, t(labelKey)),
+          h('button', { type: 'button', id: `share-copy-${key}`, onclick: () => copy(key) }, t(copyKey)),
+          h('span', { class: 'status', id: `share-status-${key}`, role: 'status', 'aria-live': 'polite' }),
+        ),
+        h('textarea', {
+          id: `share-${key}`,
+          class: 'share-text',
+          readonly: true,
+          rows: key === 'link' ? 3 : 6,
+          spellcheck: 'false',
+          translate: 'no',
+          dataset: { field: key },
+        }),
+        noteKey ? h('p', { class: 'note' }, t(noteKey)) : null,
+      );
+    mount(
+      dialog,
+      h(
+        'div',
+        { class: 'share-head' },
         h('h2', { id: 'share-title' }, t('embed.dialogTitle')),
-        h('button', { type: 'button', class: 'share-close', 'aria-label': t('embed.close'), title: t('embed.close'), onclick: () => dialog.close() }, '×')),
+        h(
+          'button',
+          { type: 'button', class: 'share-close', 'aria-label': t('embed.close'), title: t('embed.close'), onclick: () => dialog.close() },
+          '×',
+        ),
+      ),
       h('p', { id: 'share-intro', class: 'note share-intro' }, t('embed.dialogIntro')),
-      h('div', { class: 'share-body' },
-        h('div', { class: 'share-options' },
-          h('fieldset', {},
+      h(
+        'div',
+        { class: 'share-body' },
+        h(
+          'div',
+          { class: 'share-options' },
+          h(
+            'fieldset',
+            {},
             h('legend', {}, t('embed.presentation')),
-            checkbox('embed', choice.embed, t('embed.embedLabel'), (ev) => { choice.embed = ev.target.checked; refresh(); }),
-            checkbox('readonly', choice.readonly, t('embed.readonlyLabel'), (ev) => { choice.readonly = ev.target.checked; refresh(); }),
-            h('label', { class: 'inline' }, t('embed.langLabel'), ' ',
-              h('select', { dataset: { field: 'lang' }, onchange: (ev) => { choice.lang = ev.target.value; refresh(); } },
-                LANGS.map((lang) => h('option', { value: lang, selected: lang === choice.lang, lang }, LANG_NAMES[lang]))))),
-          h('fieldset', { class: 'share-hide' },
+            checkbox('embed', choice.embed, t('embed.embedLabel'), (ev) => {
+              choice.embed = ev.target.checked;
+              refresh();
+            }),
+            checkbox('readonly', choice.readonly, t('embed.readonlyLabel'), (ev) => {
+              choice.readonly = ev.target.checked;
+              refresh();
+            }),
+            h(
+              'label',
+              { class: 'inline' },
+              t('embed.langLabel'),
+              ' ',
+              h(
+                'select',
+                {
+                  dataset: { field: 'lang' },
+                  onchange: (ev) => {
+                    choice.lang = ev.target.value;
+                    refresh();
+                  },
+                },
+                LANGS.map((lang) => h('option', { value: lang, selected: lang === choice.lang, lang }, LANG_NAMES[lang])),
+              ),
+            ),
+          ),
+          h(
+            'fieldset',
+            { class: 'share-hide' },
             h('legend', {}, t('embed.hideLegend')),
-            Object.entries(HIDE_GROUPS).map(([group, names]) => h('fieldset', { class: 'share-group' },
-              h('legend', {}, t(`embed.group.${group}`)),
-              names.map((name) => checkbox(`hide-${name}`, choice.hide.has(name), t(`embed.hide.${name}`), (ev) => {
-                if (ev.target.checked) choice.hide.add(name); else choice.hide.delete(name);
-                refresh();
-              })))))),
-        h('div', { class: 'share-preview' },
+            Object.entries(HIDE_GROUPS).map(([group, names]) =>
+              h(
+                'fieldset',
+                { class: 'share-group' },
+                h('legend', {}, t(`embed.group.${group}`)),
+                names.map((name) =>
+                  checkbox(`hide-${name}`, choice.hide.has(name), t(`embed.hide.${name}`), (ev) => {
+                    if (ev.target.checked) choice.hide.add(name);
+                    else choice.hide.delete(name);
+                    refresh();
+                  }),
+                ),
+              ),
+            ),
+          ),
+        ),
+        h(
+          'div',
+          { class: 'share-preview' },
           h('h3', {}, t('embed.preview')),
           // Focusable: the preview scrolls, and a keyboard user must be able to scroll it (WCAG 2.1.1).
-          h('div', { class: 'share-preview-box', tabindex: '0', role: 'group', 'aria-label': t('embed.preview') }, h('div', { class: 'share-preview-inner' },
-            h('iframe', { id: 'share-preview-frame', title: t('embed.previewTitle'), tabindex: '-1', inert: true, style: { width: `${PREVIEW_WIDTH}px` } }))),
-          h('p', { class: 'note' }, t('embed.previewNote')))),
+          h(
+            'div',
+            { class: 'share-preview-box', tabindex: '0', role: 'group', 'aria-label': t('embed.preview') },
+            h(
+              'div',
+              { class: 'share-preview-inner' },
+              h('iframe', {
+                id: 'share-preview-frame',
+                title: t('embed.previewTitle'),
+                tabindex: '-1',
+                inert: true,
+                style: { width: `${PREVIEW_WIDTH}px` },
+              }),
+            ),
+          ),
+          h('p', { class: 'note' }, t('embed.previewNote')),
+        ),
+      ),
       h('p', { class: 'error', id: 'share-error', role: 'alert', hidden: true }),
-      h('div', { class: 'share-outputs' },
+      h(
+        'div',
+        { class: 'share-outputs' },
         output('link', 'embed.linkLabel', 'embed.copyLink'),
         output('snippet', 'embed.snippetLabel', 'embed.copySnippet', 'embed.snippetNote'),
-        output('element', 'embed.elementLabel', 'embed.copyElement', 'embed.elementNote')));
+        output('element', 'embed.elementLabel', 'embed.copyElement', 'embed.elementNote'),
+      ),
+    );
     applyStatic(dialog);
   }
 
@@ -171,8 +265,11 @@ export function initShareDialog({ opener, link, options }) {
     for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-status-${key}`).textContent = '';
     clearTimeout(previewTimer);
     const frame = dialog.querySelector('#share-preview-frame');
-    const load = () => { if (frame.src !== url) frame.src = url; };
-    if (previewNow) load(); else previewTimer = setTimeout(load, 250);
+    const load = () => {
+      if (frame.src !== url) frame.src = url;
+    };
+    if (previewNow) load();
+    else previewTimer = setTimeout(load, 250);
   }
 
   async function copy(key) {
@@ -205,7 +302,8 @@ export function initShareDialog({ opener, link, options }) {
     if (!frame?.src || ev.source !== frame.contentWindow) return;
     const message = ev.origin === new URL(frame.src).origin ? readHeightMessage(ev.data) : null;
     if (!message) {
-      if (ev.data?.type === HEIGHT_MESSAGE) console.warn('Attention Playground: message ignored (not a height message from the preview)', ev.origin, ev.data);
+      if (ev.data?.type === HEIGHT_MESSAGE)
+        console.warn('Attention Playground: message ignored (not a height message from the preview)', ev.origin, ev.data);
       return;
     }
     previewHeight = message.height;
@@ -243,7 +341,9 @@ export function initShareDialog({ opener, link, options }) {
       if (focused) field(focused)?.focus();
     }
   });
-  window.addEventListener('resize', () => { if (dialog.open) sizePreview(); });
+  window.addEventListener('resize', () => {
+    if (dialog.open) sizePreview();
+  });
   opener.addEventListener('click', open);
   return { open, dialog };
 }
