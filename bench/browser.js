@@ -31,8 +31,12 @@ const log = (msg) => console.error(msg);
 
 // docs/toolchain.md "Browser": without the networking flags Chromium floods the closed network.
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--no-first-run', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
 ];
 
 for (const f of ['wasm/attn.js', 'wasm/attn_simd.js', 'vendor/bench-vendor.js', 'vendor/tfjs/tfjs-backend-wasm-simd.wasm']) {
@@ -57,21 +61,29 @@ try {
     else if (msg.type() === 'log') log(`page: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(err.stack || err.message));
-  page.on('response', (res) => { if (res.status() >= 400) problems.push(`${res.url()}: HTTP ${res.status()}`); });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`${res.url()}: HTTP ${res.status()}`);
+  });
   // Progress: the page writes every step to #status; echo it here.
   await page.exposeFunction('__benchProgress', (msg) => log(`chromium: ${msg}`));
   await page.addInitScript(() => {
     addEventListener('DOMContentLoaded', () => {
       const status = document.getElementById('status');
-      new MutationObserver(() => window.__benchProgress(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => window.__benchProgress(status.textContent)).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
   });
   const target = `${url}bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
   log(`chromium ${browserVersion}: ${target}`);
   await page.goto(target);
-  await page.waitForFunction(() => window.benchResults !== undefined, null, { timeout: 30_000 }).catch(() => {
-    throw new Error(`the page did not start: ${problems.join('; ') || 'window.benchResults never set'}`);
-  });
+  await page
+    .waitForFunction(() => window.benchResults !== undefined, null, { timeout: 30_000 })
+    .catch(() => {
+      throw new Error(`the page did not start: ${problems.join('; ') || 'window.benchResults never set'}`);
+    });
   pageReport = await page.evaluate(() => window.benchResults);
   if (problems.length) log(`page problems: ${problems.join('; ')}`);
 } finally {
@@ -98,5 +110,6 @@ delete report.table;
 mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(outFile, JSON.stringify(report, null, 1) + '\n');
 console.log(formatTables(report.results, report.ratios, `Kernel benchmark, ${report.browser}, ${report.machine.cpu}`));
-if (report.git) console.log(`checkout ${report.git.commit}${report.git.dirty ? ' with uncommitted changes (the build may include them)' : ''}`);
+if (report.git)
+  console.log(`checkout ${report.git.commit}${report.git.dirty ? ' with uncommitted changes (the build may include them)' : ''}`);
 console.log(`wrote ${outFile} (${report.seconds} s)`);

@@ -64,7 +64,9 @@ const scalar = await loadWasm('attn');
 const simd = await loadWasm('attn_simd');
 const { tf, info: tfjs } = await loadTfjs();
 const kernelNames = { 'wasm-scalar': scalar.kernelName?.(), 'wasm-simd': simd.kernelName?.() };
-log(`WASM kernels: scalar build "${kernelNames['wasm-scalar']}", SIMD build "${kernelNames['wasm-simd']}"; TF.js ${tfjs.version} ${tfjs.backend} simd=${tfjs.simd} threads=${tfjs.threads}`);
+log(
+  `WASM kernels: scalar build "${kernelNames['wasm-scalar']}", SIMD build "${kernelNames['wasm-simd']}"; TF.js ${tfjs.version} ${tfjs.backend} simd=${tfjs.simd} threads=${tfjs.threads}`,
+);
 
 // Native alone on the machine (the JS side idle meanwhile), once before and once after the JS/WASM
 // phase; the runs of both are pooled (poolNative).
@@ -74,7 +76,10 @@ if (nativeBefore.skipped) log(`native: skipped (${nativeBefore.skipped})`);
 
 const bench = await runBench({
   variants: allVariants({ scalar, simd, tf }),
-  sizes, runs, minBatchMs, log,
+  sizes,
+  runs,
+  minBatchMs,
+  log,
 });
 const native = nativeBefore.skipped ? nativeBefore : poolNative(nativeBefore, runNative(ROOT, log, nativeOpts));
 
@@ -99,5 +104,6 @@ console.log(formatTables(results, ratios, `Kernel benchmark, node ${process.vers
 for (const c of bench.checks.filter((c) => c.kernel === 'softmax_entropy')) {
   console.log(`n=${c.n}: ${c.what}: weights ${c.weights.toExponential(1)}, entropy ${c.entropy.toExponential(1)}`);
 }
-if (report.git) console.log(`checkout ${report.git.commit}${report.git.dirty ? ' with uncommitted changes (the build may include them)' : ''}`);
+if (report.git)
+  console.log(`checkout ${report.git.commit}${report.git.dirty ? ' with uncommitted changes (the build may include them)' : ''}`);
 console.log(`\nwrote ${outFile} (${report.seconds} s)`);

@@ -9,8 +9,14 @@ import { serve } from '../scripts/serve.js';
 import { arg, gitInfo, machine } from './lib/node-env.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 const query = new URLSearchParams({ runs: arg('--runs', '5') });
 const only = arg('--only', null);
 if (only) query.set('only', only);
@@ -19,13 +25,19 @@ const { server, url } = await serve({ port: 0 });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') console.error(`console error: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.error(`console error: ${m.text()}`);
+  });
   await page.goto(`${url}scenarios.html?${query}`);
   page.setDefaultTimeout(15 * 60 * 1000);
   const results = await page.evaluate(() => window.scenarioResults);
   const rows = results.scenarios.map((s) => [
-    s.name, `${s.runsMs.length > 1 ? 'median ' : ''}${s.medianMs.toFixed(1)} ms`, s.targetMs ? `< ${s.targetMs} ms: ${s.medianMs < s.targetMs ? 'met' : 'NOT met'}` : '',
-    s.peakMemoryMiB ? `${s.peakMemoryMiB.toFixed(0)} MiB (< ${s.targetMemoryMiB}: ${s.peakMemoryMiB < s.targetMemoryMiB ? 'met' : 'NOT met'})` : '',
+    s.name,
+    `${s.runsMs.length > 1 ? 'median ' : ''}${s.medianMs.toFixed(1)} ms`,
+    s.targetMs ? `< ${s.targetMs} ms: ${s.medianMs < s.targetMs ? 'met' : 'NOT met'}` : '',
+    s.peakMemoryMiB
+      ? `${s.peakMemoryMiB.toFixed(0)} MiB (< ${s.targetMemoryMiB}: ${s.peakMemoryMiB < s.targetMemoryMiB ? 'met' : 'NOT met'})`
+      : '',
   ]);
   console.log(`Chromium, ${results.variant} (${results.kernels})`);
   for (const r of rows) console.log(`  ${r[0]}\n      ${r[1]}  ${r[2]}  ${r[3]}`);

@@ -5,8 +5,14 @@
 import { chromium } from 'playwright-core';
 import { serve } from './serve.js';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 const [urlArg, out = 'screenshot.png', script] = process.argv.slice(2);
 const served = urlArg ? null : await serve({ port: 0 });
@@ -14,7 +20,9 @@ const url = urlArg || served.url;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-  page.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.log('console error:', m.text());
+  });
   page.on('pageerror', (e) => console.log('page error:', e.message));
   await page.goto(url);
   await page.evaluate(() => window.attentionPlayground.ready);

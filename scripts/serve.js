@@ -8,21 +8,34 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.md': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.md': 'text/plain; charset=utf-8',
   '.npy': 'application/octet-stream',
 };
 
 /** Starts serving `root`; resolves to {server, url}. */
-export async function serve({ root = fileURLToPath(new URL('../web', import.meta.url)), port = 8000, host = '127.0.0.1', tries = 20 } = {}) {
+export async function serve({
+  root = fileURLToPath(new URL('../web', import.meta.url)),
+  port = 8000,
+  host = '127.0.0.1',
+  tries = 20,
+} = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       let file = normalize(join(base, path));
-      if (file !== base && !file.startsWith(base + sep)) { res.writeHead(403).end(); return; }
+      if (file !== base && !file.startsWith(base + sep)) {
+        res.writeHead(403).end();
+        return;
+      }
       if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
@@ -42,7 +55,10 @@ export async function serve({ root = fileURLToPath(new URL('../web', import.meta
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+  const arg = (name, dflt) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : dflt;
+  };
   const port = Number(arg('--port', process.env.PORT ?? 8000));
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serve: the port must be a whole number from 0 to 65535 (got "${arg('--port', process.env.PORT)}")`);

@@ -41,7 +41,15 @@ const MiB = 2 ** 20;
  * - domNodes: 100. Chromium's node counter also counts text nodes and detached nodes that a GC
  *   has not reclaimed yet; on the same reference state it moves by about a dozen.
  */
-export const BOUNDS = Object.freeze({ wasmBytes: 0, jsHeapBytes: 2 * MiB, emvalHandles: 0, classHandles: 0, elements: 0, listeners: 0, domNodes: 100 });
+export const BOUNDS = Object.freeze({
+  wasmBytes: 0,
+  jsHeapBytes: 2 * MiB,
+  emvalHandles: 0,
+  classHandles: 0,
+  elements: 0,
+  listeners: 0,
+  domNodes: 100,
+});
 
 const int = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
 const pick = (rng, list) => list[Math.floor(rng() * list.length)];
@@ -68,8 +76,16 @@ export function soakState(rng, index = 0) {
     heads = Array.from({ length: nHeads }, (_, h) => {
       const dK = int(rng, 1, 6);
       return {
-        name: `head ${h}`, Q: null, K: null, V: null, logits: null, weights: null,
-        WQ: matrix(rng, dModel, dK, value), WK: matrix(rng, dModel, dK, value), WV: matrix(rng, dModel, int(rng, 1, 6), value), ...gate(),
+        name: `head ${h}`,
+        Q: null,
+        K: null,
+        V: null,
+        logits: null,
+        weights: null,
+        WQ: matrix(rng, dModel, dK, value),
+        WK: matrix(rng, dModel, dK, value),
+        WV: matrix(rng, dModel, int(rng, 1, 6), value),
+        ...gate(),
       };
     });
     const sumDv = heads.reduce((sum, h) => sum + h.WV[0].length, 0);
@@ -81,7 +97,10 @@ export function soakState(rng, index = 0) {
       const dK = int(rng, 1, 8);
       const V = rng() < 0.8 ? matrix(rng, nK, int(rng, 0, 6), value) : null;
       const head = { name: `head ${h}`, Q: null, K: null, V, logits: null, weights: null, ...gate() };
-      if (mode === 'qkv') { head.Q = matrix(rng, nQ, dK, value); head.K = matrix(rng, nK, dK, value); }
+      if (mode === 'qkv') {
+        head.Q = matrix(rng, nQ, dK, value);
+        head.K = matrix(rng, nK, dK, value);
+      }
       if (mode === 'logits') head.logits = matrix(rng, nQ, nK, () => (rng() < 0.1 ? null : uniform(rng, -5, 5)));
       if (mode === 'weights') head.weights = matrix(rng, nQ, nK, () => (rng() < 0.15 ? 0 : rng()));
       return head;
@@ -97,7 +116,10 @@ export function soakState(rng, index = 0) {
   if (rng() < 0.15) mask.stride = int(rng, 2, 4);
   if (rng() < 0.15) mask.sinks = int(rng, 1, 3);
   const state = {
-    version: 1, mode, heads, head: int(rng, 0, nHeads - 1),
+    version: 1,
+    mode,
+    heads,
+    head: int(rng, 0, nHeads - 1),
     tokens: { queries: Array.from({ length: nQ }, word), keys: Array.from({ length: nK }, word) },
     mask,
     tau: Math.exp(uniform(rng, Math.log(0.05), Math.log(20))),
@@ -131,7 +153,9 @@ export async function openSoakPage(session, { label = '[soak] ' } = {}) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Debugger.enable');
   const { breakpointId } = await cdp.send('Debugger.setBreakpointByUrl', {
-    urlRegex: '/core\\.js$', lineNumber: ctor + 1, condition: '((globalThis.__soakCores ??= []).push(this), false)',
+    urlRegex: '/core\\.js$',
+    lineNumber: ctor + 1,
+    condition: '((globalThis.__soakCores ??= []).push(this), false)',
   });
   await page.goto(session.url);
   await waitReady(page);
@@ -144,20 +168,27 @@ export async function openSoakPage(session, { label = '[soak] ' } = {}) {
 async function probe(page, cdp) {
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
-  const cores = await page.evaluate(() => (globalThis.__soakCores ?? []).map((c) => ({
-    variant: c.variant,
-    wasmBytes: c.memoryBytes(),
-    emvalHandles: c.mod.count_emval_handles(),
-    classBindings: typeof c.mod.getInheritedInstanceCount === 'function',
-    classHandles: typeof c.mod.getInheritedInstanceCount === 'function' ? c.mod.getInheritedInstanceCount() : 0,
-  })));
+  const cores = await page.evaluate(() =>
+    (globalThis.__soakCores ?? []).map((c) => ({
+      variant: c.variant,
+      wasmBytes: c.memoryBytes(),
+      emvalHandles: c.mod.count_emval_handles(),
+      classBindings: typeof c.mod.getInheritedInstanceCount === 'function',
+      classHandles: typeof c.mod.getInheritedInstanceCount === 'function' ? c.mod.getInheritedInstanceCount() : 0,
+    })),
+  );
   if (cores.length !== 1) throw new Error(`expected one Core in the page, found ${cores.length}`);
   const attached = await page.evaluate(() => document.getElementsByTagName('*').length);
   const heap = await cdp.send('Runtime.getHeapUsage');
   const dom = await cdp.send('Memory.getDOMCounters');
   return {
-    ...cores[0], jsHeapBytes: heap.usedSize, jsHeapTotalBytes: heap.totalSize,
-    domNodes: dom.nodes, listeners: dom.jsEventListeners, documents: dom.documents, elements: attached,
+    ...cores[0],
+    jsHeapBytes: heap.usedSize,
+    jsHeapTotalBytes: heap.totalSize,
+    domNodes: dom.nodes,
+    listeners: dom.jsEventListeners,
+    documents: dom.documents,
+    elements: attached,
   };
 }
 
@@ -186,7 +217,10 @@ function setStates(page, states) {
  * @param {{recomputes?: number, every?: number, warmup?: number, seed?: number, batch?: number,
  *   log?: (line: string) => void}} options
  */
-export async function soak({ page, cdp }, { recomputes = 10_000, every = 1_000, warmup = 200, seed = 20240607, batch = 50, log = () => {} } = {}) {
+export async function soak(
+  { page, cdp },
+  { recomputes = 10_000, every = 1_000, warmup = 200, seed = 20240607, batch = 50, log = () => {} } = {},
+) {
   const rng = mulberry32(seed);
   const reference = defaultState();
   const checkpoints = [];
@@ -195,8 +229,8 @@ export async function soak({ page, cdp }, { recomputes = 10_000, every = 1_000, 
   const started = Date.now();
   let phase = 'start';
   const checkpoint = async () => {
-    rejected.push(...await setStates(page, [reference]));
-    const p = { phase, recomputes: done, seconds: (Date.now() - started) / 1000, ...await probe(page, cdp) };
+    rejected.push(...(await setStates(page, [reference])));
+    const p = { phase, recomputes: done, seconds: (Date.now() - started) / 1000, ...(await probe(page, cdp)) };
     checkpoints.push(p);
     log(formatCheckpoint(p));
     return p;
@@ -210,7 +244,7 @@ export async function soak({ page, cdp }, { recomputes = 10_000, every = 1_000, 
     while (done < target) {
       const n = Math.min(batch, target - done, next - done);
       const states = Array.from({ length: n }, (_, i) => soakState(rng, done + i));
-      rejected.push(...await setStates(page, states));
+      rejected.push(...(await setStates(page, states)));
       done += n;
       if (done === next || done === target) {
         await checkpoint();
@@ -227,7 +261,16 @@ export async function soak({ page, cdp }, { recomputes = 10_000, every = 1_000, 
   const growth = {};
   for (const key of Object.keys(BOUNDS)) growth[key] = Math.max(...after.map((p) => p[key])) - baseline[key];
   const within = Object.fromEntries(Object.entries(BOUNDS).map(([k, bound]) => [k, growth[k] <= bound]));
-  return { checkpoints, rejected, baseline, final: checkpoints[checkpoints.length - 1], growth, within, bounds: BOUNDS, seconds: (Date.now() - started) / 1000 };
+  return {
+    checkpoints,
+    rejected,
+    baseline,
+    final: checkpoints[checkpoints.length - 1],
+    growth,
+    within,
+    bounds: BOUNDS,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 /** Columns padded with spaces (a TAP log would show tabs as "\\t"). */
@@ -236,7 +279,17 @@ function formatRow(cells) {
 }
 
 function formatCheckpoint(p) {
-  return formatRow([p.phase, p.recomputes, p.seconds.toFixed(1), (p.wasmBytes / MiB).toFixed(2), p.emvalHandles, (p.jsHeapBytes / MiB).toFixed(2), p.domNodes, p.listeners, p.elements]);
+  return formatRow([
+    p.phase,
+    p.recomputes,
+    p.seconds.toFixed(1),
+    (p.wasmBytes / MiB).toFixed(2),
+    p.emvalHandles,
+    (p.jsHeapBytes / MiB).toFixed(2),
+    p.domNodes,
+    p.listeners,
+    p.elements,
+  ]);
 }
 
 async function main() {
@@ -249,15 +302,34 @@ async function main() {
   let code = 0;
   try {
     const out = await soak(await openSoakPage(session), {
-      recomputes: option('recomputes', 10_000), every: option('every', 1_000), warmup: option('warmup', 200), seed: option('seed', 20240607),
+      recomputes: option('recomputes', 10_000),
+      every: option('every', 1_000),
+      warmup: option('warmup', 200),
+      seed: option('seed', 20240607),
       log: (line) => console.log(line),
     });
     const { pageErrors, consoleErrors, dialogs } = session.events;
-    console.log(`core ${out.final.variant}; class bindings: ${out.final.classBindings ? 'yes' : 'none'}; ${out.seconds.toFixed(0)} s in all`);
-    console.log(`growth after the warm-up (bound): ${Object.entries(out.growth).map(([k, v]) => `${k} ${k.endsWith('Bytes') ? `${(v / MiB).toFixed(2)} MiB` : v} (${k.endsWith('Bytes') ? `${(BOUNDS[k] / MiB).toFixed(2)} MiB` : BOUNDS[k]})`).join(', ')}`);
-    console.log(`rejected states: ${out.rejected.length}; page errors: ${pageErrors.length}; console errors: ${consoleErrors.length}; dialogs: ${dialogs.length}`);
+    console.log(
+      `core ${out.final.variant}; class bindings: ${out.final.classBindings ? 'yes' : 'none'}; ${out.seconds.toFixed(0)} s in all`,
+    );
+    console.log(
+      `growth after the warm-up (bound): ${Object.entries(out.growth)
+        .map(
+          ([k, v]) =>
+            `${k} ${k.endsWith('Bytes') ? `${(v / MiB).toFixed(2)} MiB` : v} (${k.endsWith('Bytes') ? `${(BOUNDS[k] / MiB).toFixed(2)} MiB` : BOUNDS[k]})`,
+        )
+        .join(', ')}`,
+    );
+    console.log(
+      `rejected states: ${out.rejected.length}; page errors: ${pageErrors.length}; console errors: ${consoleErrors.length}; dialogs: ${dialogs.length}`,
+    );
     for (const line of [...out.rejected, ...pageErrors, ...consoleErrors, ...dialogs].slice(0, 10)) console.log(`  ${line}`);
-    const ok = Object.values(out.within).every(Boolean) && out.rejected.length === 0 && pageErrors.length === 0 && consoleErrors.length === 0 && dialogs.length === 0;
+    const ok =
+      Object.values(out.within).every(Boolean) &&
+      out.rejected.length === 0 &&
+      pageErrors.length === 0 &&
+      consoleErrors.length === 0 &&
+      dialogs.length === 0;
     console.log(ok ? 'soak: within bounds' : 'soak: FAILED');
     code = ok ? 0 : 1;
   } finally {

@@ -53,8 +53,9 @@ function showResults(results) {
   const head = table.insertRow();
   for (const h of ['kernel', 'variant', ...ns.map((n) => `n = ${n}`), 'max abs error (weights / H)']) cell(head, h, 'th');
   const order = ['softmax_entropy', 'softmax'];
-  const keys = [...new Set(results.map((r) => `${r.kernel}|${r.variant}`))]
-    .sort((a, b) => order.indexOf(a.split('|')[0]) - order.indexOf(b.split('|')[0]));
+  const keys = [...new Set(results.map((r) => `${r.kernel}|${r.variant}`))].sort(
+    (a, b) => order.indexOf(a.split('|')[0]) - order.indexOf(b.split('|')[0]),
+  );
   for (const key of keys) {
     const [kernel, variant] = key.split('|');
     const row = table.insertRow();
@@ -109,13 +110,17 @@ async function main() {
     hardwareConcurrency: navigator.hardwareConcurrency,
     crossOriginIsolated: self.crossOriginIsolated === true,
   };
-  $('machine').textContent = `${machine.userAgent}; ${machine.hardwareConcurrency} logical CPUs; TF.js ${tfjs.version} ` +
+  $('machine').textContent =
+    `${machine.userAgent}; ${machine.hardwareConcurrency} logical CPUs; TF.js ${tfjs.version} ` +
     `(${tfjs.backend}, SIMD ${tfjs.simd}, one thread)`;
   const kernels = { 'wasm-scalar': scalar.kernelName?.(), 'wasm-simd': simd.kernelName?.() };
   log(`WASM kernels: scalar build "${kernels['wasm-scalar']}", SIMD build "${kernels['wasm-simd']}"`);
   const bench = await runBench({
     variants: allVariants({ scalar, simd, tf }),
-    sizes, runs, minBatchMs, log,
+    sizes,
+    runs,
+    minBatchMs,
+    log,
   });
   const ratios = computeRatios(bench.results, 'chromium');
   showResults(bench.results);

@@ -87,4 +87,3 @@ export function unpack(value, byOffset) {
   for (const k of Object.keys(value)) value[k] = unpack(value[k], byOffset);
   return value;
 }
-

@@ -11,16 +11,16 @@ import { toCoreJson, unpack } from './core-json.js';
 
 export { AttentionError, StateError, toCoreJson };
 
-const isNode = typeof process !== 'undefined' && !!process.versions?.node &&
-  typeof window === 'undefined';
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 /** softmax([1, 2, 3, 4]) in double precision: the loader's self-test. */
 export const SELF_TEST_EXPECTED = [0.0320586, 0.0871443, 0.2368828, 0.6439143];
 const SELF_TEST_TOLERANCE = 1e-6;
 
 // The smallest module using a SIMD128 instruction (i8x16.splat); validates only where SIMD is on.
-const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
-  10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
 
 /** True when this JavaScript engine runs WebAssembly SIMD128. */
 export function simdSupported() {
@@ -51,8 +51,7 @@ async function instantiate(build) {
 function selfTestFailure(mod) {
   if (typeof mod.selfTest !== 'function') return 'the build has no self-test';
   const got = Array.from(mod.selfTest());
-  const ok = got.length === SELF_TEST_EXPECTED.length &&
-    got.every((x, i) => Math.abs(x - SELF_TEST_EXPECTED[i]) <= SELF_TEST_TOLERANCE);
+  const ok = got.length === SELF_TEST_EXPECTED.length && got.every((x, i) => Math.abs(x - SELF_TEST_EXPECTED[i]) <= SELF_TEST_TOLERANCE);
   return ok ? null : `self-test gave [${got.map((x) => x.toFixed(7)).join(', ')}]`;
 }
 
@@ -83,8 +82,10 @@ export async function loadCore({ variant = 'auto', failSelfTest = false } = {}) 
         if (failure) {
           fallbackReason = `the SIMD build failed its self-test (${failure})`;
           fallback = { code: 'selfTest', detail: failure };
+        } else {
+          mod = simd;
+          chosen = BUILDS.simd;
         }
-        else { mod = simd; chosen = BUILDS.simd; }
       } catch (e) {
         fallbackReason = `the SIMD build could not be loaded (${e.message})`;
         fallback = { code: 'loadFailed', detail: e.message };
@@ -368,7 +369,13 @@ export class Core {
    * @returns {{kept: number, expected: number[], maxDiff: number, afterSum: number}}
    */
   renormalisation(before, visible, after) {
-    return throwIfError(this.mod.lessonRenormalisation(before, visible.map((v) => (v ? 1 : 0)), after));
+    return throwIfError(
+      this.mod.lessonRenormalisation(
+        before,
+        visible.map((v) => (v ? 1 : 0)),
+        after,
+      ),
+    );
   }
 
   /**
@@ -381,11 +388,20 @@ export class Core {
    */
   valueEdit(p) {
     const flat = (m) => m.flat().map((x) => (x === null ? NaN : x));
-    const out = throwIfError(this.mod.lessonValueEdit({
-      nQ: p.scores.length, nK: p.scores[0]?.length ?? 0, dV: p.output.length,
-      scores: flat(p.scores), refScores: flat(p.refScores), output: p.output, refOutput: p.refOutput,
-      values: flat(p.values), refValues: flat(p.refValues), changed: p.changed,
-    }));
+    const out = throwIfError(
+      this.mod.lessonValueEdit({
+        nQ: p.scores.length,
+        nK: p.scores[0]?.length ?? 0,
+        dV: p.output.length,
+        scores: flat(p.scores),
+        refScores: flat(p.refScores),
+        output: p.output,
+        refOutput: p.refOutput,
+        values: flat(p.values),
+        refValues: flat(p.refValues),
+        changed: p.changed,
+      }),
+    );
     return { ...out, ratio: Number.isNaN(out.ratio) ? null : out.ratio };
   }
 }

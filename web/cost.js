@@ -15,13 +15,18 @@ import { BLOCK_ROWS, headShape } from './large.js';
  * @throws {AttentionError}
  */
 export function stateCost(core, s) {
-  const shape = s.mode === 'x'
-    ? {
-      mode: 'x', n: s.x.X.length, dModel: s.x.X[0].length,
-      dK: s.heads.map((hd) => hd.WQ[0].length), dV: s.heads.map((hd) => hd.WV[0].length),
-      woRows: s.x.WO ? s.x.WO.length : 0, woCols: s.x.WO ? s.x.WO[0].length : 0,
-    }
-    : { mode: s.mode, ...headShape(s), blockRows: BLOCK_ROWS };
+  const shape =
+    s.mode === 'x'
+      ? {
+          mode: 'x',
+          n: s.x.X.length,
+          dModel: s.x.X[0].length,
+          dK: s.heads.map((hd) => hd.WQ[0].length),
+          dV: s.heads.map((hd) => hd.WV[0].length),
+          woRows: s.x.WO ? s.x.WO.length : 0,
+          woCols: s.x.WO ? s.x.WO[0].length : 0,
+        }
+      : { mode: s.mode, ...headShape(s), blockRows: BLOCK_ROWS };
   const out = core.mod.costOf(shape);
   if (out.error) throw new AttentionError(out.error.code, out.error.field, out.error.message);
   return out;

@@ -18,8 +18,14 @@
 // page reads nothing of this one. Its styles are a constructed style sheet (CSSOM), so it works
 // in a course page with a strict content security policy (docs/security.md).
 import {
-  HIDEABLE, SET_STATE_MESSAGE, STATE_RESULT_MESSAGE, formatPageOptions, isOrigin, isPlaygroundMessage,
-  readHeightMessage, stripPageOptions,
+  HIDEABLE,
+  SET_STATE_MESSAGE,
+  STATE_RESULT_MESSAGE,
+  formatPageOptions,
+  isOrigin,
+  isPlaygroundMessage,
+  readHeightMessage,
+  stripPageOptions,
 } from './page-options.js';
 import { normaliseLang, t } from './i18n.js';
 
@@ -80,7 +86,9 @@ export class AttentionPlaygroundElement extends HTMLElement {
     this.answers = new Map(); // setState request id -> {resolve, reject, timer}
     this.onMessage = (ev) => this.receive(ev);
     // The page inside listens once it runs; its first height message says so.
-    this.running = new Promise((resolve) => { this.markRunning = resolve; });
+    this.running = new Promise((resolve) => {
+      this.markRunning = resolve;
+    });
   }
 
   /** A message to this window: only this element's frame, origin and shapes count. */

@@ -27,21 +27,55 @@ export function toCsv(header, rows) {
 
 /** JSON where NaN/Infinity (undefined metrics) become null, typed arrays become arrays. */
 export function toJson(value) {
-  return JSON.stringify(value, (_, v) => {
-    if (typeof v === 'number' && !Number.isFinite(v)) return null;
-    if (ArrayBuffer.isView(v)) return Array.from(v, (x) => (Number.isFinite(x) ? x : null));
-    return v;
-  }, 2) + '\n';
+  return (
+    JSON.stringify(
+      value,
+      (_, v) => {
+        if (typeof v === 'number' && !Number.isFinite(v)) return null;
+        if (ArrayBuffer.isView(v)) return Array.from(v, (x) => (Number.isFinite(x) ? x : null));
+        return v;
+      },
+      2,
+    ) + '\n'
+  );
 }
 
-export const HEAD_METRIC_COLUMNS = ['layer', 'head', 'verdict', 'rows', 'empty_rows', 'mean_entropy',
-  'mean_normalized_entropy', 'mean_n_eff', 'mean_top_k_mass', 'mean_sink_mass', 'pattern', 'confidence', 'parameter'];
+export const HEAD_METRIC_COLUMNS = [
+  'layer',
+  'head',
+  'verdict',
+  'rows',
+  'empty_rows',
+  'mean_entropy',
+  'mean_normalized_entropy',
+  'mean_n_eff',
+  'mean_top_k_mass',
+  'mean_sink_mass',
+  'pattern',
+  'confidence',
+  'parameter',
+];
 
 /** Per-head metrics (results of analyzeSourceHead) as CSV, one line per head. */
 export function headMetricsCsv(heads) {
-  return toCsv(HEAD_METRIC_COLUMNS, heads.map((r) => [r.layer, r.head, r.verdict, r.summary.rows, r.summary.emptyRows,
-    r.summary.meanEntropy, r.summary.meanNormalizedEntropy, r.summary.meanNEff, r.summary.meanTopKMass,
-    r.summary.meanSinkMass, r.pattern.kind, r.pattern.confidence, r.pattern.parameter]));
+  return toCsv(
+    HEAD_METRIC_COLUMNS,
+    heads.map((r) => [
+      r.layer,
+      r.head,
+      r.verdict,
+      r.summary.rows,
+      r.summary.emptyRows,
+      r.summary.meanEntropy,
+      r.summary.meanNormalizedEntropy,
+      r.summary.meanNEff,
+      r.summary.meanTopKMass,
+      r.summary.meanSinkMass,
+      r.pattern.kind,
+      r.pattern.confidence,
+      r.pattern.parameter,
+    ]),
+  );
 }
 
 /** Per-head metrics as JSON: `meta` (file, shape, layers, headsPerLayer, ...) and one entry per
@@ -49,13 +83,30 @@ export function headMetricsCsv(heads) {
 export function headMetricsJson(meta, heads) {
   return toJson({
     ...meta,
-    heads: heads.map((r) => ({ layer: r.layer, head: r.head, ...(r.label ? { label: r.label } : {}), verdict: r.verdict,
-      summary: r.summary, pattern: r.pattern, check: r.check })),
+    heads: heads.map((r) => ({
+      layer: r.layer,
+      head: r.head,
+      ...(r.label ? { label: r.label } : {}),
+      verdict: r.verdict,
+      summary: r.summary,
+      pattern: r.pattern,
+      check: r.check,
+    })),
   });
 }
 
-export const ROW_METRIC_COLUMNS = ['row', 'query_token', 'empty', 'visible', 'entropy', 'normalized_entropy',
-  'n_eff', 'top_k_mass', 'sink_mass', 'support'];
+export const ROW_METRIC_COLUMNS = [
+  'row',
+  'query_token',
+  'empty',
+  'visible',
+  'entropy',
+  'normalized_entropy',
+  'n_eff',
+  'top_k_mass',
+  'sink_mass',
+  'support',
+];
 
 /**
  * Per-row metrics as CSV.
@@ -68,8 +119,18 @@ export function rowMetricsCsv(rows, tokens = []) {
   const out = [];
   for (let t = 0; t < n; t++) {
     const empty = Boolean(rows.empty[t]);
-    out.push([t, tokens[t] ?? '', empty ? 1 : 0, rows.visible[t], rows.entropy[t], rows.normalizedEntropy[t],
-      rows.nEff[t], rows.topKMass[t], rows.sinkMass[t], empty ? null : rows.support[t]]);
+    out.push([
+      t,
+      tokens[t] ?? '',
+      empty ? 1 : 0,
+      rows.visible[t],
+      rows.entropy[t],
+      rows.normalizedEntropy[t],
+      rows.nEff[t],
+      rows.topKMass[t],
+      rows.sinkMass[t],
+      empty ? null : rows.support[t],
+    ]);
   }
   return toCsv(ROW_METRIC_COLUMNS, out);
 }
@@ -77,10 +138,19 @@ export function rowMetricsCsv(rows, tokens = []) {
 /** Per-row metrics from the playground's results (docs/state.md `rows`) in the same columns. */
 export function resultsRowsCsv(res, tokens) {
   const pick = (k) => res.rows.map((r) => r[k]);
-  return rowMetricsCsv({
-    entropy: pick('entropy'), normalizedEntropy: pick('normalizedEntropy'), nEff: pick('nEff'), topKMass: pick('topKMass'),
-    sinkMass: pick('sinkMass'), visible: pick('visible'), support: pick('support'), empty: pick('empty'),
-  }, tokens);
+  return rowMetricsCsv(
+    {
+      entropy: pick('entropy'),
+      normalizedEntropy: pick('normalizedEntropy'),
+      nEff: pick('nEff'),
+      topKMass: pick('topKMass'),
+      sinkMass: pick('sinkMass'),
+      visible: pick('visible'),
+      support: pick('support'),
+      empty: pick('empty'),
+    },
+    tokens,
+  );
 }
 
 const LABEL_MAX = 24;
@@ -127,7 +197,9 @@ export function heatmapSvg(o) {
   const width = left + cols * cell + 20 + (labels && o.colLabels?.length ? Math.ceil(labelWidth(o.colLabels) * 0.5) : 0);
   const height = top + rows * cell + 50;
   const parts = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
+  );
   parts.push(`<title>${escapeXml(o.title)}</title>`);
   parts.push(`<rect width="100%" height="100%" fill="#fff"/>`);
   parts.push(`<text x="10" y="20" font-size="15" font-weight="600">${escapeXml(o.title)}</text>`);
@@ -144,12 +216,18 @@ export function heatmapSvg(o) {
     }
     for (let j = 0; j < cols; j++) {
       const x = o.values[i * cols + j];
-      const fill = x === null || !Number.isFinite(x) ? '#dde2e8'
-        : paletteColour(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
-      const tip = labels ? `<title>${escapeXml(t('lab.export.cellTitle', {
-        i, q: o.rowLabels?.[i] !== undefined ? ` ${o.rowLabels[i]}` : '', j, k: o.colLabels?.[j] !== undefined ? ` ${o.colLabels[j]}` : '',
-        value: x === null || !Number.isFinite(x) ? t('lab.export.notVisible') : x,
-      }))}</title>` : '';
+      const fill = x === null || !Number.isFinite(x) ? '#dde2e8' : paletteColour(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
+      const tip = labels
+        ? `<title>${escapeXml(
+            t('lab.export.cellTitle', {
+              i,
+              q: o.rowLabels?.[i] !== undefined ? ` ${o.rowLabels[i]}` : '',
+              j,
+              k: o.colLabels?.[j] !== undefined ? ` ${o.colLabels[j]}` : '',
+              value: x === null || !Number.isFinite(x) ? t('lab.export.notVisible') : x,
+            }),
+          )}</title>`
+        : '';
       parts.push(`<rect x="${left + j * cell}" y="${top + i * cell}" width="${cell}" height="${cell}" fill="${fill}">${tip}</rect>`);
     }
   }
@@ -180,8 +258,7 @@ export function drawHeatmap(canvas, { values, rows, cols, domain }) {
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       const x = values[i * cols + j];
-      ctx.fillStyle = x === null || !Number.isFinite(x) ? '#dde2e8'
-        : paletteColour(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
+      ctx.fillStyle = x === null || !Number.isFinite(x) ? '#dde2e8' : paletteColour(Math.min(1, Math.max(0, (x - lo) / (hi - lo))));
       ctx.fillRect(j * px, i * px, px, px);
     }
   }
@@ -196,8 +273,13 @@ export function drawHeatmap(canvas, { values, rows, cols, domain }) {
  */
 export function standaloneHtml(o) {
   const undefinedText = t('lab.export.undefined');
-  const table = (t) => `<table>\n<caption>${escapeXml(t.caption)}</caption>\n<thead><tr>${t.header.map((c) => `<th scope="col">${escapeXml(c)}</th>`).join('')}</tr></thead>\n<tbody>\n${
-    t.rows.map((r) => `<tr>${r.map((c, k) => `<td${k === 1 ? ' translate="no"' : ''}>${escapeXml(c === null || c === undefined || (typeof c === 'number' && !Number.isFinite(c)) ? undefinedText : typeof c === 'number' ? Number(c.toPrecision(6)) : c)}</td>`).join('')}</tr>`).join('\n')}\n</tbody>\n</table>`;
+  const table = (t) =>
+    `<table>\n<caption>${escapeXml(t.caption)}</caption>\n<thead><tr>${t.header.map((c) => `<th scope="col">${escapeXml(c)}</th>`).join('')}</tr></thead>\n<tbody>\n${t.rows
+      .map(
+        (r) =>
+          `<tr>${r.map((c, k) => `<td${k === 1 ? ' translate="no"' : ''}>${escapeXml(c === null || c === undefined || (typeof c === 'number' && !Number.isFinite(c)) ? undefinedText : typeof c === 'number' ? Number(c.toPrecision(6)) : c)}</td>`).join('')}</tr>`,
+      )
+      .join('\n')}\n</tbody>\n</table>`;
   return `<!doctype html>
 <html lang="${getLang()}">
 <head>

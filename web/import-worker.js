@@ -57,8 +57,7 @@ async function handle(msg) {
         const head = await analyzeSourceHead(core, source, list[i], msg.options);
         analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
         const [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
-        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head, layer },
-          [head.thumbnail.buffer]);
+        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head, layer }, [head.thumbnail.buffer]);
         // Let a 'cancel' message in between heads.
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
@@ -85,7 +84,8 @@ self.onmessage = async (ev) => {
     self.postMessage({ type: msg.type === 'init' ? 'ready' : 'result', id: msg.id, results }, transfer);
   } catch (e) {
     self.postMessage({
-      type: 'error', id: msg.id,
+      type: 'error',
+      id: msg.id,
       // i18n: the importer's message as a table key (the page words it in its language).
       error: { name: e.name, code: e.code, field: e.field, message: e.message, i18n: e.i18n },
     });

@@ -15,15 +15,15 @@ import { SCHEMA } from './generated/schema.js';
 const MiB = 1024 * 1024;
 /** Largest files the page reads, by kind (refused with these numbers in the message). */
 export const IMPORT_LIMITS = Object.freeze({
-  npyBytes: 8 * 1024 * MiB,  // streamed: bounded by one head, not by the file
-  npzBytes: 512 * MiB,       // unzipped in memory
-  jsonBytes: 64 * MiB,       // parsed whole (the parsed tree is several times the text)
+  npyBytes: 8 * 1024 * MiB, // streamed: bounded by one head, not by the file
+  npzBytes: 512 * MiB, // unzipped in memory
+  jsonBytes: 64 * MiB, // parsed whole (the parsed tree is several times the text)
   tokensBytes: 16 * MiB,
-  headBytes: 256 * MiB,      // one head's raw values (n_q * n_k * item size)
+  headBytes: 256 * MiB, // one head's raw values (n_q * n_k * item size)
 });
 
-const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];   // \x93NUMPY
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];               // PK\3\4
+const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
 const ITEM = { float16: 2, float32: 4, float64: 8 };
 
 const fmtMiB = (bytes) => `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MiB`;
@@ -39,7 +39,14 @@ function startsWith(bytes, magic) {
 // Format, command and value names the messages write as they are, in every language (shown as
 // data, translate="no").
 export const TECH = Object.freeze({
-  npy: '.npy', npz: '.npz', zip: 'zip', cli: 'attn analyze', npyMagic: '\\x93NUMPY', zipMagic: 'PK', nanInf: 'NaN/Inf', f16: 'float16',
+  npy: '.npy',
+  npz: '.npz',
+  zip: 'zip',
+  cli: 'attn analyze',
+  npyMagic: '\\x93NUMPY',
+  zipMagic: 'PK',
+  nanInf: 'NaN/Inf',
+  f16: 'float16',
 });
 const TECH_NAMES = Object.keys(TECH);
 
@@ -70,8 +77,11 @@ async function npyHeaderOf(core, read, size) {
   const header = core.parseNpyHeader(await read(0, length));
   const needed = header.dataOffset + header.dataBytes;
   if (size < needed) {
-    throw badFile('import.err.npyTruncated', { bytes: header.dataBytes, dtype: header.dtype, shape: header.shape.join(', '),
-      follow: Math.max(0, size - header.dataOffset) }, ['dtype']);
+    throw badFile(
+      'import.err.npyTruncated',
+      { bytes: header.dataBytes, dtype: header.dtype, shape: header.shape.join(', '), follow: Math.max(0, size - header.dataOffset) },
+      ['dtype'],
+    );
   }
   return header;
 }
@@ -105,7 +115,11 @@ export async function openSource(core, blob, { name = 'file', member = null } = 
   // (random bytes named .npy are "not a .npy", not "too large for JSON").
   if (/\.np[yz]$/i.test(name)) {
     const npz = /z$/i.test(name);
-    throw badFile(npz ? 'import.err.notNpz' : 'import.err.notNpy', { name, ext: name.slice(-4), magic: npz ? TECH.zipMagic : TECH.npyMagic }, ['name', 'magic']);
+    throw badFile(
+      npz ? 'import.err.notNpz' : 'import.err.notNpy',
+      { name, ext: name.slice(-4), magic: npz ? TECH.zipMagic : TECH.npyMagic },
+      ['name', 'magic'],
+    );
   }
   const first = new TextDecoder().decode(head).trimStart()[0];
   if (first !== undefined && first !== '{' && first !== '[') {
@@ -120,12 +134,25 @@ function npySource(base, header) {
   const { layout } = header;
   const headBytes = layout.nQ * layout.nK * ITEM[header.dtype];
   if (headBytes > IMPORT_LIMITS.headBytes) {
-    throw importError('too_large', 'shape', 'import.err.headTooLarge', { nQ: layout.nQ, nK: layout.nK, size: fmtMiB(headBytes),
-      dtype: header.dtype, limit: fmtMiB(IMPORT_LIMITS.headBytes) }, ['dtype']);
+    throw importError(
+      'too_large',
+      'shape',
+      'import.err.headTooLarge',
+      { nQ: layout.nQ, nK: layout.nK, size: fmtMiB(headBytes), dtype: header.dtype, limit: fmtMiB(IMPORT_LIMITS.headBytes) },
+      ['dtype'],
+    );
   }
   return {
-    ...base, dtype: header.dtype, shape: header.shape, layout, dataOffset: base.base + header.dataOffset,
-    headBytes, queryTokens: [], keyTokens: [], layerLabels: [], headLabels: [],
+    ...base,
+    dtype: header.dtype,
+    shape: header.shape,
+    layout,
+    dataOffset: base.base + header.dataOffset,
+    headBytes,
+    queryTokens: [],
+    keyTokens: [],
+    layerLabels: [],
+    headLabels: [],
   };
 }
 
@@ -151,7 +178,12 @@ async function openNpz(core, bytes, name, member) {
     }
   }
   if (described.length > 1) {
-    return { kind: 'npz', name, needsMember: true, members: described.map(({ name: n, shape, dtype, error }) => ({ name: n, shape, dtype, error })) };
+    return {
+      kind: 'npz',
+      name,
+      needsMember: true,
+      members: described.map(({ name: n, shape, dtype, error }) => ({ name: n, shape, dtype, error })),
+    };
   }
   const m = described[0];
   const blob = new Blob([m.data]);
@@ -172,9 +204,17 @@ function openJson(core, text, name) {
   }
   const t = core.parseAttentionJson(text);
   return {
-    kind: 'json', format: t.format, name, dtype: 'float32', shape: [t.layout.layers, t.layout.heads, t.layout.nQ, t.layout.nK],
-    layout: t.layout, data: t.data, queryTokens: t.queryTokens, keyTokens: t.keyTokens,
-    layerLabels: t.layerLabels, headLabels: t.headLabels,
+    kind: 'json',
+    format: t.format,
+    name,
+    dtype: 'float32',
+    shape: [t.layout.layers, t.layout.heads, t.layout.nQ, t.layout.nK],
+    layout: t.layout,
+    data: t.data,
+    queryTokens: t.queryTokens,
+    keyTokens: t.keyTokens,
+    layerLabels: t.layerLabels,
+    headLabels: t.headLabels,
     headBytes: t.layout.nQ * t.layout.nK * 4,
   };
 }
@@ -190,11 +230,20 @@ export async function readTokens(core, blob, source, { which = 'both' } = {}) {
   const { nQ, nK } = source.layout;
   const check = (n, axis) => {
     if (tokens.length !== n) {
-      throw importError('shape_mismatch', 'tokens', axis === 'keys' ? 'import.err.tokenCountKeys' : 'import.err.tokenCountQueries', { n: tokens.length, m: n });
+      throw importError('shape_mismatch', 'tokens', axis === 'keys' ? 'import.err.tokenCountKeys' : 'import.err.tokenCountQueries', {
+        n: tokens.length,
+        m: n,
+      });
     }
   };
-  if (which === 'keys') { check(nK, 'keys'); return { queryTokens: source.queryTokens, keyTokens: tokens }; }
-  if (which === 'queries') { check(nQ, 'queries'); return { queryTokens: tokens, keyTokens: source.keyTokens }; }
+  if (which === 'keys') {
+    check(nK, 'keys');
+    return { queryTokens: source.queryTokens, keyTokens: tokens };
+  }
+  if (which === 'queries') {
+    check(nQ, 'queries');
+    return { queryTokens: tokens, keyTokens: source.keyTokens };
+  }
   check(nK, 'keys');
   if (nQ !== nK) {
     throw importError('shape_mismatch', 'tokens', 'import.err.crossTokens', { nQ, nK });
@@ -296,7 +345,12 @@ export function summarise(results, options = {}) {
     out[`${list.slice(0, -1)}Items`].push({ key, vars: { ...TECH, ...vars }, data: TECH_NAMES });
   };
   for (const r of invalid.slice(0, 5)) {
-    say('errors', 'import.sum.invalid', { where: where(r), n: r.check.nonfinite, row: r.check.firstNonfiniteRow, col: r.check.firstNonfiniteCol });
+    say('errors', 'import.sum.invalid', {
+      where: where(r),
+      n: r.check.nonfinite,
+      row: r.check.firstNonfiniteRow,
+      col: r.check.firstNonfiniteCol,
+    });
   }
   if (invalid.length > 5) say('errors', 'import.sum.moreInvalid', { n: invalid.length - 5 });
   // Read as logits, values that are not probabilities are what was asked for.
@@ -307,17 +361,36 @@ export function summarise(results, options = {}) {
     if (c.fill) why.push(tr('import.sum.fill', { n: c.fill }));
     if (c.aboveOne) why.push(tr('import.sum.aboveOne', { n: c.aboveOne, max: c.maxValue.toPrecision(3) }));
     if (!why.length) why.push(tr('import.sum.rowSum', { err: c.maxRowSumError.toPrecision(2), row: c.worstRow }));
-    say('errors', 'import.sum.notProbabilities', { n: notProb.length, total: results.length, where: where(notProb[0]), why: why.join(tr('import.listSep')) });
+    say('errors', 'import.sum.notProbabilities', {
+      n: notProb.length,
+      total: results.length,
+      where: where(notProb[0]),
+      why: why.join(tr('import.listSep')),
+    });
     out.offerLogits = true;
   }
   if (warn.length) {
     const worst = warn.reduce((a, b) => (b.check.maxRowSumError > a.check.maxRowSumError ? b : a));
-    say('warnings', 'import.sum.rowSumWarning', { n: warn.length, err: worst.check.maxRowSumError.toPrecision(2), where: where(worst), row: worst.check.worstRow });
+    say('warnings', 'import.sum.rowSumWarning', {
+      n: warn.length,
+      err: worst.check.maxRowSumError.toPrecision(2),
+      where: where(worst),
+      row: worst.check.worstRow,
+    });
   }
   const above = results.filter((r) => r.check.rowsAboveDiagonal > 0);
   if (options.causal && above.length) {
-    const list = above.slice(0, 6).map((r) => tr('import.sum.causalItem', { where: where(r), rows: r.check.rowsAboveDiagonal,
-      from: r.check.firstRowAboveDiagonal, max: r.check.maxAboveDiagonal.toPrecision(3) })).join(tr('import.listSep'));
+    const list = above
+      .slice(0, 6)
+      .map((r) =>
+        tr('import.sum.causalItem', {
+          where: where(r),
+          rows: r.check.rowsAboveDiagonal,
+          from: r.check.firstRowAboveDiagonal,
+          max: r.check.maxAboveDiagonal.toPrecision(3),
+        }),
+      )
+      .join(tr('import.listSep'));
     say('warnings', 'import.sum.causal', { n: above.length, list: list + (above.length > 6 ? `${tr('import.listSep')}…` : '') });
   }
   return out;

@@ -10,7 +10,7 @@ import { SCHEMA } from './generated/schema.js';
 export const LARGE_KEYS = 48;
 export const LARGE_CELLS = 48 * 48;
 export const OVERVIEW_CELLS = 128; // side of the pooled overview grid
-export const TILE = 32;            // side of a zoomed full-resolution tile
+export const TILE = 32; // side of a zoomed full-resolution tile
 export const BLOCK_ROWS = 64; // rows per block of the streaming path (and of the cost line, web/cost.js)
 
 /** Shape of the selected head of a valid state. */
@@ -41,12 +41,20 @@ function hashState(s) {
     h = Math.imul(h ^ u32[1], 16777619) >>> 0;
   };
   const matrix = (m) => {
-    if (!m) { mix(-1.5); return; }
-    mix(m.length); mix(m[0]?.length ?? 0);
+    if (!m) {
+      mix(-1.5);
+      return;
+    }
+    mix(m.length);
+    mix(m[0]?.length ?? 0);
     for (const row of m) for (const x of row) mix(x);
   };
   mix(['qkv', 'logits', 'weights'].indexOf(s.mode));
-  matrix(hd.Q); matrix(hd.K); matrix(hd.V); matrix(hd.logits); matrix(hd.weights);
+  matrix(hd.Q);
+  matrix(hd.K);
+  matrix(hd.V);
+  matrix(hd.logits);
+  matrix(hd.weights);
   for (const p of s.mask.padding) mix(p ? 1 : 0);
   if (s.mask.allow) matrix(s.mask.allow.map((row) => row.map((x) => (x ? 1 : 0))));
   return `${s.head}:${h.toString(16)}`;
@@ -63,7 +71,11 @@ function flatten(m, field, nullAs = NaN) {
     for (let j = 0; j < cols; j++) {
       const x = m[i][j];
       if (x !== null && Math.abs(x) > FLOAT32_MAX) {
-        throw new AttentionError('invalid_value', field, `${field}[${i}][${j}] = ${x} is outside the float32 range (magnitude <= 3.4e38) the core computes in`);
+        throw new AttentionError(
+          'invalid_value',
+          field,
+          `${field}[${i}][${j}] = ${x} is outside the float32 range (magnitude <= 3.4e38) the core computes in`,
+        );
       }
       out[i * cols + j] = x ?? nullAs;
     }
@@ -75,7 +87,10 @@ function tensorsOf(s) {
   const hd = s.heads[s.head];
   const f = `heads[${s.head}]`;
   const t = {};
-  if (s.mode === 'qkv') { t.q = flatten(hd.Q, `${f}.Q`); t.k = flatten(hd.K, `${f}.K`); }
+  if (s.mode === 'qkv') {
+    t.q = flatten(hd.Q, `${f}.Q`);
+    t.k = flatten(hd.K, `${f}.K`);
+  }
   if (s.mode === 'logits') t.given = flatten(hd.logits, `${f}.logits`, -Infinity); // null = masked
   if (s.mode === 'weights') t.given = flatten(hd.weights, `${f}.weights`);
   if (hd.V && hd.V[0]?.length) t.v = flatten(hd.V, `${f}.V`);
@@ -87,10 +102,24 @@ function tensorsOf(s) {
 function specOf(s) {
   const { nQ, nK, dK, dV } = headShape(s);
   return {
-    mode: s.mode, nQ, nK, dK, dV, causal: s.mask.causal, window: s.mask.window,
-    stride: s.mask.stride ?? 0, maskSinks: s.mask.sinks ?? 0, tau: s.tau,
-    scale: s.scale === 'auto' ? 0 : s.scale, topK: s.topK, sinkKeys: SCHEMA.rowDefaults.sinkKeys, delta: SCHEMA.rowDefaults.delta,
-    blockRows: BLOCK_ROWS, overview: OVERVIEW_CELLS, pool: 'max', wantOutput: true,
+    mode: s.mode,
+    nQ,
+    nK,
+    dK,
+    dV,
+    causal: s.mask.causal,
+    window: s.mask.window,
+    stride: s.mask.stride ?? 0,
+    maskSinks: s.mask.sinks ?? 0,
+    tau: s.tau,
+    scale: s.scale === 'auto' ? 0 : s.scale,
+    topK: s.topK,
+    sinkKeys: SCHEMA.rowDefaults.sinkKeys,
+    delta: SCHEMA.rowDefaults.delta,
+    blockRows: BLOCK_ROWS,
+    overview: OVERVIEW_CELLS,
+    pool: 'max',
+    wantOutput: true,
   };
 }
 
@@ -101,15 +130,33 @@ function toResults(s, answer) {
   const { head, tile, rowWeights } = answer;
   const r = head.rows;
   const rows = Array.from({ length: head.nQ }, (_, t) => ({
-    empty: r.empty[t] === 1, visible: r.visible[t], entropy: num(r.entropy[t]),
-    normalizedEntropy: num(r.normalizedEntropy[t]), nEff: num(r.nEff[t]), topKMass: num(r.topKMass[t]),
-    sinkMass: num(r.sinkMass[t]), rowSum: num(r.rowSum[t]), support: r.empty[t] ? null : r.support[t],
+    empty: r.empty[t] === 1,
+    visible: r.visible[t],
+    entropy: num(r.entropy[t]),
+    normalizedEntropy: num(r.normalizedEntropy[t]),
+    nEff: num(r.nEff[t]),
+    topKMass: num(r.topKMass[t]),
+    sinkMass: num(r.sinkMass[t]),
+    rowSum: num(r.rowSum[t]),
+    support: r.empty[t] ? null : r.support[t],
   }));
   const output = Array.from({ length: head.nQ }, (_, t) => Array.from(head.output.subarray(t * head.dV, (t + 1) * head.dV)));
   const summary = Object.fromEntries(Object.entries(head.summary).map(([k, v]) => [k, num(v)]));
   return {
-    version: 1, mode: s.mode, head: s.head, nQ: head.nQ, nK: head.nK, dV: head.dV, scale: head.scale,
-    large: true, scores: null, weights: null, visible: null, output, rows, summary,
+    version: 1,
+    mode: s.mode,
+    head: s.head,
+    nQ: head.nQ,
+    nK: head.nK,
+    dV: head.dV,
+    scale: head.scale,
+    large: true,
+    scores: null,
+    weights: null,
+    visible: null,
+    output,
+    rows,
+    summary,
     overview: { rows: head.overviewRows, cols: head.overviewCols, pool: 'max', data: head.overview },
     tile: tile ? { ...tile, at: answer.tileAt } : null,
     rowWeights: rowWeights ? Array.from(rowWeights, (x) => (Number.isNaN(x) ? null : x)) : null,

@@ -107,7 +107,8 @@ export function resizeTokens(s, delta, label) {
   }
   for (const hd of s.heads) {
     if (!hd.gate) continue;
-    if (delta > 0) hd.gate.push(0); else hd.gate.pop();
+    if (delta > 0) hd.gate.push(0);
+    else hd.gate.pop();
   }
   s.mask.allow = null;
   s.row = Math.min(s.row, s.x.X.length - 1);
@@ -120,20 +121,32 @@ export function resizeTokens(s, delta, label) {
 export function resizeModel(s, delta) {
   const d = s.x.X[0].length;
   if (delta < 0 && d <= 1) return;
-  for (const row of s.x.X) { if (delta > 0) row.push(0); else row.pop(); }
+  for (const row of s.x.X) {
+    if (delta > 0) row.push(0);
+    else row.pop();
+  }
   for (const hd of s.heads) {
     for (const key of ['WQ', 'WK', 'WV']) {
-      if (delta > 0) hd[key].push(zeros(hd[key][0].length)); else hd[key].pop();
+      if (delta > 0) hd[key].push(zeros(hd[key][0].length));
+      else hd[key].pop();
     }
   }
-  if (s.x.WO && s.x.WO[0].length === d) for (const row of s.x.WO) { if (delta > 0) row.push(0); else row.pop(); }
+  if (s.x.WO && s.x.WO[0].length === d)
+    for (const row of s.x.WO) {
+      if (delta > 0) row.push(0);
+      else row.pop();
+    }
 }
 
 /** Adds or removes the last column of head h's W_Q and W_K (d_k). */
 export function resizeKeyDim(s, h, delta) {
   const hd = s.heads[h];
   if (delta < 0 && hd.WQ[0].length <= 1) return;
-  for (const m of [hd.WQ, hd.WK]) for (const row of m) { if (delta > 0) row.push(0); else row.pop(); }
+  for (const m of [hd.WQ, hd.WK])
+    for (const row of m) {
+      if (delta > 0) row.push(0);
+      else row.pop();
+    }
 }
 
 /** Adds or removes the last column of head h's W_V (d_v), and the matching row of W_O. */
@@ -142,7 +155,10 @@ export function resizeValueDim(s, h, delta) {
   const dv = hd.WV[0].length;
   if (delta < 0 && dv <= 1) return;
   const at = concatOffset(s, h) + dv; // the row after head h's last row of W_O
-  for (const row of hd.WV) { if (delta > 0) row.push(0); else row.pop(); }
+  for (const row of hd.WV) {
+    if (delta > 0) row.push(0);
+    else row.pop();
+  }
   if (s.x.WO) {
     if (delta > 0) s.x.WO.splice(at, 0, zeros(s.x.WO[0].length));
     else s.x.WO.splice(at - 1, 1);
@@ -173,12 +189,18 @@ export function resizeHeads(s, delta, name) {
 export function resizeOutput(s, delta) {
   if (!s.x.WO) return;
   if (delta < 0 && s.x.WO[0].length <= 1) return;
-  for (const row of s.x.WO) { if (delta > 0) row.push(0); else row.pop(); }
+  for (const row of s.x.WO) {
+    if (delta > 0) row.push(0);
+    else row.pop();
+  }
 }
 
 /** W_O on (an identity-like (sum d_v) x d_model matrix: 1 where row = column) or off (null). */
 export function setProjection(s, on) {
-  if (!on) { s.x.WO = null; return; }
+  if (!on) {
+    s.x.WO = null;
+    return;
+  }
   const sumDv = concatOffset(s, s.heads.length);
   const d = s.x.X[0].length;
   s.x.WO = Array.from({ length: sumDv }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));

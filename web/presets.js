@@ -32,46 +32,76 @@ export const LESSON_PRESETS = {
   },
   example2: {
     label: 'Lesson · worked example 2: three-position causal',
-    make: () => base({
-      mode: 'logits',
-      heads: [head('example 2', {
-        logits: [[0, null, null], [0, Math.log(3), null], [Math.log(2), 0, 0]],
-        V: [[2], [6], [10]],
-      })],
-      tokens: { queries: ['x1', 'x2', 'x3'], keys: ['x1', 'x2', 'x3'] },
-      mask: { causal: true, window: 0, padding: [false, false, false], allow: null },
-      row: 2,
-      view: { panel: 'weights', preset: 'example2', numbers: 'auto' },
-      source: 'Worked example 2 of the lesson: causal logits (0), (0, ln 3), (ln 2, 0, 0) with V = (2, 6, 10).',
-    }),
+    make: () =>
+      base({
+        mode: 'logits',
+        heads: [
+          head('example 2', {
+            logits: [
+              [0, null, null],
+              [0, Math.log(3), null],
+              [Math.log(2), 0, 0],
+            ],
+            V: [[2], [6], [10]],
+          }),
+        ],
+        tokens: { queries: ['x1', 'x2', 'x3'], keys: ['x1', 'x2', 'x3'] },
+        mask: { causal: true, window: 0, padding: [false, false, false], allow: null },
+        row: 2,
+        view: { panel: 'weights', preset: 'example2', numbers: 'auto' },
+        source: 'Worked example 2 of the lesson: causal logits (0), (0, ln 3), (ln 2, 0, 0) with V = (2, 6, 10).',
+      }),
   },
   selfattention: {
     label: 'Lesson · self-attention on four tokens (edit Q, K, V)',
-    make: () => base({
-      heads: [head('four tokens', {
-        Q: [[1, 0], [0.5, 1], [1, 1], [0, 1.5]],
-        K: [[1, 0.2], [0.2, 1], [1, 1], [-0.5, 1]],
-        V: [[1, 0], [0, 1], [1, 1], [2, -1]],
-      })],
-      tokens: { queries: ['The', 'cat', 'sat', 'down'], keys: ['The', 'cat', 'sat', 'down'] },
-      mask: { causal: false, window: 0, padding: [false, false, false, false], allow: null },
-      row: 2,
-      view: { panel: 'weights', preset: 'selfattention', numbers: 'auto' },
-      source: 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
-    }),
+    make: () =>
+      base({
+        heads: [
+          head('four tokens', {
+            Q: [
+              [1, 0],
+              [0.5, 1],
+              [1, 1],
+              [0, 1.5],
+            ],
+            K: [
+              [1, 0.2],
+              [0.2, 1],
+              [1, 1],
+              [-0.5, 1],
+            ],
+            V: [
+              [1, 0],
+              [0, 1],
+              [1, 1],
+              [2, -1],
+            ],
+          }),
+        ],
+        tokens: { queries: ['The', 'cat', 'sat', 'down'], keys: ['The', 'cat', 'sat', 'down'] },
+        mask: { causal: false, window: 0, padding: [false, false, false, false], allow: null },
+        row: 2,
+        view: { panel: 'weights', preset: 'selfattention', numbers: 'auto' },
+        source: "Hand-made self-attention state for the lesson's experiment: toggle the causal mask, turn the temperature, edit a value.",
+      }),
   },
   multihead: {
     label: 'Lesson · multi-head from X: 4 tokens, 2 heads (edit X, W)',
-    make: () => makeLayerState({
-      tokens: ['The', 'cat', 'sat', 'down'],
-      dModel: 4,
-      heads: [{ name: 'head 0', dK: 2, dV: 2 }, { name: 'head 1', dK: 2, dV: 2 }],
-      projected: true,
-      residual: true,
-      seed: 4,
-      preset: 'multihead',
-      source: 'Multi-head self-attention (Vaswani et al. 2017): X is 4 tokens x d_model 4; two heads of d_k = d_v = 2 with Q = X WQ, K = X WK, V = X WV; output [Y0 | Y1] WO + X. Numbers: mulberry32 seed 4.',
-    }),
+    make: () =>
+      makeLayerState({
+        tokens: ['The', 'cat', 'sat', 'down'],
+        dModel: 4,
+        heads: [
+          { name: 'head 0', dK: 2, dV: 2 },
+          { name: 'head 1', dK: 2, dV: 2 },
+        ],
+        projected: true,
+        residual: true,
+        seed: 4,
+        preset: 'multihead',
+        source:
+          'Multi-head self-attention (Vaswani et al. 2017): X is 4 tokens x d_model 4; two heads of d_k = d_v = 2 with Q = X WQ, K = X WK, V = X WV; output [Y0 | Y1] WO + X. Numbers: mulberry32 seed 4.',
+      }),
   },
   lessonGuided: {
     label: 'Lesson · guided (step 1)',
@@ -85,7 +115,8 @@ export const LESSON_PRESETS = {
     make: () => {
       const s = defaultState();
       s.view.preset = 'lessonSweep';
-      s.source = 'The lesson\'s parameter experiment: worked example 1\'s keys k1 = (1,0), k2 = (0,1), the query turned from θ = 0 to π/2 at τ = 0.5, 1, 2.';
+      s.source =
+        "The lesson's parameter experiment: worked example 1's keys k1 = (1,0), k2 = (0,1), the query turned from θ = 0 to π/2 at τ = 0.5, 1, 2.";
       s.lab = { view: 'sweep', params: { taus: [0.5, 1, 2] } };
       return s;
     },
@@ -106,7 +137,6 @@ export const LESSON_PRESETS = {
   },
 };
 
-
 /**
  * A long causal self-attention head: n tokens, d_k = 16. Half of each query and key is random
  * content, half a sinusoidal position code, so the weights show a local band plus scattered
@@ -122,11 +152,13 @@ export function longSequenceState(n = 512) {
   ];
   const tokens = Array.from({ length: n }, (_, t) => `t${t}`);
   return base({
-    heads: [head(`${n} tokens`, {
-      Q: Array.from({ length: n }, (_, t) => row(t)),
-      K: Array.from({ length: n }, (_, t) => row(t)),
-      V: Array.from({ length: n }, (_, j) => [j]),
-    })],
+    heads: [
+      head(`${n} tokens`, {
+        Q: Array.from({ length: n }, (_, t) => row(t)),
+        K: Array.from({ length: n }, (_, t) => row(t)),
+        V: Array.from({ length: n }, (_, j) => [j]),
+      }),
+    ],
     tokens: { queries: tokens, keys: [...tokens] },
     mask: { causal: true, window: 0, padding: new Array(n).fill(false), allow: null },
     topK: 5,

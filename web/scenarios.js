@@ -9,7 +9,9 @@
 import { loadCore } from './core.js';
 import { mulberry32 } from './random.js';
 
-const log = (line) => { document.getElementById('log').textContent += `${line}\n`; };
+const log = (line) => {
+  document.getElementById('log').textContent += `${line}\n`;
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Seeded uniform numbers in [-1, 1). */
@@ -35,11 +37,26 @@ async function twelveHeads(core, runs) {
   const q = [];
   const k = [];
   for (let h = 0; h < H; h++) {
-    q.push(core.alloc(n * d * 4)); fill(core, q[h], n * d, rng);
-    k.push(core.alloc(n * d * 4)); fill(core, k[h], n * d, rng);
+    q.push(core.alloc(n * d * 4));
+    fill(core, q[h], n * d, rng);
+    k.push(core.alloc(n * d * 4));
+    fill(core, k[h], n * d, rng);
   }
   const scores = Array.from({ length: H }, () => core.alloc(n * n * 4));
-  const spec = (h, tau) => ({ mode: 'qkv', nQ: n, nK: n, dK: d, dV: 0, q: q[h], k: k[h], causal: true, tau, topK: 5, blockRows: 64, overview: 0 });
+  const spec = (h, tau) => ({
+    mode: 'qkv',
+    nQ: n,
+    nK: n,
+    dK: d,
+    dV: 0,
+    q: q[h],
+    k: k[h],
+    causal: true,
+    tau,
+    topK: 5,
+    blockRows: 64,
+    overview: 0,
+  });
   const cold = [];
   const warm = [];
   for (let r = 0; r < runs; r++) {
@@ -71,7 +88,11 @@ async function dump(core, runs) {
     const view = core.viewF32(ptr + head * cells * 4, cells);
     for (let t = 0; t < n; t++) {
       let sum = 0;
-      for (let j = 0; j <= t; j++) { const e = Math.exp(2 * rng()); view[t * n + j] = e; sum += e; }
+      for (let j = 0; j <= t; j++) {
+        const e = Math.exp(2 * rng());
+        view[t * n + j] = e;
+        sum += e;
+      }
       for (let j = 0; j <= t; j++) view[t * n + j] /= sum;
       for (let j = t + 1; j < n; j++) view[t * n + j] = 0;
     }
@@ -82,33 +103,72 @@ async function dump(core, runs) {
     const t0 = performance.now();
     meanEntropy = 0;
     for (let head = 0; head < L * H; head++) {
-      const res = core.computeHead({ mode: 'weights', nQ: n, nK: n, given: ptr + head * cells * 4, tau: 0.7, topK: 5, blockRows: 64, overview: 64, wantOutput: false });
+      const res = core.computeHead({
+        mode: 'weights',
+        nQ: n,
+        nK: n,
+        given: ptr + head * cells * 4,
+        tau: 0.7,
+        topK: 5,
+        blockRows: 64,
+        overview: 64,
+        wantOutput: false,
+      });
       meanEntropy += res.summary.meanEntropy / (L * H);
     }
     times.push(performance.now() - t0);
   }
   core.free(ptr);
-  return [{
-    name: '[12, 12, 512, 512] dump (151 MB): all row metrics of 144 heads at tau 0.7', medianMs: median(times), runsMs: times,
-    targetMs: 2000, peakMemoryMiB: core.memoryBytes() / 2 ** 20, targetMemoryMiB: 256, meanEntropy,
-  }];
+  return [
+    {
+      name: '[12, 12, 512, 512] dump (151 MB): all row metrics of 144 heads at tau 0.7',
+      medianMs: median(times),
+      runsMs: times,
+      targetMs: 2000,
+      peakMemoryMiB: core.memoryBytes() / 2 ** 20,
+      targetMemoryMiB: 256,
+      meanEntropy,
+    },
+  ];
 }
 
 async function longHead(core) {
   const n = 32768;
   const d = 16;
   const rng = filler(3);
-  const q = core.alloc(n * d * 4); fill(core, q, n * d, rng);
-  const k = core.alloc(n * d * 4); fill(core, k, n * d, rng);
+  const q = core.alloc(n * d * 4);
+  fill(core, q, n * d, rng);
+  const k = core.alloc(n * d * 4);
+  fill(core, k, n * d, rng);
   const t0 = performance.now();
-  const res = core.computeHead({ mode: 'qkv', nQ: n, nK: n, dK: d, dV: 0, q, k, causal: true, tau: 1, topK: 5, blockRows: 64, overview: 128 });
+  const res = core.computeHead({
+    mode: 'qkv',
+    nQ: n,
+    nK: n,
+    dK: d,
+    dV: 0,
+    q,
+    k,
+    causal: true,
+    tau: 1,
+    topK: 5,
+    blockRows: 64,
+    overview: 128,
+  });
   const ms = performance.now() - t0;
-  core.free(q); core.free(k);
-  return [{
-    name: 'one head, n = 32768 (d_k 16, causal): all row metrics, streamed', medianMs: ms, runsMs: [ms],
-    peakMemoryMiB: core.memoryBytes() / 2 ** 20, targetMemoryMiB: 256, scratchMiB: res.scratchBytes / 2 ** 20,
-    lastRowVisible: res.rows.visible[n - 1],
-  }];
+  core.free(q);
+  core.free(k);
+  return [
+    {
+      name: 'one head, n = 32768 (d_k 16, causal): all row metrics, streamed',
+      medianMs: ms,
+      runsMs: [ms],
+      peakMemoryMiB: core.memoryBytes() / 2 ** 20,
+      targetMemoryMiB: 256,
+      scratchMiB: res.scratchBytes / 2 ** 20,
+      lastRowVisible: res.rows.visible[n - 1],
+    },
+  ];
 }
 
 async function main() {
@@ -118,7 +178,11 @@ async function main() {
   // Separate instances so each scenario's peak memory is its own (WebAssembly memory never shrinks).
   const scenarios = [];
   let variant = null;
-  for (const [key, fn] of [['heads', twelveHeads], ['dump', dump], ['long', longHead]]) {
+  for (const [key, fn] of [
+    ['heads', twelveHeads],
+    ['dump', dump],
+    ['long', longHead],
+  ]) {
     if (only && only !== key) continue;
     const core = await loadCore();
     variant = { variant: core.variant, kernels: core.kernels };
@@ -131,4 +195,7 @@ async function main() {
   return { ...variant, userAgent: navigator.userAgent, scenarios };
 }
 
-window.scenarioResults = main().catch((e) => { log(`failed: ${e.stack || e.message}`); throw e; });
+window.scenarioResults = main().catch((e) => {
+  log(`failed: ${e.stack || e.message}`);
+  throw e;
+});

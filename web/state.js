@@ -99,8 +99,14 @@ export function defaultState() {
       {
         name: 'example 1',
         Q: [[1, 0]],
-        K: [[1, 0], [0, 1]],
-        V: [[2, 0], [0, 4]],
+        K: [
+          [1, 0],
+          [0, 1],
+        ],
+        V: [
+          [2, 0],
+          [0, 4],
+        ],
         logits: null,
         weights: null,
       },

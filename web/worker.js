@@ -88,14 +88,14 @@ self.onmessage = async (ev) => {
       self.postMessage({ type: 'result', id: msg.id, results: core.compute(msg.state) });
     } else if (msg.type === 'head') {
       const results = computeHead(msg);
-      const transfer = [results.head.output.buffer, results.head.overview.buffer,
-        ...Object.values(results.head.rows).map((a) => a.buffer)];
+      const transfer = [results.head.output.buffer, results.head.overview.buffer, ...Object.values(results.head.rows).map((a) => a.buffer)];
       if (results.rowWeights) transfer.push(results.rowWeights.buffer);
       self.postMessage({ type: 'result', id: msg.id, results }, transfer);
     }
   } catch (e) {
     self.postMessage({
-      type: 'error', id: msg.id,
+      type: 'error',
+      id: msg.id,
       error: { name: e.name, code: e.code, field: e.field, message: e.message },
     });
   }

@@ -65,8 +65,14 @@ const pause = () => new Promise((done) => setTimeout(done, 0));
  * calls_per_batch, max_abs_err_weights, max_abs_err_entropy}], checks}.
  */
 export async function runBench({
-  variants, sizes = [256, 1024, 4096], runs = 7, minBatchMs = 120, tau = 0.8, softmaxTau = 1,
-  seed = 20261130, log = () => {},
+  variants,
+  sizes = [256, 1024, 4096],
+  runs = 7,
+  minBatchMs = 120,
+  tau = 0.8,
+  softmaxTau = 1,
+  seed = 20261130,
+  log = () => {},
 }) {
   const results = [];
   const checks = [];
@@ -102,8 +108,7 @@ export async function runBench({
       const out = inst.read();
       const errW = maxAbsError(out.weights, refs[v.kernel].weights);
       const errH = v.kernel === 'softmax' ? null : maxAbsError(out.entropy, refs[v.kernel].entropy);
-      log(`n=${n} ${v.label}: max abs error vs JS reference: weights ${fmtErr(errW)}` +
-        (errH === null ? '' : `, entropy ${fmtErr(errH)}`));
+      log(`n=${n} ${v.label}: max abs error vs JS reference: weights ${fmtErr(errW)}` + (errH === null ? '' : `, entropy ${fmtErr(errH)}`));
       // Calibrate: double the calls until a batch takes a quarter of minBatchMs, then size it.
       let calls = 1;
       let ms = timeCalls(inst, 1);
@@ -113,7 +118,12 @@ export async function runBench({
       }
       const perCall = ms / calls;
       series.push({
-        v, inst, errW, errH, calls: Math.max(1, Math.ceil((minBatchMs * 1.1) / perCall)), samples: [],
+        v,
+        inst,
+        errW,
+        errH,
+        calls: Math.max(1, Math.ceil((minBatchMs * 1.1) / perCall)),
+        samples: [],
       });
       await pause();
     }
@@ -139,7 +149,10 @@ export async function runBench({
       s.inst.dispose();
       const mps = s.samples.map((ms) => elems / (ms * 1e3));
       results.push({
-        variant: s.v.variant, kernel: s.v.kernel, label: s.v.label, n,
+        variant: s.v.variant,
+        kernel: s.v.kernel,
+        label: s.v.label,
+        n,
         melems_per_s: round(median(mps), 1),
         runs: mps.map((x) => round(x, 1)),
         ms_per_call: round(median(s.samples), 3),
@@ -169,23 +182,61 @@ const fmtErr = (e) => (e === null ? 'n/a' : Number.isNaN(e) ? 'NaN' : e.toExpone
 // Ratios and targets (the issue's numbers). Every ratio divides two medians from the same run.
 
 export const RATIOS = [
-  { id: 'simd_vs_scalar_wasm', label: 'WASM SIMD / WASM scalar (softmax+entropy)',
-    num: ['wasm-simd', 'softmax_entropy'], den: ['wasm-scalar', 'softmax_entropy'], target: 2.5 },
-  { id: 'simd_vs_native_sse41', label: 'WASM SIMD / native SSE4.1 (softmax+entropy)',
-    num: ['wasm-simd', 'softmax_entropy'], den: ['native-sse4.1', 'softmax_entropy'], target: 0.9 },
-  { id: 'simd_vs_js', label: 'WASM SIMD / plain JS (softmax+entropy)',
-    num: ['wasm-simd', 'softmax_entropy'], den: ['js', 'softmax_entropy'], target: 6, targetEnv: 'node' },
-  { id: 'simd_vs_tfjs_chain', label: 'WASM SIMD / TF.js softmax->entropy chain',
-    num: ['wasm-simd', 'softmax_entropy'], den: ['tfjs-wasm', 'softmax_entropy'], target: 3.5 },
-  { id: 'simd_softmax_vs_tfjs_softmax', label: 'WASM SIMD softmax / TF.js softmax',
-    num: ['wasm-simd', 'softmax'], den: ['tfjs-wasm', 'softmax'], target: 1.0 },
+  {
+    id: 'simd_vs_scalar_wasm',
+    label: 'WASM SIMD / WASM scalar (softmax+entropy)',
+    num: ['wasm-simd', 'softmax_entropy'],
+    den: ['wasm-scalar', 'softmax_entropy'],
+    target: 2.5,
+  },
+  {
+    id: 'simd_vs_native_sse41',
+    label: 'WASM SIMD / native SSE4.1 (softmax+entropy)',
+    num: ['wasm-simd', 'softmax_entropy'],
+    den: ['native-sse4.1', 'softmax_entropy'],
+    target: 0.9,
+  },
+  {
+    id: 'simd_vs_js',
+    label: 'WASM SIMD / plain JS (softmax+entropy)',
+    num: ['wasm-simd', 'softmax_entropy'],
+    den: ['js', 'softmax_entropy'],
+    target: 6,
+    targetEnv: 'node',
+  },
+  {
+    id: 'simd_vs_tfjs_chain',
+    label: 'WASM SIMD / TF.js softmax->entropy chain',
+    num: ['wasm-simd', 'softmax_entropy'],
+    den: ['tfjs-wasm', 'softmax_entropy'],
+    target: 3.5,
+  },
+  {
+    id: 'simd_softmax_vs_tfjs_softmax',
+    label: 'WASM SIMD softmax / TF.js softmax',
+    num: ['wasm-simd', 'softmax'],
+    den: ['tfjs-wasm', 'softmax'],
+    target: 1.0,
+  },
   // Context, no target.
-  { id: 'simd_vs_scalar_wasm_softmax', label: 'WASM SIMD / WASM scalar (softmax alone)',
-    num: ['wasm-simd', 'softmax'], den: ['wasm-scalar', 'softmax'] },
-  { id: 'simd_vs_native_avx2', label: 'WASM SIMD / native AVX2 (softmax+entropy)',
-    num: ['wasm-simd', 'softmax_entropy'], den: ['native-avx2', 'softmax_entropy'] },
-  { id: 'tfjs_chain_logsoftmax_vs_chain', label: 'TF.js logSoftmax chain / softmax chain',
-    num: ['tfjs-wasm-logsoftmax', 'softmax_entropy'], den: ['tfjs-wasm', 'softmax_entropy'] },
+  {
+    id: 'simd_vs_scalar_wasm_softmax',
+    label: 'WASM SIMD / WASM scalar (softmax alone)',
+    num: ['wasm-simd', 'softmax'],
+    den: ['wasm-scalar', 'softmax'],
+  },
+  {
+    id: 'simd_vs_native_avx2',
+    label: 'WASM SIMD / native AVX2 (softmax+entropy)',
+    num: ['wasm-simd', 'softmax_entropy'],
+    den: ['native-avx2', 'softmax_entropy'],
+  },
+  {
+    id: 'tfjs_chain_logsoftmax_vs_chain',
+    label: 'TF.js logSoftmax chain / softmax chain',
+    num: ['tfjs-wasm-logsoftmax', 'softmax_entropy'],
+    den: ['tfjs-wasm', 'softmax_entropy'],
+  },
 ];
 
 /**
@@ -210,9 +261,12 @@ export function computeRatios(results, env) {
     }
     if (Object.keys(values).length === 0) continue;
     out.push({
-      id: def.id, label: def.label, target: def.target ?? null,
+      id: def.id,
+      label: def.label,
+      target: def.target ?? null,
       target_applies: def.target !== undefined && (!def.targetEnv || def.targetEnv === env),
-      values, met,
+      values,
+      met,
     });
   }
   return out;
@@ -253,9 +307,15 @@ export function formatTables(results, ratios, title = '') {
     r.label,
     ...sizes.map((n) => (r.values[n] === undefined ? '-' : `${r.values[n].toFixed(2)}x`)),
     r.target === null ? '' : `>= ${r.target}x${r.target_applies ? '' : ' (node only)'}`,
-    !r.target_applies ? '' : sizes.filter((n) => n in r.met).map((n) => (r.met[n] ? 'yes' : 'NO')).join(' / '),
+    !r.target_applies
+      ? ''
+      : sizes
+          .filter((n) => n in r.met)
+          .map((n) => (r.met[n] ? 'yes' : 'NO'))
+          .join(' / '),
   ]);
-  text += 'Errors: max abs difference from the plain JS reference (native rows: attn_bench\'s own check\n' +
+  text +=
+    "Errors: max abs difference from the plain JS reference (native rows: attn_bench's own check\n" +
     'against a double-precision softmax, at tau 1).\n';
   text += '\nRatios (same run)\n' + grid(rhead, rrows);
   return text;
@@ -263,6 +323,11 @@ export function formatTables(results, ratios, title = '') {
 
 function grid(head, rows) {
   const widths = head.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i < 2 && head[0] !== 'ratio' ? String(c).padEnd(widths[i]) : i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  const line = (cells) =>
+    cells
+      .map((c, i) =>
+        i < 2 && head[0] !== 'ratio' ? String(c).padEnd(widths[i]) : i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]),
+      )
+      .join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n') + '\n';
 }

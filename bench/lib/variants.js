@@ -6,13 +6,13 @@ import { softmaxEntropyJS, softmaxJS } from './reference.js';
 /** The plain JS reference kernels (Float32Array in, Float32Array out). */
 export function jsVariants() {
   const make = (kernel) => ({
-    variant: 'js', kernel, label: `plain JS ${kernel}`,
+    variant: 'js',
+    kernel,
+    label: `plain JS ${kernel}`,
     prepare(input, rows, n, tau) {
       const out = new Float32Array(rows * n);
       const ent = new Float32Array(rows);
-      const run = kernel === 'softmax'
-        ? () => softmaxJS(input, out, rows, n, tau)
-        : () => softmaxEntropyJS(input, out, ent, rows, n, tau);
+      const run = kernel === 'softmax' ? () => softmaxJS(input, out, rows, n, tau) : () => softmaxEntropyJS(input, out, ent, rows, n, tau);
       return {
         run,
         read: () => ({ weights: out.slice(), entropy: kernel === 'softmax' ? null : ent.slice() }),
@@ -30,7 +30,9 @@ export function jsVariants() {
  */
 export function wasmVariants(Module, variant) {
   const make = (kernel) => ({
-    variant, kernel, label: `${variant} ${kernel}`,
+    variant,
+    kernel,
+    label: `${variant} ${kernel}`,
     prepare(input, rows, n, tau) {
       const bytes = rows * n * 4;
       const inPtr = Module._malloc(bytes);
@@ -38,9 +40,10 @@ export function wasmVariants(Module, variant) {
       const entPtr = Module._malloc(rows * 4);
       if (!inPtr || !outPtr || !entPtr) throw new Error(`_malloc of ${3 * bytes} bytes failed`);
       Module.HEAPF32.set(input, inPtr >> 2);
-      const run = kernel === 'softmax'
-        ? () => Module.benchSoftmax(inPtr, outPtr, rows, n, tau)
-        : () => Module.benchSoftmaxEntropy(inPtr, outPtr, entPtr, rows, n, tau);
+      const run =
+        kernel === 'softmax'
+          ? () => Module.benchSoftmax(inPtr, outPtr, rows, n, tau)
+          : () => Module.benchSoftmaxEntropy(inPtr, outPtr, entPtr, rows, n, tau);
       return {
         run,
         read: () => {
@@ -74,7 +77,9 @@ export function wasmVariants(Module, variant) {
  */
 export function tfjsVariants(tf) {
   const make = (variant, kernel, label, fn) => ({
-    variant, kernel, label,
+    variant,
+    kernel,
+    label,
     prepare(input, rows, n, tau) {
       const x = tf.tensor2d(input, [rows, n]);
       const tauT = tf.scalar(tau);

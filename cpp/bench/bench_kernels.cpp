@@ -123,8 +123,8 @@ double median(std::vector<double> v) {
 }
 
 /// Max |error| of the weights and the entropies against a double-precision softmax.
-void check(const std::vector<float>& in, const std::vector<float>& out,
-           const std::vector<float>& ent, int n, bool with_entropy, double& err_w, double& err_h) {
+void check(const std::vector<float>& in, const std::vector<float>& out, const std::vector<float>& ent, int n,
+           bool with_entropy, double& err_w, double& err_h) {
     err_w = err_h = 0.0;
     std::vector<double> e(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) {
@@ -189,8 +189,7 @@ int main(int argc, char** argv) {
             check(in, out, ent, n, job.kernel == 0, job.res.err_w, job.res.err_h);
             const auto t0 = Clock::now();
             run_once(job);
-            const double ms =
-                std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             job.reps = std::max(1, static_cast<int>(std::ceil(opt.min_ms / std::max(ms, 1e-3))));
         }
         for (int r = 0; r < opt.runs; ++r)
@@ -204,8 +203,8 @@ int main(int argc, char** argv) {
     }
 
     // Table: M elements / s and the ratio to the scalar set of the same n and kernel.
-    std::printf("%-6s %-16s %-10s %12s %8s %10s %10s\n", "n", "kernel", "variant", "Melem/s",
-                "x scalar", "max|dw|", "max|dH|");
+    std::printf("%-6s %-16s %-10s %12s %8s %10s %10s\n", "n", "kernel", "variant", "Melem/s", "x scalar", "max|dw|",
+                "max|dH|");
     for (const Result& r : results) {
         double base = 0.0;
         for (const Result& b : results)
@@ -214,8 +213,8 @@ int main(int argc, char** argv) {
         char dh[32] = "-", ratio[32] = "-";
         if (r.kernel != "softmax") std::snprintf(dh, sizeof dh, "%.2e", r.err_h);
         if (base > 0) std::snprintf(ratio, sizeof ratio, "%.2f", m / base);
-        std::printf("%-6d %-16s %-10s %12.1f %8s %10.2e %10s\n", r.n, r.kernel.c_str(),
-                    r.variant.c_str(), m, ratio, r.err_w, dh);
+        std::printf("%-6d %-16s %-10s %12.1f %8s %10.2e %10s\n", r.n, r.kernel.c_str(), r.variant.c_str(), m, ratio,
+                    r.err_w, dh);
     }
 
     if (!opt.json.empty()) {
@@ -231,9 +230,8 @@ int main(int argc, char** argv) {
           << ", \"tau\": 1, \"input\": \"normal(0, 3), seeded\"},\n \"results\": [";
         for (std::size_t i = 0; i < results.size(); ++i) {
             const Result& r = results[i];
-            f << (i ? ",\n  " : "\n  ") << "{\"variant\": \"" << r.variant << "\", \"n\": " << r.n
-              << ", \"kernel\": \"" << r.kernel << "\", \"melems_per_s\": " << median(r.runs)
-              << ", \"runs\": [";
+            f << (i ? ",\n  " : "\n  ") << "{\"variant\": \"" << r.variant << "\", \"n\": " << r.n << ", \"kernel\": \""
+              << r.kernel << "\", \"melems_per_s\": " << median(r.runs) << ", \"runs\": [";
             for (std::size_t k = 0; k < r.runs.size(); ++k) f << (k ? ", " : "") << r.runs[k];
             f << "], \"max_abs_err_weights\": " << r.err_w << ", \"max_abs_err_entropy\": ";
             if (r.kernel == "softmax")

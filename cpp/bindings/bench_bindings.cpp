@@ -21,7 +21,9 @@ namespace {
 
 using emscripten::val;
 
-std::string kernel_name() { return attn::kernels::active().name; }
+std::string kernel_name() {
+    return attn::kernels::active().name;
+}
 
 val self_test() {
     const float s[4] = {1.0f, 2.0f, 3.0f, 4.0f};
@@ -44,8 +46,7 @@ T* at(std::uintptr_t byte_offset) {
     return reinterpret_cast<T*>(byte_offset);
 }
 
-void bench_softmax_entropy(std::uintptr_t in, std::uintptr_t out, std::uintptr_t entropy, int rows,
-                           int n, float tau) {
+void bench_softmax_entropy(std::uintptr_t in, std::uintptr_t out, std::uintptr_t entropy, int rows, int n, float tau) {
     bench().softmax_entropy(at<const float>(in), at<float>(out), at<float>(entropy), rows, n, tau);
 }
 

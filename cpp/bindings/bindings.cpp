@@ -212,9 +212,9 @@ val cost_of(const val& shape) {
             out.set("outputMacs", c.output_macs);
             return out;
         }
-        const attn::HeadCost c = attn::head_cost(attn::mode_from_string(mode), get<int>(shape, "nQ", 0),
-                                                 get<int>(shape, "nK", 0), get<int>(shape, "dK", 0),
-                                                 get<int>(shape, "dV", 0), get<int>(shape, "blockRows", 64));
+        const attn::HeadCost c =
+            attn::head_cost(attn::mode_from_string(mode), get<int>(shape, "nQ", 0), get<int>(shape, "nK", 0),
+                            get<int>(shape, "dK", 0), get<int>(shape, "dV", 0), get<int>(shape, "blockRows", 64));
         out.set("cells", c.cells);
         out.set("matrixBytes", c.matrix_bytes);
         out.set("scoreMacs", c.score_macs);
@@ -226,8 +226,9 @@ val cost_of(const val& shape) {
     }
 }
 
-std::string active_kernels() { return attn::kernels::active().name; }
-
+std::string active_kernels() {
+    return attn::kernels::active().name;
+}
 
 }  // namespace
 

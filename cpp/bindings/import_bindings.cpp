@@ -154,8 +154,10 @@ val analyze_head(const val& spec) {
         if (n_q < 1 || n_k < 1 || n_q > attn::io::kMaxImportTokens || n_k > attn::io::kMaxImportTokens)
             throw attn::Error(attn::ErrorCode::kShapeMismatch, "shape", "a head needs 1 to 131072 queries and keys");
         attn::io::DType t = attn::io::DType::f32;
-        if (dtype == "float16") t = attn::io::DType::f16;
-        else if (dtype == "float64") t = attn::io::DType::f64;
+        if (dtype == "float16")
+            t = attn::io::DType::f16;
+        else if (dtype == "float64")
+            t = attn::io::DType::f64;
         else if (dtype != "float32")
             throw attn::Error(attn::ErrorCode::kInvalidValue, "dtype", "dtype must be float16, float32 or float64");
         const std::size_t count = static_cast<std::size_t>(n_q) * n_k;
@@ -192,8 +194,10 @@ val analyze_head(const val& spec) {
 /// toFloat32(ptr, dtype, count, outPtr): converts raw little-endian values in the heap.
 val to_float32(std::uintptr_t src, const std::string& dtype, double count, std::uintptr_t dst) {
     attn::io::DType t = attn::io::DType::f32;
-    if (dtype == "float16") t = attn::io::DType::f16;
-    else if (dtype == "float64") t = attn::io::DType::f64;
+    if (dtype == "float16")
+        t = attn::io::DType::f16;
+    else if (dtype == "float64")
+        t = attn::io::DType::f64;
     attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(src), static_cast<std::size_t>(count),
                          reinterpret_cast<float*>(dst));
     return val::undefined();

@@ -13,10 +13,12 @@
 
 namespace {
 
-using emscripten::val;
 using attn::bind::error_val;
+using emscripten::val;
 
-std::vector<double> doubles(const val& v) { return emscripten::convertJSArrayToNumberVector<double>(v); }
+std::vector<double> doubles(const val& v) {
+    return emscripten::convertJSArrayToNumberVector<double>(v);
+}
 
 /// A plain JS array (not a typed array: the page maps it to strings).
 val array_of(const std::vector<double>& x) {
@@ -26,7 +28,9 @@ val array_of(const std::vector<double>& x) {
 }
 
 /// lessonWeightSum(weights: number[]) -> number
-double weight_sum(const val& weights) { return attn::weight_sum(doubles(weights)); }
+double weight_sum(const val& weights) {
+    return attn::weight_sum(doubles(weights));
+}
 
 /// lessonRenormalisation(before: number[], visible: (0|1|boolean)[], after: number[]) ->
 ///   {kept, expected: number[], maxDiff, afterSum}

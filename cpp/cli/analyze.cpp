@@ -85,13 +85,20 @@ Options parse_options(int argc, char** argv) {
             if (has_value) throw UsageError(arg + " takes no value");
             return true;
         };
-        if (arg == "--tokens") o.tokens = take();
-        else if (arg == "--key-tokens") o.key_tokens = take();
-        else if (arg == "--format") o.format = take();
-        else if (arg == "--layers") o.layers = take();
-        else if (arg == "--heads") o.heads = take();
-        else if (arg == "--array") o.array = take();
-        else if (arg == "--read") o.read = take();
+        if (arg == "--tokens")
+            o.tokens = take();
+        else if (arg == "--key-tokens")
+            o.key_tokens = take();
+        else if (arg == "--format")
+            o.format = take();
+        else if (arg == "--layers")
+            o.layers = take();
+        else if (arg == "--heads")
+            o.heads = take();
+        else if (arg == "--array")
+            o.array = take();
+        else if (arg == "--read")
+            o.read = take();
         else if (arg == "--top-k") {
             const std::string v = take();
             int k = 0;
@@ -99,11 +106,16 @@ Options parse_options(int argc, char** argv) {
             if (r.ec != std::errc() || r.ptr != v.data() + v.size() || k < 1)
                 throw UsageError("--top-k " + v + ": expected a whole number >= 1");
             o.top_k = k;
-        } else if (arg == "--rows") o.rows = flag();
-        else if (arg == "--causal") o.causal = flag();
-        else if (arg == "--stats") o.stats = flag();
-        else if (arg.size() > 1 && arg[0] == '-') throw UsageError("unknown option " + arg);
-        else if (have_file) throw UsageError("one FILE at a time (got " + o.file + " and " + arg + ")");
+        } else if (arg == "--rows")
+            o.rows = flag();
+        else if (arg == "--causal")
+            o.causal = flag();
+        else if (arg == "--stats")
+            o.stats = flag();
+        else if (arg.size() > 1 && arg[0] == '-')
+            throw UsageError("unknown option " + arg);
+        else if (have_file)
+            throw UsageError("one FILE at a time (got " + o.file + " and " + arg + ")");
         else {
             o.file = arg;
             have_file = true;
@@ -113,8 +125,7 @@ Options parse_options(int argc, char** argv) {
     if (o.format != "json" && o.format != "csv") throw UsageError("--format " + o.format + ": expected json or csv");
     if (o.read != "auto" && o.read != "weights" && o.read != "logits")
         throw UsageError("--read " + o.read + ": expected auto, weights or logits");
-    if (!o.key_tokens.empty() && o.tokens.empty())
-        throw UsageError("--key-tokens needs --tokens (the query tokens)");
+    if (!o.key_tokens.empty() && o.tokens.empty()) throw UsageError("--key-tokens needs --tokens (the query tokens)");
     return o;
 }
 
@@ -126,9 +137,7 @@ std::vector<int> parse_list(const std::string& text, int count, const char* opti
         return out;
     }
     const std::string range = count == 1 ? "0" : "0-" + std::to_string(count - 1);
-    auto syntax = [&] {
-        return UsageError(std::string(option) + " " + text + ": expected a list like 0,2,5-7");
-    };
+    auto syntax = [&] { return UsageError(std::string(option) + " " + text + ": expected a list like 0,2,5-7"); };
     std::size_t pos = 0;
     while (pos <= text.size()) {
         std::size_t comma = text.find(',', pos);
@@ -159,10 +168,16 @@ std::vector<int> parse_list(const std::string& text, int count, const char* opti
 /// JSON text of `j`. Token files and file names are bytes, not always UTF-8: invalid sequences are
 /// written as U+FFFD (as the page's TextDecoder shows them) instead of nlohmann's default, a
 /// type_error that aborted the command (found by the seeds of cpp/fuzz/fuzz_analyze.cpp).
-std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+std::string dump(const ojson& j) {
+    return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
 
-ojson num(double x) { return std::isfinite(x) ? ojson(x) : ojson(nullptr); }
-ojson index_or_null(int i) { return i >= 0 ? ojson(i) : ojson(nullptr); }
+ojson num(double x) {
+    return std::isfinite(x) ? ojson(x) : ojson(nullptr);
+}
+ojson index_or_null(int i) {
+    return i >= 0 ? ojson(i) : ojson(nullptr);
+}
 
 /// Shortest decimal that reads back to the same double; empty for NaN / Inf (undefined).
 std::string csv_num(double x) {
@@ -199,16 +214,17 @@ std::string where(int layer, int head) {
 std::string not_probabilities_message(const HeadCheck& c, const std::vector<float>& v, int layer, int head) {
     std::string s = "values are not probabilities (" + where(layer, head) + ": min " + fmt("%.2g", c.min_value);
     if (c.max_value > 1 + kProbabilityTolerance) s += ", max " + fmt("%.3g", c.max_value);
-    if (c.fill > 0) s += ", " + std::to_string(c.fill) + " entries <= -1e30";
-    else if (c.negative > 0) s += ", " + std::to_string(c.negative) + " negative entries";
+    if (c.fill > 0)
+        s += ", " + std::to_string(c.fill) + " entries <= -1e30";
+    else if (c.negative > 0)
+        s += ", " + std::to_string(c.negative) + " negative entries";
     if (c.worst_row >= 0 && c.worst_row < c.n_q) {
         double sum = 0;
         for (int j = 0; j < c.n_k; ++j) {
             const double x = v[static_cast<std::size_t>(c.worst_row) * c.n_k + j];
             if (std::isfinite(x)) sum += x;
         }
-        s += ", rows sum to " + fmt("%.3g", sum) + " (query " + std::to_string(c.worst_row) +
-             ", the farthest from 1)";
+        s += ", rows sum to " + fmt("%.3g", sum) + " (query " + std::to_string(c.worst_row) + ", the farthest from 1)";
     }
     return s + "): rerun with --read logits to treat them as scores";
 }
@@ -219,10 +235,9 @@ std::string invalid_message(const HeadCheck& c, const std::vector<float>& v, int
         const float x = v[static_cast<std::size_t>(c.first_nonfinite_row) * c.n_k + c.first_nonfinite_col];
         what = std::isnan(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf";
     }
-    return where(layer, head) + " holds " + what + " at query " + std::to_string(c.first_nonfinite_row) +
-           ", key " + std::to_string(c.first_nonfinite_col) + " (" + std::to_string(c.nonfinite) +
-           " non-finite " + (c.nonfinite == 1 ? "entry" : "entries") +
-           " in the head): only finite numbers can be analysed";
+    return where(layer, head) + " holds " + what + " at query " + std::to_string(c.first_nonfinite_row) + ", key " +
+           std::to_string(c.first_nonfinite_col) + " (" + std::to_string(c.nonfinite) + " non-finite " +
+           (c.nonfinite == 1 ? "entry" : "entries") + " in the head): only finite numbers can be analysed";
 }
 
 ojson check_json(const HeadCheck& c) {
@@ -309,7 +324,9 @@ ojson head_json(const HeadAnalysis& a, int layer, int head, const std::string& l
     return j;
 }
 
-void out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void out(const std::string& s) {
+    std::fwrite(s.data(), 1, s.size(), stdout);
+}
 
 /// Warnings of one kind over many heads, said once: "... in 3 heads: layer 0, head 1 (...); ...".
 struct Gathered {
@@ -347,9 +364,9 @@ int analyze(const Options& o) {
             // cpp/fuzz/fuzz_analyze.cpp.)
             io::check_token_count(first, L.n_k, "keys");
             if (L.n_q > L.n_k)
-                throw Error(ErrorCode::kShapeMismatch, "tokens",
-                            std::to_string(first.size()) + " tokens for a tensor with " +
-                                std::to_string(L.n_q) + " queries");
+                throw Error(
+                    ErrorCode::kShapeMismatch, "tokens",
+                    std::to_string(first.size()) + " tokens for a tensor with " + std::to_string(L.n_q) + " queries");
             keys = std::move(first);
             queries.assign(keys.end() - L.n_q, keys.end());
         }
@@ -399,8 +416,7 @@ int analyze(const Options& o) {
         h["reading"] = reading;
         h["causal"] = o.causal;
         h["topK"] = o.top_k;
-        if (!queries.empty() || !keys.empty())
-            h["tokens"] = ojson{{"queries", queries}, {"keys", keys}};
+        if (!queries.empty() || !keys.empty()) h["tokens"] = ojson{{"queries", queries}, {"keys", keys}};
         std::string text = dump(h);
         text.pop_back();  // the closing brace: the heads follow
         out(text + ",\"heads\":[\n");
@@ -437,19 +453,19 @@ int analyze(const Options& o) {
                           fmt("%.3g", c.max_above_diagonal) + ")");
 
             if (!csv) {
-                const std::string label = static_cast<std::size_t>(head) < info.head_labels.size()
-                                              ? info.head_labels[head]
-                                              : std::string();
+                const std::string label =
+                    static_cast<std::size_t>(head) < info.head_labels.size() ? info.head_labels[head] : std::string();
                 out((first_head ? "" : ",\n") + dump(head_json(a, layer, head, label, o.rows)));
             } else if (!o.rows) {
                 const HeadSummary& s = a.summary;
-                std::string line = std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
+                std::string line =
+                    std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
                 if (a.computed) {
                     line += std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," +
                             csv_num(s.mean_entropy) + "," + csv_num(s.mean_normalized_entropy) + "," +
-                            csv_num(s.mean_n_eff) + "," + csv_num(s.mean_top_k_mass) + "," +
-                            csv_num(s.mean_sink_mass) + "," + to_string(a.pattern.kind) + "," +
-                            csv_num(a.pattern.confidence) + "," + std::to_string(a.pattern.parameter);
+                            csv_num(s.mean_n_eff) + "," + csv_num(s.mean_top_k_mass) + "," + csv_num(s.mean_sink_mass) +
+                            "," + to_string(a.pattern.kind) + "," + csv_num(a.pattern.confidence) + "," +
+                            std::to_string(a.pattern.parameter);
                 } else {
                     line += std::to_string(L.n_q) + ",,,,,,,,,";
                 }
@@ -459,11 +475,10 @@ int analyze(const Options& o) {
                 for (std::size_t t = 0; t < a.rows.size(); ++t) {
                     const RowMetrics& r = a.rows[t];
                     lines += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
-                             csv_field(t < queries.size() ? queries[t] : std::string()) + "," +
-                             csv_num(r.entropy) + "," + csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) +
-                             "," + csv_num(r.top_k_mass) + "," + csv_num(r.sink_mass) + "," +
-                             std::to_string(r.support) + "," + std::to_string(r.visible) + "," +
-                             (r.empty ? "true" : "false") + "\n";
+                             csv_field(t < queries.size() ? queries[t] : std::string()) + "," + csv_num(r.entropy) +
+                             "," + csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) + "," +
+                             csv_num(r.top_k_mass) + "," + csv_num(r.sink_mass) + "," + std::to_string(r.support) +
+                             "," + std::to_string(r.visible) + "," + (r.empty ? "true" : "false") + "\n";
                 }
                 out(lines);
             }
@@ -482,8 +497,7 @@ int analyze(const Options& o) {
                            (above.count == 1 ? " head: " : " heads: ") + above.list());
     if (refused.count)
         warnings.push_back(std::to_string(refused.count) + (refused.count == 1 ? " head is" : " heads are") +
-                           " not probabilities and not analysed: " + refused.list() +
-                           "; rerun with --read logits");
+                           " not probabilities and not analysed: " + refused.list() + "; rerun with --read logits");
     if (broken.count)
         warnings.push_back(std::to_string(broken.count) + (broken.count == 1 ? " head holds" : " heads hold") +
                            " NaN or Inf and is not analysed: " + broken.list());
@@ -494,8 +508,7 @@ int analyze(const Options& o) {
     if (o.stats) {
         struct rusage ru {};
         getrusage(RUSAGE_SELF, &ru);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::fprintf(stderr, "attn: peak RSS %ld KiB\n", ru.ru_maxrss);
         std::fprintf(stderr, "attn: %d heads of %d x %d in %.2f s\n", done, L.n_q, L.n_k, seconds);
     }

@@ -59,8 +59,8 @@ int run_state(std::string (*run)(const std::string&)) {
 
 int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "--help" || cmd == "-h" || (cmd == "analyze" && argc == 3 &&
-                                           (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))) {
+    if (cmd == "--help" || cmd == "-h" ||
+        (cmd == "analyze" && argc == 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))) {
         std::cout << kUsage << attn::cli::kAnalyzeUsage;
         return 0;
     }

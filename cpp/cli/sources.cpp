@@ -11,7 +11,9 @@
 namespace attn::cli {
 namespace {
 
-[[noreturn]] void bad(const std::string& message) { throw Error(ErrorCode::kBadFile, "file", message); }
+[[noreturn]] void bad(const std::string& message) {
+    throw Error(ErrorCode::kBadFile, "file", message);
+}
 
 bool ends_with(const std::string& s, const std::string& suffix) {
     if (s.size() < suffix.size()) return false;
@@ -124,8 +126,7 @@ public:
         if (s_->size() < h.data_offset + h.data_bytes)
             bad("truncated .npy data: the header promises " + std::to_string(h.data_bytes) +
                 " bytes of data after byte " + std::to_string(h.data_offset) + ", the " +
-                (array.empty() ? "file" : "member") + " has " + std::to_string(s_->size()) +
-                " bytes in all");
+                (array.empty() ? "file" : "member") + " has " + std::to_string(s_->size()) + " bytes in all");
         dtype_ = h.dtype;
         info_.format = std::move(format);
         info_.dtype = io::to_string(h.dtype);
@@ -161,7 +162,7 @@ public:
 
 private:
     static constexpr std::size_t kChunkElements = std::size_t{1} << 20;  // 4 MiB of float32
-    std::shared_ptr<zip_t> archive_;  // outlives s_ (declared first, destroyed last)
+    std::shared_ptr<zip_t> archive_;                                     // outlives s_ (declared first, destroyed last)
     std::unique_ptr<ByteStream> s_;
     io::DType dtype_ = io::DType::f32;
     std::size_t head_bytes_ = 0;
@@ -212,9 +213,8 @@ std::unique_ptr<HeadSource> open_npz_archive(zip_t* raw, const std::string& path
     if (names.empty()) bad(path + " holds no .npy member");
     std::size_t pick = 0;
     if (!array.empty()) {
-        auto it = std::find_if(names.begin(), names.end(), [&](const std::string& name) {
-            return name == array || name == array + ".npy";
-        });
+        auto it = std::find_if(names.begin(), names.end(),
+                               [&](const std::string& name) { return name == array || name == array + ".npy"; });
         if (it == names.end())
             throw UsageError("--array " + array + ": " + path + " has no such member; it holds " + list());
         pick = static_cast<std::size_t>(it - names.begin());

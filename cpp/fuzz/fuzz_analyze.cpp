@@ -32,7 +32,9 @@ namespace {
 std::string g_dir;  // the private directory (mkdtemp)
 int g_out = -1;     // stdout's file there
 
-int remove_entry(const char* path, const struct stat*, int, struct FTW*) { return std::remove(path); }
+int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
+    return std::remove(path);
+}
 void remove_dir() {
     if (!g_dir.empty()) nftw(g_dir.c_str(), remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
@@ -96,22 +98,54 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::string> extra;
     for (unsigned char b : s[0]) {
         switch (b % 16) {
-            case 0: extra.push_back("--format=csv"); break;
-            case 1: extra.push_back("--rows"); break;
-            case 2: extra.push_back("--causal"); break;
-            case 3: extra.push_back("--read=logits"); break;
-            case 4: extra.push_back("--read=weights"); break;
-            case 5: extra.insert(extra.end(), {"--tokens", g_dir + "/tokens"}); break;
-            case 6: extra.insert(extra.end(), {"--key-tokens", g_dir + "/keys"}); break;
-            case 7: extra.insert(extra.end(), {"--layers", section(4)}); break;
-            case 8: extra.insert(extra.end(), {"--heads", section(5)}); break;
-            case 9: extra.insert(extra.end(), {"--array", section(6)}); break;
-            case 10: extra.insert(extra.end(), {"--top-k", section(7)}); break;
-            case 11: extra.insert(extra.end(), {"--format", section(8)}); break;
-            case 12: extra.insert(extra.end(), {"--read", section(9)}); break;
-            case 13: name = "input.npy"; break;
-            case 14: name = "input.npz"; break;
-            case 15: name = "input.json"; break;
+            case 0:
+                extra.push_back("--format=csv");
+                break;
+            case 1:
+                extra.push_back("--rows");
+                break;
+            case 2:
+                extra.push_back("--causal");
+                break;
+            case 3:
+                extra.push_back("--read=logits");
+                break;
+            case 4:
+                extra.push_back("--read=weights");
+                break;
+            case 5:
+                extra.insert(extra.end(), {"--tokens", g_dir + "/tokens"});
+                break;
+            case 6:
+                extra.insert(extra.end(), {"--key-tokens", g_dir + "/keys"});
+                break;
+            case 7:
+                extra.insert(extra.end(), {"--layers", section(4)});
+                break;
+            case 8:
+                extra.insert(extra.end(), {"--heads", section(5)});
+                break;
+            case 9:
+                extra.insert(extra.end(), {"--array", section(6)});
+                break;
+            case 10:
+                extra.insert(extra.end(), {"--top-k", section(7)});
+                break;
+            case 11:
+                extra.insert(extra.end(), {"--format", section(8)});
+                break;
+            case 12:
+                extra.insert(extra.end(), {"--read", section(9)});
+                break;
+            case 13:
+                name = "input.npy";
+                break;
+            case 14:
+                name = "input.npz";
+                break;
+            case 15:
+                name = "input.json";
+                break;
         }
         if (b >= 0xF8) extra.push_back(b & 1 ? "-x" : g_dir + "/second-file");  // usage errors
     }

@@ -15,7 +15,9 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const REAL = new URL('../../web/data/real/', import.meta.url);
 
 let page;
-sharedPage('[a11y] ', (p) => { page = p; });
+sharedPage('[a11y] ', (p) => {
+  page = p;
+});
 
 /** Runs axe on the document; resolves to the violations, each with its nodes. */
 async function axe() {
@@ -24,7 +26,9 @@ async function axe() {
   return page.evaluate(async (tags) => {
     const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
     return result.violations.map((v) => ({
-      id: v.id, impact: v.impact, help: v.help,
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
       nodes: v.nodes.map((n) => ({ target: n.target.join(' '), html: n.html.slice(0, 160), summary: n.failureSummary })),
     }));
   }, TAGS);
@@ -32,9 +36,15 @@ async function axe() {
 
 /** The violations as text a person can act on. */
 function describe(violations) {
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 6).map((n) =>
-    `    ${n.target}\n      ${n.html}\n      ${(n.summary ?? '').replace(/\n/g, '\n      ')}`).join('\n')}` +
-    (v.nodes.length > 6 ? `\n    … and ${v.nodes.length - 6} more` : '')).join('\n');
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+          .slice(0, 6)
+          .map((n) => `    ${n.target}\n      ${n.html}\n      ${(n.summary ?? '').replace(/\n/g, '\n      ')}`)
+          .join('\n')}` + (v.nodes.length > 6 ? `\n    … and ${v.nodes.length - 6} more` : ''),
+    )
+    .join('\n');
 }
 
 /** The state with `patch` merged (setState through the API) — for views the cases only select. */
@@ -54,14 +64,18 @@ async function setLang(lang) {
   if (await page.$('#lang')) {
     await page.selectOption('#lang', lang);
   } else {
-    await page.evaluate((l) => { location.hash = `${location.hash.replace(/&lang=[^&]*/g, '')}&lang=${l}`; }, lang);
+    await page.evaluate((l) => {
+      location.hash = `${location.hash.replace(/&lang=[^&]*/g, '')}&lang=${l}`;
+    }, lang);
   }
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
 }
 
 /** Appends page options to the link in the address bar and waits for the page to take them. */
 async function addOptions(options) {
-  await page.evaluate((o) => { location.hash = `${location.hash}${o}`; }, options);
+  await page.evaluate((o) => {
+    location.hash = `${location.hash}${o}`;
+  }, options);
   await page.waitForTimeout(300);
 }
 
@@ -90,39 +104,139 @@ async function importRealNpy() {
 }
 
 const CASES = [
-  { name: 'playground, mode qkv (default preset)', setup: async () => { await choosePreset(page, 'example1'); } },
-  { name: 'playground, mode logits (worked example 2)', setup: async () => { await choosePreset(page, 'example2'); } },
-  { name: 'playground, mode weights (a real GPT-2 head)', setup: async () => { await choosePreset(page, 'gpt2-small_L0_nlp-sentence.0'); } },
-  { name: 'playground, heatmap tabs (more than 16 keys)', setup: async () => { await patchState({ view: { ...(await getState(page)).view, panel: 'scores' } }); } },
-  { name: 'playground, mode x (multi-head preset)', setup: async () => { await choosePreset(page, 'multihead'); } },
-  { name: 'playground, large head (overview canvas)', setup: async () => { await choosePreset(page, 'long512'); await page.waitForSelector('#overview-canvas'); } },
   {
-    name: 'playground, mask-edit mode', setup: async () => {
+    name: 'playground, mode qkv (default preset)',
+    setup: async () => {
+      await choosePreset(page, 'example1');
+    },
+  },
+  {
+    name: 'playground, mode logits (worked example 2)',
+    setup: async () => {
+      await choosePreset(page, 'example2');
+    },
+  },
+  {
+    name: 'playground, mode weights (a real GPT-2 head)',
+    setup: async () => {
+      await choosePreset(page, 'gpt2-small_L0_nlp-sentence.0');
+    },
+  },
+  {
+    name: 'playground, heatmap tabs (more than 16 keys)',
+    setup: async () => {
+      await patchState({ view: { ...(await getState(page)).view, panel: 'scores' } });
+    },
+  },
+  {
+    name: 'playground, mode x (multi-head preset)',
+    setup: async () => {
+      await choosePreset(page, 'multihead');
+    },
+  },
+  {
+    name: 'playground, large head (overview canvas)',
+    setup: async () => {
+      await choosePreset(page, 'long512');
+      await page.waitForSelector('#overview-canvas');
+    },
+  },
+  {
+    name: 'playground, mask-edit mode',
+    setup: async () => {
       await choosePreset(page, 'selfattention');
       await page.check('#edit-allow');
       await page.click('#weights-r0-c1');
       await page.waitForFunction(() => window.attentionPlayground.getState().mask.allow !== null);
     },
   },
-  { name: 'playground, palette magma, numbers off', setup: async () => { await page.selectOption('#palette', 'magma'); await page.uncheck('#numbers'); } },
-  { name: 'playground, palette greys, numbers on', setup: async () => { await page.selectOption('#palette', 'greys'); await page.check('#numbers'); } },
-  { name: 'playground, palette cividis', setup: async () => { await page.selectOption('#palette', 'cividis'); await choosePreset(page, 'example1'); } },
-  ...['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear', 'sweep', 'sensitivity']
-    .map((view) => ({ name: `lab view ${view}`, setup: () => labView(view) })),
+  {
+    name: 'playground, palette magma, numbers off',
+    setup: async () => {
+      await page.selectOption('#palette', 'magma');
+      await page.uncheck('#numbers');
+    },
+  },
+  {
+    name: 'playground, palette greys, numbers on',
+    setup: async () => {
+      await page.selectOption('#palette', 'greys');
+      await page.check('#numbers');
+    },
+  },
+  {
+    name: 'playground, palette cividis',
+    setup: async () => {
+      await page.selectOption('#palette', 'cividis');
+      await choosePreset(page, 'example1');
+    },
+  },
+  ...['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear', 'sweep', 'sensitivity'].map((view) => ({
+    name: `lab view ${view}`,
+    setup: () => labView(view),
+  })),
   { name: 'import view with a real .npy', setup: importRealNpy },
   { name: 'import view, Chinese', setup: () => setLang('zh-CN') },
-  { name: 'playground, Chinese, mode logits', setup: async () => { await showPlayground(); await choosePreset(page, 'example2'); } },
+  {
+    name: 'playground, Chinese, mode logits',
+    setup: async () => {
+      await showPlayground();
+      await choosePreset(page, 'example2');
+    },
+  },
   { name: 'playground, Chinese, lab view sweep', setup: () => labView('sweep') },
   { name: 'playground, Chinese, lab view saturation', setup: () => labView('saturation') },
-  { name: 'playground, Chinese, mode x', setup: async () => { await choosePreset(page, 'multihead'); } },
+  {
+    name: 'playground, Chinese, mode x',
+    setup: async () => {
+      await choosePreset(page, 'multihead');
+    },
+  },
   { name: 'playground, English again', setup: () => setLang('en') },
   // Other parts of issue 6: the guided lesson, the share dialog, embed mode and read-only.
-  { name: 'guided lesson open', setup: async () => { await showPlayground(); await page.click('#lesson-toggle'); await page.waitForSelector('#lesson-panel:not([hidden])'); } },
-  { name: 'guided lesson, Chinese', setup: async () => { await setLang('zh-CN'); } },
-  { name: 'guided lesson, English, next step', setup: async () => { await setLang('en'); await nextLessonStep(); } },
-  { name: 'share dialog open', setup: async () => { await page.click('#share-class'); await page.waitForSelector('#share-dialog[open]'); } },
-  { name: 'embed mode, read-only', setup: async () => { await page.keyboard.press('Escape'); await addOptions('&embed=1&readonly=1'); await page.waitForSelector('html.ap-embed.ap-readonly'); } },
-  { name: 'embed mode, Chinese', setup: async () => { await addOptions('&readonly=0'); await setLang('zh-CN'); } },
+  {
+    name: 'guided lesson open',
+    setup: async () => {
+      await showPlayground();
+      await page.click('#lesson-toggle');
+      await page.waitForSelector('#lesson-panel:not([hidden])');
+    },
+  },
+  {
+    name: 'guided lesson, Chinese',
+    setup: async () => {
+      await setLang('zh-CN');
+    },
+  },
+  {
+    name: 'guided lesson, English, next step',
+    setup: async () => {
+      await setLang('en');
+      await nextLessonStep();
+    },
+  },
+  {
+    name: 'share dialog open',
+    setup: async () => {
+      await page.click('#share-class');
+      await page.waitForSelector('#share-dialog[open]');
+    },
+  },
+  {
+    name: 'embed mode, read-only',
+    setup: async () => {
+      await page.keyboard.press('Escape');
+      await addOptions('&embed=1&readonly=1');
+      await page.waitForSelector('html.ap-embed.ap-readonly');
+    },
+  },
+  {
+    name: 'embed mode, Chinese',
+    setup: async () => {
+      await addOptions('&readonly=0');
+      await setLang('zh-CN');
+    },
+  },
 ];
 
 for (const c of CASES) {
@@ -137,18 +251,27 @@ for (const c of CASES) {
 test('the playground keeps its keyboard landmarks: one tab stop per heatmap grid, tabs with roving tabindex', async () => {
   await patchState({ lab: { view: 'none', params: {} } });
   await choosePreset(page, 'example2');
-  const grids = await page.evaluate(() => [...document.querySelectorAll('table[role="grid"]')].filter((t) => t.offsetParent)
-    .map((t) => ({ id: t.id, label: t.getAttribute('aria-label'), stops: t.querySelectorAll('[tabindex="0"]').length })));
+  const grids = await page.evaluate(() =>
+    [...document.querySelectorAll('table[role="grid"]')]
+      .filter((t) => t.offsetParent)
+      .map((t) => ({ id: t.id, label: t.getAttribute('aria-label'), stops: t.querySelectorAll('[tabindex="0"]').length })),
+  );
   assert.deepEqual(grids.map((g) => g.id).sort(), ['scores', 'weights']);
   for (const g of grids) {
     assert.equal(g.stops, 1, `${g.id}: one tab stop`);
     assert.ok(g.label, `${g.id}: named`);
   }
   for (const list of ['#view-nav', '#lab-tabs']) {
-    const tabs = await page.evaluate((sel) => [...document.querySelectorAll(`${sel} [role="tab"]`)].map((b) => ({
-      selected: b.getAttribute('aria-selected'), tabindex: b.getAttribute('tabindex'), controls: b.getAttribute('aria-controls'),
-      panel: !!document.getElementById(b.getAttribute('aria-controls')),
-    })), list);
+    const tabs = await page.evaluate(
+      (sel) =>
+        [...document.querySelectorAll(`${sel} [role="tab"]`)].map((b) => ({
+          selected: b.getAttribute('aria-selected'),
+          tabindex: b.getAttribute('tabindex'),
+          controls: b.getAttribute('aria-controls'),
+          panel: !!document.getElementById(b.getAttribute('aria-controls')),
+        })),
+      list,
+    );
     assert.ok(tabs.length >= 2, list);
     for (const tab of tabs) {
       assert.equal(tab.tabindex, tab.selected === 'true' ? '0' : '-1', `${list}: roving tabindex`);

@@ -23,7 +23,10 @@ let course; // the course site: another origin, serves whatever page the test pu
 
 before(async () => {
   session = await startSession();
-  course = createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }); res.end(course.html ?? ''); });
+  course = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(course.html ?? '');
+  });
   await new Promise((done) => course.listen(0, '127.0.0.1', done));
 });
 
@@ -44,7 +47,12 @@ function rowScores(s, i = s.row, { causal = s.mask.causal } = {}) {
   const hd = s.heads[s.head];
   return hd.K.map((k, j) => (causal && j > i ? null : scaleOf(s) * dot(hd.Q[i], k)));
 }
-const V4 = [[1, 0], [0, 1], [1, 1], [2, -1]]; // the four-token state's values (docs/lesson.md)
+const V4 = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+  [2, -1],
+]; // the four-token state's values (docs/lesson.md)
 
 // ---- the runs ----------------------------------------------------------------------------------
 const LANGS = {
@@ -57,7 +65,11 @@ const HIDE = ['import', 'lab'];
 
 for (const [lang, spec] of Object.entries(LANGS)) {
   describe(`course page, ${lang}`, () => {
-    let snippet; let link; let host; let frame; let hostContext;
+    let snippet;
+    let link;
+    let host;
+    let frame;
+    let hostContext;
 
     test('teacher: the guided lesson shared for class as an iframe snippet', async () => {
       const { page, context } = await openPage(session, '', { label: `[teacher ${lang}] ` });
@@ -67,15 +79,18 @@ for (const [lang, spec] of Object.entries(LANGS)) {
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => document.getElementById('share-dialog')?.open);
       const field = (name) => `#share-dialog [data-field="${name}"]`;
-      assert.equal(await page.isChecked(field('embed')), true, 'embed mode is the dialog\'s default');
+      assert.equal(await page.isChecked(field('embed')), true, "embed mode is the dialog's default");
       await page.selectOption(field('lang'), lang);
       for (const name of HIDE) await page.check(field(`hide-${name}`));
       link = await page.inputValue('#share-link');
       snippet = await page.inputValue('#share-snippet');
       const params = new URLSearchParams(link.split('#')[1]);
-      assert.deepEqual(
-        Object.fromEntries([...params].filter(([k]) => ['lang', 'embed'].includes(k) || k.endsWith('_hide'))),
-        { lang, embed: '1', import_hide: '1', lab_hide: '1' });
+      assert.deepEqual(Object.fromEntries([...params].filter(([k]) => ['lang', 'embed'].includes(k) || k.endsWith('_hide'))), {
+        lang,
+        embed: '1',
+        import_hide: '1',
+        lab_hide: '1',
+      });
       assert.deepEqual(JSON.parse(params.get('lesson')), { step: 1, predictions: {}, revealed: [] }, 'the lesson is in the link');
       assert.ok(snippet.includes(`src="${link.replace(/&/g, '&amp;')}"`), 'the snippet frames the link');
       await page.keyboard.press('Escape');
@@ -104,7 +119,10 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         title: document.getElementById('lesson-title').textContent,
         tabs: document.getElementById('view-nav')?.checkVisibility() ?? false,
       }));
-      assert.deepEqual({ ...seen, title: undefined }, { lang, embed: true, hidden: [false, false, false], lesson: true, current: 'lesson-step-1', title: undefined, tabs: false });
+      assert.deepEqual(
+        { ...seen, title: undefined },
+        { lang, embed: true, hidden: [false, false, false], lesson: true, current: 'lesson-step-1', title: undefined, tabs: false },
+      );
       if (spec.title) assert.equal(seen.title, spec.title);
       assert.deepEqual((await getState(frame)).lesson, { step: 1, predictions: {}, revealed: [] });
       await fitted('at load');
@@ -121,16 +139,22 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         last = { inner, outer };
         if (inner > 300 && Math.abs(outer - inner) <= 1) return outer;
         if (Date.now() > deadline) throw new Error(`${what}: the iframe never took its content's height (${JSON.stringify(last)})`);
-        await host.waitForFunction((h) => Math.abs(document.querySelector('iframe[data-attention-playground]').getBoundingClientRect().height - h) > 1, outer, { timeout: 2000 }).catch(() => {});
+        await host
+          .waitForFunction(
+            (h) => Math.abs(document.querySelector('iframe[data-attention-playground]').getBoundingClientRect().height - h) > 1,
+            outer,
+            { timeout: 2000 },
+          )
+          .catch(() => {});
       }
     }
 
     // ---- keyboard helpers (inside the frame) ----
-    const focused = () => frame.evaluate(() => (document.hasFocus() ? document.activeElement?.id ?? '' : ''));
+    const focused = () => frame.evaluate(() => (document.hasFocus() ? (document.activeElement?.id ?? '') : ''));
     const press = (key) => host.keyboard.press(key);
     async function tabTo(id, { back = false, max = 160 } = {}) {
       for (let i = 0; i < max; i++) {
-        if (await focused() === id) return;
+        if ((await focused()) === id) return;
         await press(back ? 'Shift+Tab' : 'Tab');
       }
       assert.equal(await focused(), id, `${back ? 'Shift+Tab' : 'Tab'} did not reach #${id}`);
@@ -152,7 +176,10 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
     const state = () => getState(frame);
     const until = (fn, arg) => frame.waitForFunction(fn, arg);
     const answerText = () => frame.$eval('#lesson-answer', (el) => el.textContent);
-    const verdicts = () => frame.$$eval('#lesson-answer .lesson-verdict', (els) => Object.fromEntries(els.map((el) => [el.dataset.prediction, el.dataset.correct])));
+    const verdicts = () =>
+      frame.$$eval('#lesson-answer .lesson-verdict', (els) =>
+        Object.fromEntries(els.map((el) => [el.dataset.prediction, el.dataset.correct])),
+      );
     const includesAll = (text, numbers, what) => {
       for (const x of numbers) assert.ok(text.includes(four(x)), `${what}: ${four(x)} in «${text}»`);
     };
@@ -167,7 +194,7 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       await tabTo('lesson-next');
       await press('Enter');
       await until((n) => window.attentionPlayground.getState().lesson.step === n, step + 1);
-      assert.equal(await focused(), 'lesson-step-title', 'the new step\'s heading has the focus');
+      assert.equal(await focused(), 'lesson-step-title', "the new step's heading has the focus");
     }
 
     test('student: all five steps by keyboard only', async () => {
@@ -185,9 +212,25 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       for (let i = 0; i < 5; i++) await press('ArrowRight');
       await until(() => window.attentionPlayground.getState().heads[0].K[1][0] === 0.5);
       let s = await state();
-      assert.deepEqual(s.heads[0].K, [[1, 0], [0.5, 1]]);
+      assert.deepEqual(s.heads[0].K, [
+        [1, 0],
+        [0.5, 1],
+      ]);
       const a1 = softmax(rowScores(s));
-      const start1 = softmax(rowScores({ ...s, heads: [{ ...s.heads[0], K: [[1, 0], [0, 1]] }] }));
+      const start1 = softmax(
+        rowScores({
+          ...s,
+          heads: [
+            {
+              ...s.heads[0],
+              K: [
+                [1, 0],
+                [0, 1],
+              ],
+            },
+          ],
+        }),
+      );
       near(a1[1], 1 / (1 + Math.exp(0.5)), 1e-12, 'independent check of the arithmetic');
       await reveal(1);
       includesAll(await answerText(), [a1[0], a1[1], start1[0], start1[1], 0.5], 'step 1');
@@ -251,7 +294,11 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       await chooseRadio('scores', 'same', ['change', 'same']);
       await chooseRadio('largest', 'yes', ['yes', 'no']);
       s = await state();
-      assert.deepEqual(s.heads[0].V, V4.map((v, j) => (j === 2 ? v.map((x) => x + 1) : v)), 'one value changed');
+      assert.deepEqual(
+        s.heads[0].V,
+        V4.map((v, j) => (j === 2 ? v.map((x) => x + 1) : v)),
+        'one value changed',
+      );
       const a4 = softmax(rowScores(s));
       const o0 = mix(a4, V4);
       const o1 = mix(a4, s.heads[0].V);
@@ -276,15 +323,26 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       await reveal(5);
       s = await state();
       const fragment = (await frame.inputValue('#lesson-s5-link')).split('#')[1];
-      assert.ok(statesEqual(decodeLink(fragment), s), 'the step\'s link holds the state on screen');
-      assert.ok((await answerText()).includes(String(fragment.length)), 'the answer names the link\'s length');
-      assert.deepEqual(await frame.$$eval('#lesson-a5-checks li', (lis) => lis.map((li) => li.dataset.ok)), ['true', 'true', 'true', 'true']);
+      assert.ok(statesEqual(decodeLink(fragment), s), "the step's link holds the state on screen");
+      assert.ok((await answerText()).includes(String(fragment.length)), "the answer names the link's length");
+      assert.deepEqual(await frame.$$eval('#lesson-a5-checks li', (lis) => lis.map((li) => li.dataset.ok)), [
+        'true',
+        'true',
+        'true',
+        'true',
+      ]);
       assert.deepEqual(await verdicts(), { reproduce: 'true' });
       // The matrix the link reproduces: every row of the weights heatmap against plain JS.
-      const shown = await frame.evaluate((nq) => [...Array(nq)].map((_, i) => [...Array(nq)].map((__, j) => {
-        const v = document.getElementById(`weights-r${i}-c${j}`).dataset.value;
-        return v === '' ? 0 : Number(v);
-      })), n);
+      const shown = await frame.evaluate(
+        (nq) =>
+          [...Array(nq)].map((_, i) =>
+            [...Array(nq)].map((__, j) => {
+              const v = document.getElementById(`weights-r${i}-c${j}`).dataset.value;
+              return v === '' ? 0 : Number(v);
+            }),
+          ),
+        n,
+      );
       const linked = decodeLink(fragment);
       for (let i = 0; i < n; i++) softmax(rowScores(linked, i)).forEach((w, j) => near(shown[i][j], w, 1e-6, `weight ${i},${j}`));
 
@@ -293,8 +351,14 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       assert.equal(s.lesson.step, 5);
       assert.deepEqual(s.lesson.revealed, [1, 2, 3, 4, 5]);
       assert.deepEqual(s.lesson.predictions, {
-        rise: [1], entropy: 'up', sums: 'yes', zeros: future.map(([i, j]) => i * n + j), renorm: 'renormalised',
-        scores: 'same', largest: 'yes', reproduce: 'yes',
+        rise: [1],
+        entropy: 'up',
+        sums: 'yes',
+        zeros: future.map(([i, j]) => i * n + j),
+        renorm: 'renormalised',
+        scores: 'same',
+        largest: 'yes',
+        reproduce: 'yes',
       });
       assert.equal(await frame.evaluate(() => document.documentElement.lang), lang, 'still in the chosen language');
       await fitted('after the lesson');

@@ -55,7 +55,9 @@ function listen() {
 /** A context whose pages and frames report their violations into `into`. */
 async function newContext(into, { viewport = { width: 1400, height: 1000 }, watched = true } = {}) {
   const ctx = await session.browser.newContext({ viewport, acceptDownloads: true });
-  await ctx.exposeBinding('__cspReport', ({ frame }, text) => { into.push(`[${frame.url().split('#')[0]}] ${text}`); });
+  await ctx.exposeBinding('__cspReport', ({ frame }, text) => {
+    into.push(`[${frame.url().split('#')[0]}] ${text}`);
+  });
   await ctx.addInitScript(listen);
   ctx.on('page', (p) => {
     if (watched) watch(p, session.events, '[csp] ');
@@ -116,11 +118,14 @@ describe('the policy', () => {
     const ctx = await newContext(seen, { watched: false }); // its violations are on purpose
     // A same-origin script (allowed by script-src 'self') that tries eval: the test's own
     // page.evaluate runs outside the policy, so the attempt must come from a script of the page.
-    await ctx.route('**/__csp_probe.js', (route) => route.fulfill({
-      contentType: 'text/javascript',
-      body: 'try { window.__evalResult = eval("1 + 1"); } catch (e) { window.__evalResult = e.name; }\n' +
-        'try { window.__functionResult = new Function("return 2")(); } catch (e) { window.__functionResult = e.name; }',
-    }));
+    await ctx.route('**/__csp_probe.js', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body:
+          'try { window.__evalResult = eval("1 + 1"); } catch (e) { window.__evalResult = e.name; }\n' +
+          'try { window.__functionResult = new Function("return 2")(); } catch (e) { window.__functionResult = e.name; }',
+      }),
+    );
     const probe = await ctx.newPage();
     await probe.goto(session.url);
     await waitReady(probe);
@@ -133,13 +138,28 @@ describe('the policy', () => {
       document.head.append(st);
       const file = document.createElement('script');
       file.src = '__csp_probe.js';
-      await new Promise((done) => { file.onload = done; file.onerror = done; document.head.append(file); });
-      return { inlineRan: window.__inlineRan === true, outline: getComputedStyle(document.body).outlineStyle, eval: window.__evalResult, fn: window.__functionResult };
+      await new Promise((done) => {
+        file.onload = done;
+        file.onerror = done;
+        document.head.append(file);
+      });
+      return {
+        inlineRan: window.__inlineRan === true,
+        outline: getComputedStyle(document.body).outlineStyle,
+        eval: window.__evalResult,
+        fn: window.__functionResult,
+      };
     });
     await probe.waitForTimeout(200);
     assert.deepEqual(result, { inlineRan: false, outline: 'none', eval: 'EvalError', fn: 'EvalError' });
-    assert.ok(seen.some((v) => /script-src/.test(v)), `the blocked script was reported: ${seen.join('\n')}`);
-    assert.ok(seen.some((v) => /style-src/.test(v)), `the blocked style was reported: ${seen.join('\n')}`);
+    assert.ok(
+      seen.some((v) => /script-src/.test(v)),
+      `the blocked script was reported: ${seen.join('\n')}`,
+    );
+    assert.ok(
+      seen.some((v) => /style-src/.test(v)),
+      `the blocked style was reported: ${seen.join('\n')}`,
+    );
     await ctx.close();
   });
 });
@@ -147,7 +167,11 @@ describe('the policy', () => {
 describe('the playground under the policy', () => {
   test('default page, each input mode, the formulas', async () => {
     const mark = violations.length;
-    assert.equal(await page.evaluate(() => document.getElementById('core-variant').dataset.variant?.startsWith('wasm')), true, 'the WebAssembly core runs');
+    assert.equal(
+      await page.evaluate(() => document.getElementById('core-variant').dataset.variant?.startsWith('wasm')),
+      true,
+      'the WebAssembly core runs',
+    );
     for (const mode of ['logits', 'weights', 'x', 'qkv']) {
       await page.check(`input[name="mode"][value="${mode}"]`);
       await page.waitForFunction((m) => window.attentionPlayground.getState().mode === m, mode);
@@ -157,7 +181,11 @@ describe('the playground under the policy', () => {
     // KaTeX's layout depends on its inline styles (set through the CSSOM, which the policy allows).
     const katex = await page.evaluate(() => {
       const struts = [...document.querySelectorAll('#formulas .katex-html .katex-strut, #formulas .katex-html .pstrut')];
-      return { struts: struts.length, styled: struts.filter((s) => s.style.height !== '').length, font: getComputedStyle(document.querySelector('#formulas .katex')).fontFamily };
+      return {
+        struts: struts.length,
+        styled: struts.filter((s) => s.style.height !== '').length,
+        font: getComputedStyle(document.querySelector('#formulas .katex')).fontFamily,
+      };
     });
     assert.ok(katex.struts > 0 && katex.styled === katex.struts, `KaTeX struts keep their heights: ${JSON.stringify(katex)}`);
     assert.match(katex.font, /KaTeX_Main/);
@@ -183,7 +211,13 @@ describe('the playground under the policy', () => {
     const n = 64;
     const logits = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => Math.sin(i * 7 + j * 3)));
     const large = {
-      ...base, mode: 'logits', head: 0, row: 0, topK: 2, lab: undefined, lesson: undefined,
+      ...base,
+      mode: 'logits',
+      head: 0,
+      row: 0,
+      topK: 2,
+      lab: undefined,
+      lesson: undefined,
       heads: [{ name: 'large', Q: null, K: null, V: null, logits, weights: null }],
       tokens: { queries: Array.from({ length: n }, (_, i) => `t${i}`), keys: Array.from({ length: n }, (_, i) => `t${i}`) },
       mask: { causal: true, window: 0, padding: Array(n).fill(false), allow: null },
@@ -206,7 +240,9 @@ describe('the playground under the policy', () => {
     for (let step = 1; step <= 5; step++) {
       await page.waitForFunction((n) => window.attentionPlayground.getState().lesson?.step === n, step);
       // A prediction (the first choice of each question), then the reveal with its formulas.
-      for (const name of await page.$$eval('#lesson-panel input[type="radio"]:not([disabled])', (rs) => [...new Set(rs.map((r) => r.name))])) {
+      for (const name of await page.$$eval('#lesson-panel input[type="radio"]:not([disabled])', (rs) => [
+        ...new Set(rs.map((r) => r.name)),
+      ])) {
         await page.click(`#lesson-panel input[name="${name}"]:not([disabled]) >> nth=0`);
       }
       const box = await page.$('#lesson-panel input[type="checkbox"]:not([disabled])');
@@ -250,10 +286,14 @@ describe('the playground under the policy', () => {
     const mark = violations.length;
     await page.click('#tab-import');
     await page.setInputFiles('#import-file', REAL_NPY);
-    await page.waitForFunction(() => {
-      const s = window.attentionPlayground.imported();
-      return s.source && !s.running && s.heads.length === 12;
-    }, null, { timeout: 30000 });
+    await page.waitForFunction(
+      () => {
+        const s = window.attentionPlayground.imported();
+        return s.source && !s.running && s.heads.length === 12;
+      },
+      null,
+      { timeout: 30000 },
+    );
     await page.waitForSelector('#detail-canvas', { state: 'attached' }).catch(() => {});
     await page.screenshot({ path: screenshotPath('csp-import'), fullPage: true });
     await page.click('#tab-playground');
@@ -278,7 +318,12 @@ describe('the playground under the policy', () => {
     const embedded = await context.newPage();
     await embedded.goto(`${link}&embed=1&readonly=1&tau_hide=1&lab_hide=1&lang=zh-CN`);
     await waitReady(embedded);
-    assert.equal(await embedded.evaluate(() => ['ap-embed', 'ap-readonly', 'ap-hide-tau'].every((c) => document.documentElement.classList.contains(c))), true);
+    assert.equal(
+      await embedded.evaluate(() =>
+        ['ap-embed', 'ap-readonly', 'ap-hide-tau'].every((c) => document.documentElement.classList.contains(c)),
+      ),
+      true,
+    );
     assert.equal(await embedded.isVisible('#tau'), false, 'the hide rules (a constructed style sheet) apply');
     await embedded.close();
     await noneSince(mark, 'showing embed mode');
@@ -291,14 +336,18 @@ describe('the playground under the policy', () => {
     await host.goto(`${session.url}embed-demo.html`);
     await host.evaluate(() => document.getElementById('example-element').scrollIntoView());
     for (const locate of ['#example-frame', '#example-element']) {
-      await host.waitForFunction((sel) => {
-        const el = document.querySelector(sel);
-        const frame = el.shadowRoot ? el.shadowRoot.querySelector('iframe') : el;
-        const doc = frame?.contentDocument;
-        if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
-        const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
-        return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
-      }, locate, { timeout: 20000 });
+      await host.waitForFunction(
+        (sel) => {
+          const el = document.querySelector(sel);
+          const frame = el.shadowRoot ? el.shadowRoot.querySelector('iframe') : el;
+          const doc = frame?.contentDocument;
+          if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
+          const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
+          return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
+        },
+        locate,
+        { timeout: 20000 },
+      );
     }
     // The element's own styles (a constructed sheet in its shadow root) apply under the policy.
     assert.equal(await host.evaluate(() => getComputedStyle(document.getElementById('example-element')).display), 'block');

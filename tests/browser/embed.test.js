@@ -38,7 +38,16 @@ const FLAGS = {
   lesson: ['#lesson-panel'],
 };
 /** The box around a flag's elements that goes with them (its fieldset, label or panel). */
-const BOX = { preset: 'label', mode: 'fieldset', tau: 'fieldset', mask: 'fieldset', row: 'fieldset', display: 'fieldset', inputs: 'section', import: 'nav' };
+const BOX = {
+  preset: 'label',
+  mode: 'fieldset',
+  tau: 'fieldset',
+  mask: 'fieldset',
+  row: 'fieldset',
+  display: 'fieldset',
+  inputs: 'section',
+  import: 'nav',
+};
 
 let session;
 let page; // the playground, shared by the tests that change only the hash
@@ -58,14 +67,20 @@ after(async () => {
 
 /** Shows the same state with these page options (a hash change, as a link clicked in the page). */
 async function withOptions(options) {
-  await page.evaluate((hash) => { location.hash = hash; }, `${baseLink}${options}`);
-  const classes = options.split('&').filter(Boolean).map((kv) => {
-    const [key, value] = kv.split('=');
-    if (key.endsWith('_hide')) return value === '1' ? `ap-hide-${key.slice(0, -5)}` : null;
-    if (key === 'embed') return value === '1' ? 'ap-embed' : null;
-    if (key === 'readonly') return value === '1' ? 'ap-readonly' : null;
-    return null;
-  }).filter(Boolean);
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, `${baseLink}${options}`);
+  const classes = options
+    .split('&')
+    .filter(Boolean)
+    .map((kv) => {
+      const [key, value] = kv.split('=');
+      if (key.endsWith('_hide')) return value === '1' ? `ap-hide-${key.slice(0, -5)}` : null;
+      if (key === 'embed') return value === '1' ? 'ap-embed' : null;
+      if (key === 'readonly') return value === '1' ? 'ap-readonly' : null;
+      return null;
+    })
+    .filter(Boolean);
   await page.waitForFunction((want) => {
     const have = [...document.documentElement.classList].filter((c) => c.startsWith('ap-hide-') || c === 'ap-embed' || c === 'ap-readonly');
     return have.length === want.length && want.every((c) => have.includes(c));
@@ -73,19 +88,25 @@ async function withOptions(options) {
 }
 
 /** The ids of every element on screen (rendered, not display:none anywhere up the tree). */
-const visibleIds = () => page.evaluate(() => [...document.querySelectorAll('[id]')]
-  .filter((el) => el.checkVisibility() && !el.closest('dialog'))
-  .map((el) => el.id));
+const visibleIds = () =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('[id]')].filter((el) => el.checkVisibility() && !el.closest('dialog')).map((el) => el.id),
+  );
 
 /**
  * Which of the flag's own elements exist on this page, and whether they are shown; null also for
  * an element the page itself leaves out in this state (the `hidden` attribute: the lesson panel
  * without a lesson).
  */
-const shown = (selectors) => page.evaluate((sels) => sels.map((s) => {
-  const el = document.querySelector(s);
-  return el && !el.hidden ? el.checkVisibility() : null;
-}), selectors);
+const shown = (selectors) =>
+  page.evaluate(
+    (sels) =>
+      sels.map((s) => {
+        const el = document.querySelector(s);
+        return el && !el.hidden ? el.checkVisibility() : null;
+      }),
+    selectors,
+  );
 
 describe('hide flags and embed mode', () => {
   test('each <control>_hide flag hides its control and nothing else', async () => {
@@ -94,44 +115,68 @@ describe('hide flags and embed mode', () => {
     const missing = [];
     for (const [name, roots] of Object.entries(FLAGS)) {
       const before = await shown(roots);
-      if (before.every((v) => v === null)) { missing.push(name); continue; }
-      assert.ok(before.every((v) => v !== false), `${name}: its controls are shown before the flag (${roots})`);
+      if (before.every((v) => v === null)) {
+        missing.push(name);
+        continue;
+      }
+      assert.ok(
+        before.every((v) => v !== false),
+        `${name}: its controls are shown before the flag (${roots})`,
+      );
       await withOptions(`&${name}_hide=1`);
-      assert.ok((await shown(roots)).every((v) => v !== true), `${name}_hide=1 hides ${roots.join(', ')}`);
+      assert.ok(
+        (await shown(roots)).every((v) => v !== true),
+        `${name}_hide=1 hides ${roots.join(', ')}`,
+      );
       // Nothing else: every id that disappeared is inside one of the flag's elements (or is the
       // fieldset/label/section around them), and nothing appeared.
       const now = await visibleIds();
       const gone = baseline.filter((id) => !now.includes(id));
       const appeared = now.filter((id) => !baseline.includes(id));
       assert.deepEqual(appeared, [], `${name}_hide=1 shows nothing new`);
-      const outside = await page.evaluate(({ gone, roots, box }) => gone.filter((id) => {
-        const el = document.getElementById(id);
-        return !roots.some((s) => {
-          const root = document.querySelector(s);
-          if (!root) return false;
-          const container = box ? root.closest(box) : root;
-          return container.contains(el) || root.contains(el);
-        });
-      }), { gone, roots, box: BOX[name] ?? null });
+      const outside = await page.evaluate(
+        ({ gone, roots, box }) =>
+          gone.filter((id) => {
+            const el = document.getElementById(id);
+            return !roots.some((s) => {
+              const root = document.querySelector(s);
+              if (!root) return false;
+              const container = box ? root.closest(box) : root;
+              return container.contains(el) || root.contains(el);
+            });
+          }),
+        { gone, roots, box: BOX[name] ?? null },
+      );
       assert.deepEqual(outside, [], `${name}_hide=1 hides only its own elements`);
       // Not rendered: out of the keyboard order too.
-      const focusable = await page.evaluate((sels) => sels.some((s) => {
-        const el = document.querySelector(s);
-        if (!el) return false;
-        el.focus?.();
-        return document.activeElement === el;
-      }), roots);
+      const focusable = await page.evaluate(
+        (sels) =>
+          sels.some((s) => {
+            const el = document.querySelector(s);
+            if (!el) return false;
+            el.focus?.();
+            return document.activeElement === el;
+          }),
+        roots,
+      );
       assert.equal(focusable, false, `${name}_hide=1: its controls cannot take the focus`);
     }
     await withOptions('');
     assert.deepEqual(await visibleIds(), baseline, 'without flags the page is as before');
     // Elements added by other parts of issue 6; each flag above is checked once they exist.
-    assert.ok(missing.every((n) => ['language', 'lesson'].includes(n)), `flags without elements: ${missing}`);
+    assert.ok(
+      missing.every((n) => ['language', 'lesson'].includes(n)),
+      `flags without elements: ${missing}`,
+    );
     // The lesson panel shows only with a lesson: lesson_hide=1 hides it then.
     await page.click('#lesson-toggle');
     await page.waitForFunction(() => document.getElementById('lesson-panel').checkVisibility());
     await withOptions('&lesson_hide=1');
-    assert.equal(await page.evaluate(() => document.getElementById('lesson-panel').checkVisibility()), false, 'lesson_hide=1 hides the lesson panel');
+    assert.equal(
+      await page.evaluate(() => document.getElementById('lesson-panel').checkVisibility()),
+      false,
+      'lesson_hide=1 hides the lesson panel',
+    );
     await withOptions(''); // the link's state, without a lesson: the panel goes
     await page.waitForFunction(() => !document.getElementById('lesson-panel').checkVisibility());
   });
@@ -148,10 +193,15 @@ describe('hide flags and embed mode', () => {
       for (const combo of combos) {
         await withOptions(`&embed=1${combo.map((n) => `&${n}_hide=1`).join('')}`);
         const layout = await page.evaluate(() => {
-          const box = (s) => { const el = document.querySelector(s); return el.checkVisibility() ? el.getBoundingClientRect() : null; };
+          const box = (s) => {
+            const el = document.querySelector(s);
+            return el.checkVisibility() ? el.getBoundingClientRect() : null;
+          };
           return {
             overflow: document.documentElement.scrollWidth - window.innerWidth,
-            controls: box('.layout > .controls'), inputs: box('.layout > .inputs'), views: box('.layout > .views'),
+            controls: box('.layout > .controls'),
+            inputs: box('.layout > .inputs'),
+            views: box('.layout > .views'),
             padding: parseFloat(getComputedStyle(document.querySelector('.layout')).paddingLeft),
           };
         });
@@ -159,7 +209,8 @@ describe('hide flags and embed mode', () => {
         assert.ok(layout.overflow <= 0, `${what}: no horizontal overflow`);
         const first = [layout.controls, layout.inputs, layout.views].find(Boolean);
         near(first.left, layout.padding, 1, `${what}: the first panel starts at the left edge`);
-        if (combo.includes('mode') && combo.includes('display')) assert.equal(layout.controls, null, `${what}: the empty controls column goes`);
+        if (combo.includes('mode') && combo.includes('display'))
+          assert.equal(layout.controls, null, `${what}: the empty controls column goes`);
         if (combo.includes('inputs') && layout.controls) {
           // The results sit beside the controls, not below an empty cell.
           near(layout.views.top, layout.controls.top, 1, `${what}: results beside the controls`);
@@ -179,7 +230,11 @@ describe('hide flags and embed mode', () => {
     const gone = baseline.filter((id) => !now.includes(id));
     const expected = ['core-variant', 'tab-import', 'tab-playground', 'view-nav'].filter((id) => baseline.includes(id));
     assert.deepEqual(gone.sort(), expected.sort(), 'embed mode hides the view tabs and the core line');
-    assert.deepEqual(now.filter((id) => !baseline.includes(id)), ['open-full'], 'embed mode adds the full-page link only');
+    assert.deepEqual(
+      now.filter((id) => !baseline.includes(id)),
+      ['open-full'],
+      'embed mode adds the full-page link only',
+    );
     const chrome = await page.evaluate(() => ({
       brand: document.querySelector('.top .brand').checkVisibility(),
       foot: document.querySelector('.foot').checkVisibility(),
@@ -210,14 +265,32 @@ describe('read-only', () => {
     const controls = await page.evaluate(() => {
       const q = (s) => document.querySelector(s);
       return {
-        tau: q('#tau-slider').disabled, tauBox: q('#tau').readOnly, causal: q('#causal').disabled,
+        tau: q('#tau-slider').disabled,
+        tauBox: q('#tau').readOnly,
+        causal: q('#causal').disabled,
         mode: [...document.querySelectorAll('input[name="mode"]')].every((r) => r.disabled),
-        preset: q('#preset').disabled, cell: q('#edit-Q-r0-c0').readOnly, addRow: [...document.querySelectorAll('#editors button')].every((b) => b.disabled),
-        row: q('#row').disabled, copy: q('#copy-link').disabled, badge: q('#readonly-badge').checkVisibility(),
+        preset: q('#preset').disabled,
+        cell: q('#edit-Q-r0-c0').readOnly,
+        addRow: [...document.querySelectorAll('#editors button')].every((b) => b.disabled),
+        row: q('#row').disabled,
+        copy: q('#copy-link').disabled,
+        badge: q('#readonly-badge').checkVisibility(),
         palette: q('#palette') ? q('#palette').disabled : false,
       };
     });
-    assert.deepEqual(controls, { tau: true, tauBox: true, causal: true, mode: true, preset: true, cell: true, addRow: true, row: false, copy: false, badge: true, palette: false });
+    assert.deepEqual(controls, {
+      tau: true,
+      tauBox: true,
+      causal: true,
+      mode: true,
+      preset: true,
+      cell: true,
+      addRow: true,
+      row: false,
+      copy: false,
+      badge: true,
+      palette: false,
+    });
     // Typing into a Q cell changes nothing.
     await page.click('#edit-Q-r0-c0');
     await page.keyboard.press('End');
@@ -239,8 +312,17 @@ describe('read-only', () => {
     await page.keyboard.press('Control+z');
     await page.waitForTimeout(450);
     assert.ok(statesEqual(await getState(page), before), 'the state is unchanged');
-    assert.equal(await page.evaluate(() => [document.getElementById('tau').readOnly, document.getElementById('causal').disabled, document.getElementById('causal').checked]).then(String),
-      String([true, true, before.mask.causal]), 'the controls are frozen again and show the state');
+    assert.equal(
+      await page
+        .evaluate(() => [
+          document.getElementById('tau').readOnly,
+          document.getElementById('causal').disabled,
+          document.getElementById('causal').checked,
+        ])
+        .then(String),
+      String([true, true, before.mask.causal]),
+      'the controls are frozen again and show the state',
+    );
     // Selecting a query row is viewing: allowed.
     const rows = before.tokens.queries.length;
     if (rows > 1) {
@@ -258,7 +340,10 @@ describe('read-only', () => {
     await page.screenshot({ path: screenshotPath('embed-readonly'), fullPage: true });
     // Off again: editing works.
     await withOptions('&readonly=0');
-    assert.equal(await page.evaluate(() => document.getElementById('causal').disabled || document.getElementById('edit-Q-r0-c0').readOnly), false);
+    assert.equal(
+      await page.evaluate(() => document.getElementById('causal').disabled || document.getElementById('edit-Q-r0-c0').readOnly),
+      false,
+    );
     await page.fill('#edit-Q-r0-c0', '0.25');
     await page.waitForFunction(() => window.attentionPlayground.getState().heads[0].Q[0][0] === 0.25);
     assert.equal(await trySetState(page, before), null);
@@ -272,7 +357,11 @@ describe('share for class', () => {
     await page.focus('#share-class');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.getElementById('share-dialog')?.open);
-    assert.equal(await page.evaluate(() => document.activeElement.closest('dialog')?.id), 'share-dialog', 'the focus moves into the dialog');
+    assert.equal(
+      await page.evaluate(() => document.activeElement.closest('dialog')?.id),
+      'share-dialog',
+      'the focus moves into the dialog',
+    );
     const field = (name) => `#share-dialog [data-field="${name}"]`;
     await page.check(field('readonly'));
     await page.check(field('hide-tau'));
@@ -284,9 +373,14 @@ describe('share for class', () => {
     const element = await page.inputValue('#share-element');
     const fragment = link.split('#')[1];
     const params = new URLSearchParams(fragment);
-    assert.deepEqual(
-      Object.fromEntries([...params].filter(([k]) => ['lang', 'embed', 'readonly'].includes(k) || k.endsWith('_hide'))),
-      { lang: 'zh-CN', embed: '1', readonly: '1', tau_hide: '1', mask_hide: '1', lab_hide: '1' });
+    assert.deepEqual(Object.fromEntries([...params].filter(([k]) => ['lang', 'embed', 'readonly'].includes(k) || k.endsWith('_hide'))), {
+      lang: 'zh-CN',
+      embed: '1',
+      readonly: '1',
+      tau_hide: '1',
+      mask_hide: '1',
+      lab_hide: '1',
+    });
     assert.ok(statesEqual(decodeLink(fragment), await getState(page)), 'the link holds the state on screen');
     assert.match(snippet, /^<iframe src="[^"]+" title="[^"]+" width="100%" height="\d+"/);
     assert.match(snippet, /loading="lazy"/);
@@ -297,7 +391,9 @@ describe('share for class', () => {
     // The preview shows the link (the frame follows its options).
     await page.waitForFunction((l) => document.getElementById('share-preview-frame').src === l, link);
     const preview = page.frames().find((f) => f.url() === link);
-    await preview.waitForFunction(() => document.documentElement.classList.contains('ap-hide-tau') && document.documentElement.lang === 'zh-CN');
+    await preview.waitForFunction(
+      () => document.documentElement.classList.contains('ap-hide-tau') && document.documentElement.lang === 'zh-CN',
+    );
     assert.equal(await preview.evaluate(() => document.getElementById('tau').checkVisibility()), false);
     await page.screenshot({ path: screenshotPath('embed-share-dialog-en') });
     // Escape closes it; the focus returns to the button.
@@ -311,7 +407,9 @@ describe('share for class', () => {
     assert.ok(statesEqual(await getState(other), await getState(page)));
     const seen = await other.evaluate(() => ({
       lang: document.documentElement.lang,
-      classes: ['ap-embed', 'ap-readonly', 'ap-hide-tau', 'ap-hide-mask', 'ap-hide-lab'].every((c) => document.documentElement.classList.contains(c)),
+      classes: ['ap-embed', 'ap-readonly', 'ap-hide-tau', 'ap-hide-mask', 'ap-hide-lab'].every((c) =>
+        document.documentElement.classList.contains(c),
+      ),
       tau: document.getElementById('tau').checkVisibility(),
       lab: document.getElementById('lab-panel').checkVisibility(),
     }));
@@ -338,15 +436,23 @@ describe('host page (web/embed-demo.html)', () => {
    * host page's content security policy forbids it, in the test's own code too).
    */
   async function fitted(locate, what) {
-    await host.waitForFunction((spec) => {
-      const [css, inShadow] = spec.split(' >>> ');
-      const el = document.querySelector(css);
-      const frame = inShadow ? el?.shadowRoot?.querySelector(inShadow) : el;
-      const doc = frame?.contentDocument;
-      if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
-      const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
-      return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
-    }, locate, { timeout: 20000 }).catch((e) => { throw new Error(`${what}: the iframe never took its content's height (${e.message.split('\n')[0]})`); });
+    await host
+      .waitForFunction(
+        (spec) => {
+          const [css, inShadow] = spec.split(' >>> ');
+          const el = document.querySelector(css);
+          const frame = inShadow ? el?.shadowRoot?.querySelector(inShadow) : el;
+          const doc = frame?.contentDocument;
+          if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
+          const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
+          return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
+        },
+        locate,
+        { timeout: 20000 },
+      )
+      .catch((e) => {
+        throw new Error(`${what}: the iframe never took its content's height (${e.message.split('\n')[0]})`);
+      });
     return host.evaluate((spec) => {
       const [css, inShadow] = spec.split(' >>> ');
       const el = document.querySelector(css);
@@ -359,7 +465,9 @@ describe('host page (web/embed-demo.html)', () => {
     // embed-demo.html has a strict content security policy (no inline scripts: it loads the
     // snippet's script as embed-frames.js), so the pasted snippet goes into a plain course page
     // of the same origin, as many course platforms allow.
-    await host.route('**/plain-course-page.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>A course page</title><h1>Week 3</h1>' }));
+    await host.route('**/plain-course-page.html', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>A course page</title><h1>Week 3</h1>' }),
+    );
     await host.goto(`${session.url}plain-course-page.html`);
     // As a course page's editor pastes HTML: markup in, scripts re-created so they run.
     await host.evaluate((html) => {
@@ -394,19 +502,43 @@ describe('host page (web/embed-demo.html)', () => {
     // window but another origin, or of another shape; messages of other windows are ignored
     // silently (they may be another embed's).
     const warnings = [];
-    const onConsole = (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text()); };
+    const onConsole = (msg) => {
+      if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text());
+    };
     host.on('console', onConsole);
-    const fake = (data, origin) => host.evaluate(({ data, origin }) => {
-      const frame = document.querySelector('#pasted iframe');
-      window.dispatchEvent(new MessageEvent('message', { data, origin: origin ?? location.origin, source: frame.contentWindow }));
-    }, { data, origin });
+    const fake = (data, origin) =>
+      host.evaluate(
+        ({ data, origin }) => {
+          const frame = document.querySelector('#pasted iframe');
+          window.dispatchEvent(new MessageEvent('message', { data, origin: origin ?? location.origin, source: frame.contentWindow }));
+        },
+        { data, origin },
+      );
     const good = { type: 'attention-playground:height', height: 321, id: '' };
     await fake(good, 'https://evil.example');
-    for (const bad of [{ ...good, height: '321' }, { ...good, height: 0 }, { ...good, height: 1e6 }, { ...good, height: null }, { ...good, id: 5 },
-      { ...good, id: 'x'.repeat(101) }, { height: 321 }, 'attention-playground:height', null]) await fake(bad);
-    await host.evaluate((data) => window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: window })), good);
+    for (const bad of [
+      { ...good, height: '321' },
+      { ...good, height: 0 },
+      { ...good, height: 1e6 },
+      { ...good, height: null },
+      { ...good, id: 5 },
+      { ...good, id: 'x'.repeat(101) },
+      { height: 321 },
+      'attention-playground:height',
+      null,
+    ])
+      await fake(bad);
+    await host.evaluate(
+      (data) => window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: window })),
+      good,
+    );
     await host.waitForTimeout(100);
-    near(await host.evaluate(() => document.querySelector('#pasted iframe').getBoundingClientRect().height), taller, 1, 'no bad message resized the frame');
+    near(
+      await host.evaluate(() => document.querySelector('#pasted iframe').getBoundingClientRect().height),
+      taller,
+      1,
+      'no bad message resized the frame',
+    );
     assert.equal(warnings.length, 10, `one warning per bad message from the frame:\n${warnings.join('\n')}`);
     // The same message from the frame's window and origin works.
     await fake(good);
@@ -425,11 +557,17 @@ describe('host page (web/embed-demo.html)', () => {
       const frame = document.getElementById('example-element').shadowRoot.querySelector('iframe');
       const w = frame.contentWindow;
       return {
-        title: frame.title, lang: w.document.documentElement.lang, embed: w.document.documentElement.classList.contains('ap-embed'),
-        lab: w.document.getElementById('lab-panel').checkVisibility(), tokens: w.attentionPlayground.getState().tokens.queries,
+        title: frame.title,
+        lang: w.document.documentElement.lang,
+        embed: w.document.documentElement.classList.contains('ap-embed'),
+        lab: w.document.getElementById('lab-panel').checkVisibility(),
+        tokens: w.attentionPlayground.getState().tokens.queries,
       };
     });
-    assert.deepEqual({ ...inner, title: Boolean(inner.title) }, { title: true, lang: 'zh-CN', embed: true, lab: false, tokens: ['The', 'cat', 'sat', 'down'] });
+    assert.deepEqual(
+      { ...inner, title: Boolean(inner.title) },
+      { title: true, lang: 'zh-CN', embed: true, lab: false, tokens: ['The', 'cat', 'sat', 'down'] },
+    );
     await host.screenshot({ path: screenshotPath('embed-demo'), fullPage: true });
   });
 
@@ -437,27 +575,48 @@ describe('host page (web/embed-demo.html)', () => {
     await host.evaluate(() => document.getElementById('example-element').scrollIntoView());
     await fitted('#example-element >>> iframe', 'demo element');
     const warnings = [];
-    const onConsole = (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text()); };
+    const onConsole = (msg) => {
+      if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text());
+    };
     host.on('console', onConsole);
     const before = await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').style.height);
-    const fake = (data, origin) => host.evaluate(({ data, origin }) => {
-      const el = document.getElementById('example-element');
-      const frame = el.shadowRoot.querySelector('iframe');
-      window.dispatchEvent(new MessageEvent('message', { data, origin: origin ?? location.origin, source: frame.contentWindow }));
-    }, { data, origin });
+    const fake = (data, origin) =>
+      host.evaluate(
+        ({ data, origin }) => {
+          const el = document.getElementById('example-element');
+          const frame = el.shadowRoot.querySelector('iframe');
+          window.dispatchEvent(new MessageEvent('message', { data, origin: origin ?? location.origin, source: frame.contentWindow }));
+        },
+        { data, origin },
+      );
     const id = await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').name);
     const good = { type: 'attention-playground:height', height: 432, id };
     await fake(good, 'https://evil.example');
-    for (const bad of [{ ...good, height: Infinity }, { ...good, height: -1 }, { ...good, id: 'another-frame' }, { ...good, type: 'attention-playground:stateResult', id: 'nope', ok: true }, [good]]) await fake(bad);
+    for (const bad of [
+      { ...good, height: Infinity },
+      { ...good, height: -1 },
+      { ...good, id: 'another-frame' },
+      { ...good, type: 'attention-playground:stateResult', id: 'nope', ok: true },
+      [good],
+    ])
+      await fake(bad);
     await host.waitForTimeout(100);
-    assert.equal(await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').style.height), before, 'nothing changed');
+    assert.equal(
+      await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').style.height),
+      before,
+      'nothing changed',
+    );
     assert.equal(warnings.length, 6, warnings.join('\n'));
     host.off('console', onConsole);
   });
 
   test('<attention-playground>.setState: the page takes a state from its parent (its origin= option) and answers', async () => {
     const src = await host.evaluate(() => document.getElementById('example-element').shadowRoot.querySelector('iframe').src);
-    assert.match(src, new RegExp(`&origin=${encodeURIComponent(new URL(session.url).origin).replace(/[.]/g, '\\.')}(&|$)`), 'the frame link names the course page\'s origin');
+    assert.match(
+      src,
+      new RegExp(`&origin=${encodeURIComponent(new URL(session.url).origin).replace(/[.]/g, '\\.')}(&|$)`),
+      "the frame link names the course page's origin",
+    );
     const frame = host.frames().find((f) => f.url() === src);
     const next = await frame.evaluate(() => {
       const s = window.attentionPlayground.getState();
@@ -466,10 +625,18 @@ describe('host page (web/embed-demo.html)', () => {
       return s;
     });
     await host.evaluate(async (s) => document.getElementById('example-element').setState(s), next);
-    assert.deepEqual(await frame.evaluate(() => [window.attentionPlayground.getState().tau, window.attentionPlayground.getState().heads[0].Q[0][0]]), [2.5, 0.75]);
+    assert.deepEqual(
+      await frame.evaluate(() => [window.attentionPlayground.getState().tau, window.attentionPlayground.getState().heads[0].Q[0][0]]),
+      [2.5, 0.75],
+    );
     // A state the page refuses: the promise rejects with its message; the page keeps its state.
     const refused = await host.evaluate(async (s) => {
-      try { await document.getElementById('example-element').setState({ ...s, tau: -1 }); return null; } catch (e) { return e.message; }
+      try {
+        await document.getElementById('example-element').setState({ ...s, tau: -1 });
+        return null;
+      } catch (e) {
+        return e.message;
+      }
     }, next);
     assert.match(refused, /tau/);
     assert.equal(await frame.evaluate(() => window.attentionPlayground.getState().tau), 2.5);
@@ -478,18 +645,29 @@ describe('host page (web/embed-demo.html)', () => {
   test('the page takes setState messages only from its parent, from an origin= of its link, of the right shape', async () => {
     // Two course sites, each a server of its own on another port (so another origin than the
     // playground's, and still on this machine); the link accepts the first one only.
-    const sites = await Promise.all([0, 1].map(() => new Promise((done) => {
-      const server = createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end(server.html); });
-      server.listen(0, '127.0.0.1', () => done(server));
-    })));
+    const sites = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise((done) => {
+            const server = createServer((req, res) => {
+              res.writeHead(200, { 'Content-Type': 'text/html' });
+              res.end(server.html);
+            });
+            server.listen(0, '127.0.0.1', () => done(server));
+          }),
+      ),
+    );
     const [courseOrigin, evilOrigin] = sites.map((server) => `http://127.0.0.1:${server.address().port}`);
     const ctx = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const course = await ctx.newPage();
     watch(course, session.events, '[embed origins] ');
     const warnings = [];
-    course.on('console', (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text()); });
+    course.on('console', (msg) => {
+      if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) warnings.push(msg.text());
+    });
     const link = `${session.url}index.html#${baseLink}&embed=1&origin=${encodeURIComponent(courseOrigin)}`;
-    for (const server of sites) server.html = `<!doctype html><title>course</title><iframe id="f" src="${link.replace(/&/g, '&amp;')}" width="900" height="700"></iframe>`;
+    for (const server of sites)
+      server.html = `<!doctype html><title>course</title><iframe id="f" src="${link.replace(/&/g, '&amp;')}" width="900" height="700"></iframe>`;
     const frameOf = async (p) => {
       await p.waitForFunction(() => document.getElementById('f').contentWindow && window.frames.length === 1);
       const f = p.frames().find((x) => x !== p.mainFrame());
@@ -503,15 +681,28 @@ describe('host page (web/embed-demo.html)', () => {
     const answers = () => course.evaluate(() => window.__answers ?? []);
     await course.evaluate(() => {
       window.__answers = [];
-      window.addEventListener('message', (e) => { if (e.data?.type === 'attention-playground:stateResult') window.__answers.push(e.data); });
+      window.addEventListener('message', (e) => {
+        if (e.data?.type === 'attention-playground:stateResult') window.__answers.push(e.data);
+      });
     });
     const send = (data) => course.evaluate((d) => document.getElementById('f').contentWindow.postMessage(d, '*'), data);
     // Wrong shapes from the accepted parent: ignored with a warning, nothing changes, no answer.
-    for (const bad of [{ type: 'attention-playground:setState' }, { type: 'attention-playground:setState', state: 'v=1&mode=qkv' },
-      { type: 'attention-playground:setState', state: { ...start, tau: 3 }, id: 42 }, { type: 'attention-playground:setstate', state: { ...start, tau: 3 } },
-      { state: { ...start, tau: 3 } }]) await send(bad);
+    for (const bad of [
+      { type: 'attention-playground:setState' },
+      { type: 'attention-playground:setState', state: 'v=1&mode=qkv' },
+      { type: 'attention-playground:setState', state: { ...start, tau: 3 }, id: 42 },
+      { type: 'attention-playground:setstate', state: { ...start, tau: 3 } },
+      { state: { ...start, tau: 3 } },
+    ])
+      await send(bad);
     // A message from another window of the page (not the parent) is ignored with a warning too.
-    await inner.evaluate(({ s, origin }) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'attention-playground:setState', state: s }, origin, source: window })), { s: { ...start, tau: 3 }, origin: courseOrigin });
+    await inner.evaluate(
+      ({ s, origin }) =>
+        window.dispatchEvent(
+          new MessageEvent('message', { data: { type: 'attention-playground:setState', state: s }, origin, source: window }),
+        ),
+      { s: { ...start, tau: 3 }, origin: courseOrigin },
+    );
     await course.waitForTimeout(200);
     assert.equal(await inner.evaluate(() => window.attentionPlayground.getState().tau), start.tau, 'nothing changed');
     assert.equal(warnings.length, 6, warnings.join('\n'));
@@ -533,20 +724,37 @@ describe('host page (web/embed-demo.html)', () => {
     const evil = await ctx.newPage();
     watch(evil, session.events, '[embed origins] ');
     const evilWarnings = [];
-    evil.on('console', (msg) => { if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) evilWarnings.push(msg.text()); });
+    evil.on('console', (msg) => {
+      if (msg.type() === 'warning' && /Attention Playground: message ignored/.test(msg.text())) evilWarnings.push(msg.text());
+    });
     await evil.goto(`${evilOrigin}/page.html`);
     const evilInner = await frameOf(evil);
-    await evil.evaluate((s) => document.getElementById('f').contentWindow.postMessage({ type: 'attention-playground:setState', state: s, id: 'x' }, '*'), { ...start, tau: 7 });
+    await evil.evaluate(
+      (s) => document.getElementById('f').contentWindow.postMessage({ type: 'attention-playground:setState', state: s, id: 'x' }, '*'),
+      { ...start, tau: 7 },
+    );
     await evil.waitForTimeout(300);
-    assert.equal(await evilInner.evaluate(() => window.attentionPlayground.getState().tau), start.tau, 'another origin cannot set the state');
+    assert.equal(
+      await evilInner.evaluate(() => window.attentionPlayground.getState().tau),
+      start.tau,
+      'another origin cannot set the state',
+    );
     assert.equal(evilWarnings.length, 1, evilWarnings.join('\n'));
     assert.ok(evilWarnings[0].includes(`origin ${evilOrigin} is not in the link's origin= options`), evilWarnings[0]);
     // Without origin= the page takes no state message at all.
-    await evil.evaluate((src) => { document.getElementById('f').src = src; }, link.replace(/&origin=[^&]*/, '') + '&tau_hide=1');
+    await evil.evaluate(
+      (src) => {
+        document.getElementById('f').src = src;
+      },
+      link.replace(/&origin=[^&]*/, '') + '&tau_hide=1',
+    );
     await evil.waitForTimeout(300);
     const plainInner = await frameOf(evil);
     await plainInner.waitForFunction(() => document.documentElement.classList.contains('ap-hide-tau'));
-    await evil.evaluate((s) => document.getElementById('f').contentWindow.postMessage({ type: 'attention-playground:setState', state: s }, '*'), { ...start, tau: 7 });
+    await evil.evaluate(
+      (s) => document.getElementById('f').contentWindow.postMessage({ type: 'attention-playground:setState', state: s }, '*'),
+      { ...start, tau: 7 },
+    );
     await evil.waitForTimeout(300);
     assert.equal(await plainInner.evaluate(() => window.attentionPlayground.getState().tau), start.tau);
     assert.match(evilWarnings.at(-1), /the link has no origin= option/);
@@ -563,12 +771,17 @@ describe('host page (web/embed-demo.html)', () => {
       document.body.prepend(el);
       window.scrollTo(0, 0);
     });
-    const read = () => host.evaluate(() => {
-      const root = document.getElementById('probe').shadowRoot;
-      const error = root.querySelector('.error');
-      const frame = root.querySelector('iframe');
-      return { error: error.checkVisibility() ? error.textContent : null, frame: frame.checkVisibility(), src: frame.getAttribute('src') };
-    });
+    const read = () =>
+      host.evaluate(() => {
+        const root = document.getElementById('probe').shadowRoot;
+        const error = root.querySelector('.error');
+        const frame = root.querySelector('iframe');
+        return {
+          error: error.checkVisibility() ? error.textContent : null,
+          frame: frame.checkVisibility(),
+          src: frame.getAttribute('src'),
+        };
+      });
     await host.waitForFunction(() => document.getElementById('probe').shadowRoot.querySelector('.error').checkVisibility());
     let seen = await read();
     assert.match(seen.error, /JSON/);
@@ -586,7 +799,9 @@ describe('host page (web/embed-demo.html)', () => {
     await fitted('#probe >>> iframe', 'element with a link');
     seen = await read();
     assert.equal(seen.frame, true);
-    const state = await host.evaluate(() => document.getElementById('probe').shadowRoot.querySelector('iframe').contentWindow.attentionPlayground.getState());
+    const state = await host.evaluate(() =>
+      document.getElementById('probe').shadowRoot.querySelector('iframe').contentWindow.attentionPlayground.getState(),
+    );
     assert.ok(statesEqual(state, decodeLink(baseLink)));
     // hide and readonly follow the attributes (attributeChangedCallback).
     await host.evaluate(() => {

@@ -46,20 +46,26 @@ const show = (state) => page.evaluate((s) => window.formulasDemo.show(s).then(()
 function logitsState(logits, { padding, V } = {}) {
   const n = logits[0].length;
   return {
-    version: 1, mode: 'logits',
+    version: 1,
+    mode: 'logits',
     heads: [{ name: 't', Q: null, K: null, V: V ?? null, logits, weights: null }],
     head: 0,
     tokens: { queries: logits.map((_, i) => `q${i}`), keys: Array.from({ length: n }, (_, j) => `k${j}`) },
     mask: { causal: false, window: 0, padding: padding ?? Array(n).fill(false), allow: null },
-    tau: 1, scale: 'auto', topK: 2, row: 0,
-    view: { panel: 'weights', preset: 'custom', numbers: 'auto' }, source: '',
+    tau: 1,
+    scale: 'auto',
+    topK: 2,
+    row: 0,
+    view: { panel: 'weights', preset: 'custom', numbers: 'auto' },
+    source: '',
   };
 }
 
 describe('formulas', () => {
-  test('default state (lesson example 1): scores, softmax, entropy and output carry the row\'s numbers', async () => {
+  test("default state (lesson example 1): scores, softmax, entropy and output carry the row's numbers", async () => {
     const e = Math.E;
-    const a1 = e / (e + 1), a2 = 1 / (e + 1);
+    const a1 = e / (e + 1),
+      a2 = 1 / (e + 1);
     const H = -(a1 * Math.log(a1) + a2 * Math.log(a2));
     assert.ok(Math.abs(a1 - 0.7310585786) < 1e-10 && Math.abs(H - 0.5822031089) < 1e-10, 'independent values disagree with MATH.md');
     const soft = await text('formula-softmax');
@@ -75,8 +81,8 @@ describe('formulas', () => {
     const sc = await text('formula-scores');
     assert.ok(sc.includes('1\\cdot1 + 0\\cdot0'), `scores lack q·k_0 written out: ${sc}`);
     // KaTeX rendered (not raw TeX): its HTML and MathML are there.
-    assert.ok(await page.locator('#formula-softmax .katex-html').count() > 0, 'KaTeX did not render');
-    assert.ok(await page.locator('#formula-softmax math').count() > 0, 'no MathML for screen readers');
+    assert.ok((await page.locator('#formula-softmax .katex-html').count()) > 0, 'KaTeX did not render');
+    assert.ok((await page.locator('#formula-softmax math').count()) > 0, 'no MathML for screen readers');
     assert.equal(await page.locator('.katex-error').count(), 0, 'a formula failed to parse');
     // Stylesheet and fonts from this server only.
     assert.ok(await page.evaluate(() => document.fonts.check('16px KaTeX_Main')), 'the KaTeX_Main font is not loaded');

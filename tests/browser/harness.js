@@ -18,8 +18,12 @@ export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots
 
 // docs/toolchain.md "Browser": without the networking flags Chromium floods the closed network.
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--no-first-run', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
 ];
 
 /** Fails early with a clear message when the WASM build is missing. */
@@ -45,7 +49,10 @@ export async function startSession() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const events = { consoleErrors: [], pageErrors: [], requestFailures: [], dialogs: [] };
   return {
-    server, url, browser, events,
+    server,
+    url,
+    browser,
+    events,
     async close() {
       await browser.close().catch(() => {});
       await new Promise((done) => server.close(done));
@@ -120,23 +127,26 @@ export async function choosePreset(page, id) {
  * the masked flags (class "masked"). Throws if a cell is missing.
  */
 export function readMatrix(page, id, rows, cols) {
-  return page.evaluate(({ id, rows, cols }) => {
-    const values = [];
-    const masked = [];
-    for (let i = 0; i < rows; i++) {
-      values.push([]);
-      masked.push([]);
-      for (let j = 0; j < cols; j++) {
-        const el = document.getElementById(`${id}-r${i}-c${j}`);
-        if (!el) throw new Error(`no element #${id}-r${i}-c${j}`);
-        const v = el.dataset.value;
-        if (v === undefined) throw new Error(`#${id}-r${i}-c${j} has no data-value`);
-        values[i].push(v === '' ? null : Number(v));
-        masked[i].push(el.classList.contains('masked'));
+  return page.evaluate(
+    ({ id, rows, cols }) => {
+      const values = [];
+      const masked = [];
+      for (let i = 0; i < rows; i++) {
+        values.push([]);
+        masked.push([]);
+        for (let j = 0; j < cols; j++) {
+          const el = document.getElementById(`${id}-r${i}-c${j}`);
+          if (!el) throw new Error(`no element #${id}-r${i}-c${j}`);
+          const v = el.dataset.value;
+          if (v === undefined) throw new Error(`#${id}-r${i}-c${j} has no data-value`);
+          values[i].push(v === '' ? null : Number(v));
+          masked[i].push(el.classList.contains('masked'));
+        }
       }
-    }
-    return { values, masked };
-  }, { id, rows, cols });
+      return { values, masked };
+    },
+    { id, rows, cols },
+  );
 }
 
 /** The selected row's metrics as shown in the row panel (#metric-<key> data-value). */

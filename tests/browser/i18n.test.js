@@ -20,10 +20,13 @@ import { englishWordsOf, interfaceTexts } from './lang_check.js'; // the collect
 async function wrongLanguage(page, lang, root) {
   const items = await interfaceTexts(page, root, { withDocument: true });
   assert.ok(items.length > 20, `collected ${items.length} texts in ${root}`);
-  const bad = lang === 'en'
-    ? items.filter((it) => CJK.test(it.text)).map((it) => `${it.where}: ${it.text}`)
-    : items.map((it) => ({ ...it, words: englishWordsOf(it.text) })).filter((it) => it.words.length)
-      .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`);
+  const bad =
+    lang === 'en'
+      ? items.filter((it) => CJK.test(it.text)).map((it) => `${it.where}: ${it.text}`)
+      : items
+          .map((it) => ({ ...it, words: englishWordsOf(it.text) }))
+          .filter((it) => it.words.length)
+          .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`);
   return [...new Set(bad)];
 }
 
@@ -50,25 +53,39 @@ async function checkBothLanguages(page, name, root = '#app') {
 //   { name: 'lab-sink', setup: (page) => page.click('#lab-tab-sink') },
 const CASES = [
   { name: 'qkv', setup: (page) => choosePreset(page, 'selfattention') },
-  { name: 'qkv-formulas-open', setup: async (page) => {
-    await page.evaluate(() => { document.getElementById('formulas-box').open = true; });
-  } },
-  { name: 'qkv-errors', setup: async (page) => {
-    await typeInto(page, '#tau', '0');
-    await typeInto(page, '#edit-Q-r0-c0', '1..2');
-    await page.waitForSelector('#tau-error:not([hidden])');
-  } },
+  {
+    name: 'qkv-formulas-open',
+    setup: async (page) => {
+      await page.evaluate(() => {
+        document.getElementById('formulas-box').open = true;
+      });
+    },
+  },
+  {
+    name: 'qkv-errors',
+    setup: async (page) => {
+      await typeInto(page, '#tau', '0');
+      await typeInto(page, '#edit-Q-r0-c0', '1..2');
+      await page.waitForSelector('#tau-error:not([hidden])');
+    },
+  },
   { name: 'logits', setup: (page) => choosePreset(page, 'example2') },
   { name: 'weights', setup: (page) => choosePreset(page, 'gpt2-small_L0_nlp-sentence.0') },
   { name: 'x', setup: (page) => choosePreset(page, 'multihead') },
-  { name: 'x-gate', setup: async (page) => {
-    await page.check('#gate-on');
-    await page.waitForSelector('#gate-table');
-  } },
-  { name: 'large-head', setup: async (page) => {
-    await choosePreset(page, 'long512');
-    await page.waitForSelector('#overview-canvas');
-  } },
+  {
+    name: 'x-gate',
+    setup: async (page) => {
+      await page.check('#gate-on');
+      await page.waitForSelector('#gate-table');
+    },
+  },
+  {
+    name: 'large-head',
+    setup: async (page) => {
+      await choosePreset(page, 'long512');
+      await page.waitForSelector('#overview-canvas');
+    },
+  },
 ];
 
 let session;
@@ -148,5 +165,8 @@ test('the collector finds English left in Chinese and skips data', async () => {
   });
   const bad = await wrongLanguage(page, 'zh-CN', '#app');
   await page.evaluate(() => document.getElementById('i18n-probe').remove());
-  assert.deepEqual(bad.filter((b) => b.startsWith('#i18n-probe')), ['#i18n-probe p: [leftover, words] 未翻译 leftover words']);
+  assert.deepEqual(
+    bad.filter((b) => b.startsWith('#i18n-probe')),
+    ['#i18n-probe p: [leftover, words] 未翻译 leftover words'],
+  );
 });

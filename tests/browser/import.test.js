@@ -16,7 +16,9 @@ const L0 = 'gpt2-small_L0_nlp-sentence';
 const realFile = (set, name) => new URL(`${set}/${name}`, REAL).pathname;
 
 let session;
-before(async () => { session = await startSession(); });
+before(async () => {
+  session = await startSession();
+});
 after(async () => {
   assert.deepEqual(session.events.pageErrors, [], 'page errors');
   assert.deepEqual(session.events.consoleErrors, [], 'console errors');
@@ -56,7 +58,10 @@ describe('a real GPT-2 layer', () => {
     await page.waitForFunction(() => window.attentionPlayground.imported().heads.length === 12);
     await page.setInputFiles('#import-tokens', realFile(L0, 'tokens.json'));
     await page.waitForFunction(() => window.attentionPlayground.imported().source.keyTokens.length === 33);
-    assert.match(await page.textContent('#import-info'), /gpt2_L0\.npy: npy, float32, shape \[1, 12, 33, 33\] → 1 layer × 12 heads × 33 × 33; 33 tokens from tokens\.json/);
+    assert.match(
+      await page.textContent('#import-info'),
+      /gpt2_L0\.npy: npy, float32, shape \[1, 12, 33, 33\] → 1 layer × 12 heads × 33 × 33; 33 tokens from tokens\.json/,
+    );
     assert.equal(await page.locator('.head-card').count(), 12);
     assert.equal(await page.isHidden('#import-errors'), true);
 
@@ -148,7 +153,10 @@ describe('a real GPT-2 layer', () => {
     const heads_csv = await downloadOf(page, '#export-heads-csv');
     const lines = heads_csv.text.trim().split('\r\n');
     assert.equal(lines.length, 13);
-    assert.equal(lines[0], 'layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter');
+    assert.equal(
+      lines[0],
+      'layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter',
+    );
     near(Number(lines[4].split(',')[9]), s.heads[3].summary.meanSinkMass, 1e-12, 'CSV mean sink mass of head 3');
     const json = JSON.parse((await downloadOf(page, '#export-heads-json')).text);
     assert.equal(json.heads.length, 12);
@@ -218,10 +226,15 @@ describe('validation: each bad input says what is wrong and keeps what was there
     await page.click('#tab-import');
     await page.check('#import-causal');
     await importFiles(page, realFile('t5-small_encoder_L0_bidirectional', 'attention.npy'));
-    assert.match(await page.textContent('#import-warnings'), /You said the model is causal, but 8 heads put weight above the diagonal: L0 H0 \(11 rows from query 0/);
+    assert.match(
+      await page.textContent('#import-warnings'),
+      /You said the model is causal, but 8 heads put weight above the diagonal: L0 H0 \(11 rows from query 0/,
+    );
     assert.equal(await page.locator('.card-flag').count(), 8);
     await page.uncheck('#import-causal');
-    await page.waitForFunction(() => document.querySelectorAll('.card-flag').length === 0 && !window.attentionPlayground.imported().running);
+    await page.waitForFunction(
+      () => document.querySelectorAll('.card-flag').length === 0 && !window.attentionPlayground.imported().running,
+    );
     assert.equal(await page.isHidden('#import-warnings'), true);
     await context.close();
   });
@@ -229,15 +242,22 @@ describe('validation: each bad input says what is wrong and keeps what was there
   test('heads the file names, tokens dropped with the file, keyboard inspection, unanalysed heads', async () => {
     const { page, context } = await openPage(session, '', { label: '[details] ' });
     await page.click('#tab-import');
-    const rows = [[1, 0, 0], [0.5, 0.5, 0], [0.25, 0.25, 0.5]];
+    const rows = [
+      [1, 0, 0],
+      [0.5, 0.5, 0],
+      [0.25, 0.25, 0.5],
+    ];
     const doc = JSON.stringify({ attention: [[rows, rows]], heads: ['L9H9', 'L9H6'] });
     // Dropped together: the attention JSON and a token list (named *tokens*), in either order.
-    await page.evaluate(({ doc }) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File(['x\ny\nz\n'], 'my_tokens.txt'));
-      dt.items.add(new File([doc], 'ioi.json'));
-      document.getElementById('import-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }, { doc });
+    await page.evaluate(
+      ({ doc }) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(['x\ny\nz\n'], 'my_tokens.txt'));
+        dt.items.add(new File([doc], 'ioi.json'));
+        document.getElementById('import-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      { doc },
+    );
     await page.waitForFunction(() => window.attentionPlayground.imported().heads.length === 2);
     assert.match(await page.textContent('#import-info'), /3 tokens from my_tokens\.txt/);
     assert.deepEqual(await page.$$eval('.head-card .card-name', (els) => els.map((e) => e.textContent)), ['L9H9', 'L9H6']);
@@ -291,8 +311,11 @@ describe('validation: each bad input says what is wrong and keeps what was there
       const file = join(dir, 'six.npy');
       writeFile(file, npy([n, n], uniformCausal(n)));
       // One per line; line 5 is the first two bytes of an emoji's UTF-8 (invalid on its own).
-      const lines = Buffer.concat([Buffer.from('<|endoftext|>\n</s>\n<pad>\n"><img src=x onerror=alert(1)>\nĠthe\n'),
-        Buffer.from([0xf0, 0x9f]), Buffer.from('\n')]);
+      const lines = Buffer.concat([
+        Buffer.from('<|endoftext|>\n</s>\n<pad>\n"><img src=x onerror=alert(1)>\nĠthe\n'),
+        Buffer.from([0xf0, 0x9f]),
+        Buffer.from('\n'),
+      ]);
       const tokens = join(dir, 'tokens.txt');
       writeFile(tokens, lines);
       await importFiles(page, file, { tokens });
@@ -331,9 +354,12 @@ describe('in Chinese (#lang=zh-CN)', () => {
     await page.waitForSelector('#detail-canvas');
     await page.hover('#detail-canvas', { position: { x: 100, y: 120 } });
     assert.deepEqual(await englishWords(page, '#import-view'), [], 'English words in the Chinese import view');
-    assert.ok(await cjkShare(page, '#import-view') > 0.4, 'most of the import view is Chinese');
+    assert.ok((await cjkShare(page, '#import-view')) > 0.4, 'most of the import view is Chinese');
     // Data stays data: the file name, the tokens and the head names are marked translate="no".
-    const info = await page.$eval('#import-info', (el) => ({ text: el.textContent, data: [...el.querySelectorAll('[translate="no"]')].map((e) => e.textContent) }));
+    const info = await page.$eval('#import-info', (el) => ({
+      text: el.textContent,
+      data: [...el.querySelectorAll('[translate="no"]')].map((e) => e.textContent),
+    }));
     assert.match(info.text, /形状 \[1, 12, 33, 33\] → 1 层 × 12 个头 × 33 × 33；33 个词元，取自 tokens\.json/);
     assert.ok(info.data.includes('attention.npy') && info.data.includes('tokens.json'), `file names as data: ${info.data}`);
     assert.match(await page.textContent('#detail-readout'), /^查询 \d+“.+”→ 键 \d+“.+”：权重 /);
@@ -366,10 +392,11 @@ describe('in Chinese (#lang=zh-CN)', () => {
       await page.setInputFiles('#import-file', fortran);
       await page.waitForFunction(() => /Fortran/.test(document.getElementById('import-errors').textContent));
       const err = await page.$eval('#import-errors', (el) => ({
-        text: el.textContent, data: [...el.querySelectorAll('[translate="no"]')].map((e) => e.textContent).join(' | '),
+        text: el.textContent,
+        data: [...el.querySelectorAll('[translate="no"]')].map((e) => e.textContent).join(' | '),
       }));
       assert.match(err.text, /^无法读取 fortran\.npy：/);
-      assert.match(err.data, /Fortran/, 'the core\'s English detail is marked as data');
+      assert.match(err.data, /Fortran/, "the core's English detail is marked as data");
       assert.deepEqual(await englishWords(page, '#import-view'), [], 'English words around the messages');
       const nan = new Float32Array(uniformCausal(4));
       nan[2 * 4 + 1] = NaN;
@@ -410,10 +437,14 @@ describe('a [12, 12, 512, 512] float32 file', () => {
       await page.setInputFiles('#import-file', file);
       await page.waitForFunction(() => window.attentionPlayground.imported().heads.length >= 20, null, { timeout: 120_000 });
       await page.screenshot({ path: screenshotPath('import-big-progress') });
-      await page.waitForFunction(() => {
-        const s = window.attentionPlayground.imported();
-        return !s.running && s.heads.length === 144;
-      }, null, { timeout: 300_000 });
+      await page.waitForFunction(
+        () => {
+          const s = window.attentionPlayground.imported();
+          return !s.running && s.heads.length === 144;
+        },
+        null,
+        { timeout: 300_000 },
+      );
       const { gaps, seen } = await page.evaluate(() => ({ gaps: window.__gaps.slice(1), seen: window.__progressSeen }));
       assert.ok(seen, 'the progress bar was shown while heads were analysed');
       assert.match(await page.textContent('#import-progress-text'), /Analysed 144 heads/);

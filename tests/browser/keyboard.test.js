@@ -7,12 +7,15 @@ import assert from 'node:assert/strict';
 import { getResults, getState, near, sharedPage } from './harness.js';
 
 let page;
-sharedPage('[keyboard] ', (p) => { page = p; });
-
-const focused = () => page.evaluate(() => {
-  const el = document.activeElement;
-  return { id: el?.id ?? '', tag: el?.tagName ?? '', grid: el?.closest?.('table[role="grid"]')?.id ?? null };
+sharedPage('[keyboard] ', (p) => {
+  page = p;
 });
+
+const focused = () =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return { id: el?.id ?? '', tag: el?.tagName ?? '', grid: el?.closest?.('table[role="grid"]')?.id ?? null };
+  });
 
 /** Presses Tab until `want(focused)` holds; fails if that takes more than `max` presses. */
 async function tabUntil(want, what, max = 120) {
@@ -37,7 +40,11 @@ const sig3 = (x) => String(Number(x.toPrecision(3)));
 
 test('worked example 2 by keyboard alone', async () => {
   // The lesson's worked example 2 (docs/MATH.md, seed lesson): causal logits with V = (2, 6, 10).
-  const LOGITS = [[0, null, null], [0, Math.log(3), null], [Math.log(2), 0, 0]];
+  const LOGITS = [
+    [0, null, null],
+    [0, Math.log(3), null],
+    [Math.log(2), 0, 0],
+  ];
 
   // 1. The preset select is the first control; arrow keys on a closed select change the choice.
   await tabTo('preset');
@@ -77,11 +84,20 @@ test('worked example 2 by keyboard alone', async () => {
   const V = [2, 8, 10];
   const A = LOGITS.map((row) => softmax(row, 2));
   const r = await getResults(page);
-  A.forEach((row, i) => row.forEach((w, j) => {
-    if (LOGITS[i][j] === null) assert.equal(r.visible[i][j], false, `(${i}, ${j}) masked`);
-    else near(r.weights[i][j], w, 1e-6, `weight (${i}, ${j})`);
-  }));
-  A.forEach((row, i) => near(r.output[i][0], row.reduce((acc, w, j) => acc + w * V[j], 0), 1e-6, `output row ${i}`));
+  A.forEach((row, i) =>
+    row.forEach((w, j) => {
+      if (LOGITS[i][j] === null) assert.equal(r.visible[i][j], false, `(${i}, ${j}) masked`);
+      else near(r.weights[i][j], w, 1e-6, `weight (${i}, ${j})`);
+    }),
+  );
+  A.forEach((row, i) =>
+    near(
+      r.output[i][0],
+      row.reduce((acc, w, j) => acc + w * V[j], 0),
+      1e-6,
+      `output row ${i}`,
+    ),
+  );
 
   // 5. The weights grid: one Tab stop; focus lands on the selected row (2, the preset's).
   await tabUntil((f) => f.grid === 'weights', 'the weights grid');
@@ -95,8 +111,11 @@ test('worked example 2 by keyboard alone', async () => {
   assert.equal(f.id, 'weights-r1-c0');
   const live = await page.textContent('#a11y-live');
   const h1 = entropy(A[1]);
-  assert.equal(live, `Row 1 (query 'x2'): entropy ${sig3(h1)} nats, N_eff ${sig3(Math.exp(h1))}, ` +
-    `the largest weights on 'x2' ${sig3(A[1][1])}, 'x1' ${sig3(A[1][0])}; 1 key masked.`);
+  assert.equal(
+    live,
+    `Row 1 (query 'x2'): entropy ${sig3(h1)} nats, N_eff ${sig3(Math.exp(h1))}, ` +
+      `the largest weights on 'x2' ${sig3(A[1][1])}, 'x1' ${sig3(A[1][0])}; 1 key masked.`,
+  );
   // Right, End, Home stay in the row; the masked cell says so.
   await page.keyboard.press('End');
   assert.equal((await focused()).id, 'weights-r1-c2');

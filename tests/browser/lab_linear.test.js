@@ -15,13 +15,13 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
-} from './harness.js';
+import { choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage } from './harness.js';
 import { labViewInChinese } from './lang_check.js';
 
 let page;
-sharedPage('[linear] ', (p) => { page = p; });
+sharedPage('[linear] ', (p) => {
+  page = p;
+});
 
 // ---- independent numerics ----------------------------------------------------------------------
 
@@ -30,8 +30,8 @@ function mt19937_64(seed) {
   const N = 312;
   const M = 156;
   const MASK = (1n << 64n) - 1n;
-  const UPPER = 0xFFFFFFFF80000000n;
-  const LOWER = 0x7FFFFFFFn;
+  const UPPER = 0xffffffff80000000n;
+  const LOWER = 0x7fffffffn;
   const mt = new Array(N);
   mt[0] = BigInt(seed) & MASK;
   for (let i = 1; i < N; i++) mt[i] = (6364136223846793005n * (mt[i - 1] ^ (mt[i - 1] >> 62n)) + BigInt(i)) & MASK;
@@ -41,15 +41,15 @@ function mt19937_64(seed) {
       for (let i = 0; i < N; i++) {
         const x = (mt[i] & UPPER) | (mt[(i + 1) % N] & LOWER);
         let xA = x >> 1n;
-        if (x & 1n) xA ^= 0xB5026F5AA96619E9n;
+        if (x & 1n) xA ^= 0xb5026f5aa96619e9n;
         mt[i] = mt[(i + M) % N] ^ xA;
       }
       index = 0;
     }
     let y = mt[index++];
     y ^= (y >> 29n) & 0x5555555555555555n;
-    y ^= (y << 17n) & 0x71D67FFFEDA60000n & MASK;
-    y ^= (y << 37n) & 0xFFF7EEE000000000n & MASK;
+    y ^= (y << 17n) & 0x71d67fffeda60000n & MASK;
+    y ^= (y << 37n) & 0xfff7eee000000000n & MASK;
     y ^= y >> 43n;
     return y & MASK;
   };
@@ -70,7 +70,14 @@ function gaussianMatrix(m, d, seed) {
 }
 
 const eluPhi = (c) => (x) => x.map((v) => (c * v > 0 ? c * v + 1 : Math.exp(c * v)));
-const reluPhi = (c, W) => (x) => W.map((w) => Math.max(0, w.reduce((s, wd, d) => s + wd * c * x[d], 0)) / Math.sqrt(W.length));
+const reluPhi = (c, W) => (x) =>
+  W.map(
+    (w) =>
+      Math.max(
+        0,
+        w.reduce((s, wd, d) => s + wd * c * x[d], 0),
+      ) / Math.sqrt(W.length),
+  );
 const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 /** Linear attention by its definition, row by row over the visible keys. Q, K, V are rounded to
@@ -102,9 +109,14 @@ async function waitLinear(predicate = () => true) {
       const l = window.attentionPlayground.results()?.lab;
       const box = (id) => document.getElementById(id)?.value;
       // Drawn from these results (not the previous ones): the controls show their values.
-      const drawn = l?.view === 'linear' && (l.available === false ? document.querySelector('#lab-linear-unavailable') !== null
-        : document.querySelector('#lab-linear-rows') !== null && box('lab-param-feature') === l.feature
-          && box('lab-param-seed') === String(l.seed) && box('lab-param-features') === String(l.features));
+      const drawn =
+        l?.view === 'linear' &&
+        (l.available === false
+          ? document.querySelector('#lab-linear-unavailable') !== null
+          : document.querySelector('#lab-linear-rows') !== null &&
+            box('lab-param-feature') === l.feature &&
+            box('lab-param-seed') === String(l.seed) &&
+            box('lab-param-features') === String(l.features));
       return drawn ? l : null;
     });
     if (lab && predicate(lab)) return lab;
@@ -139,7 +151,15 @@ describe('lab view "linear" on MATH.md example 1', () => {
     const fq = phi(h.Q[0]);
     const f1 = phi(h.K[0]);
     const f2 = phi(h.K[1]);
-    assert.deepEqual([fq, f1, f2], [[2, 1], [2, 1], [1, 2]], 'the hand features');
+    assert.deepEqual(
+      [fq, f1, f2],
+      [
+        [2, 1],
+        [2, 1],
+        [1, 2],
+      ],
+      'the hand features',
+    );
     const s1 = dot(fq, f1);
     const s2 = dot(fq, f2);
     const a = [s1 / (s1 + s2), s2 / (s1 + s2)];
@@ -187,11 +207,13 @@ describe('lab view "linear": ReLU random features from the seed', () => {
     assert.equal(x, 9981545732273789042n);
   });
 
-  test('selfattention preset, m = 16, seed 5: every row\'s weights and output from W rebuilt here', async () => {
+  test("selfattention preset, m = 16, seed 5: every row's weights and output from W rebuilt here", async () => {
     await choosePreset(page, 'selfattention');
     const s = await getState(page);
-    const lab = await show({ ...s, lab: { view: 'linear', params: { feature: 'relu', features: 16, seed: 5 } } },
-      (lab) => lab.feature === 'relu' && lab.seed === 5 && lab.m === 16);
+    const lab = await show(
+      { ...s, lab: { view: 'linear', params: { feature: 'relu', features: 16, seed: 5 } } },
+      (lab) => lab.feature === 'relu' && lab.seed === 5 && lab.m === 16,
+    );
     const r = await getResults(page);
     const h = s.heads[0];
     const c = Math.sqrt(r.scale / s.tau);
@@ -222,7 +244,13 @@ describe('lab view "linear": ReLU random features from the seed', () => {
     const lab300 = await waitLinear((lab) => lab.m === 300);
     const r = await getResults(page);
     const s = await getState(page);
-    const want = linearAttention(s.heads[0].Q, s.heads[0].K, s.heads[0].V, r.visible, reluPhi(lab300.inputScale, gaussianMatrix(300, 2, 5)));
+    const want = linearAttention(
+      s.heads[0].Q,
+      s.heads[0].K,
+      s.heads[0].V,
+      r.visible,
+      reluPhi(lab300.inputScale, gaussianMatrix(300, 2, 5)),
+    );
     want.forEach((row, t) => row.a?.forEach((x, j) => near(lab300.linear.weights[t][j], x, 1e-9, `m 300 a_lin[${t}][${j}]`)));
     await typeInto(page, '#lab-param-features', '0');
     await page.waitForFunction(() => !document.getElementById('lab-error').hidden);
@@ -237,8 +265,10 @@ describe('lab view "linear": ReLU random features from the seed', () => {
 
   test('m = 1, seed 2: rows where w.q <= 0 are degenerate and say why', async () => {
     const s = await getState(page);
-    const lab = await show({ ...s, lab: { view: 'linear', params: { feature: 'relu', features: 1, seed: 2 } } },
-      (lab) => lab.feature === 'relu' && lab.m === 1 && lab.seed === 2);
+    const lab = await show(
+      { ...s, lab: { view: 'linear', params: { feature: 'relu', features: 1, seed: 2 } } },
+      (lab) => lab.feature === 'relu' && lab.m === 1 && lab.seed === 2,
+    );
     const W = gaussianMatrix(1, 2, 2);
     const c = lab.inputScale;
     const h = s.heads[0];
@@ -252,7 +282,9 @@ describe('lab view "linear": ReLU random features from the seed', () => {
     });
     assert.ok(degenerate > 0, 'this seed was chosen to give degenerate rows');
     const texts = await page.$$eval('#lab-linear-rows tbody tr', (trs) => trs.map((tr) => tr.textContent));
-    lab.rows.forEach((r, t) => { if (r.degenerate) assert.match(texts[t], /undefined \(φ\(q\)·Σφ\(k\) = 0/, `row ${t} text`); });
+    lab.rows.forEach((r, t) => {
+      if (r.degenerate) assert.match(texts[t], /undefined \(φ\(q\)·Σφ\(k\) = 0/, `row ${t} text`);
+    });
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_linear_degenerate') });
     await assertNoNaN('degenerate rows');
   });
@@ -262,17 +294,24 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
   test('causal with key 0 padded: row 0 is empty, the others recomputed over their visible keys', async () => {
     await choosePreset(page, 'selfattention');
     const s = await getState(page);
-    const lab = await show({
-      ...s, row: 0, mask: { ...s.mask, causal: true, padding: [true, false, false, false] }, lab: { view: 'linear', params: {} },
-    }, (lab) => lab.rows[0].empty === true && lab.feature === 'elu');
+    const lab = await show(
+      {
+        ...s,
+        row: 0,
+        mask: { ...s.mask, causal: true, padding: [true, false, false, false] },
+        lab: { view: 'linear', params: {} },
+      },
+      (lab) => lab.rows[0].empty === true && lab.feature === 'elu',
+    );
     assert.equal(lab.path, 'per-row');
     const r = await getResults(page);
     const h = s.heads[0];
     const want = linearAttention(h.Q, h.K, h.V, r.visible, eluPhi(lab.inputScale));
     assert.equal(want[0].empty, true);
     for (let t = 1; t < 4; t++) {
-      want[t].a.forEach((x, j) => (x === null ? assert.equal(lab.linear.weights[t][j], null)
-        : near(lab.linear.weights[t][j], x, 1e-12, `a_lin[${t}][${j}]`)));
+      want[t].a.forEach((x, j) =>
+        x === null ? assert.equal(lab.linear.weights[t][j], null) : near(lab.linear.weights[t][j], x, 1e-12, `a_lin[${t}][${j}]`),
+      );
       want[t].o.forEach((x, e) => near(lab.linear.output[t][e], x, 1e-12, `O_lin[${t}][${e}]`));
     }
     assert.equal(lab.definedRows, 3);
@@ -284,8 +323,10 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
 
   test('causal alone takes the running-sum path and still matches the definition', async () => {
     const s = await getState(page);
-    const lab = await show({ ...s, row: 3, mask: { ...s.mask, causal: true, padding: [false, false, false, false] } },
-      (lab) => lab.path === 'prefix' && lab.rows[0].empty === false);
+    const lab = await show(
+      { ...s, row: 3, mask: { ...s.mask, causal: true, padding: [false, false, false, false] } },
+      (lab) => lab.path === 'prefix' && lab.rows[0].empty === false,
+    );
     const r = await getResults(page);
     const h = s.heads[0];
     const want = linearAttention(h.Q, h.K, h.V, r.visible, eluPhi(lab.inputScale));
@@ -323,7 +364,11 @@ describe('lab view "linear": masks, undefined rows, other modes', () => {
 
 describe('in Chinese (#lang control): linear attention on the four-token lesson', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'linear', preset: 'selfattention', screenshot: screenshotPath('lab_linear_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'linear',
+      preset: 'selfattention',
+      screenshot: screenshotPath('lab_linear_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

@@ -10,15 +10,15 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
-} from './harness.js';
+import { choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage } from './harness.js';
 import { labViewInChinese } from './lang_check.js';
 
 const GPT2 = 'gpt2-small_L0_nlp-sentence.0';
 
 let page;
-sharedPage('[normalisers] ', (p) => { page = p; });
+sharedPage('[normalisers] ', (p) => {
+  page = p;
+});
 
 // ---- independent numerics ----------------------------------------------------------------------
 
@@ -62,10 +62,14 @@ async function zOfRow(i) {
 
 /** The weights the view shows for normaliser `kind` in the selected row (null = masked / not shown). */
 function shown(kind, n) {
-  return page.evaluate(({ kind, n }) => Array.from({ length: n }, (_, j) => {
-    const el = document.getElementById(`lab-norm-${kind}-k${j}`);
-    return el && el.dataset.value !== '' ? Number(el.dataset.value) : null;
-  }), { kind, n });
+  return page.evaluate(
+    ({ kind, n }) =>
+      Array.from({ length: n }, (_, j) => {
+        const el = document.getElementById(`lab-norm-${kind}-k${j}`);
+        return el && el.dataset.value !== '' ? Number(el.dataset.value) : null;
+      }),
+    { kind, n },
+  );
 }
 
 async function openView() {
@@ -74,8 +78,12 @@ async function openView() {
 }
 
 /** Waits until the view shows the lab result for alpha `a`. */
-const waitAlpha = (a) => page.waitForFunction((want) => window.attentionPlayground.results()?.lab?.alpha === want &&
-  document.getElementById('lab-norm-alpha')?.value === String(want), a);
+const waitAlpha = (a) =>
+  page.waitForFunction(
+    (want) =>
+      window.attentionPlayground.results()?.lab?.alpha === want && document.getElementById('lab-norm-alpha')?.value === String(want),
+    a,
+  );
 
 const noNaNOnScreen = async (what) => {
   const text = await page.textContent('#lab-view');
@@ -128,7 +136,9 @@ describe('lab normalisers', () => {
     near(Number(await page.getAttribute('#lab-norm-softmax-entropy', 'data-value')), r.rows[state.row].entropy, 1e-6, 'softmax entropy');
 
     // Every row of the table: exact zeros and entropy of sparsemax and 1.5-entmax.
-    const table = await page.$$eval('#lab-norm-rows tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.dataset.value)));
+    const table = await page.$$eval('#lab-norm-rows tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.dataset.value)),
+    );
     assert.equal(table.length, r.nQ, 'one table row per query');
     for (let i = 0; i < r.nQ; i++) {
       const zi = r.scores[i].map((s, j) => (r.visible[i][j] ? s / state.tau : null));
@@ -158,17 +168,26 @@ describe('lab normalisers', () => {
     await waitAlpha(2);
     assert.equal((await getState(page)).lab.params.alpha, 2, 'alpha is not in the state');
     const sp = sparsemax(z);
-    (await shown('entmax', n)).forEach((w, j) => { if (z[j] !== null) near(w, sp[j], 1e-12, `alpha 2, key ${j}`); });
+    (await shown('entmax', n)).forEach((w, j) => {
+      if (z[j] !== null) near(w, sp[j], 1e-12, `alpha 2, key ${j}`);
+    });
 
-    await page.$eval('#lab-norm-alpha-slider', (el) => { el.value = '1'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    await page.$eval('#lab-norm-alpha-slider', (el) => {
+      el.value = '1';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
     await waitAlpha(1);
     const soft = (await getResults(page)).weights[state.row];
-    (await shown('entmax', n)).forEach((w, j) => { if (z[j] !== null) near(w, soft[j], 1e-6, `alpha 1, key ${j}`); });
+    (await shown('entmax', n)).forEach((w, j) => {
+      if (z[j] !== null) near(w, soft[j], 1e-6, `alpha 1, key ${j}`);
+    });
 
     await typeInto(page, '#lab-norm-alpha', '1.7');
     await waitAlpha(1.7);
     const e17 = entmax(z, 1.7);
-    (await shown('entmax', n)).forEach((w, j) => { if (z[j] !== null) near(w, e17[j], 1e-8, `alpha 1.7, key ${j}`); });
+    (await shown('entmax', n)).forEach((w, j) => {
+      if (z[j] !== null) near(w, e17[j], 1e-8, `alpha 1.7, key ${j}`);
+    });
     assert.match(await page.textContent('#lab-norm-title'), /bisection/);
 
     await typeInto(page, '#lab-norm-alpha', '5');
@@ -182,7 +201,11 @@ describe('lab normalisers', () => {
   });
 
   test('MATH.md golden row, a masked key and an empty row', async () => {
-    const s = await logitsState([[1, 0.8, 0.1], [0.5, null, 1.0], [null, null, null]]);
+    const s = await logitsState([
+      [1, 0.8, 0.1],
+      [0.5, null, 1.0],
+      [null, null, null],
+    ]);
     assert.equal(await trySetState(page, s), null);
     await page.waitForSelector('#lab-norm-sparsemax');
     const golden = { sparsemax: [0.6, 0.4, 0], entmax: [0.5292478943, 0.3937490429, 0.0770030628] };
@@ -228,7 +251,11 @@ describe('lab normalisers', () => {
 
 describe('in Chinese (#lang control): normalisers on a GPT-2 head', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'normalisers', preset: 'gpt2-small_L0_nlp-sentence.0', screenshot: screenshotPath('lab_normalisers_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'normalisers',
+      preset: 'gpt2-small_L0_nlp-sentence.0',
+      screenshot: screenshotPath('lab_normalisers_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

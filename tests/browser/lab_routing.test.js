@@ -17,22 +17,39 @@ const N = GPT2.tokens.length;
 const LN2 = Math.log(2);
 
 let page;
-sharedPage('[routing] ', (p) => { page = p; });
+sharedPage('[routing] ', (p) => {
+  page = p;
+});
 
 /** Sets a state and waits until the lab shows it (not the previous state's analysis). */
 async function show(state) {
   const err = await trySetState(page, state);
   assert.equal(err, null, `setState failed: ${JSON.stringify(err)}`);
-  await page.waitForFunction(({ name, nQ }) => {
-    const app = window.attentionPlayground;
-    const lab = app.results()?.lab;
-    return app.getState().heads[0].name === name && lab?.view === 'routing' && lab.rows.length === nQ &&
-      document.querySelectorAll('#lab-routing-graph .route-node').length >= nQ;
-  }, { name: state.heads[0].name, nQ: state.tokens.queries.length }).catch(async (e) => {
-    const seen = await page.evaluate(() => ({ state: window.attentionPlayground.getState(), lab: window.attentionPlayground.results()?.lab,
-      error: document.getElementById('lab-error').textContent, nodes: document.querySelectorAll('#lab-routing-graph .route-node').length }));
-    throw new Error(`${e.message}: the page shows ${JSON.stringify({ head: seen.state.heads[0].name, lab: seen.state.lab, rows: seen.lab?.rows?.length, error: seen.error, nodes: seen.nodes })}`);
-  });
+  await page
+    .waitForFunction(
+      ({ name, nQ }) => {
+        const app = window.attentionPlayground;
+        const lab = app.results()?.lab;
+        return (
+          app.getState().heads[0].name === name &&
+          lab?.view === 'routing' &&
+          lab.rows.length === nQ &&
+          document.querySelectorAll('#lab-routing-graph .route-node').length >= nQ
+        );
+      },
+      { name: state.heads[0].name, nQ: state.tokens.queries.length },
+    )
+    .catch(async (e) => {
+      const seen = await page.evaluate(() => ({
+        state: window.attentionPlayground.getState(),
+        lab: window.attentionPlayground.results()?.lab,
+        error: document.getElementById('lab-error').textContent,
+        nodes: document.querySelectorAll('#lab-routing-graph .route-node').length,
+      }));
+      throw new Error(
+        `${e.message}: the page shows ${JSON.stringify({ head: seen.state.heads[0].name, lab: seen.state.lab, rows: seen.lab?.rows?.length, error: seen.error, nodes: seen.nodes })}`,
+      );
+    });
   return (await getResults(page)).lab;
 }
 
@@ -52,18 +69,37 @@ async function assertNoNaN(label) {
 /** Seed example 2 (MATH.md): causal logits (0), (0, ln 3), (ln 2, 0, 0), V = (2, 6, 10). */
 function example2(base, params = {}) {
   return {
-    ...base, mode: 'logits',
-    heads: [{ name: 'example 2', Q: null, K: null, V: [[2], [6], [10]], weights: null,
-      logits: [[0, null, null], [0, Math.log(3), null], [Math.log(2), 0, 0]] }],
-    head: 0, tokens: { queries: ['x1', 'x2', 'x3'], keys: ['x1', 'x2', 'x3'] },
-    mask: { causal: true, window: 0, padding: [false, false, false], allow: null }, tau: 1, row: 2,
-    view: { ...base.view, preset: 'custom' }, lab: { view: 'routing', params },
+    ...base,
+    mode: 'logits',
+    heads: [
+      {
+        name: 'example 2',
+        Q: null,
+        K: null,
+        V: [[2], [6], [10]],
+        weights: null,
+        logits: [
+          [0, null, null],
+          [0, Math.log(3), null],
+          [Math.log(2), 0, 0],
+        ],
+      },
+    ],
+    head: 0,
+    tokens: { queries: ['x1', 'x2', 'x3'], keys: ['x1', 'x2', 'x3'] },
+    mask: { causal: true, window: 0, padding: [false, false, false], allow: null },
+    tau: 1,
+    row: 2,
+    view: { ...base.view, preset: 'custom' },
+    lab: { view: 'routing', params },
   };
 }
 
 describe('lab view "routing" on seed example 2', () => {
   let base;
-  before(async () => { base = await getState(page); });
+  before(async () => {
+    base = await getState(page);
+  });
 
   test('S_t of row 2 (1/2, 1/4, 1/4): all 3 keys at delta 0.1, key 0 alone at delta 0.5, with the bound', async () => {
     let lab = await show(example2(base));
@@ -98,10 +134,20 @@ describe('lab view "routing" on seed example 2', () => {
   test('graph: 3 edges above 0.3 (1 at (0,0), 3/4 at (1,1), 1/2 at (2,0)), 6 above 0.2', async () => {
     let lab = await setParam('threshold', '0.3', () => window.attentionPlayground.results()?.lab?.threshold === 0.3);
     assert.equal(lab.graph.edgeCount, 3);
-    assert.deepEqual(lab.graph.edges.map((e) => [e.query, e.key]), [[0, 0], [1, 1], [2, 0]]);
+    assert.deepEqual(
+      lab.graph.edges.map((e) => [e.query, e.key]),
+      [
+        [0, 0],
+        [1, 1],
+        [2, 0],
+      ],
+    );
     assert.equal(await page.$$eval('#lab-routing-graph .route-edge', (els) => els.length), 3);
     // The selected row's (row 2) edge is the highlighted one.
-    assert.deepEqual(await page.$$eval('#lab-routing-graph .route-edge.selected', (els) => els.map((e) => [e.dataset.query, e.dataset.key])), [['2', '0']]);
+    assert.deepEqual(
+      await page.$$eval('#lab-routing-graph .route-edge.selected', (els) => els.map((e) => [e.dataset.query, e.dataset.key])),
+      [['2', '0']],
+    );
     // N_eff per query (MATH.md example 2): 1, 1.754765351, 2.828427125, drawn under the nodes.
     near(lab.graph.queries[1].nEff, 1.754765351, 1e-6, 'N_eff row 1');
     near(lab.graph.queries[2].nEff, 2.828427125, 1e-6, 'N_eff row 2');
@@ -113,8 +159,9 @@ describe('lab view "routing" on seed example 2', () => {
 
   test('tunnel vision: row 1 (H_norm 0.8113 < alpha 0.9, uniform evidence 1 > 0.8) yes; evidence on one key: no', async () => {
     await trySetState(page, { ...example2(base, { tunnelAlpha: 0.9 }), row: 1 });
-    await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.tunnelAlpha === 0.9 &&
-      window.attentionPlayground.getState().row === 1);
+    await page.waitForFunction(
+      () => window.attentionPlayground.results()?.lab?.tunnelAlpha === 0.9 && window.attentionPlayground.getState().row === 1,
+    );
     let lab = (await getResults(page)).lab;
     assert.equal(lab.rows[1].tunnel.verdict, true);
     assert.equal(lab.rows[2].tunnel.verdict, false, 'row 2: H_norm 0.946 >= 0.9');
@@ -131,7 +178,7 @@ describe('lab view "routing" on seed example 2', () => {
     assert.match(await page.textContent('#lab-routing-tunnel'), /Tunnel vision: no/);
     // beta (1, 1, 2): row 2's evidence (1/4, 1/4, 1/2): H = 1.5 ln 2, / ln 3 = 0.9463946304.
     lab = await setParam('beta', '1, 1, 2', () => window.attentionPlayground.results()?.lab?.beta?.[2] === 2);
-    near(lab.rows[2].evidenceEntropy, 1.5 * LN2 / Math.log(3), 1e-12, 'H_norm(beta) row 2');
+    near(lab.rows[2].evidenceEntropy, (1.5 * LN2) / Math.log(3), 1e-12, 'H_norm(beta) row 2');
     near(lab.rows[2].evidenceEntropy, 0.9463946304, 1e-9, 'H_norm(beta) row 2 (MATH.md number)');
     // A wrong length is refused with a message; the button resets to uniform.
     await page.fill('#lab-param-beta', '1, 2');
@@ -160,20 +207,28 @@ describe('lab view "routing" on seed example 2', () => {
 });
 
 describe('lab view "routing" on GPT-2 small L0H0 and small states', () => {
-  test('GPT-2 L0H0: every row\'s S_t is the fewest largest weights reaching 0.9 (computed here)', async () => {
+  test("GPT-2 L0H0: every row's S_t is the fewest largest weights reaching 0.9 (computed here)", async () => {
     const base = await getState(page);
     const lab = await show({
-      ...base, mode: 'weights',
+      ...base,
+      mode: 'weights',
       heads: [{ name: 'L0H0', Q: null, K: null, V: null, logits: null, weights: GPT2.attention[0][0] }],
-      head: 0, tokens: { queries: GPT2.tokens, keys: GPT2.tokens },
-      mask: { causal: false, window: 0, padding: Array(N).fill(false), allow: null }, tau: 1, row: 20,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'routing', params: {} },
+      head: 0,
+      tokens: { queries: GPT2.tokens, keys: GPT2.tokens },
+      mask: { causal: false, window: 0, padding: Array(N).fill(false), allow: null },
+      tau: 1,
+      row: 20,
+      view: { ...base.view, preset: 'custom' },
+      lab: { view: 'routing', params: {} },
     });
     const results = await getResults(page);
     let tunnels = 0;
     for (let t = 0; t < N; t++) {
       const w = GPT2.attention[0][0][t];
-      const order = w.map((x, j) => [x, j]).filter(([x]) => x > 0).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+      const order = w
+        .map((x, j) => [x, j])
+        .filter(([x]) => x > 0)
+        .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
       const total = order.reduce((s, [x]) => s + x, 0);
       let acc = 0;
       const want = [];
@@ -202,21 +257,55 @@ describe('lab view "routing" on GPT-2 small L0H0 and small states', () => {
   test('an empty row says undefined; a 1-token state and cross-attention draw', async () => {
     const base = await getState(page);
     let lab = await show({
-      ...base, mode: 'weights',
-      heads: [{ name: 'H', Q: null, K: null, V: [[1, 0], [0, 1]], logits: null, weights: [[0.7, 0.3], [0.5, 0.5]] }],
-      head: 0, tokens: { queries: ['a', 'b'], keys: ['a', 'b'] },
-      mask: { causal: false, window: 0, padding: [false, false], allow: [[true, true], [false, false]] }, tau: 1, row: 1,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'routing', params: {} },
+      ...base,
+      mode: 'weights',
+      heads: [
+        {
+          name: 'H',
+          Q: null,
+          K: null,
+          V: [
+            [1, 0],
+            [0, 1],
+          ],
+          logits: null,
+          weights: [
+            [0.7, 0.3],
+            [0.5, 0.5],
+          ],
+        },
+      ],
+      head: 0,
+      tokens: { queries: ['a', 'b'], keys: ['a', 'b'] },
+      mask: {
+        causal: false,
+        window: 0,
+        padding: [false, false],
+        allow: [
+          [true, true],
+          [false, false],
+        ],
+      },
+      tau: 1,
+      row: 1,
+      view: { ...base.view, preset: 'custom' },
+      lab: { view: 'routing', params: {} },
     });
     assert.equal(lab.rows[1].empty, true);
     assert.match(await page.textContent('#lab-routing-row'), /undefined/);
     await assertNoNaN('empty row');
 
     lab = await show({
-      ...base, mode: 'weights', heads: [{ name: 'one', Q: null, K: null, V: null, logits: null, weights: [[1]] }],
-      head: 0, tokens: { queries: ['x'], keys: ['x'] },
-      mask: { causal: false, window: 0, padding: [false], allow: null }, tau: 1, row: 0,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'routing', params: {} },
+      ...base,
+      mode: 'weights',
+      heads: [{ name: 'one', Q: null, K: null, V: null, logits: null, weights: [[1]] }],
+      head: 0,
+      tokens: { queries: ['x'], keys: ['x'] },
+      mask: { causal: false, window: 0, padding: [false], allow: null },
+      tau: 1,
+      row: 0,
+      view: { ...base.view, preset: 'custom' },
+      lab: { view: 'routing', params: {} },
     });
     assert.deepEqual(lab.rows[0].support, [0]);
     assert.equal(lab.graph.edgeCount, 1);
@@ -224,10 +313,28 @@ describe('lab view "routing" on GPT-2 small L0H0 and small states', () => {
 
     // Cross-attention: 2 queries, 3 keys: two lines, straight edges.
     lab = await show({
-      ...base, mode: 'weights', heads: [{ name: 'cross', Q: null, K: null, V: null, logits: null, weights: [[0.2, 0.3, 0.5], [0.9, 0.05, 0.05]] }],
-      head: 0, tokens: { queries: ['q1', 'q2'], keys: ['k1', 'k2', 'k3'] },
-      mask: { causal: false, window: 0, padding: [false, false, false], allow: null }, tau: 1, row: 0,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'routing', params: {} },
+      ...base,
+      mode: 'weights',
+      heads: [
+        {
+          name: 'cross',
+          Q: null,
+          K: null,
+          V: null,
+          logits: null,
+          weights: [
+            [0.2, 0.3, 0.5],
+            [0.9, 0.05, 0.05],
+          ],
+        },
+      ],
+      head: 0,
+      tokens: { queries: ['q1', 'q2'], keys: ['k1', 'k2', 'k3'] },
+      mask: { causal: false, window: 0, padding: [false, false, false], allow: null },
+      tau: 1,
+      row: 0,
+      view: { ...base.view, preset: 'custom' },
+      lab: { view: 'routing', params: {} },
     });
     assert.equal(lab.graph.selfAttention, false);
     // Edges > 0.1 by hand: (0,0) 0.2, (0,1) 0.3, (0,2) 0.5, (1,0) 0.9 -> 4 (0.05 twice is below).
@@ -239,7 +346,11 @@ describe('lab view "routing" on GPT-2 small L0H0 and small states', () => {
 
 describe('in Chinese (#lang control): routing width on a GPT-2 head', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'routing', preset: 'gpt2-small_L0_nlp-sentence.0', screenshot: screenshotPath('lab_routing_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'routing',
+      preset: 'gpt2-small_L0_nlp-sentence.0',
+      screenshot: screenshotPath('lab_routing_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

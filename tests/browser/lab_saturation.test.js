@@ -9,13 +9,13 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
-} from './harness.js';
+import { choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage } from './harness.js';
 import { labViewInChinese } from './lang_check.js';
 
 let page;
-sharedPage('[saturation] ', (p) => { page = p; });
+sharedPage('[saturation] ', (p) => {
+  page = p;
+});
 
 const sigmoid = (x) => 1 / (1 + Math.exp(-x));
 const value = async (sel) => {
@@ -49,7 +49,11 @@ describe('lab saturation', () => {
     near(await value('#lab-sat-h2'), 0.5822031089, 1e-10, 'two-key entropy (MATH.md H)');
     const pointText = await page.textContent('#lab-sat-plot-a1');
     assert.match(pointText, /a₁ = 0\.7311/, 'the a1 plot does not write the point value');
-    const point = await page.$eval('#lab-sat-plot-a1-point', (c) => ({ cx: Number(c.getAttribute('cx')), cy: Number(c.getAttribute('cy')), x: Number(c.dataset.x) }));
+    const point = await page.$eval('#lab-sat-plot-a1-point', (c) => ({
+      cx: Number(c.getAttribute('cx')),
+      cy: Number(c.getAttribute('cy')),
+      x: Number(c.dataset.x),
+    }));
     assert.equal(point.x, 1);
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab-saturation-example1') });
 
@@ -60,7 +64,10 @@ describe('lab saturation', () => {
     near(await value('#lab-sat-j-r0-c0'), (p * (1 - p)) / 2, 1e-9, 'J_11 at tau 2 = p1 p2 / tau');
     near(await value('#lab-sat-dhdz-k0'), (-0.5 * p * (1 - p)) / 2, 1e-9, 'dH/dz_1 at tau 2');
     near(await value('#lab-sat-dhdtau'), (p * (1 - p)) / 8, 1e-9, 'dH/dtau = p1 p2 Delta^2 / tau^3');
-    const moved = await page.$eval('#lab-sat-plot-a1-point', (c) => ({ cx: Number(c.getAttribute('cx')), cy: Number(c.getAttribute('cy')) }));
+    const moved = await page.$eval('#lab-sat-plot-a1-point', (c) => ({
+      cx: Number(c.getAttribute('cx')),
+      cy: Number(c.getAttribute('cy')),
+    }));
     assert.ok(moved.cx < point.cx, `the point did not move left with tau 2 (cx ${point.cx} -> ${moved.cx})`);
     assert.ok(moved.cy > point.cy, `the point did not move down with tau 2 (cy ${point.cy} -> ${moved.cy})`);
 
@@ -95,12 +102,14 @@ describe('lab saturation', () => {
     assert.deepEqual(lab.keys, keys, 'visible keys');
     const block = lab.jacobian.keys;
     assert.ok(block.length >= 2, 'the Jacobian block has fewer than 2 keys');
-    block.forEach((a, i) => block.forEach((b, k) => {
-      const pa = r.weights[row][a];
-      const pb = r.weights[row][b];
-      // float32 weights versus the core's double recomputation: 1e-6
-      near(lab.jacobian.matrix[i][k], ((a === b ? pa : 0) - pa * pb) / state.tau, 1e-6, `J(${a}, ${b})`);
-    }));
+    block.forEach((a, i) =>
+      block.forEach((b, k) => {
+        const pa = r.weights[row][a];
+        const pb = r.weights[row][b];
+        // float32 weights versus the core's double recomputation: 1e-6
+        near(lab.jacobian.matrix[i][k], ((a === b ? pa : 0) - pa * pb) / state.tau, 1e-6, `J(${a}, ${b})`);
+      }),
+    );
     const H = -p.reduce((s, x) => (x > 0 ? s + x * Math.log(x) : s), 0);
     for (const [i, j] of keys.entries()) {
       near(await value(`#lab-sat-dhdz-k${j}`), (-p[i] * (Math.log(p[i]) + H)) / state.tau, 1e-6, `dH/dz_${j}`);
@@ -152,7 +161,11 @@ describe('lab saturation', () => {
 
 describe('in Chinese (#lang control): saturation on seed example 1', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'saturation', preset: 'example1', screenshot: screenshotPath('lab_saturation_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'saturation',
+      preset: 'example1',
+      screenshot: screenshotPath('lab_saturation_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

@@ -15,7 +15,9 @@ import { choosePreset, getResults, getState, near, screenshotPath, softmax, tryS
 import { labViewInChinese } from './lang_check.js';
 
 let page;
-sharedPage('[sensitivity] ', (p) => { page = p; });
+sharedPage('[sensitivity] ', (p) => {
+  page = p;
+});
 
 const norm = (x) => Math.sqrt(x.reduce((s, v) => s + v * v, 0));
 const mix = (a, V) => V[0].map((_, c) => a.reduce((s, w, j) => s + w * V[j][c], 0));
@@ -31,7 +33,10 @@ function measures(s, V, tau, qScale = null) {
     const rest = s.map((y, i) => (i === j ? null : y));
     const live = rest.some((y) => y !== null);
     out[j] = {
-      weight: a[j], value: a[j], distance: dist, score: (a[j] * dist) / tau,
+      weight: a[j],
+      value: a[j],
+      distance: dist,
+      score: (a[j] * dist) / tau,
       key: qScale === null ? null : (a[j] * dist * qScale) / tau,
       deletion: live ? norm(mix(softmax(rest, tau), V).map((v, c) => v - o[c])) : null,
     };
@@ -41,7 +46,9 @@ function measures(s, V, tau, qScale = null) {
 
 /** Keys tied (1e-9 relative) for the largest value of `m` among the keys of `out`. */
 function firsts(out, m) {
-  const keys = Object.keys(out).map(Number).filter((j) => out[j][m] !== null);
+  const keys = Object.keys(out)
+    .map(Number)
+    .filter((j) => out[j][m] !== null);
   if (!keys.length) return [];
   const best = Math.max(...keys.map((j) => out[j][m]));
   return keys.filter((j) => out[j][m] >= best - 1e-9 * Math.abs(best));
@@ -51,7 +58,9 @@ function firsts(out, m) {
 function cell(m, j) {
   return page.evaluate((id) => {
     const el = document.getElementById(id);
-    return el ? { value: el.dataset.value === '' ? null : Number(el.dataset.value), lead: el.classList.contains('lead'), text: el.textContent } : null;
+    return el
+      ? { value: el.dataset.value === '' ? null : Number(el.dataset.value), lead: el.classList.contains('lead'), text: el.textContent }
+      : null;
   }, `lab-sens-${m}-${j}`);
 }
 
@@ -96,8 +105,16 @@ describe('lab sensitivity', () => {
     await choosePreset(page, 'example1');
     await page.click('#lab-tab-sensitivity');
     await waitSens();
-    const e = measures([1, 0], [[2, 0], [0, 4]], 1, 1);
-    near(e.out[0].weight, 0.7310585786, 1e-9, 'hand weight');  // the test's own softmax against MATH.md
+    const e = measures(
+      [1, 0],
+      [
+        [2, 0],
+        [0, 4],
+      ],
+      1,
+      1,
+    );
+    near(e.out[0].weight, 0.7310585786, 1e-9, 'hand weight'); // the test's own softmax against MATH.md
     near(e.out[0].deletion, Math.hypot(1.462117157, 2.924234315), 1e-8, 'hand deletion of key 0 (o becomes v_1)');
     await checkTable(e, ['weight', 'value', 'distance', 'score', 'key', 'deletion']);
     const text = await page.textContent('#lab-sens-answer');
@@ -151,7 +168,7 @@ describe('lab sensitivity', () => {
   test('an empty row, one visible key and a head without V say so', async () => {
     await choosePreset(page, 'example2');
     let s = await getState(page);
-    s.row = 0;  // causal row 0: key 0 only
+    s.row = 0; // causal row 0: key 0 only
     s.lab = { view: 'sensitivity', params: {} };
     assert.equal(await trySetState(page, s), null);
     await waitSens();
@@ -185,7 +202,11 @@ describe('lab sensitivity', () => {
 
 describe('in Chinese (#lang control): sensitivity on the lesson preset', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'sensitivity', preset: 'lessonSensitivity', screenshot: screenshotPath('lab_sensitivity_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'sensitivity',
+      preset: 'lessonSensitivity',
+      screenshot: screenshotPath('lab_sensitivity_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

@@ -17,7 +17,9 @@ const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence
 const N = GPT2.tokens.length; // 33
 
 let page;
-sharedPage('[sink] ', (p) => { page = p; });
+sharedPage('[sink] ', (p) => {
+  page = p;
+});
 
 // ---- independent numerics (double precision, from the file) -------------------------------------
 
@@ -106,13 +108,21 @@ async function show(state, selector) {
   const err = await trySetState(page, state);
   assert.equal(err, null, `setState failed: ${JSON.stringify(err)}`);
   // Wait for this state's analysis, drawn (not the previous state's).
-  await page.waitForFunction(({ names, nQ, selector }) => {
-    const app = window.attentionPlayground;
-    const lab = app.results()?.lab;
-    return JSON.stringify(app.getState().heads.map((x) => x.name)) === JSON.stringify(names) && lab?.view === 'sink' &&
-      lab.rows.length === nQ && lab.heads.length === names.length &&
-      document.querySelectorAll('#lab-sink-rows tbody tr').length === nQ && document.querySelector(selector) !== null;
-  }, { names: state.heads.map((x) => x.name), nQ: state.tokens.queries.length, selector });
+  await page.waitForFunction(
+    ({ names, nQ, selector }) => {
+      const app = window.attentionPlayground;
+      const lab = app.results()?.lab;
+      return (
+        JSON.stringify(app.getState().heads.map((x) => x.name)) === JSON.stringify(names) &&
+        lab?.view === 'sink' &&
+        lab.rows.length === nQ &&
+        lab.heads.length === names.length &&
+        document.querySelectorAll('#lab-sink-rows tbody tr').length === nQ &&
+        document.querySelector(selector) !== null
+      );
+    },
+    { names: state.heads.map((x) => x.name), nQ: state.tokens.queries.length, selector },
+  );
   return (await getResults(page)).lab;
 }
 
@@ -155,13 +165,15 @@ describe('lab view "sink" on GPT-2 small layer 0 (12 heads from the file)', () =
     }
   });
 
-  test('the page shows each row\'s numbers and a stacked bar', async () => {
-    const cells = await page.$$eval('#lab-sink-rows tbody tr', (trs) => trs.map((tr) => ({
-      row: Number(tr.dataset.row),
-      values: [...tr.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
-      bars: tr.querySelectorAll('.sink-seg').length,
-      text: tr.textContent,
-    })));
+  test("the page shows each row's numbers and a stacked bar", async () => {
+    const cells = await page.$$eval('#lab-sink-rows tbody tr', (trs) =>
+      trs.map((tr) => ({
+        row: Number(tr.dataset.row),
+        values: [...tr.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
+        bars: tr.querySelectorAll('.sink-seg').length,
+        text: tr.textContent,
+      })),
+    );
     assert.equal(cells.length, N);
     assert.match(cells[0].text, /undefined \(s = 1\)/, 'row 0 says H(c) is undefined');
     for (let t = 1; t < N; t++) {
@@ -189,7 +201,10 @@ describe('lab view "sink" on GPT-2 small layer 0 (12 heads from the file)', () =
   });
 
   test('flips: the same triples flip in an independent JS computation (JSD and cosine)', async () => {
-    for (const [key, metric, higher] of [['jsd', jsd, false], ['cosine', cosine, true]]) {
+    for (const [key, metric, higher] of [
+      ['jsd', jsd, false],
+      ['cosine', cosine, true],
+    ]) {
       const want = countFlips(metric, higher);
       const got = lab.flips[key];
       assert.equal(got.triples, want.triples, `${key}: triples`);
@@ -223,7 +238,7 @@ describe('lab view "sink" on GPT-2 small layer 0 (12 heads from the file)', () =
       const [s1, s2] = [r1[0], r2[0]];
       const [hc1, hc2] = [entropy(content(r1)), entropy(content(r2))];
       total += entropy(r2) - entropy(r1);
-      sinkShapley += entropy([s2, 1 - s2]) - entropy([s1, 1 - s1]) + (s1 - s2) * (hc1 + hc2) / 2;
+      sinkShapley += entropy([s2, 1 - s2]) - entropy([s1, 1 - s1]) + ((s1 - s2) * (hc1 + hc2)) / 2;
     }
     near(a.mean.total, total / (N - 1), 1e-5, 'mean entropy change');
     near(a.mean.shapley.sink, sinkShapley / (N - 1), 1e-5, 'Shapley sink part');
@@ -279,12 +294,21 @@ describe('lab view "sink" on GPT-2 small layer 0 (12 heads from the file)', () =
 describe('lab view "sink" on small states', () => {
   test('the MATH.md row [0.6, 0.1, 0.1, 0.15, 0.05] is shown with its split', async () => {
     const base = await getState(page);
-    const lab = await show({
-      ...base, mode: 'weights', heads: [{ name: 'golden', Q: null, K: null, V: null, logits: null, weights: [[0.6, 0.1, 0.1, 0.15, 0.05]] }],
-      head: 0, tokens: { queries: ['q'], keys: ['k0', 'k1', 'k2', 'k3', 'k4'] },
-      mask: { causal: false, window: 0, padding: Array(5).fill(false), allow: null }, tau: 1, row: 0,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'sink', params: {} },
-    }, '#lab-sink-rows');
+    const lab = await show(
+      {
+        ...base,
+        mode: 'weights',
+        heads: [{ name: 'golden', Q: null, K: null, V: null, logits: null, weights: [[0.6, 0.1, 0.1, 0.15, 0.05]] }],
+        head: 0,
+        tokens: { queries: ['q'], keys: ['k0', 'k1', 'k2', 'k3', 'k4'] },
+        mask: { causal: false, window: 0, padding: Array(5).fill(false), allow: null },
+        tau: 1,
+        row: 0,
+        view: { ...base.view, preset: 'custom' },
+        lab: { view: 'sink', params: {} },
+      },
+      '#lab-sink-rows',
+    );
     // MATH.md: s = 0.6, H = 1.201367004 = 0.673011667 + 0.4 x 1.320888343.
     const r = lab.rows[0];
     near(r.sinkMass, 0.6, 1e-7, 's');
@@ -302,25 +326,60 @@ describe('lab view "sink" on small states', () => {
   test('an empty row says undefined; a 1-token state does not crash', async () => {
     const base = await getState(page);
     // Row 1 of this head sees no key (mask.allow): an empty row.
-    let lab = await show({
-      ...base, mode: 'weights',
-      heads: [0, 1].map((i) => ({ name: `H${i}`, Q: null, K: null, V: null, logits: null, weights: [[0.7, 0.3], [0.5, 0.5]] })),
-      head: 0, tokens: { queries: ['a', 'b'], keys: ['a', 'b'] },
-      mask: { causal: false, window: 0, padding: [false, false], allow: [[true, true], [false, false]] }, tau: 1, row: 1,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'sink', params: {} },
-    }, '#lab-sink-rows');
+    let lab = await show(
+      {
+        ...base,
+        mode: 'weights',
+        heads: [0, 1].map((i) => ({
+          name: `H${i}`,
+          Q: null,
+          K: null,
+          V: null,
+          logits: null,
+          weights: [
+            [0.7, 0.3],
+            [0.5, 0.5],
+          ],
+        })),
+        head: 0,
+        tokens: { queries: ['a', 'b'], keys: ['a', 'b'] },
+        mask: {
+          causal: false,
+          window: 0,
+          padding: [false, false],
+          allow: [
+            [true, true],
+            [false, false],
+          ],
+        },
+        tau: 1,
+        row: 1,
+        view: { ...base.view, preset: 'custom' },
+        lab: { view: 'sink', params: {} },
+      },
+      '#lab-sink-rows',
+    );
     assert.equal(lab.rows[1].empty, true);
     assert.equal(lab.rows[1].entropy, null);
     assert.match(await page.textContent('#lab-sink-rows tr[data-row="1"]'), /undefined/);
     await assertNoNaN('empty row');
     await page.locator('#lab-panel').screenshot({ path: screenshotPath('lab_sink_empty_row') });
 
-    lab = await show({
-      ...base, mode: 'weights', heads: [{ name: 'one', Q: null, K: null, V: null, logits: null, weights: [[1]] }],
-      head: 0, tokens: { queries: ['x'], keys: ['x'] },
-      mask: { causal: false, window: 0, padding: [false], allow: null }, tau: 1, row: 0,
-      view: { ...base.view, preset: 'custom' }, lab: { view: 'sink', params: {} },
-    }, '#lab-sink-rows');
+    lab = await show(
+      {
+        ...base,
+        mode: 'weights',
+        heads: [{ name: 'one', Q: null, K: null, V: null, logits: null, weights: [[1]] }],
+        head: 0,
+        tokens: { queries: ['x'], keys: ['x'] },
+        mask: { causal: false, window: 0, padding: [false], allow: null },
+        tau: 1,
+        row: 0,
+        view: { ...base.view, preset: 'custom' },
+        lab: { view: 'sink', params: {} },
+      },
+      '#lab-sink-rows',
+    );
     assert.equal(lab.rows[0].sinkMass, 1);
     assert.equal(lab.attribution.tau.rows, 0);
     assert.match(await page.textContent('#lab-sink-attr-tau'), /undefined/);

@@ -18,22 +18,23 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  WEB, choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage,
-} from './harness.js';
+import { WEB, choosePreset, getResults, getState, near, screenshotPath, trySetState, typeInto, sharedPage } from './harness.js';
 import { labViewInChinese } from './lang_check.js';
 
 const GPT2 = JSON.parse(readFileSync(`${WEB}data/real/gpt2-small_L0_nlp-sentence/attention.json`, 'utf8'));
 
 let page;
-sharedPage('[spectral] ', (p) => { page = p; });
+sharedPage('[spectral] ', (p) => {
+  page = p;
+});
 
 // ---- independent numerics (double precision) ---------------------------------------------------
 
-const normaliseRows = (A) => A.map((r) => {
-  const s = r.reduce((x, y) => x + y, 0);
-  return s > 0 ? r.map((x) => x / s) : r.map(() => 0);
-});
+const normaliseRows = (A) =>
+  A.map((r) => {
+    const s = r.reduce((x, y) => x + y, 0);
+    return s > 0 ? r.map((x) => x / s) : r.map(() => 0);
+  });
 
 /** Eigenvalues of a symmetric matrix by cyclic Jacobi rotations, descending. */
 function symmetricEigenvalues(M) {
@@ -50,13 +51,15 @@ function symmetricEigenvalues(M) {
         const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
         const c = 1 / Math.sqrt(t * t + 1);
         const s = t * c;
-        for (let k = 0; k < n; k++) { // rotate columns p, q
+        for (let k = 0; k < n; k++) {
+          // rotate columns p, q
           const akp = a[k][p];
           const akq = a[k][q];
           a[k][p] = c * akp - s * akq;
           a[k][q] = s * akp + c * akq;
         }
-        for (let k = 0; k < n; k++) { // rotate rows p, q
+        for (let k = 0; k < n; k++) {
+          // rotate rows p, q
           const apk = a[p][k];
           const aqk = a[q][k];
           a[p][k] = c * apk - s * aqk;
@@ -72,12 +75,16 @@ function symmetricEigenvalues(M) {
 function singularValues(A) {
   const rows = A.length;
   const cols = A[0].length;
-  const G = Array.from({ length: cols }, (_, i) => Array.from({ length: cols }, (_, j) => {
-    let s = 0;
-    for (let k = 0; k < rows; k++) s += A[k][i] * A[k][j];
-    return s;
-  }));
-  return symmetricEigenvalues(G).slice(0, Math.min(rows, cols)).map((l) => Math.sqrt(Math.max(l, 0)));
+  const G = Array.from({ length: cols }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => {
+      let s = 0;
+      for (let k = 0; k < rows; k++) s += A[k][i] * A[k][j];
+      return s;
+    }),
+  );
+  return symmetricEigenvalues(G)
+    .slice(0, Math.min(rows, cols))
+    .map((l) => Math.sqrt(Math.max(l, 0)));
 }
 
 const entropy = (p) => -p.reduce((s, x) => (x > 0 ? s + x * Math.log(x) : s), 0);
@@ -118,7 +125,10 @@ function pairMean(X, Y, metric, drop) {
     if (drop) {
       const sx = x.slice(1).reduce((a, b) => a + b, 0);
       const sy = y.slice(1).reduce((a, b) => a + b, 0);
-      if (!(sx > 0) || !(sy > 0)) { sinkOnly++; continue; }
+      if (!(sx > 0) || !(sy > 0)) {
+        sinkOnly++;
+        continue;
+      }
       x = x.slice(1).map((v) => v / sx);
       y = y.slice(1).map((v) => v / sy);
     }
@@ -153,13 +163,20 @@ function weightsState(base, heads, { causal = false, nQ = heads[0].length, nK = 
 async function show(state) {
   const err = await trySetState(page, state);
   assert.equal(err, null, `setState failed: ${JSON.stringify(err)}`);
-  await page.waitForFunction(({ names, nQ, nK }) => {
-    const lab = window.attentionPlayground.results()?.lab;
-    return lab?.view === 'spectral' && lab.nQ === nQ && lab.nK === nK &&
-      JSON.stringify(lab.redundancy.heads.map((x) => x.name)) === JSON.stringify(names) &&
-      document.querySelector('#lab-spectral-sigma') !== null &&
-      document.querySelectorAll('#lab-spectral-keep-cosine tbody tr').length === names.length;
-  }, { names: state.heads.map((x) => x.name), nQ: state.tokens.queries.length, nK: state.tokens.keys.length });
+  await page.waitForFunction(
+    ({ names, nQ, nK }) => {
+      const lab = window.attentionPlayground.results()?.lab;
+      return (
+        lab?.view === 'spectral' &&
+        lab.nQ === nQ &&
+        lab.nK === nK &&
+        JSON.stringify(lab.redundancy.heads.map((x) => x.name)) === JSON.stringify(names) &&
+        document.querySelector('#lab-spectral-sigma') !== null &&
+        document.querySelectorAll('#lab-spectral-keep-cosine tbody tr').length === names.length
+      );
+    },
+    { names: state.heads.map((x) => x.name), nQ: state.tokens.queries.length, nK: state.tokens.keys.length },
+  );
   return (await getResults(page)).lab;
 }
 
@@ -172,9 +189,21 @@ async function assertNoNaN(label) {
 
 // ---- tests -------------------------------------------------------------------------------------
 
-const EX2 = [[1, 0, 0], [0.25, 0.75, 0], [0.5, 0.25, 0.25]];
-const DIAG = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
-const SINK = [[1, 0, 0], [0.9, 0.1, 0], [0.8, 0.1, 0.1]];
+const EX2 = [
+  [1, 0, 0],
+  [0.25, 0.75, 0],
+  [0.5, 0.25, 0.25],
+];
+const DIAG = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
+const SINK = [
+  [1, 0, 0],
+  [0.9, 0.1, 0],
+  [0.8, 0.1, 0.1],
+];
 
 describe('lab view "spectral" on a 3-head causal state built here', () => {
   let base;
@@ -251,8 +280,12 @@ describe('lab view "spectral" on a real head', () => {
   test('GPT-2 small L0 head 0 (preset): pi = e_0, sigma and effective rank recomputed from the file', async () => {
     await choosePreset(page, 'gpt2-small_L0_nlp-sentence.0');
     await page.click('#lab-tab-spectral');
-    await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.view === 'spectral' &&
-      window.attentionPlayground.results().lab.nQ === 33 && document.querySelector('#lab-spectral-sigma') !== null);
+    await page.waitForFunction(
+      () =>
+        window.attentionPlayground.results()?.lab?.view === 'spectral' &&
+        window.attentionPlayground.results().lab.nQ === 33 &&
+        document.querySelector('#lab-spectral-sigma') !== null,
+    );
     const lab = (await getResults(page)).lab;
     const A = normaliseRows(GPT2.attention[0][0]);
     // Causal, and every row t > 0 puts weight on an earlier key: token 0 is the only absorbing token.
@@ -307,7 +340,11 @@ describe('lab view "spectral" on a real head', () => {
 describe('lab view "spectral": undefined cases', () => {
   test('a non-causal aperiodic head: pi from a plain power iteration written here', async () => {
     const base = await getState(page);
-    const A = [[0.5, 0.3, 0.2], [0.1, 0.6, 0.3], [0.4, 0.4, 0.2]];
+    const A = [
+      [0.5, 0.3, 0.2],
+      [0.1, 0.6, 0.3],
+      [0.4, 0.4, 0.2],
+    ];
     const lab = await show(weightsState(base, [A]));
     let pi = [1 / 3, 1 / 3, 1 / 3];
     for (let it = 0; it < 2000; it++) pi = [0, 1, 2].map((j) => pi.reduce((s, p, i) => s + p * A[i][j], 0));
@@ -316,7 +353,15 @@ describe('lab view "spectral": undefined cases', () => {
 
   test('an empty row: pi undefined with the reason, sigma still there, no NaN', async () => {
     const base = await getState(page);
-    const lab = await show(weightsState(base, [[[0.5, 0.5, 0], [0, 0, 0], [0.2, 0.3, 0.5]]]));
+    const lab = await show(
+      weightsState(base, [
+        [
+          [0.5, 0.5, 0],
+          [0, 0, 0],
+          [0.2, 0.3, 0.5],
+        ],
+      ]),
+    );
     assert.equal(lab.emptyRows, 1);
     assert.equal(lab.stationary.defined, false);
     assert.match(await page.textContent('#lab-spectral-pi-undefined'), /undefined: 1 row is empty/);
@@ -328,7 +373,10 @@ describe('lab view "spectral": undefined cases', () => {
 
   test('a non-square head (2 queries x 3 keys): pi undefined, two singular values', async () => {
     const base = await getState(page);
-    const W = [[0.5, 0.5, 0], [0.2, 0.3, 0.5]];
+    const W = [
+      [0.5, 0.5, 0],
+      [0.2, 0.3, 0.5],
+    ];
     const lab = await show(weightsState(base, [W], { nQ: 2, nK: 3 }));
     assert.equal(lab.stationary.defined, false);
     assert.match(lab.stationary.reason, /square/);
@@ -354,7 +402,11 @@ describe('lab view "spectral": undefined cases', () => {
 
 describe('in Chinese (#lang control): spectral on the two-head layer', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'spectral', preset: 'multihead', screenshot: screenshotPath('lab_spectral_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'spectral',
+      preset: 'multihead',
+      screenshot: screenshotPath('lab_spectral_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

@@ -11,20 +11,24 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  choosePreset, getResults, getState, near, screenshotPath, softmax, trySetState, typeInto, sharedPage,
-} from './harness.js';
+import { choosePreset, getResults, getState, near, screenshotPath, softmax, trySetState, typeInto, sharedPage } from './harness.js';
 import { labViewInChinese } from './lang_check.js';
 
 let page;
-sharedPage('[sweep] ', (p) => { page = p; });
+sharedPage('[sweep] ', (p) => {
+  page = p;
+});
 
 const THETAS = [0, Math.PI / 4, Math.PI / 2];
 
 /** Weights of the unit query at angle theta against K (rows), scale, visible flags, tau. */
 function expected(K, scale, visible, theta, tau) {
-  const c = Math.cos(theta), s = Math.sin(theta);
-  return softmax(K.map((k, j) => (visible[j] ? scale * (c * k[0] + s * k[1]) : null)), tau);
+  const c = Math.cos(theta),
+    s = Math.sin(theta);
+  return softmax(
+    K.map((k, j) => (visible[j] ? scale * (c * k[0] + s * k[1]) : null)),
+    tau,
+  );
 }
 
 /** The table cell of angle row `r` (0, 1, 2 or 'q'), tau index t, key j: {value, text} or null. */
@@ -44,19 +48,25 @@ const six = (x) => String(Number(x.toPrecision(6)));
  * setState resolves).
  */
 function waitSweep({ row = null, visible = null, taus = null } = {}) {
-  return page.waitForFunction(({ row, visible, taus }) => {
-    const lab = window.attentionPlayground.results()?.lab;
-    const state = window.attentionPlayground.getState();
-    if (!lab || lab.view !== 'sweep' || lab.row !== state.row) return false;
-    if (row !== null && lab.row !== row) return false;
-    if (visible !== null && lab.visible !== visible) return false;
-    if (taus !== null && lab.taus.length !== taus) return false;
-    if (!lab.supported) return !!document.getElementById('lab-sweep-unsupported');
-    if (lab.empty) return !!document.getElementById('lab-sweep-empty');
-    const el = document.getElementById(`lab-sweep-c-0-0-${lab.keys[0]}`);
-    return !!el && Number(el.dataset.value) === lab.table[0].weights[0][0] &&
-      document.querySelectorAll('svg.sweep-plot').length === lab.taus.length;
-  }, { row, visible, taus });
+  return page.waitForFunction(
+    ({ row, visible, taus }) => {
+      const lab = window.attentionPlayground.results()?.lab;
+      const state = window.attentionPlayground.getState();
+      if (!lab || lab.view !== 'sweep' || lab.row !== state.row) return false;
+      if (row !== null && lab.row !== row) return false;
+      if (visible !== null && lab.visible !== visible) return false;
+      if (taus !== null && lab.taus.length !== taus) return false;
+      if (!lab.supported) return !!document.getElementById('lab-sweep-unsupported');
+      if (lab.empty) return !!document.getElementById('lab-sweep-empty');
+      const el = document.getElementById(`lab-sweep-c-0-0-${lab.keys[0]}`);
+      return (
+        !!el &&
+        Number(el.dataset.value) === lab.table[0].weights[0][0] &&
+        document.querySelectorAll('svg.sweep-plot').length === lab.taus.length
+      );
+    },
+    { row, visible, taus },
+  );
 }
 
 async function openView() {
@@ -95,8 +105,16 @@ describe('lab sweep', () => {
     assert.equal(lab.thetas.length, 91);
     // By hand: tau index 0, 1, 2 = tau 0.5, 1, 2; keys 0, 1.
     const hand = {
-      0: [[0.8807970780, 0.1192029220], [0.7310585786, 0.2689414214], [0.6224593312, 0.3775406688]],
-      1: [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]],
+      0: [
+        [0.880797078, 0.119202922],
+        [0.7310585786, 0.2689414214],
+        [0.6224593312, 0.3775406688],
+      ],
+      1: [
+        [0.5, 0.5],
+        [0.5, 0.5],
+        [0.5, 0.5],
+      ],
     };
     for (const r of [0, 1]) {
       for (let t = 0; t < 3; t++) {
@@ -115,7 +133,7 @@ describe('lab sweep', () => {
     const ticks = await page.$$eval('#lab-sweep-plot-1 text.sweep-tick', (els) => els.map((e) => e.textContent));
     for (const want of ['0°', '45°', '90°', 'π/4', 'π/2', '0.5', '1']) assert.ok(ticks.includes(want), `plot lacks tick ${want}: ${ticks}`);
     near(Number(await page.getAttribute('#lab-sweep-point-1-0', 'data-value')), 0.7310585786, 1e-9, 'marker on key 0 at τ 1');
-    near(Number(await page.getAttribute('#lab-sweep-point-0-1', 'data-value')), 0.1192029220, 1e-9, 'marker on key 1 at τ 0.5');
+    near(Number(await page.getAttribute('#lab-sweep-point-0-1', 'data-value')), 0.119202922, 1e-9, 'marker on key 1 at τ 0.5');
     // The curve at grid point 45 (θ = π/4) is the table's value.
     near(lab.curves[2].weights[0][45], 0.5, 1e-12, 'curve at π/4');
     await noNaNOnScreen('example 1');
@@ -129,8 +147,14 @@ describe('lab sweep', () => {
     await waitSweep({ taus: 2 });
     assert.deepEqual((await getState(page)).lab.params.taus, [0.25, 3]);
     assert.equal(await page.locator('svg.sweep-plot').count(), 2);
-    const K = [[1, 0], [0, 1]];
-    for (const [t, tau] of [[0, 0.25], [1, 3]]) {
+    const K = [
+      [1, 0],
+      [0, 1],
+    ];
+    for (const [t, tau] of [
+      [0, 0.25],
+      [1, 3],
+    ]) {
       for (const r of [0, 1]) {
         const want = expected(K, 1, [true, true], THETAS[r], tau);
         for (let j = 0; j < 2; j++) near((await cell(r, t, j)).value, want[j], 1e-9, `τ ${tau}, θ row ${r}, key ${j}`);
@@ -161,7 +185,11 @@ describe('lab sweep', () => {
     assert.deepEqual(visible, [true, true, true, false]);
     const scale = 1 / Math.sqrt(2);
     near(r.scale, scale, 1e-7, 'scale auto');
-    for (const [t, tau] of [[0, 0.5], [1, 1], [2, 2]]) {
+    for (const [t, tau] of [
+      [0, 0.5],
+      [1, 1],
+      [2, 2],
+    ]) {
       for (const row of [0, 1]) {
         const want = expected(K, scale, visible, THETAS[row], tau);
         for (let j = 0; j < 3; j++) near((await cell(row, t, j)).value, want[j], 1e-6, `τ ${tau}, θ row ${row}, key ${j}`);
@@ -169,19 +197,38 @@ describe('lab sweep', () => {
       }
       // The row's own query (1, 1): softmax(scale q·k_j / τ).
       const q = s.heads[0].Q[2];
-      const own = softmax(K.map((k, j) => (visible[j] ? scale * (q[0] * k[0] + q[1] * k[1]) : null)), tau);
+      const own = softmax(
+        K.map((k, j) => (visible[j] ? scale * (q[0] * k[0] + q[1] * k[1]) : null)),
+        tau,
+      );
       for (let j = 0; j < 3; j++) near((await cell('q', t, j)).value, own[j], 1e-6, `own q, τ ${tau}, key ${j}`);
     }
     assert.match(await page.textContent('#lab-sweep-masked'), /key 3/);
     assert.match(await page.textContent('#lab-sweep-qnote'), /45°/);
-    near(Number(await page.getAttribute('#lab-sweep-point-1-2', 'data-value')), expected(K, scale, visible, Math.PI / 4, 1)[2], 1e-6, 'marker at 45°');
+    near(
+      Number(await page.getAttribute('#lab-sweep-point-1-2', 'data-value')),
+      expected(K, scale, visible, Math.PI / 4, 1)[2],
+      1e-6,
+      'marker at 45°',
+    );
     await noNaNOnScreen('self-attention causal');
     await page.locator('#lab-view').screenshot({ path: screenshotPath('lab-sweep-selfattention-causal') });
   });
 
   test('an empty row, a 1-token state, 3-D keys and a logits state', async () => {
     // Empty row: every key padded.
-    let s = await qkvState({ Q: [[1, 0]], K: [[1, 0], [0, 1]], V: [[2, 0], [0, 4]], padding: [true, true] });
+    let s = await qkvState({
+      Q: [[1, 0]],
+      K: [
+        [1, 0],
+        [0, 1],
+      ],
+      V: [
+        [2, 0],
+        [0, 4],
+      ],
+      padding: [true, true],
+    });
     assert.equal(await trySetState(page, s), null);
     await waitSweep({ visible: 0 });
     assert.match(await page.textContent('#lab-sweep-empty'), /undefined/);
@@ -198,11 +245,30 @@ describe('lab sweep', () => {
     await page.locator('#lab-view').screenshot({ path: screenshotPath('lab-sweep-one-token') });
 
     // 3-D keys: the plane of the first two axes, no marker.
-    s = await qkvState({ Q: [[1, 0, 2]], K: [[1, 0, 5], [0, 1, -5], [0.5, 0.5, 0]], V: [[1], [2], [3]], scale: 'auto' });
+    s = await qkvState({
+      Q: [[1, 0, 2]],
+      K: [
+        [1, 0, 5],
+        [0, 1, -5],
+        [0.5, 0.5, 0],
+      ],
+      V: [[1], [2], [3]],
+      scale: 'auto',
+    });
     assert.equal(await trySetState(page, s), null);
     await waitSweep({ visible: 3 });
     await page.waitForSelector('#lab-sweep-plane');
-    const want = expected([[1, 0], [0, 1], [0.5, 0.5]], 1 / Math.sqrt(3), [true, true, true], 0, 1);
+    const want = expected(
+      [
+        [1, 0],
+        [0, 1],
+        [0.5, 0.5],
+      ],
+      1 / Math.sqrt(3),
+      [true, true, true],
+      0,
+      1,
+    );
     for (let j = 0; j < 3; j++) near((await cell(0, 1, j)).value, want[j], 1e-6, `3-D keys, θ = 0, key ${j}`);
     assert.equal(await page.locator('circle.sweep-point').count(), 0, '3-D query marked');
     await page.locator('#lab-view').screenshot({ path: screenshotPath('lab-sweep-3d') });
@@ -218,7 +284,11 @@ describe('lab sweep', () => {
 
 describe('in Chinese (#lang control): angle sweep on the lesson preset', () => {
   test('no English word outside data (tokens, head names) and formulas; most texts Chinese', async () => {
-    const { bad, share } = await labViewInChinese(page, { view: 'sweep', preset: 'lessonSweep', screenshot: screenshotPath('lab_sweep_zh') });
+    const { bad, share } = await labViewInChinese(page, {
+      view: 'sweep',
+      preset: 'lessonSweep',
+      screenshot: screenshotPath('lab_sweep_zh'),
+    });
     assert.deepEqual(bad, [], 'English words in the Chinese view');
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });

@@ -13,8 +13,24 @@ import { CJK, englishWords as nodeWords } from '../node/i18n_words.js';
 
 // Beyond i18n_words.js: names the tooltips write as they are (people cited, functions, NaN/Inf).
 // Attributes cannot mark a part of themselves translate="no", so these are allowed by name.
-const NAMES = new Set(['Martins', 'Astudillo', 'Peters', 'Katharopoulos', 'Roy', 'Vetterli', 'Aitchison', 'Shapley',
-  'Frobenius', 'Performer', 'ReLU', 'relu', 'elu', 'softplus', 'NaN', 'Inf']);
+const NAMES = new Set([
+  'Martins',
+  'Astudillo',
+  'Peters',
+  'Katharopoulos',
+  'Roy',
+  'Vetterli',
+  'Aitchison',
+  'Shapley',
+  'Frobenius',
+  'Performer',
+  'ReLU',
+  'relu',
+  'elu',
+  'softplus',
+  'NaN',
+  'Inf',
+]);
 const wordsOf = (text) => nodeWords(text).filter((w) => !NAMES.has(w));
 
 /**
@@ -24,9 +40,12 @@ const wordsOf = (text) => nodeWords(text).filter((w) => !NAMES.has(w));
  */
 function collect({ rootSelector, withDocument }) {
   const s = window.attentionPlayground?.getState?.();
-  const data = s ? [...new Set([...s.tokens.queries, ...s.tokens.keys, ...s.heads.map((hd) => hd.name)])]
-    .flatMap((d) => [d, d.replace(/^ /, '␣').replace(/\n/g, '⏎')])
-    .filter((d) => /[A-Za-z]{2,}/.test(d)).sort((a, b) => b.length - a.length) : [];
+  const data = s
+    ? [...new Set([...s.tokens.queries, ...s.tokens.keys, ...s.heads.map((hd) => hd.name)])]
+        .flatMap((d) => [d, d.replace(/^ /, '␣').replace(/\n/g, '⏎')])
+        .filter((d) => /[A-Za-z]{2,}/.test(d))
+        .sort((a, b) => b.length - a.length)
+    : [];
   const withoutData = (text) => data.reduce((acc, d) => acc.split(d).join(' '), text);
   const SKIP = 'script, style, template, noscript, pre, code, .katex, [translate="no"]';
   const ATTRS = ['aria-label', 'title', 'placeholder', 'alt'];
@@ -74,8 +93,14 @@ export { wordsOf as englishWordsOf };
 export async function englishWords(page, rootSelector, { minTexts = 5 } = {}) {
   const items = await interfaceTexts(page, rootSelector);
   if (items.length < minTexts) throw new Error(`only ${items.length} texts under ${rootSelector}`);
-  return [...new Set(items.map((it) => ({ ...it, words: wordsOf(it.text) })).filter((it) => it.words.length)
-    .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`))];
+  return [
+    ...new Set(
+      items
+        .map((it) => ({ ...it, words: wordsOf(it.text) }))
+        .filter((it) => it.words.length)
+        .map((it) => `${it.where}: [${it.words.join(', ')}] ${it.text.slice(0, 160)}`),
+    ),
+  ];
 }
 
 /** The interface texts under `rootSelector` that hold Chinese characters; [] when all is English. */
@@ -100,11 +125,14 @@ export async function setLanguage(page, lang) {
 
 /** Waits until the text under `rootSelector` is drawn in `lang` (Chinese characters or none). */
 export async function waitForLanguage(page, rootSelector, lang) {
-  await page.waitForFunction(({ root, zh }) => {
-    const el = document.querySelector(root);
-    const has = /[\u4e00-\u9fff]/.test(el?.textContent ?? '');
-    return el && (zh ? has : !has);
-  }, { root: rootSelector, zh: lang === 'zh-CN' });
+  await page.waitForFunction(
+    ({ root, zh }) => {
+      const el = document.querySelector(root);
+      const has = /[\u4e00-\u9fff]/.test(el?.textContent ?? '');
+      return el && (zh ? has : !has);
+    },
+    { root: rootSelector, zh: lang === 'zh-CN' },
+  );
 }
 
 /**

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { choosePreset, getResults, getState, near, openPage, screenshotPath, startSession, typeInto } from './harness.js';
 
 let session;
-before(async () => { session = await startSession(); });
+before(async () => {
+  session = await startSession();
+});
 after(async () => {
   assert.deepEqual(session.events.pageErrors, [], 'page errors');
   assert.deepEqual(session.events.consoleErrors, [], 'console errors');
@@ -36,7 +38,7 @@ describe('core loader', () => {
 
 /** softmax over the visible keys and entropy, in double, for one row of a causal qkv head. */
 function referenceRow(Q, K, t, scale, tau) {
-  const s = K.slice(0, t + 1).map((k) => k.reduce((acc, x, c) => acc + x * Q[t][c], 0) * scale / tau);
+  const s = K.slice(0, t + 1).map((k) => (k.reduce((acc, x, c) => acc + x * Q[t][c], 0) * scale) / tau);
   const m = Math.max(...s);
   const e = s.map((x) => Math.exp(x - m));
   const z = e.reduce((a, b) => a + b, 0);
@@ -99,7 +101,11 @@ describe('a 512-token head', () => {
       const gaps = [];
       let last = performance.now();
       let running = true;
-      const tick = (now) => { gaps.push(now - last); last = now; if (running) requestAnimationFrame(tick); };
+      const tick = (now) => {
+        gaps.push(now - last);
+        last = now;
+        if (running) requestAnimationFrame(tick);
+      };
       requestAnimationFrame(tick);
       const s = window.attentionPlayground.getState();
       for (const tau of [1.5, 2, 3, 5]) {
@@ -125,7 +131,10 @@ describe('history and controls on a large head', () => {
     const { page, context } = await openPage(session, '', { label: '[undo] ' });
     await choosePreset(page, 'long512');
     await page.waitForSelector('#overview-canvas');
-    const at = async () => { const s = await getState(page); return [s.topK, s.mask.window, s.mask.causal]; };
+    const at = async () => {
+      const s = await getState(page);
+      return [s.topK, s.mask.window, s.mask.causal];
+    };
     assert.deepEqual(await at(), [5, 0, true]);
     await typeInto(page, '#topk', '7');
     await page.waitForFunction(() => window.attentionPlayground.getState().topK === 7);
@@ -133,7 +142,11 @@ describe('history and controls on a large head', () => {
     await page.waitForFunction(() => window.attentionPlayground.getState().mask.window === 32);
     await page.click('#causal');
     await page.waitForFunction(() => !window.attentionPlayground.getState().mask.causal);
-    for (const want of [[7, 32, true], [7, 0, true], [5, 0, true]]) {
+    for (const want of [
+      [7, 32, true],
+      [7, 0, true],
+      [5, 0, true],
+    ]) {
       await page.click('#undo');
       await page.waitForFunction((w) => {
         const s = window.attentionPlayground.getState();

@@ -13,7 +13,9 @@ import { choosePreset, getResults, getState, near, readMatrix, screenshotPath, s
 import { CJK, englishWords } from '../node/i18n_words.js';
 
 let page;
-sharedPage('[lesson] ', (p) => { page = p; });
+sharedPage('[lesson] ', (p) => {
+  page = p;
+});
 
 // ---- independent arithmetic --------------------------------------------------------------------
 const dot = (a, b) => a.reduce((acc, x, i) => acc + x * b[i], 0);
@@ -21,9 +23,24 @@ const entropy = (w) => -w.reduce((acc, a) => acc + (a > 0 ? a * Math.log(a) : 0)
 const mix = (w, V) => V[0].map((_, c) => V.reduce((acc, v, j) => acc + w[j] * v[c], 0));
 const four = (x) => String(Number(x.toPrecision(4))); // the panel's 4 significant digits
 // The four-token state of steps 2 to 5 (the preset "selfattention").
-const Q4 = [[1, 0], [0.5, 1], [1, 1], [0, 1.5]];
-const K4 = [[1, 0.2], [0.2, 1], [1, 1], [-0.5, 1]];
-const V4 = [[1, 0], [0, 1], [1, 1], [2, -1]];
+const Q4 = [
+  [1, 0],
+  [0.5, 1],
+  [1, 1],
+  [0, 1.5],
+];
+const K4 = [
+  [1, 0.2],
+  [0.2, 1],
+  [1, 1],
+  [-0.5, 1],
+];
+const V4 = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+  [2, -1],
+];
 const row2Scores = K4.map((k) => dot(Q4[2], k) / Math.sqrt(2));
 
 // ---- page helpers ------------------------------------------------------------------------------
@@ -37,7 +54,7 @@ const dataValue = async (sel) => Number(await attr(sel, 'data-value'));
 /** Presses Tab (or Shift+Tab) until the element with `id` has the focus. */
 async function tabTo(id, { back = false, max = 60 } = {}) {
   for (let i = 0; i < max; i++) {
-    if (await focused() === id) return;
+    if ((await focused()) === id) return;
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
   }
   assert.equal(await focused(), id, `Tab did not reach #${id}`);
@@ -81,7 +98,14 @@ describe('guided lesson', () => {
     await tabTo('lesson-key-1', { back: true });
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     const s = await getState(page);
-    assert.deepEqual(s.heads[0].K, [[1, 0], [0.5, 1]], 'five presses of 0.1');
+    assert.deepEqual(
+      s.heads[0].K,
+      [
+        [1, 0],
+        [0.5, 1],
+      ],
+      'five presses of 0.1',
+    );
     assert.equal(await focused(), 'lesson-key-1');
     assert.match(await attr('#lesson-key-1', 'aria-valuetext'), /\(0\.5, 1\)/);
     assert.match(await text('#lesson-plane-status'), /0\.5, 1/);
@@ -102,7 +126,10 @@ describe('guided lesson', () => {
 
   test('a key dragged with the mouse moves in one undo step; Home puts it back', async () => {
     const before = (await getState(page)).heads[0].K;
-    const box = await page.$eval('#lesson-key-0 .lesson-key-dot', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+    const box = await page.$eval('#lesson-key-0 .lesson-key-dot', (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    });
     await page.mouse.move(box.x, box.y);
     await page.mouse.down();
     for (let i = 1; i <= 5; i++) await page.mouse.move(box.x - 8 * i, box.y - 8 * i);
@@ -127,7 +154,7 @@ describe('guided lesson', () => {
     assert.equal(s.tau, 1);
     assert.equal(s.scale, 'auto');
     assert.deepEqual(s.heads[0].Q, Q4, 'step 2 starts from the four-token state');
-    assert.equal(await focused(), 'lesson-step-title', 'the new step\'s heading has the focus');
+    assert.equal(await focused(), 'lesson-step-title', "the new step's heading has the focus");
     await page.click('#lesson-p-entropy-down'); // a wrong prediction
     await page.click('#lesson-p-sums-yes');
     await page.click('#lesson-s2-up');
@@ -203,7 +230,10 @@ describe('guided lesson', () => {
     assert.equal(await verdict('largest'), 'true');
     const a = softmax(row2Scores);
     const before = mix(a, V4);
-    const after = mix(a, V4.map((v, j) => (j === 1 ? v.map((x) => x + 1) : v)));
+    const after = mix(
+      a,
+      V4.map((v, j) => (j === 1 ? v.map((x) => x + 1) : v)),
+    );
     const shown = await text('#lesson-answer');
     for (const x of [...before, ...after]) assert.ok(shown.includes(four(x)), `${four(x)} in ${shown}`);
     // |Δo| / |Δv_1| = a_21: the ratio and the weight are both written.
@@ -240,7 +270,10 @@ describe('guided lesson', () => {
     assert.equal(await page.isVisible('#lesson-ex-2-solution'), true);
     await page.click('#lesson-ex-2-try');
     const s = await getState(page);
-    assert.deepEqual(s.heads[0].Q, Q4.map((r) => r.map(() => 0)));
+    assert.deepEqual(
+      s.heads[0].Q,
+      Q4.map((r) => r.map(() => 0)),
+    );
     const mean = [0, 1].map((c) => V4.reduce((acc, v) => acc + v[c], 0) / 4);
     const out = JSON.parse(await attr('#lesson-ex2-output', 'data-value'));
     const shownMean = JSON.parse(await attr('#lesson-ex2-mean', 'data-value'));
@@ -258,7 +291,10 @@ describe('guided lesson', () => {
     const a = softmax(row2Scores);
     const low = a.indexOf(Math.min(...a));
     const o = mix(a, V4);
-    const rest = mix(a.map((w, j) => (j === low ? 0 : w / (1 - a[low]))), V4);
+    const rest = mix(
+      a.map((w, j) => (j === low ? 0 : w / (1 - a[low]))),
+      V4,
+    );
     near(await dataValue('#lesson-ex3-weight'), a[low], 1e-6, 'lowest weight');
     near(await dataValue('#lesson-ex3-deletion'), Math.hypot(rest[0] - o[0], rest[1] - o[1]), 1e-6, 'deletion shift');
     near(await dataValue('#lesson-ex3-distance'), Math.hypot(V4[low][0] - o[0], V4[low][1] - o[1]), 1e-6, 'distance of its value');
@@ -319,24 +355,29 @@ describe('guided lesson', () => {
   test('language coverage: every step, answer and solution in Chinese holds no English word, in English no Chinese', async () => {
     // The panel's text as a reader meets it: visible text and labels, without data (translate="no")
     // and KaTeX; an attribute cannot mark part of itself as data, so tokens are cut out of it.
-    const panelTexts = () => page.evaluate(() => {
-      const st = window.attentionPlayground.getState();
-      const tokens = [...st.tokens.queries, ...st.tokens.keys].sort((x, y) => y.length - x.length);
-      const strip = (v) => tokens.reduce((acc, tk) => acc.split(tk).join(' '), v);
-      const out = [];
-      const visit = (el) => {
-        if (el.matches('.katex, [translate="no"], script, style') || !el.checkVisibility()) return;
-        for (const a of ['aria-label', 'title', 'aria-roledescription', 'aria-valuetext']) if (el.getAttribute(a)) out.push(strip(el.getAttribute(a)));
-        for (const c of el.childNodes) {
-          if (c.nodeType === Node.TEXT_NODE && c.textContent.trim()) out.push(c.textContent.trim());
-          else if (c.nodeType === Node.ELEMENT_NODE) visit(c);
-        }
-      };
-      visit(document.getElementById('lesson-panel'));
-      return out;
-    });
+    const panelTexts = () =>
+      page.evaluate(() => {
+        const st = window.attentionPlayground.getState();
+        const tokens = [...st.tokens.queries, ...st.tokens.keys].sort((x, y) => y.length - x.length);
+        const strip = (v) => tokens.reduce((acc, tk) => acc.split(tk).join(' '), v);
+        const out = [];
+        const visit = (el) => {
+          if (el.matches('.katex, [translate="no"], script, style') || !el.checkVisibility()) return;
+          for (const a of ['aria-label', 'title', 'aria-roledescription', 'aria-valuetext'])
+            if (el.getAttribute(a)) out.push(strip(el.getAttribute(a)));
+          for (const c of el.childNodes) {
+            if (c.nodeType === Node.TEXT_NODE && c.textContent.trim()) out.push(c.textContent.trim());
+            else if (c.nodeType === Node.ELEMENT_NODE) visit(c);
+          }
+        };
+        visit(document.getElementById('lesson-panel'));
+        return out;
+      });
     const act = {
-      1: async () => { await page.focus('#lesson-key-1'); await page.keyboard.press('ArrowLeft'); },
+      1: async () => {
+        await page.focus('#lesson-key-1');
+        await page.keyboard.press('ArrowLeft');
+      },
       2: () => page.click('#lesson-s2-up'),
       3: () => page.click('#lesson-s3-causal'),
       4: () => page.click('#lesson-s4-change'),
@@ -345,7 +386,10 @@ describe('guided lesson', () => {
     const all = { rise: [0], entropy: 'up', sums: 'yes', zeros: [1], renorm: 'same', scores: 'change', largest: 'no', reproduce: 'yes' };
     for (const lang of ['zh-CN', 'en']) {
       await choosePreset(page, 'lessonGuided');
-      const start = { ...(await page.evaluate(() => window.attentionPlayground.getState())), lesson: { step: 1, predictions: all, revealed: [1, 2, 3, 4, 5] } };
+      const start = {
+        ...(await page.evaluate(() => window.attentionPlayground.getState())),
+        lesson: { step: 1, predictions: all, revealed: [1, 2, 3, 4, 5] },
+      };
       await page.evaluate((st) => window.attentionPlayground.setState(st), start);
       const url = await page.evaluate(() => window.attentionPlayground.shareUrl());
       await reload(`${url.replace(/&lang=[^&]*/, '')}&lang=${lang}`);
@@ -353,7 +397,9 @@ describe('guided lesson', () => {
       for (const step of [1, 2, 3, 4, 5]) {
         await page.click(`#lesson-step-${step}`);
         await act[step]();
-        await page.evaluate(() => { for (const d of document.querySelectorAll('#lesson-exercises details')) d.open = true; });
+        await page.evaluate(() => {
+          for (const d of document.querySelectorAll('#lesson-exercises details')) d.open = true;
+        });
         assert.ok(await page.isVisible('#lesson-answer .lesson-verdict'), `step ${step}: the answer is shown`);
         for (const text of await panelTexts()) {
           if (lang === 'en' ? CJK.test(text) : englishWords(text).length) bad.push(`step ${step}: ${text}`);

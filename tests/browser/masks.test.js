@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { getState, near, openPage, readMatrix, screenshotPath, shareUrl, startSession, trySetState, typeInto } from './harness.js';
 
 let session;
-before(async () => { session = await startSession(); });
+before(async () => {
+  session = await startSession();
+});
 after(async () => {
   assert.deepEqual(session.events.pageErrors, [], 'page errors');
   assert.deepEqual(session.events.consoleErrors, [], 'console errors');
@@ -18,11 +20,24 @@ function rampState(base) {
   const n = 6;
   const tokens = Array.from({ length: n }, (_, i) => `t${i}`);
   return {
-    ...base, mode: 'logits', head: 0, row: 5, tokens: { queries: tokens, keys: tokens },
-    heads: [{ name: 'ramp', Q: null, K: null, V: null, weights: null,
-      logits: Array.from({ length: n }, () => Array.from({ length: n }, (_, j) => Math.log(j + 1))) }],
+    ...base,
+    mode: 'logits',
+    head: 0,
+    row: 5,
+    tokens: { queries: tokens, keys: tokens },
+    heads: [
+      {
+        name: 'ramp',
+        Q: null,
+        K: null,
+        V: null,
+        weights: null,
+        logits: Array.from({ length: n }, () => Array.from({ length: n }, (_, j) => Math.log(j + 1))),
+      },
+    ],
     mask: { causal: true, window: 0, padding: new Array(n).fill(false), allow: null },
-    tau: 1, view: { ...base.view, preset: 'custom' },
+    tau: 1,
+    view: { ...base.view, preset: 'custom' },
   };
 }
 

@@ -4,10 +4,24 @@
 // clear message while the last state stays, and the link carries the whole layer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choosePreset, getResults, getState, near, openPage, readMatrix, screenshotPath, shareUrl, startSession, trySetState, typeInto } from './harness.js';
+import {
+  choosePreset,
+  getResults,
+  getState,
+  near,
+  openPage,
+  readMatrix,
+  screenshotPath,
+  shareUrl,
+  startSession,
+  trySetState,
+  typeInto,
+} from './harness.js';
 
 let session;
-before(async () => { session = await startSession(); });
+before(async () => {
+  session = await startSession();
+});
 after(async () => {
   assert.deepEqual(session.events.pageErrors, [], 'page errors');
   assert.deepEqual(session.events.consoleErrors, [], 'console errors');
@@ -41,7 +55,13 @@ test('mode x preset: heads side by side; one W_Q cell changes the scores as S = 
   // Both heads are drawn with numbers, and the layer output table is there.
   for (const h of [0, 1]) {
     const w = await readMatrix(page, `layer-w${h}`, 4, 4);
-    for (const row of w.values) near(row.reduce((a, b) => a + b, 0), 1, 1e-5, `head ${h} row sum`);
+    for (const row of w.values)
+      near(
+        row.reduce((a, b) => a + b, 0),
+        1,
+        1e-5,
+        `head ${h} row sum`,
+      );
     await readMatrix(page, `layer-y${h}`, 4, 2);
   }
   const out = await readMatrix(page, 'layer-output', 4, 4);
@@ -146,7 +166,10 @@ test('an invalid W_O shape is refused with a clear message and the last state st
   // In the page: with the residual on, a W_O narrower than d_model cannot be added to X.
   await page.click('#editor-WO button[title="remove the last column"]');
   await page.waitForSelector('#x-error:not([hidden])');
-  assert.match(await page.textContent('#x-error'), /residual X \+ output needs the output width \(3, the columns of x\.WO\) to equal d_model = 4/);
+  assert.match(
+    await page.textContent('#x-error'),
+    /residual X \+ output needs the output width \(3, the columns of x\.WO\) to equal d_model = 4/,
+  );
   assert.deepEqual(await getState(page), kept);
   // Turning the residual off and then removing the column works.
   await page.click('#x-residual');

@@ -13,8 +13,20 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  WEB, choosePreset, getResults, getState, near, openPage, readMatrix, readMetrics, screenshotPath,
-  shareUrl, softmax, startSession, trySetState, typeInto,
+  WEB,
+  choosePreset,
+  getResults,
+  getState,
+  near,
+  openPage,
+  readMatrix,
+  readMetrics,
+  screenshotPath,
+  shareUrl,
+  softmax,
+  startSession,
+  trySetState,
+  typeInto,
 } from './harness.js';
 
 const LESSON = ['example1', 'example2', 'selfattention', 'multihead', 'lessonGuided', 'lessonSweep', 'lessonSensitivity'];
@@ -95,13 +107,17 @@ test('the page loads with no console errors, page errors or failed requests', as
 
 describe('presets', () => {
   test('every preset of the #preset select loads, DOM numbers equal results(), one screenshot each', async () => {
-    const options = (await page.$$eval('#preset option:not([disabled])', (os) => os.map((o) => o.value)))
-      .filter((id) => !LARGE.includes(id));
+    const options = (await page.$$eval('#preset option:not([disabled])', (os) => os.map((o) => o.value))).filter(
+      (id) => !LARGE.includes(id),
+    );
     for (const id of [...LESSON, `${GPT2_L0}.0`, 'gpt2-small_L5H5_induction_random-repeated.0']) {
       assert.ok(options.includes(id), `#preset has no option ${id} (options: ${options.join(', ')})`);
     }
     const real = options.filter((id) => !LESSON.includes(id));
-    assert.ok(real.every((id) => id.endsWith('.0')), `real presets of the select are not head 0: ${real}`);
+    assert.ok(
+      real.every((id) => id.endsWith('.0')),
+      `real presets of the select are not head 0: ${real}`,
+    );
     for (const id of options) {
       await choosePreset(page, id);
       const r = await assertDomMatchesResults(page, id);
@@ -118,7 +134,10 @@ describe('presets', () => {
     const w = await readMatrix(page, 'weights', 1, 2);
     const o = await readMatrix(page, 'output', 1, 2);
     const m = await readMetrics(page);
-    for (const [what, src] of [['DOM', { w: w.values, o: o.values, h: m.entropy }], ['results()', { w: r.weights, o: r.output, h: r.rows[0].entropy }]]) {
+    for (const [what, src] of [
+      ['DOM', { w: w.values, o: o.values, h: m.entropy }],
+      ['results()', { w: r.weights, o: r.output, h: r.rows[0].entropy }],
+    ]) {
       near(src.w[0][0], 0.7310585786, 1e-6, `${what} weight a1`);
       near(src.w[0][1], 0.2689414214, 1e-6, `${what} weight a2`);
       near(src.o[0][0], 1.462117157, 1e-6, `${what} output o1`);
@@ -129,7 +148,11 @@ describe('presets', () => {
 
   test('example 2: causal A, output (2, 5, 5) and the row metrics of MATH.md', async () => {
     await choosePreset(page, 'example2');
-    const A = [[1, 0, 0], [1 / 4, 3 / 4, 0], [1 / 2, 1 / 4, 1 / 4]];
+    const A = [
+      [1, 0, 0],
+      [1 / 4, 3 / 4, 0],
+      [1 / 2, 1 / 4, 1 / 4],
+    ];
     const r = await getResults(page);
     const w = await readMatrix(page, 'weights', 3, 3);
     for (let i = 0; i < 3; i++) {
@@ -208,7 +231,7 @@ describe('controls', () => {
     assert.deepEqual((await getResults(page)).weights, before.weights);
   });
 
-  test('raising tau (typed into #tau, then with the slider) raises the selected row\'s entropy', async () => {
+  test("raising tau (typed into #tau, then with the slider) raises the selected row's entropy", async () => {
     await choosePreset(page, 'selfattention');
     const { row } = await getState(page);
     const scores = (await getResults(page)).scores[row];
@@ -348,20 +371,31 @@ describe('links', () => {
     const bad = ['garbage', 'v=99', good.replace(/(^|&)tau=1(?=&|$)/, '$1tau=-1')];
     assert.notEqual(bad[2], good, 'could not make a tau=-1 link');
     for (const fragment of bad) {
-      await page.evaluate(() => { document.getElementById('banner').hidden = true; });
-      await page.evaluate((f) => { location.hash = f; }, fragment);
+      await page.evaluate(() => {
+        document.getElementById('banner').hidden = true;
+      });
+      await page.evaluate((f) => {
+        location.hash = f;
+      }, fragment);
       await page.waitForSelector('#banner', { state: 'visible' });
-      assert.ok((await page.textContent('#banner')).includes('Keeping the current state'), `banner for ${fragment.slice(0, 30)}: ${await page.textContent('#banner')}`);
+      assert.ok(
+        (await page.textContent('#banner')).includes('Keeping the current state'),
+        `banner for ${fragment.slice(0, 30)}: ${await page.textContent('#banner')}`,
+      );
       assert.deepStrictEqual(await getState(page), state, `state changed after hashchange to ${fragment.slice(0, 30)}`);
       assert.deepStrictEqual(await getResults(page), results);
       assert.equal((await shareUrl(page)).split('#')[1], good, 'shareUrl() no longer gives the kept state');
       assert.equal(await page.evaluate(() => location.hash.slice(1)), good, 'the address bar still holds the rejected link');
     }
     // A good link through hashchange is taken (so the checks above can fail).
-    await page.evaluate(() => { document.getElementById('banner').hidden = true; });
+    await page.evaluate(() => {
+      document.getElementById('banner').hidden = true;
+    });
     const example2 = good.replace(/(^|&)preset=[^&]*/, '$1preset=example2');
     assert.notEqual(example2, good, 'could not change the preset of the link');
-    await page.evaluate((f) => { location.hash = f; }, example2);
+    await page.evaluate((f) => {
+      location.hash = f;
+    }, example2);
     await page.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'example2');
     assert.deepStrictEqual((await getState(page)).heads, state.heads);
     assert.equal(await page.isHidden('#banner'), true);
@@ -461,7 +495,10 @@ test('real GPT-2 layer 0 head 0: 33 labelled rows of weights, rows sum to 1, col
   assert.equal(labels.length, 33, 'not 33 row labels');
   labels.forEach((l, i) => {
     assert.equal(l.title, `query ${i}: ${tokens[i]}`);
-    assert.ok(l.text.startsWith(String(i)) && l.text.includes(tokens[i].trimStart()), `row label ${i} "${l.text}" does not show "${tokens[i]}"`);
+    assert.ok(
+      l.text.startsWith(String(i)) && l.text.includes(tokens[i].trimStart()),
+      `row label ${i} "${l.text}" does not show "${tokens[i]}"`,
+    );
   });
   const r = await assertDomMatchesResults(page, 'GPT-2 L0H0');
   const dom = await readMatrix(page, 'weights', 33, 33);

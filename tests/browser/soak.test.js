@@ -12,12 +12,20 @@ import { BOUNDS, openSoakPage, soak } from '../../scripts/soak.js';
 
 const MiB = 2 ** 20;
 let session;
-before(async () => { session = await startSession(); });
-after(async () => { await session?.close(); });
+before(async () => {
+  session = await startSession();
+});
+after(async () => {
+  await session?.close();
+});
 
 test('1,000 random states in one page: no error, no refusal, heaps and handles within bounds', async () => {
   const out = await soak(await openSoakPage(session), {
-    recomputes: 1_000, every: 250, warmup: 200, seed: 7, log: (line) => console.log(`# ${line}`),
+    recomputes: 1_000,
+    every: 250,
+    warmup: 200,
+    seed: 7,
+    log: (line) => console.log(`# ${line}`),
   });
   const { pageErrors, consoleErrors, dialogs } = session.events;
   assert.deepEqual(pageErrors, [], 'page errors');
@@ -28,8 +36,14 @@ test('1,000 random states in one page: no error, no refusal, heaps and handles w
 
   const { baseline, growth } = out;
   const mib = (bytes) => `${(bytes / MiB).toFixed(2)} MiB`;
-  assert.ok(growth.wasmBytes <= BOUNDS.wasmBytes, `WebAssembly memory grew by ${mib(growth.wasmBytes)} after the warm-up (from ${mib(baseline.wasmBytes)})`);
-  assert.ok(growth.jsHeapBytes <= BOUNDS.jsHeapBytes, `JS heap grew by ${mib(growth.jsHeapBytes)} after the warm-up (bound ${mib(BOUNDS.jsHeapBytes)})`);
+  assert.ok(
+    growth.wasmBytes <= BOUNDS.wasmBytes,
+    `WebAssembly memory grew by ${mib(growth.wasmBytes)} after the warm-up (from ${mib(baseline.wasmBytes)})`,
+  );
+  assert.ok(
+    growth.jsHeapBytes <= BOUNDS.jsHeapBytes,
+    `JS heap grew by ${mib(growth.jsHeapBytes)} after the warm-up (bound ${mib(BOUNDS.jsHeapBytes)})`,
+  );
   assert.equal(growth.emvalHandles, 0, 'emscripten::val handles left behind');
   assert.equal(out.final.emvalHandles, 0, 'a live emscripten::val handle between computes');
   // The core binds functions only, so there is no Embind class whose instances a caller must

@@ -17,8 +17,7 @@ namespace attn_test {
 inline constexpr double kAbsTol = 1e-6;
 inline constexpr double kRelTol = 1e-6;
 
-inline bool approx_equal(double got, double want, double abs_tol = kAbsTol,
-                         double rel_tol = kRelTol) {
+inline bool approx_equal(double got, double want, double abs_tol = kAbsTol, double rel_tol = kRelTol) {
     if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
     if (std::isinf(want) || std::isinf(got)) return got == want;
     return std::fabs(got - want) <= std::max(abs_tol, rel_tol * std::fabs(want));
@@ -27,11 +26,8 @@ inline bool approx_equal(double got, double want, double abs_tol = kAbsTol,
 /// Catch2 matcher: CHECK_THAT(value, Near(0.73105857)). The failure message prints both numbers.
 class NearMatcher : public Catch::MatcherBase<double> {
 public:
-    NearMatcher(double want, double abs_tol, double rel_tol)
-        : want_(want), abs_tol_(abs_tol), rel_tol_(rel_tol) {}
-    bool match(const double& got) const override {
-        return approx_equal(got, want_, abs_tol_, rel_tol_);
-    }
+    NearMatcher(double want, double abs_tol, double rel_tol) : want_(want), abs_tol_(abs_tol), rel_tol_(rel_tol) {}
+    bool match(const double& got) const override { return approx_equal(got, want_, abs_tol_, rel_tol_); }
     std::string describe() const override {
         std::ostringstream os;
         os.precision(12);

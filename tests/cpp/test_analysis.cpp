@@ -56,8 +56,8 @@ const char* const kRealSets[] = {
     "t5-small_encoder_L0_bidirectional",
 };
 
-attn::HeadAnalysis analyze(const attn::Matrix& m, attn::Reading reading = attn::Reading::weights,
-                           bool causal = false, int thumbnail = 32) {
+attn::HeadAnalysis analyze(const attn::Matrix& m, attn::Reading reading = attn::Reading::weights, bool causal = false,
+                           int thumbnail = 32) {
     attn::AnalyzeOptions o;
     o.reading = reading;
     o.causal = causal;
@@ -65,10 +65,11 @@ attn::HeadAnalysis analyze(const attn::Matrix& m, attn::Reading reading = attn::
     return attn::analyze_head(m.data.data(), m.rows, m.cols, o);
 }
 
-attn::HeadCheck check(const attn::Matrix& m) { return attn::check_head(m.data.data(), m.rows, m.cols); }
+attn::HeadCheck check(const attn::Matrix& m) {
+    return attn::check_head(m.data.data(), m.rows, m.cols);
+}
 
-void require_same_rows(const std::vector<attn::RowMetrics>& got,
-                       const std::vector<attn::RowMetrics>& want) {
+void require_same_rows(const std::vector<attn::RowMetrics>& got, const std::vector<attn::RowMetrics>& want) {
     REQUIRE(got.size() == want.size());
     for (std::size_t t = 0; t < got.size(); ++t) {
         INFO("row " << t);
@@ -119,10 +120,12 @@ TEST_CASE("analysis check: clean probabilities", "[analysis][check]") {
     CHECK(attn::verdict(c) == Verdict::probabilities);
 }
 
-TEST_CASE("analysis check: row sums decide between quiet, warning and not probabilities",
-          "[analysis][check]") {
+TEST_CASE("analysis check: row sums decide between quiet, warning and not probabilities", "[analysis][check]") {
     // float16-like exports are off by ~3e-4; 5-decimal rounding by ~5e-5.
-    const struct { float err; Verdict want; } cases[] = {
+    const struct {
+        float err;
+        Verdict want;
+    } cases[] = {
         {5e-5f, Verdict::probabilities},
         {3e-4f, Verdict::probabilities_warn},
         {-3e-4f, Verdict::probabilities_warn},
@@ -153,8 +156,7 @@ TEST_CASE("analysis check: negative, above one, mask fills", "[analysis][check]"
         CHECK(check(attn_test::mat({{1.01f}})).above_one == 1);
     }
     SECTION("-FLT_MAX above the diagonal (T5 decoder scores as exported)") {
-        const attn::HeadCheck c =
-            check(attn_test::mat({{2, -FLT_MAX, -FLT_MAX}, {1, 3, -FLT_MAX}, {0, 1, 2}}));
+        const attn::HeadCheck c = check(attn_test::mat({{2, -FLT_MAX, -FLT_MAX}, {1, 3, -FLT_MAX}, {0, 1, 2}}));
         CHECK(c.fill == 3);
         CHECK(c.negative == 3);
         CHECK(c.nonfinite == 0);
@@ -173,8 +175,7 @@ TEST_CASE("analysis check: negative, above one, mask fills", "[analysis][check]"
 }
 
 TEST_CASE("analysis check: NaN and +Inf make a head invalid, with the first location", "[analysis][check]") {
-    const attn::Matrix a =
-        attn_test::mat({{1, 0, 0}, {0.5f, 0.5f, 0}, {0.2f, kNaN, kInf}, {kNaN, 0.5f, 0.5f}});
+    const attn::Matrix a = attn_test::mat({{1, 0, 0}, {0.5f, 0.5f, 0}, {0.2f, kNaN, kInf}, {kNaN, 0.5f, 0.5f}});
     const attn::HeadCheck c = check(a);
     CHECK(c.nonfinite == 3);
     CHECK(c.first_nonfinite_row == 2);
@@ -190,8 +191,7 @@ TEST_CASE("analysis check: NaN and +Inf make a head invalid, with the first loca
 
 TEST_CASE("analysis check: zero rows, weight above the diagonal", "[analysis][check]") {
     SECTION("square") {
-        const attn::Matrix a =
-            attn_test::mat({{1, 0, 0}, {0, 0, 0}, {0.4f, 0.3f, 0.3f}, {0.2f, 0.2f, 0.6f}});
+        const attn::Matrix a = attn_test::mat({{1, 0, 0}, {0, 0, 0}, {0.4f, 0.3f, 0.3f}, {0.2f, 0.2f, 0.6f}});
         // 4 x 3: t' = t - 1; row 0 (t' = -1) has everything above, row 3 nothing.
         const attn::HeadCheck c = check(a);
         CHECK(c.zero_rows == 1);
@@ -224,8 +224,7 @@ TEST_CASE("analysis check never throws", "[analysis][check]") {
 // ---------------------------------------------------------------------------------------------
 // analyze_head on the real heads
 
-TEST_CASE("analysis: every real head equals compute() in weights mode and the file",
-          "[analysis][real]") {
+TEST_CASE("analysis: every real head equals compute() in weights mode and the file", "[analysis][real]") {
     int heads = 0;
     for (const char* set : kRealSets) {
         const std::vector<attn::Matrix> hs = real_heads(set);
@@ -281,8 +280,7 @@ TEST_CASE("analysis: every real head equals compute() in weights mode and the fi
     CHECK(heads == 23);
 }
 
-TEST_CASE("analysis: GPT-2 L0 mean sink mass per head is within the README's 0.001 .. 0.37",
-          "[analysis][real]") {
+TEST_CASE("analysis: GPT-2 L0 mean sink mass per head is within the README's 0.001 .. 0.37", "[analysis][real]") {
     // README: "in GPT-2 layer 0 the mean mass on the first (BOS) token per head ranges from 0.001
     // to 0.37"; that range is over the rows after BOS (row 0 puts all its mass on BOS).
     const std::vector<attn::Matrix> hs = real_heads("gpt2-small_L0_nlp-sentence");
@@ -306,8 +304,7 @@ TEST_CASE("analysis: GPT-2 L0 mean sink mass per head is within the README's 0.0
 // ---------------------------------------------------------------------------------------------
 // analyze_head: readings, verdicts, masks
 
-TEST_CASE("analysis: float16-like rows (sums off by 3e-4) warn and are renormalised",
-          "[analysis]") {
+TEST_CASE("analysis: float16-like rows (sums off by 3e-4) warn and are renormalised", "[analysis]") {
     attn::Matrix a = real_heads("gpt2-small_L0_nlp-sentence")[3];
     attn::Matrix noisy = a;
     for (int t = 0; t < a.rows; ++t)
@@ -393,8 +390,7 @@ TEST_CASE("analysis: causal flag with weight above the diagonal is counted", "[a
     CHECK(r.rows[0].visible == 2);  // weights: the zeros are the mask, not the flag
 }
 
-TEST_CASE("analysis: NaN is invalid with its first location, under either reading",
-          "[analysis]") {
+TEST_CASE("analysis: NaN is invalid with its first location, under either reading", "[analysis]") {
     const attn::Matrix a = attn_test::mat({{1, 0}, {0.5f, kNaN}});
     for (attn::Reading reading : {attn::Reading::weights, attn::Reading::logits}) {
         const attn::HeadAnalysis r = analyze(a, reading);
@@ -436,8 +432,7 @@ TEST_CASE("analysis: thumbnail of a tiny matrix by hand", "[analysis][thumbnail]
     CHECK_THAT(r.thumbnail(1, 1), Near(5.0 / 24));
 
     // 3 x 5 weights into 2 x 2: rows {0, 1}, {2}; keys {0, 1, 2}, {3, 4} (cell = i * 2 / n).
-    const attn::Matrix a = attn_test::mat(
-        {{1, 0, 0, 0, 0}, {0.5f, 0.5f, 0, 0, 0}, {0.1f, 0.2f, 0.3f, 0.15f, 0.25f}});
+    const attn::Matrix a = attn_test::mat({{1, 0, 0, 0, 0}, {0.5f, 0.5f, 0, 0, 0}, {0.1f, 0.2f, 0.3f, 0.15f, 0.25f}});
     const attn::HeadAnalysis w = analyze(a, attn::Reading::weights, false, 2);
     REQUIRE(w.thumbnail.rows == 2);
     CHECK_THAT(w.thumbnail(0, 0), Near(2.0 / 6));
@@ -461,8 +456,7 @@ TEST_CASE("analysis: want_rows = false keeps the summary only", "[analysis]") {
     CHECK(r.pattern.kind == attn::PatternKind::offset);
 }
 
-TEST_CASE("analysis: chunks of rows give the pipeline's rows, masks at absolute positions",
-          "[analysis][stream]") {
+TEST_CASE("analysis: chunks of rows give the pipeline's rows, masks at absolute positions", "[analysis][stream]") {
     // 100 queries x 131072 keys, causal logits with a -1e38 fill on one key per row: copied in
     // chunks of 32 rows (2^22 cells), the last one of 4, run in blocks of 8 rows. The reference
     // is one run of compute_streaming on a copy with the fill as -inf and the causal offset
@@ -503,8 +497,7 @@ TEST_CASE("analysis: chunks of rows give the pipeline's rows, masks at absolute 
         CHECK_THAT(r.thumbnail.data[c], Near(sr.overview.data[c], 1e-6, 1e-4));
 }
 
-TEST_CASE("analysis: the longest heads (131072 keys or queries) are accepted",
-          "[analysis][stream]") {
+TEST_CASE("analysis: the longest heads (131072 keys or queries) are accepted", "[analysis][stream]") {
     const int n = attn::kMaxStreamTokens;
     std::vector<float> wide(static_cast<std::size_t>(2) * n, 1.0f / n);
     const attn::HeadAnalysis a = attn::analyze_head(wide.data(), 2, n, attn::AnalyzeOptions{});
@@ -573,11 +566,9 @@ TEST_CASE("summarize_layers: means over computed heads with a finite value, laye
         return h;
     };
     const std::vector<attn::LayerHead> heads = {
-        head(1, true, 0.5, 0.25, 2.0, 0.75),
-        head(0, true, 0.2, nan, 3.0, 0.9),
+        head(1, true, 0.5, 0.25, 2.0, 0.75), head(0, true, 0.2, nan, 3.0, 0.9),
         head(1, false, 0.9, 0.9, 9.0, 0.9),  // not computed: counted, never averaged
-        head(1, true, 0.1, 0.5, inf, 0.6),
-        head(0, true, 0.4, 0.1, 1.5, 0.8),
+        head(1, true, 0.1, 0.5, inf, 0.6),   head(0, true, 0.4, 0.1, 1.5, 0.8),
         head(2, false, 0.7, 0.7, 7.0, 0.7),
     };
     const std::vector<attn::LayerSummary> s = attn::summarize_layers(heads);

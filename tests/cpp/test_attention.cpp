@@ -32,9 +32,8 @@ attn::Problem example1(double scale) {
 
 // Seed example 2 in logits mode: rows (0,-inf,-inf), (0,ln 3,-inf), (ln 2,0,0), V = (2,6,10)^T.
 attn::Problem example2(bool causal) {
-    attn::Problem p = attn_test::logits_problem(mat({{0, -kInf, -kInf},
-                                                     {0, static_cast<float>(std::log(3.0)), -kInf},
-                                                     {static_cast<float>(std::log(2.0)), 0, 0}}));
+    attn::Problem p = attn_test::logits_problem(mat(
+        {{0, -kInf, -kInf}, {0, static_cast<float>(std::log(3.0)), -kInf}, {static_cast<float>(std::log(2.0)), 0, 0}}));
     p.v = mat({{2}, {6}, {10}});
     p.mask.causal = causal;
     return p;
@@ -138,7 +137,7 @@ TEST_CASE("seed example 2 in logits mode", "[golden][logits]") {
             CHECK_THAT(r.weights(t, j), Near(want_a[t][j]));
             CHECK(r.visible[static_cast<std::size_t>(t * 3 + j)] == (j <= t ? 1 : 0));
             if (j > t) {
-                CHECK(r.weights(t, j) == 0.0f);       // structural zero, exactly
+                CHECK(r.weights(t, j) == 0.0f);     // structural zero, exactly
                 CHECK(std::isnan(r.scores(t, j)));  // "NaN where not visible"
             }
         }
@@ -349,8 +348,7 @@ TEST_CASE("weights mode: rows not summing to 1 are renormalised", "[weights]") {
 
 TEST_CASE("mode names round-trip", "[api]") {
     using attn::Mode;
-    for (Mode m : {Mode::qkv, Mode::logits, Mode::weights})
-        CHECK(attn::mode_from_string(attn::to_string(m)) == m);
+    for (Mode m : {Mode::qkv, Mode::logits, Mode::weights}) CHECK(attn::mode_from_string(attn::to_string(m)) == m);
     CHECK(std::string(attn::to_string(Mode::qkv)) == "qkv");
     CHECK(std::string(attn::to_string(Mode::logits)) == "logits");
     CHECK(std::string(attn::to_string(Mode::weights)) == "weights");
@@ -363,8 +361,7 @@ TEST_CASE("(1-delta) support: fewest keys holding mass >= 1 - delta", "[golden][
     // delta 0 needs everything: 1, 2, 3.
     const float ln2 = std::log(2.0f), ln3 = std::log(3.0f);
     attn::Problem p = attn_test::logits_problem(mat({{0, -kInf, -kInf}, {0, ln3, -kInf}, {ln2, 0, 0}}));
-    const std::pair<double, std::array<int, 3>> cases[] = {
-        {0.1, {1, 2, 3}}, {0.3, {1, 1, 2}}, {0.0, {1, 2, 3}}};
+    const std::pair<double, std::array<int, 3>> cases[] = {{0.1, {1, 2, 3}}, {0.3, {1, 1, 2}}, {0.0, {1, 2, 3}}};
     for (const auto& [delta, want] : cases) {
         p.delta = delta;
         const attn::Result r = attn::compute(p);

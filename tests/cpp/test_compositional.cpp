@@ -61,7 +61,8 @@ TEST_CASE("compositional: the MATH.md sink split of [0.6, 0.1, 0.1, 0.15, 0.05]"
     CHECK_THAT(cd::binary_entropy(0.6), Near(0.673011667, 1e-9));
 }
 
-TEST_CASE("compositional: H = h(s) + s H(sigma) + (1-s) H(c) to 1e-12 on random rows, one and several sink keys", "[compositional]") {
+TEST_CASE("compositional: H = h(s) + s H(sigma) + (1-s) H(c) to 1e-12 on random rows, one and several sink keys",
+          "[compositional]") {
     std::mt19937 rng(20260814);
     for (int trial = 0; trial < 500; ++trial) {
         const int n = 2 + trial % 60;
@@ -75,8 +76,8 @@ TEST_CASE("compositional: H = h(s) + s H(sigma) + (1-s) H(c) to 1e-12 on random 
         // sigma = the sink keys' weights / s (its entropy is 0 for one sink key).
         Vec sigma;
         for (int i = 0; i < std::min(k, n); ++i) sigma.push_back(sm > 0 ? a[static_cast<std::size_t>(i)] / sm : 0.0);
-        const double rhs = cd::binary_entropy(sm) + sm * ent(sigma) +
-                           (s.content_defined() ? (1 - sm) * ent(cd::content(a, k)) : 0.0);
+        const double rhs =
+            cd::binary_entropy(sm) + sm * ent(sigma) + (s.content_defined() ? (1 - sm) * ent(cd::content(a, k)) : 0.0);
         if (k == 1) CHECK(s.sink_spread_term == 0.0);
         CHECK(std::fabs(h_direct - rhs) <= 1e-12);
         CHECK(std::fabs(s.residual) <= 1e-12);
@@ -160,7 +161,8 @@ TEST_CASE("compositional: the two Aitchison terms square-sum to the distance on 
         const cd::AitchisonSplit s = cd::aitchison(x, y, k);
         REQUIRE(s.defined);
         const double d2 = s.distance * s.distance;
-        const double parts = s.sink_term * s.sink_term + s.within_sink * s.within_sink + s.content_term * s.content_term;
+        const double parts =
+            s.sink_term * s.sink_term + s.within_sink * s.within_sink + s.content_term * s.content_term;
         CHECK(std::fabs(d2 - parts) <= 1e-10 * std::max(1.0, d2));
         if (k == 1) CHECK(s.within_sink == 0.0);
         // The distance itself, by this file's own clr: ||(ln x - mean) - (ln y - mean)||.
@@ -175,7 +177,8 @@ TEST_CASE("compositional: the two Aitchison terms square-sum to the distance on 
     }
 }
 
-TEST_CASE("compositional: Aitchison from logits equals the positive rows; zero parts are undefined", "[compositional]") {
+TEST_CASE("compositional: Aitchison from logits equals the positive rows; zero parts are undefined",
+          "[compositional]") {
     // Softmax rows of z at tau: clr = centred z / tau.
     const Vec z1 = {2, 1, 0.1, -3}, z2 = {0.5, 0.4, 1.5, 0};
     const double tau = 0.7;
@@ -203,8 +206,8 @@ TEST_CASE("compositional: Aitchison from logits equals the positive rows; zero p
     CHECK_FALSE(zero.defined);
     CHECK_THAT(zero.reason, Catch::Contains("zero part") && Catch::Contains("no logits"));
     CHECK(std::isnan(zero.distance));
-    CHECK_FALSE(cd::aitchison({1.0}, {1.0}).defined);                 // one part
-    CHECK_FALSE(cd::aitchison({0.5, 0.5}, {0.5, 0.5}, 2).defined);    // no content part
+    CHECK_FALSE(cd::aitchison({1.0}, {1.0}).defined);               // one part
+    CHECK_FALSE(cd::aitchison({0.5, 0.5}, {0.5, 0.5}, 2).defined);  // no content part
     // By rows: the same key outside both rows is dropped; a key in one row only is a zero part.
     CHECK(cd::aitchison_of_rows({0.5, 0.5, 0}, {0.4, 0.6, 0}, {}, {}).defined);
     const cd::AitchisonSplit one = cd::aitchison_of_rows({0.5, 0.5, 0}, {0.4, 0.3, 0.3}, {}, {});
@@ -255,7 +258,8 @@ TEST_CASE("compositional: entropy attribution, both orders and Shapley, by hand"
         CHECK_THAT(b.total, Near(ent(y) - ent(x), 1e-13));
         for (const auto& p : {b.termwise, b.sink_first, b.content_first, b.shapley})
             CHECK_THAT(p.sink + p.content, Near(b.total, 1e-12));
-        CHECK_THAT(b.shapley.content, Near((1 - (p1.sink_mass + p2.sink_mass) / 2) * (p2.content_entropy - p1.content_entropy), 1e-12));
+        CHECK_THAT(b.shapley.content,
+                   Near((1 - (p1.sink_mass + p2.sink_mass) / 2) * (p2.content_entropy - p1.content_entropy), 1e-12));
     }
     // Undefined when a content distribution is.
     const cd::Attribution u = cd::attribute(cd::sink_split({1, 0}), s1);
@@ -269,10 +273,10 @@ TEST_CASE("compositional: flips of R = (0.8,.1,.1) between P = (0.8,.18,.02) and
     //   JSD drop: c_R = c_Q = (1/2, 1/2), c_P = (0.9, 0.1): d(R,P) = d(P,Q) = 0.10174922508, d(R,Q) = 0
     // R=0: keep says P, drop says Q: a flip. R=1 (P): keep says R, drop a tie. R=2 (Q): both say R.
     const double nan = std::nan("");
-    const std::vector<Vec> keep = {{nan, 0.02034984502, 0.19274475702},
-                                   {0.02034984502, nan, 0.22312358755},
-                                   {0.19274475702, 0.22312358755, nan}};
-    const std::vector<Vec> drop = {{nan, 0.10174922508, 0.0}, {0.10174922508, nan, 0.10174922508}, {0.0, 0.10174922508, nan}};
+    const std::vector<Vec> keep = {
+        {nan, 0.02034984502, 0.19274475702}, {0.02034984502, nan, 0.22312358755}, {0.19274475702, 0.22312358755, nan}};
+    const std::vector<Vec> drop = {
+        {nan, 0.10174922508, 0.0}, {0.10174922508, nan, 0.10174922508}, {0.0, 0.10174922508, nan}};
     const cd::FlipReport f = cd::find_flips(keep, drop, false);
     CHECK(f.triples == 3);
     REQUIRE(f.flips == 1);

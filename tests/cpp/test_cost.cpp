@@ -60,18 +60,18 @@ TEST_CASE("layer_cost: unequal heads without W_O", "[cost]") {
 
 TEST_CASE("layer_cost refuses a shape that is not one", "[cost]") {
     CHECK(code_of([] {
-        attn::LayerShape s;
-        s.n = 2;
-        s.d_model = 2;
-        s.d_k = {1, 1};
-        s.d_v = {1};
-        attn::layer_cost(s);
-    }) == attn::ErrorCode::kShapeMismatch);
+              attn::LayerShape s;
+              s.n = 2;
+              s.d_model = 2;
+              s.d_k = {1, 1};
+              s.d_v = {1};
+              attn::layer_cost(s);
+          }) == attn::ErrorCode::kShapeMismatch);
     CHECK(code_of([] {
-        attn::LayerShape s;
-        s.n = -1;
-        attn::layer_cost(s);
-    }) == attn::ErrorCode::kInvalidValue);
+              attn::LayerShape s;
+              s.n = -1;
+              attn::layer_cost(s);
+          }) == attn::ErrorCode::kInvalidValue);
 }
 
 TEST_CASE("head_cost: worked example 1", "[cost]") {

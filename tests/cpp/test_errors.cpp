@@ -64,10 +64,18 @@ TEST_CASE("a valid problem passes validate()", "[errors]") {
 
 TEST_CASE("shape mismatches", "[errors][shape]") {
     attn::Problem p = good_qkv();
-    SECTION("Q and K with different d_k") { p.k = mat({{1, 0, 0}, {0, 1, 0}}); }
-    SECTION("V rows != K rows") { p.v = mat({{2, 0}, {0, 4}, {1, 1}}); }
-    SECTION("key padding of the wrong length") { p.mask.key_padding = {0, 0, 0}; }
-    SECTION("allow-matrix of the wrong size") { p.mask.allow = {1, 1, 1}; }
+    SECTION("Q and K with different d_k") {
+        p.k = mat({{1, 0, 0}, {0, 1, 0}});
+    }
+    SECTION("V rows != K rows") {
+        p.v = mat({{2, 0}, {0, 4}, {1, 1}});
+    }
+    SECTION("key padding of the wrong length") {
+        p.mask.key_padding = {0, 0, 0};
+    }
+    SECTION("allow-matrix of the wrong size") {
+        p.mask.allow = {1, 1, 1};
+    }
     SECTION("logits mode: V rows != n_k") {
         p = attn_test::logits_problem(mat({{0, 1}}));
         p.v = mat({{1}, {2}, {3}});
@@ -81,20 +89,33 @@ TEST_CASE("shape mismatches", "[errors][shape]") {
 
 TEST_CASE("non-finite inputs", "[errors][nonfinite]") {
     attn::Problem p = good_qkv();
-    SECTION("NaN in Q") { p.q(0, 1) = kNaN; }
-    SECTION("Inf in K") { p.k(1, 0) = kInf; }
-    SECTION("NaN in V") { p.v(0, 0) = kNaN; }
-    SECTION("-Inf in V") { p.v(1, 1) = -kInf; }
-    SECTION("NaN in a visible logit") { p = attn_test::logits_problem(mat({{0, kNaN}})); }
-    SECTION("+Inf in a visible logit") { p = attn_test::logits_problem(mat({{kInf, 0}})); }
-    SECTION("NaN in a visible weight") { p = attn_test::weights_problem(mat({{kNaN, 0.5f}})); }
+    SECTION("NaN in Q") {
+        p.q(0, 1) = kNaN;
+    }
+    SECTION("Inf in K") {
+        p.k(1, 0) = kInf;
+    }
+    SECTION("NaN in V") {
+        p.v(0, 0) = kNaN;
+    }
+    SECTION("-Inf in V") {
+        p.v(1, 1) = -kInf;
+    }
+    SECTION("NaN in a visible logit") {
+        p = attn_test::logits_problem(mat({{0, kNaN}}));
+    }
+    SECTION("+Inf in a visible logit") {
+        p = attn_test::logits_problem(mat({{kInf, 0}}));
+    }
+    SECTION("NaN in a visible weight") {
+        p = attn_test::weights_problem(mat({{kNaN, 0.5f}}));
+    }
     check_rejected(p, ErrorCode::kNonFinite);
 }
 
 TEST_CASE("bad temperature", "[errors][temperature]") {
     const double tau = GENERATE(0.0, -0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
-                                std::numeric_limits<double>::infinity(),
-                                -std::numeric_limits<double>::infinity());
+                                std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity());
     INFO("tau = " << tau);
     attn::Problem p = good_qkv();
     p.tau = tau;
@@ -105,19 +126,29 @@ TEST_CASE("bad temperature", "[errors][temperature]") {
 }
 
 TEST_CASE("temperature also checked in logits and weights modes", "[errors][temperature]") {
-    attn::Problem p = GENERATE(attn_test::logits_problem(mat({{0, 1}})),
-                               attn_test::weights_problem(mat({{0.5f, 0.5f}})));
+    attn::Problem p =
+        GENERATE(attn_test::logits_problem(mat({{0, 1}})), attn_test::weights_problem(mat({{0.5f, 0.5f}})));
     p.tau = 0;
     check_rejected(p, ErrorCode::kBadTemperature);
 }
 
 TEST_CASE("invalid values", "[errors][invalid]") {
     attn::Problem p = good_qkv();
-    SECTION("negative weight") { p = attn_test::weights_problem(mat({{0.5f, -0.1f, 0.6f}})); }
-    SECTION("top_k 0") { p.top_k = 0; }
-    SECTION("top_k negative") { p.top_k = -3; }
-    SECTION("infinite scale") { p.scale = std::numeric_limits<double>::infinity(); }
-    SECTION("negative window") { p.mask.window = -1; }
+    SECTION("negative weight") {
+        p = attn_test::weights_problem(mat({{0.5f, -0.1f, 0.6f}}));
+    }
+    SECTION("top_k 0") {
+        p.top_k = 0;
+    }
+    SECTION("top_k negative") {
+        p.top_k = -3;
+    }
+    SECTION("infinite scale") {
+        p.scale = std::numeric_limits<double>::infinity();
+    }
+    SECTION("negative window") {
+        p.mask.window = -1;
+    }
     check_rejected(p, ErrorCode::kInvalidValue);
 }
 
@@ -148,8 +179,7 @@ TEST_CASE("too large", "[errors][limits]") {
 
 TEST_CASE("exactly kMaxTokens keys is accepted", "[errors][limits]") {
     // All-zero logits: uniform 1/4096 over the row.
-    const attn::Result r =
-        attn::compute(attn_test::logits_problem(attn::Matrix(1, attn::kMaxTokens, 0.0f)));
+    const attn::Result r = attn::compute(attn_test::logits_problem(attn::Matrix(1, attn::kMaxTokens, 0.0f)));
     REQUIRE(r.n_k == attn::kMaxTokens);
     CHECK(r.rows[0].visible == attn::kMaxTokens);
     CHECK(std::fabs(r.weights(0, 4095) - 1.0 / 4096) < 1e-9);

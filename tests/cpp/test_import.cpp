@@ -35,8 +35,7 @@ Bytes npy_bytes(const std::string& dict, int major, const Bytes& data = {}, int 
     std::string text = dict;
     while ((prefix + text.size() + 1) % 64 != 0) text += ' ';
     text += '\n';
-    Bytes b = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<std::uint8_t>(major),
-               static_cast<std::uint8_t>(minor)};
+    Bytes b = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<std::uint8_t>(major), static_cast<std::uint8_t>(minor)};
     const std::size_t len = text.size();
     b.push_back(static_cast<std::uint8_t>(len & 0xFF));
     b.push_back(static_cast<std::uint8_t>(len >> 8));
@@ -50,8 +49,8 @@ Bytes npy_bytes(const std::string& dict, int major, const Bytes& data = {}, int 
 }
 
 std::string dict_for(const std::string& descr, const std::string& shape, bool fortran = false) {
-    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
-           ", 'shape': " + shape + ", }";
+    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape +
+           ", }";
 }
 
 template <class T>
@@ -61,7 +60,9 @@ Bytes le_bytes(const std::vector<T>& values) {
     return b;
 }
 
-attn::io::NpyHeader parse(const Bytes& b) { return attn::io::parse_npy_header(b.data(), b.size()); }
+attn::io::NpyHeader parse(const Bytes& b) {
+    return attn::io::parse_npy_header(b.data(), b.size());
+}
 
 /// The attn::Error `f` throws (fails the test if none).
 template <class F>
@@ -77,7 +78,9 @@ attn::Error error_of(F&& f) {
     return attn::Error(ErrorCode::kBadState, "", "");
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
 
 Bytes read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -137,9 +140,9 @@ TEST_CASE("half_to_float agrees with the definition on all 65536 values", "[impo
     for (std::uint32_t h = 0; h <= 0xFFFF; ++h) {
         const float got = attn::io::half_to_float(static_cast<std::uint16_t>(h));
         const double want = half_reference(static_cast<std::uint16_t>(h));
-        const bool ok = std::isnan(want) ? std::isnan(got)
-                                         : (static_cast<double>(got) == want &&
-                                            std::signbit(got) == std::signbit(want));
+        const bool ok = std::isnan(want)
+                            ? std::isnan(got)
+                            : (static_cast<double>(got) == want && std::signbit(got) == std::signbit(want));
         if (!ok && ++mismatches <= 5) FAIL_CHECK("half 0x" << std::hex << h << " -> " << got << ", want " << want);
     }
     CHECK(mismatches == 0);
@@ -171,16 +174,11 @@ TEST_CASE("to_float32 converts each dtype from unaligned little-endian bytes", "
         // 2^128 - 2^103 is halfway between FLT_MAX and 2^128: it rounds (to even) up to Inf, the
         // double just below it rounds down to FLT_MAX.
         const double half_way = 0x1.ffffffp127;
-        const std::vector<double> v = {0.1,
-                                       1.0 / 3.0,
-                                       -1e300,
-                                       1e300,
-                                       half_way,
-                                       std::nextafter(half_way, 0.0),
-                                       -half_way,
-                                       static_cast<double>(FLT_MAX),
-                                       1e-50,
-                                       std::numeric_limits<double>::quiet_NaN()};
+        const std::vector<double> v = {0.1,       1.0 / 3.0,
+                                       -1e300,    1e300,
+                                       half_way,  std::nextafter(half_way, 0.0),
+                                       -half_way, static_cast<double>(FLT_MAX),
+                                       1e-50,     std::numeric_limits<double>::quiet_NaN()};
         Bytes raw(3);
         const Bytes vb = le_bytes(v);
         raw.insert(raw.end(), vb.begin(), vb.end());
@@ -260,17 +258,15 @@ TEST_CASE("npy_header_length says how many bytes to fetch", "[import]") {
     // A v2 header whose length field claims 4 GiB is refused before anyone fetches it.
     Bytes huge = v2;
     huge[8] = huge[9] = huge[10] = huge[11] = 0xFF;
-    CHECK(error_of([&] { (void)attn::io::npy_header_length(huge.data(), huge.size()); }).code() ==
-          ErrorCode::kBadFile);
+    CHECK(error_of([&] { (void)attn::io::npy_header_length(huge.data(), huge.size()); }).code() == ErrorCode::kBadFile);
 }
 
 TEST_CASE("parse_npy_header refuses broken and unsupported files with a reason", "[import]") {
     const Bytes good = npy_bytes(dict_for("<f4", "(2, 2)"), 1, le_bytes(std::vector<float>{1, 0, 0, 1}));
 
     SECTION("truncated at any length of the header") {
-        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{6},
-                              std::size_t{9}, std::size_t{10}, std::size_t{11}, std::size_t{12},
-                              std::size_t{30}, std::size_t{127}}) {
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{6}, std::size_t{9},
+                              std::size_t{10}, std::size_t{11}, std::size_t{12}, std::size_t{30}, std::size_t{127}}) {
             INFO("first " << n << " bytes");
             const auto e = error_of([&] { (void)attn::io::parse_npy_header(good.data(), n); });
             CHECK(e.code() == ErrorCode::kBadFile);
@@ -280,7 +276,8 @@ TEST_CASE("parse_npy_header refuses broken and unsupported files with a reason",
         CHECK(parse(Bytes(good.begin(), good.begin() + 128)).elements == 4);  // the header alone is enough
     }
     SECTION("bad magic") {
-        for (std::string text : {"PK\x03\x04 not a npy file at all", "{\"tokens\": []}", "\x93NUMPZ\x01\x00\x10\x00  "}) {
+        for (std::string text :
+             {"PK\x03\x04 not a npy file at all", "{\"tokens\": []}", "\x93NUMPZ\x01\x00\x10\x00  "}) {
             INFO(text);
             const Bytes b(text.begin(), text.end());
             const auto e = error_of([&] { (void)parse(b); });
@@ -312,10 +309,10 @@ TEST_CASE("parse_npy_header refuses broken and unsupported files with a reason",
             CHECK(contains(e.what(), "only little-endian float16, float32 and float64"));
         }
         CHECK(contains(error_of([&] { (void)parse(npy_bytes(dict_for("|O", "(2, 2)"), 1)); }).what(), "object arrays"));
-        CHECK(contains(error_of([&] { (void)parse(npy_bytes(dict_for("<i8", "(2, 2)"), 1)); }).what(), "integer arrays"));
-        const auto structured = error_of([&] {
-            (void)parse(npy_bytes("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", 1));
-        });
+        CHECK(
+            contains(error_of([&] { (void)parse(npy_bytes(dict_for("<i8", "(2, 2)"), 1)); }).what(), "integer arrays"));
+        const auto structured = error_of(
+            [&] { (void)parse(npy_bytes("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", 1)); });
         CHECK(contains(structured.what(), "structured"));
     }
     SECTION("Fortran order") {
@@ -341,13 +338,12 @@ TEST_CASE("parse_npy_header refuses broken and unsupported files with a reason",
     SECTION("malformed dicts") {
         for (const std::string& dict :
              {"{'descr': '<f4', 'fortran_order': False}",                                   // no shape
-              "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'extra': 1}",       // unknown key
-              "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2, 2)}",   // duplicate
-              "{'descr': '<f4', 'fortran_order': false, 'shape': (2, 2)}",                   // not Python
-              "{'descr': '<f4' 'fortran_order': False, 'shape': (2, 2)}",                    // no comma
-              "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2)",                    // no brace
-              "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2)} trailing",
-              "['descr', '<f4']",
+              "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'extra': 1}",      // unknown key
+              "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2, 2)}",  // duplicate
+              "{'descr': '<f4', 'fortran_order': false, 'shape': (2, 2)}",                  // not Python
+              "{'descr': '<f4' 'fortran_order': False, 'shape': (2, 2)}",                   // no comma
+              "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2)",                   // no brace
+              "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2)} trailing", "['descr', '<f4']",
               "{'descr: '<f4', 'fortran_order': False, 'shape': (2, 2)}"}) {
             INFO(dict);
             const auto e = error_of([&] { (void)parse(npy_bytes(dict, 1)); });
@@ -429,7 +425,10 @@ TEST_CASE("whole .npy files: header, layout and values for each dtype and shape"
             } else {
                 int e = -2;
                 int v = k;
-                while (v >= 2) { v >>= 1; ++e; }  // k = 2^(e+2) * (1 + frac)
+                while (v >= 2) {
+                    v >>= 1;
+                    ++e;
+                }  // k = 2^(e+2) * (1 + frac)
                 const double frac = k / std::ldexp(1.0, e + 2) - 1.0;
                 f16[i] = static_cast<std::uint16_t>(((e + 15) << 10) | static_cast<int>(frac * 1024));
             }
@@ -438,7 +437,9 @@ TEST_CASE("whole .npy files: header, layout and values for each dtype and shape"
             for (DType type : {DType::f16, DType::f32, DType::f64}) {
                 INFO(c.shape << " version " << major << " " << attn::io::to_string(type));
                 const std::string descr = type == DType::f16 ? "<f2" : type == DType::f32 ? "<f4" : "<f8";
-                const Bytes data = type == DType::f16 ? le_bytes(f16) : type == DType::f32 ? le_bytes(want) : le_bytes(f64);
+                const Bytes data = type == DType::f16   ? le_bytes(f16)
+                                   : type == DType::f32 ? le_bytes(want)
+                                                        : le_bytes(f64);
                 const Bytes file = npy_bytes(dict_for(descr, c.shape), major, data);
                 const auto h = parse(file);
                 REQUIRE(h.data_offset + h.data_bytes == file.size());
@@ -520,7 +521,8 @@ TEST_CASE("attention JSON: BertViz and bare lists of layers", "[import]") {
     CHECK(bv.data[7] == 0.9f);
     CHECK(bv.query_tokens == std::vector<std::string>{"[CLS]", "hi"});
     // With the batch axis inside each layer: [layers][1][heads][n][n].
-    const auto bv5 = attn::io::parse_attention_json(R"({"all": {"attn": [[[[[1, 0], [0.5, 0.5]]]], [[[[1, 0], [0.1, 0.9]]]], [[[[1, 0], [0, 1]]]]],
+    const auto bv5 = attn::io::parse_attention_json(
+        R"({"all": {"attn": [[[[[1, 0], [0.5, 0.5]]]], [[[[1, 0], [0.1, 0.9]]]], [[[[1, 0], [0, 1]]]]],
         "left_text": ["a", "b"], "right_text": ["c", "d"]}})");
     CHECK(bv5.layout.layers == 3);
     CHECK(bv5.layout.heads == 1);
@@ -535,18 +537,16 @@ TEST_CASE("attention JSON: BertViz and bare lists of layers", "[import]") {
     const auto list4 = attn::io::parse_attention_json("[[[[1]], [[1]]], [[[1]], [[1]]]]");
     CHECK(list4.layout.layers == 2);
     CHECK(list4.layout.heads == 2);
-    const auto batch = error_of([] {
-        (void)attn::io::parse_attention_json("[[[[[1]]], [[[1]]]], [[[[1]]], [[[1]]]], [[[[1]]], [[[1]]]]]");
-    });
+    const auto batch = error_of(
+        [] { (void)attn::io::parse_attention_json("[[[[[1]]], [[[1]]]], [[[[1]]], [[[1]]]], [[[[1]]], [[[1]]]]]"); });
     CHECK(batch.code() == ErrorCode::kShapeMismatch);
     CHECK(contains(batch.what(), "the batch axis has 2 entries"));
 }
 
 TEST_CASE("attention JSON: errors name the place", "[import]") {
     using attn::io::parse_attention_json;
-    const auto ragged = error_of([] {
-        (void)parse_attention_json(R"({"attention": [[[1, 0, 0], [0.5, 0.5, 0], [1, 0]]]})");
-    });
+    const auto ragged =
+        error_of([] { (void)parse_attention_json(R"({"attention": [[[1, 0, 0], [0.5, 0.5, 0], [1, 0]]]})"); });
     CHECK(ragged.code() == ErrorCode::kShapeMismatch);
     CHECK(ragged.field() == "attention");
     CHECK(std::string(ragged.what()) == "attention[0][2] has 2 entries, expected 3");
@@ -577,18 +577,17 @@ TEST_CASE("attention JSON: errors name the place", "[import]") {
     CHECK(tokens.field() == "tokens");
     CHECK(std::string(tokens.what()) == "12 tokens for a tensor with 16 keys");
 
-    const auto cross = error_of([] {
-        (void)parse_attention_json(R"({"queryTokens": ["a", "b"], "keyTokens": ["x"], "attention": [[1]]})");
-    });
+    const auto cross = error_of(
+        [] { (void)parse_attention_json(R"({"queryTokens": ["a", "b"], "keyTokens": ["x"], "attention": [[1]]})"); });
     CHECK(std::string(cross.what()) == "2 tokens for a tensor with 1 queries");
     CHECK(error_of([] { (void)parse_attention_json(R"({"queryTokens": ["a"], "attention": [[1]]})"); }).code() ==
           ErrorCode::kBadFile);
-    CHECK(contains(error_of([] { (void)parse_attention_json(R"({"tokens": ["a", 3], "attention": [[1, 0], [0, 1]]})"); }).what(),
-                   "tokens[1] is a number, expected a string"));
+    CHECK(contains(
+        error_of([] { (void)parse_attention_json(R"({"tokens": ["a", 3], "attention": [[1, 0], [0, 1]]})"); }).what(),
+        "tokens[1] is a number, expected a string"));
 
-    const auto state = error_of([] {
-        (void)parse_attention_json(R"({"version": 1, "mode": "qkv", "heads": [{"name": "h"}]})");
-    });
+    const auto state =
+        error_of([] { (void)parse_attention_json(R"({"version": 1, "mode": "qkv", "heads": [{"name": "h"}]})"); });
     CHECK(state.code() == ErrorCode::kBadFile);
     CHECK(std::string(state.what()) == "this is a playground state (docs/state.md), not an attention file");
 
@@ -601,7 +600,8 @@ TEST_CASE("attention JSON: errors name the place", "[import]") {
     CHECK(contains(other.what(), "expected {\"tokens\", \"attention\"}"));
     CHECK(error_of([] { (void)parse_attention_json("42"); }).code() == ErrorCode::kBadFile);
     CHECK(error_of([] { (void)parse_attention_json(R"({"attention": []})"); }).code() == ErrorCode::kShapeMismatch);
-    CHECK(error_of([] { (void)parse_attention_json(R"({"attention": [1, 2, 3]})"); }).code() == ErrorCode::kShapeMismatch);
+    CHECK(error_of([] { (void)parse_attention_json(R"({"attention": [1, 2, 3]})"); }).code() ==
+          ErrorCode::kShapeMismatch);
     CHECK(error_of([] { (void)parse_attention_json(R"({"attention": [[1]], "heads": [0, 1]})"); }).code() ==
           ErrorCode::kShapeMismatch);
     CHECK(error_of([] { (void)parse_attention_json(R"({"encoder": {}, "decoder": {}, "cross": {}})"); }).code() ==
@@ -641,9 +641,10 @@ TEST_CASE("real sets: attention.npy holds the same float32s as attention.json", 
         const char* folder;
         int heads, n;  // README: [1, heads, n, n]
     };
-    for (const Set& s : {Set{"gpt2-small_L0_nlp-sentence", 12, 33}, Set{"gpt2-small_L5H5_induction_random-repeated", 1, 40},
-                         Set{"gpt2-small_induction-heads_repeated-sentence", 2, 43},
-                         Set{"t5-small_encoder_L0_bidirectional", 8, 12}}) {
+    for (const Set& s :
+         {Set{"gpt2-small_L0_nlp-sentence", 12, 33}, Set{"gpt2-small_L5H5_induction_random-repeated", 1, 40},
+          Set{"gpt2-small_induction-heads_repeated-sentence", 2, 43},
+          Set{"t5-small_encoder_L0_bidirectional", 8, 12}}) {
         INFO(s.folder);
         const std::string dir = std::string(ATTN_DATA_DIR) + "/real/" + s.folder + "/";
         const Bytes file = read_file(dir + "attention.npy");

@@ -45,8 +45,7 @@ std::vector<const KernelSet*> simd_sets() {
 }
 
 /// Reference (double) softmax of the visible keys; returns H, fills p.
-double softmax_ref(const float* s, const std::uint8_t* vis, int n, double tau,
-                   std::vector<double>& p) {
+double softmax_ref(const float* s, const std::uint8_t* vis, int n, double tau, std::vector<double>& p) {
     p.assign(static_cast<std::size_t>(n), 0.0);
     double mx = -std::numeric_limits<double>::infinity();
     for (int j = 0; j < n; ++j)
@@ -92,12 +91,23 @@ Row make_row(int n, MaskKind kind, std::mt19937& rng) {
     for (int j = 0; j < n; ++j) {
         bool visible = true;
         switch (kind) {
-            case MaskKind::all: break;
-            case MaskKind::dense: visible = u(rng) < 0.7f; break;
-            case MaskKind::sparse: visible = u(rng) < 0.1f; break;
-            case MaskKind::first_only: visible = j == 0; break;
-            case MaskKind::with_neg_inf: visible = u(rng) < 0.8f; break;
-            case MaskKind::none: visible = false; break;
+            case MaskKind::all:
+                break;
+            case MaskKind::dense:
+                visible = u(rng) < 0.7f;
+                break;
+            case MaskKind::sparse:
+                visible = u(rng) < 0.1f;
+                break;
+            case MaskKind::first_only:
+                visible = j == 0;
+                break;
+            case MaskKind::with_neg_inf:
+                visible = u(rng) < 0.8f;
+                break;
+            case MaskKind::none:
+                visible = false;
+                break;
         }
         r.vis[j] = visible;
         r.s[j] = visible ? score(rng) : (j % 2 ? kNaNf : kInff);
@@ -195,9 +205,8 @@ TEST_CASE("softmax_row of every set matches the scalar reference over vector-wid
                 rp.sink_keys = 1 + variant % 3;
                 rp.delta = deltas[variant % 4];
                 ++variant;
-                INFO(set->name << ": n = " << n << ", mask kind " << static_cast<int>(kind)
-                               << ", tau " << rp.tau << ", k " << rp.top_k << ", delta "
-                               << rp.delta);
+                INFO(set->name << ": n = " << n << ", mask kind " << static_cast<int>(kind) << ", tau " << rp.tau
+                               << ", k " << rp.top_k << ", delta " << rp.delta);
                 check_row_against_reference(*set, row, n, rp);
             }
     }
@@ -220,11 +229,21 @@ TEST_CASE("top-k mass and support match the reference on ties, flat and heavy-ta
             for (int j = 0; j < n; ++j) {
                 float x = 0.0f;
                 switch (kind) {
-                    case 0: x = std::round(u(rng) * 4.0f); break;          // many ties
-                    case 1: x = 0.0f; break;                               // flat
-                    case 2: x = u(rng) * 1e-4f; break;                     // nearly flat
-                    case 3: x = (u(rng) - 0.5f) * 80.0f; break;            // wide range
-                    default: x = std::log(u(rng) + 1e-6f) * 3.0f; break;   // heavy tail
+                    case 0:
+                        x = std::round(u(rng) * 4.0f);
+                        break;  // many ties
+                    case 1:
+                        x = 0.0f;
+                        break;  // flat
+                    case 2:
+                        x = u(rng) * 1e-4f;
+                        break;  // nearly flat
+                    case 3:
+                        x = (u(rng) - 0.5f) * 80.0f;
+                        break;  // wide range
+                    default:
+                        x = std::log(u(rng) + 1e-6f) * 3.0f;
+                        break;  // heavy tail
                 }
                 row.s[static_cast<std::size_t>(j)] = x;
                 if (trial % 3 == 0 && u(rng) < 0.3f) row.vis[static_cast<std::size_t>(j)] = 0;
@@ -233,8 +252,8 @@ TEST_CASE("top-k mass and support match the reference on ties, flat and heavy-ta
             rp.top_k = 1 + static_cast<int>(u(rng) * (trial % 2 ? 8.0f : n + 2.0f));
             rp.delta = trial % 7 == 0 ? 0.0 : static_cast<double>(u(rng)) * 0.999;
             rp.sink_keys = trial % 4;
-            INFO(set->name << ": trial " << trial << ", n " << n << ", kind " << kind << ", k "
-                           << rp.top_k << ", delta " << rp.delta);
+            INFO(set->name << ": trial " << trial << ", n " << n << ", kind " << kind << ", k " << rp.top_k
+                           << ", delta " << rp.delta);
             check_row_against_reference(*set, row, n, rp);
         }
 }
@@ -273,8 +292,7 @@ TEST_CASE("rows shorter than any vector give the double reference exactly", "[ke
     }
 }
 
-TEST_CASE("entropy of 4096-wide rows within 1e-6 relative of a double reference",
-          "[kernels][softmax][accuracy]") {
+TEST_CASE("entropy of 4096-wide rows within 1e-6 relative of a double reference", "[kernels][softmax][accuracy]") {
     const int n = 4096;
     std::vector<std::uint8_t> vis(static_cast<std::size_t>(n), 1);
     for (const KernelSet* set : attn::kernels::available()) {
@@ -398,13 +416,11 @@ TEST_CASE("scores_qk of every set matches the scalar reference", "[kernels][scor
                 std::vector<float> got(static_cast<std::size_t>(n_q * n_k + kPad), kSentinel);
                 std::vector<float> want(static_cast<std::size_t>(n_q * n_k));
                 set->scores_qk(q.data(), k.data(), n_q, n_k, d_k, scale, got.data());
-                attn::kernels::scalar().scores_qk(q.data(), k.data(), n_q, n_k, d_k, scale,
-                                                  want.data());
+                attn::kernels::scalar().scores_qk(q.data(), k.data(), n_q, n_k, d_k, scale, want.data());
                 for (int i = 0; i < n_q; ++i)
                     for (int j = 0; j < n_k; ++j) {
                         double mag = 0.0;  // sum |q_c k_c|: the scale of float rounding
-                        for (int c = 0; c < d_k; ++c)
-                            mag += std::fabs(double(q[i * d_k + c]) * k[j * d_k + c]);
+                        for (int c = 0; c < d_k; ++c) mag += std::fabs(double(q[i * d_k + c]) * k[j * d_k + c]);
                         const std::size_t idx = static_cast<std::size_t>(i) * n_k + j;
                         INFO("i " << i << " j " << j);
                         CHECK(std::fabs(double(got[idx]) - want[idx]) <= 1e-6 * mag * scale + 1e-7);
@@ -413,8 +429,7 @@ TEST_CASE("scores_qk of every set matches the scalar reference", "[kernels][scor
             }
 }
 
-TEST_CASE("weighted_sum of every set matches the scalar reference; zero weights skipped",
-          "[kernels][weighted_sum]") {
+TEST_CASE("weighted_sum of every set matches the scalar reference; zero weights skipped", "[kernels][weighted_sum]") {
     std::mt19937 rng(5u);
     std::normal_distribution<float> d(0.0f, 1.0f);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
@@ -440,8 +455,7 @@ TEST_CASE("weighted_sum of every set matches the scalar reference; zero weights 
                     for (int c = 0; c < d_v; ++c) {
                         double mag = 0.0;
                         for (int j = 0; j < n_k; ++j)
-                            if (j % 3 != 1)
-                                mag += std::fabs(double(a[i * n_k + j]) * v[j * d_v + c]);
+                            if (j % 3 != 1) mag += std::fabs(double(a[i * n_k + j]) * v[j * d_v + c]);
                         const std::size_t idx = static_cast<std::size_t>(i) * d_v + c;
                         INFO("i " << i << " c " << c);
                         REQUIRE(std::isfinite(got[idx]));
@@ -551,8 +565,7 @@ TEST_CASE("vector exp of every set: relative error on [-87, 0]", "[kernels][exp]
                 worst_x = x[i];
             }
         }
-        INFO(b->name << ": max relative error " << worst << " at x = " << worst_x << " ("
-                     << x.size() << " points)");
+        INFO(b->name << ": max relative error " << worst << " at x = " << worst_x << " (" << x.size() << " points)");
         CHECK(worst < 2.5e-7);
         CHECK(y[x.size() - 5] == 1.0f);  // exp(0) exactly
         WARN(b->name << " exp: max relative error " << worst << " at x = " << worst_x);

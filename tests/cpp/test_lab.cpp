@@ -17,15 +17,26 @@ namespace {
 json state_with(const std::vector<json>& weights, int n) {
     json heads = json::array();
     for (std::size_t h = 0; h < weights.size(); ++h)
-        heads.push_back({{"name", "H" + std::to_string(h)}, {"Q", nullptr}, {"K", nullptr}, {"V", nullptr},
-                         {"logits", nullptr}, {"weights", weights[h]}});
+        heads.push_back({{"name", "H" + std::to_string(h)},
+                         {"Q", nullptr},
+                         {"K", nullptr},
+                         {"V", nullptr},
+                         {"logits", nullptr},
+                         {"weights", weights[h]}});
     json tokens = json::array();
     for (int i = 0; i < n; ++i) tokens.push_back("t" + std::to_string(i));
-    return {{"version", 1}, {"mode", "weights"}, {"heads", heads}, {"head", 0},
+    return {{"version", 1},
+            {"mode", "weights"},
+            {"heads", heads},
+            {"head", 0},
             {"tokens", {{"queries", tokens}, {"keys", tokens}}},
             {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(n, false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", "auto"}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""}};
+            {"tau", 1},
+            {"scale", "auto"},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+            {"source", ""}};
 }
 
 json matrix(int n, double (*f)(int, int)) {
@@ -59,7 +70,8 @@ TEST_CASE("lab patterns: a self head, a previous-token head and a sink head are 
     const int n = 8;
     const json self = matrix(n, [](int i, int j) { return i == j ? 1.0 : 0.0; });
     const json prev = matrix(n, [](int i, int j) { return i == 0 ? (j == 0 ? 1.0 : 0.0) : (j == i - 1 ? 1.0 : 0.0); });
-    const json sink = matrix(n, [](int i, int j) { return j == 0 ? 0.9 + (i == 0 ? 0.1 : 0.0) : (j == i ? 0.1 : 0.0); });
+    const json sink =
+        matrix(n, [](int i, int j) { return j == 0 ? 0.9 + (i == 0 ? 0.1 : 0.0) : (j == i ? 0.1 : 0.0); });
     json s = state_with({self, prev, sink}, n);
     s["head"] = 1;
     s["lab"] = {{"view", "patterns"}, {"params", json::object()}};

@@ -20,23 +20,35 @@ json logits_state(const json& logits, int n_q, int n_k) {
     json q = json::array(), k = json::array();
     for (int i = 0; i < n_q; ++i) q.push_back("q" + std::to_string(i));
     for (int j = 0; j < n_k; ++j) k.push_back("k" + std::to_string(j));
-    return {{"version", 1}, {"mode", "logits"},
-            {"heads", {{{"name", "H0"}, {"Q", nullptr}, {"K", nullptr}, {"V", nullptr}, {"logits", logits}, {"weights", nullptr}}}},
-            {"head", 0}, {"tokens", {{"queries", q}, {"keys", k}}},
-            {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(n_k, false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", "auto"}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""}};
+    return {
+        {"version", 1},
+        {"mode", "logits"},
+        {"heads",
+         {{{"name", "H0"}, {"Q", nullptr}, {"K", nullptr}, {"V", nullptr}, {"logits", logits}, {"weights", nullptr}}}},
+        {"head", 0},
+        {"tokens", {{"queries", q}, {"keys", k}}},
+        {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(n_k, false)}, {"allow", nullptr}}},
+        {"tau", 1},
+        {"scale", "auto"},
+        {"topK", 2},
+        {"row", 0},
+        {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+        {"source", ""}};
 }
 
-json run(json s) { return json::parse(attn::lab_state_json(s.dump())); }
+json run(json s) {
+    return json::parse(attn::lab_state_json(s.dump()));
+}
 
 void check_weights(const json& got, std::initializer_list<double> want, double tol = 1e-6) {
     REQUIRE(got.size() == want.size());
     std::size_t j = 0;
     for (double w : want) {
         INFO("key " << j);
-        if (std::isnan(w)) CHECK(got[j].is_null());
-        else CHECK_THAT(got[j].get<double>(), Near(w, tol, 0));
+        if (std::isnan(w))
+            CHECK(got[j].is_null());
+        else
+            CHECK_THAT(got[j].get<double>(), Near(w, tol, 0));
         ++j;
     }
 }

@@ -19,19 +19,34 @@ using attn_test::Near;
 namespace {
 
 json example1(double tau) {
-    return {{"version", 1}, {"mode", "qkv"},
-            {"heads", {{{"name", "example 1"}, {"Q", {{1, 0}}}, {"K", {{1, 0}, {0, 1}}}, {"V", {{2, 0}, {0, 4}}},
-                        {"logits", nullptr}, {"weights", nullptr}}}},
-            {"head", 0}, {"tokens", {{"queries", {"q"}}, {"keys", {"k1", "k2"}}}},
+    return {{"version", 1},
+            {"mode", "qkv"},
+            {"heads",
+             {{{"name", "example 1"},
+               {"Q", {{1, 0}}},
+               {"K", {{1, 0}, {0, 1}}},
+               {"V", {{2, 0}, {0, 4}}},
+               {"logits", nullptr},
+               {"weights", nullptr}}}},
+            {"head", 0},
+            {"tokens", {{"queries", {"q"}}, {"keys", {"k1", "k2"}}}},
             {"mask", {{"causal", false}, {"window", 0}, {"padding", {false, false}}, {"allow", nullptr}}},
-            {"tau", tau}, {"scale", 1}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "example1"}, {"numbers", "auto"}}}, {"source", ""},
+            {"tau", tau},
+            {"scale", 1},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "example1"}, {"numbers", "auto"}}},
+            {"source", ""},
             {"lab", {{"view", "saturation"}, {"params", json::object()}}}};
 }
 
-json run(const json& s) { return json::parse(attn::lab_state_json(s.dump())); }
+json run(const json& s) {
+    return json::parse(attn::lab_state_json(s.dump()));
+}
 
-double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+double sigmoid(double x) {
+    return 1 / (1 + std::exp(-x));
+}
 
 }  // namespace
 
@@ -102,7 +117,8 @@ TEST_CASE("lab saturation: one visible key, an empty row, a capped Jacobian", "[
     s["mask"]["padding"] = {true, true};
     out = run(s);
     CHECK(out["empty"] == true);
-    for (const char* f : {"gap", "x", "a1", "twoTokenEntropy", "topWeight", "entropy", "dHdtau"}) CHECK(out[f].is_null());
+    for (const char* f : {"gap", "x", "a1", "twoTokenEntropy", "topWeight", "entropy", "dHdtau"})
+        CHECK(out[f].is_null());
     CHECK(out["dHdz"].empty());
     CHECK(out["jacobian"]["matrix"].empty());
     CHECK(out["curve"]["x"].size() == 101);  // the curves do not depend on the row

@@ -27,19 +27,30 @@ namespace {
 json state_of(const std::string& mode, const std::vector<json>& mats, int nq, int nk, const json& v = nullptr) {
     json heads = json::array();
     for (std::size_t h = 0; h < mats.size(); ++h) {
-        json head = {{"name", "H" + std::to_string(h)}, {"Q", nullptr}, {"K", nullptr}, {"V", v},
-                     {"logits", nullptr}, {"weights", nullptr}};
+        json head = {{"name", "H" + std::to_string(h)},
+                     {"Q", nullptr},
+                     {"K", nullptr},
+                     {"V", v},
+                     {"logits", nullptr},
+                     {"weights", nullptr}};
         head[mode] = mats[h];
         heads.push_back(head);
     }
     json q = json::array(), k = json::array();
     for (int i = 0; i < nq; ++i) q.push_back("q" + std::to_string(i));
     for (int i = 0; i < nk; ++i) k.push_back(nq == nk ? "q" + std::to_string(i) : "k" + std::to_string(i));
-    return {{"version", 1}, {"mode", mode}, {"heads", heads}, {"head", 0},
+    return {{"version", 1},
+            {"mode", mode},
+            {"heads", heads},
+            {"head", 0},
             {"tokens", {{"queries", q}, {"keys", k}}},
             {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(nk, false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", "auto"}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""}};
+            {"tau", 1},
+            {"scale", "auto"},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+            {"source", ""}};
 }
 
 json run(json s, const std::string& view, const json& params = json::object()) {
@@ -109,8 +120,9 @@ TEST_CASE("lab sink: the MATH.md row [0.6, 0.1, 0.1, 0.15, 0.05] in a weights st
 TEST_CASE("lab sink: three heads whose JSD and cosine verdicts flip (R=0, P=1, Q=2)", "[lab][sink]") {
     // R = (0.8,.1,.1), P = (0.8,.18,.02), Q = (0.2,.4,.4): keep says R is closer to P, drop
     // (contents (1/2,1/2), (0.9,0.1), (1/2,1/2)) says Q. Hand values: test_compositional.cpp.
-    const json s = state_of("weights", {json::array({{0.8, 0.1, 0.1}}), json::array({{0.8, 0.18, 0.02}}),
-                                        json::array({{0.2, 0.4, 0.4}})}, 1, 3);
+    const json s = state_of(
+        "weights", {json::array({{0.8, 0.1, 0.1}}), json::array({{0.8, 0.18, 0.02}}), json::array({{0.2, 0.4, 0.4}})},
+        1, 3);
     const json out = run(s, "sink");
     for (const char* m : {"jsd", "cosine"}) {
         INFO(m);
@@ -143,7 +155,8 @@ TEST_CASE("lab sink: three heads whose JSD and cosine verdicts flip (R=0, P=1, Q
 TEST_CASE("lab sink: attribution to compareTau and compareHead, by hand", "[lab][sink]") {
     // Head 0: (0.6, 0.1, 0.1, 0.15, 0.05); head 1: uniform. Head comparison = the hand example of
     // test_compositional.cpp: total 0.4080709082, Shapley sink (0.3557460938+0.3819085010)/2.
-    const json s = state_of("weights", {json::array({{0.6, 0.1, 0.1, 0.15, 0.05}}), json::array({{0.2, 0.2, 0.2, 0.2, 0.2}})}, 1, 5);
+    const json s = state_of(
+        "weights", {json::array({{0.6, 0.1, 0.1, 0.15, 0.05}}), json::array({{0.2, 0.2, 0.2, 0.2, 0.2}})}, 1, 5);
     const json out = run(s, "sink", {{"compareTau", 1.0}});
     const json& hd = out["attribution"]["head"]["mean"];
     CHECK(out["attribution"]["head"]["from"] == 0);
@@ -171,7 +184,8 @@ TEST_CASE("lab sink: attribution to compareTau and compareHead, by hand", "[lab]
     for (double& x : c2) x /= 1 - s2;
     const double want = ent({s2, 1 - s2}) - ent({s1, 1 - s1}) + (s1 - s2) * (ent(c1) + ent(c2)) / 2;
     CHECK_THAT(tm["shapley"]["sink"].get<double>(), Near(want, 1e-6));
-    CHECK_THAT(tm["shapley"]["sink"].get<double>() + tm["shapley"]["content"].get<double>(), Near(tm["total"].get<double>(), 1e-12));
+    CHECK_THAT(tm["shapley"]["sink"].get<double>() + tm["shapley"]["content"].get<double>(),
+               Near(tm["total"].get<double>(), 1e-12));
 }
 
 TEST_CASE("lab sink: GPT-2 layer 0, 12 heads: identity, JSD against the file, flips well formed", "[lab][sink][real]") {
@@ -212,8 +226,9 @@ TEST_CASE("lab sink: GPT-2 layer 0, 12 heads: identity, JSD against the file, fl
     // Aitchison: defined on rows 1..32 (all weights positive), undefined on row 0 (one part).
     CHECK(pair["aitchison"]["rows"] == 32);
     CHECK_THAT(pair["aitchison"]["reason"].get<std::string>(), Catch::Contains("row 0"));
-    CHECK_THAT(pair["aitchison"]["distanceSq"].get<double>(),
-               Near(pair["aitchison"]["sinkSq"].get<double>() + pair["aitchison"]["contentSq"].get<double>(), 1e-9, 1e-12));
+    CHECK_THAT(
+        pair["aitchison"]["distanceSq"].get<double>(),
+        Near(pair["aitchison"]["sinkSq"].get<double>() + pair["aitchison"]["contentSq"].get<double>(), 1e-9, 1e-12));
     // Flips: 12 * C(11, 2) = 660 triples; each listed flip really disagrees.
     for (const char* m : {"jsd", "cosine"}) {
         const json& f = out["flips"][m];
@@ -228,8 +243,8 @@ TEST_CASE("lab sink: GPT-2 layer 0, 12 heads: identity, JSD against the file, fl
         const json& r = two["rows"][t];
         const std::vector<double> a = file_row(3, t, false);
         CHECK_THAT(r["sinkMass"].get<double>(), Near(a[0] + a[1], 1e-6));
-        CHECK(std::fabs(r["sinkEntropy"].get<double>() + r["sinkSpreadTerm"].get<double>() + r["contentTerm"].get<double>() -
-                        r["entropy"].get<double>()) < 1e-12);
+        CHECK(std::fabs(r["sinkEntropy"].get<double>() + r["sinkSpreadTerm"].get<double>() +
+                        r["contentTerm"].get<double>() - r["entropy"].get<double>()) < 1e-12);
         if (t == 1) CHECK(r["contentDefined"] == false);  // row 1 sees keys 0 and 1 only: all sink
     }
     CHECK(out["compare"]["head"] == 5);
@@ -238,7 +253,8 @@ TEST_CASE("lab sink: GPT-2 layer 0, 12 heads: identity, JSD against the file, fl
 }
 
 TEST_CASE("lab sink: parameters out of range, empty rows, one token", "[lab][sink]") {
-    const json s = state_of("weights", {json::array({{0.5, 0.5}, {0.3, 0.7}}), json::array({{1, 0}, {0.5, 0.5}})}, 2, 2);
+    const json s =
+        state_of("weights", {json::array({{0.5, 0.5}, {0.3, 0.7}}), json::array({{1, 0}, {0.5, 0.5}})}, 2, 2);
     CHECK_THROWS_WITH(run(s, "sink", {{"sinkKeys", 0}}), Catch::Contains("lab.params.sinkKeys"));
     CHECK_THROWS_WITH(run(s, "sink", {{"sinkKeys", 1.5}}), Catch::Contains("lab.params.sinkKeys"));
     CHECK_THROWS_WITH(run(s, "sink", {{"compareHead", 2}}), Catch::Contains("lab.params.compareHead"));

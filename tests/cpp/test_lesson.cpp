@@ -34,7 +34,9 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kA1 = 0.7310585786;  // e / (e + 1)
 constexpr double kA2 = 0.2689414214;  // 1 / (e + 1)
 
-double sigmoid_ref(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double sigmoid_ref(double x) {
+    return 1.0 / (1.0 + std::exp(-x));
+}
 
 attn::SweepKeys unit_keys(double scale = 1.0) {
     attn::SweepKeys k;
@@ -105,15 +107,24 @@ json qkv_state(const json& Q, const json& K, const json& V, const json& scale, i
     json qt = json::array(), kt = json::array();
     for (int i = 0; i < n_q; ++i) qt.push_back("q" + std::to_string(i));
     for (int j = 0; j < n_k; ++j) kt.push_back("k" + std::to_string(j));
-    return {{"version", 1}, {"mode", "qkv"},
-            {"heads", {{{"name", "h"}, {"Q", Q}, {"K", K}, {"V", V}, {"logits", nullptr}, {"weights", nullptr}}}},
-            {"head", 0}, {"tokens", {{"queries", qt}, {"keys", kt}}},
-            {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(n_k, false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", scale}, {"topK", 2}, {"row", row},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""}};
+    return {
+        {"version", 1},
+        {"mode", "qkv"},
+        {"heads", {{{"name", "h"}, {"Q", Q}, {"K", K}, {"V", V}, {"logits", nullptr}, {"weights", nullptr}}}},
+        {"head", 0},
+        {"tokens", {{"queries", qt}, {"keys", kt}}},
+        {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(n_k, false)}, {"allow", nullptr}}},
+        {"tau", 1},
+        {"scale", scale},
+        {"topK", 2},
+        {"row", row},
+        {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+        {"source", ""}};
 }
 
-json example1(const json& scale = 1) { return qkv_state({{1, 0}}, {{1, 0}, {0, 1}}, {{2, 0}, {0, 4}}, scale); }
+json example1(const json& scale = 1) {
+    return qkv_state({{1, 0}}, {{1, 0}, {0, 1}}, {{2, 0}, {0, 4}}, scale);
+}
 
 json run_lab(json s, const char* view, const json& params = json::object()) {
     s["lab"] = {{"view", view}, {"params", params}};
@@ -141,7 +152,8 @@ TEST_CASE("angle_weights: the lesson's two keys at theta = 0, pi/4, pi/2 and tau
     CHECK_THAT(attn::angle_weights(k, 0.0, 2.0).weights[0], Near(0.6224593312, 1e-10));
     // pi/6 with scale 1/sqrt(2): gap (cos - sin)/sqrt(2), weight sigmoid(gap / tau).
     const double gap = (std::cos(kPi / 6) - std::sin(kPi / 6)) / std::sqrt(2.0);
-    CHECK_THAT(attn::angle_weights(unit_keys(1 / std::sqrt(2.0)), kPi / 6, 0.7).weights[0], Near(sigmoid_ref(gap / 0.7), 1e-12));
+    CHECK_THAT(attn::angle_weights(unit_keys(1 / std::sqrt(2.0)), kPi / 6, 0.7).weights[0],
+               Near(sigmoid_ref(gap / 0.7), 1e-12));
 }
 
 TEST_CASE("angle_weights: d_k > 2 uses the first two axes; masked keys get 0 and never enter the sum", "[lesson]") {
@@ -170,7 +182,7 @@ TEST_CASE("angle_sweep: grid from 0 to pi/2, rows sum to 1, values at the grid's
     for (const auto& per_tau : sw.weights)
         for (int i = 0; i < 91; ++i) CHECK_THAT(per_tau[0][i] + per_tau[1][i], Near(1.0, 1e-14));
     CHECK_THAT(sw.weights[0][0][0], Near(0.8807970780, 1e-10));  // tau 0.5, theta 0
-    CHECK_THAT(sw.weights[1][0][0], Near(kA1, 1e-10));          // tau 1, theta 0
+    CHECK_THAT(sw.weights[1][0][0], Near(kA1, 1e-10));           // tau 1, theta 0
     CHECK_THAT(sw.weights[1][1][0], Near(kA2, 1e-10));
     CHECK_THAT(sw.weights[2][0][0], Near(0.6224593312, 1e-10));  // tau 2, theta 0
     for (int t = 0; t < 3; ++t) CHECK_THAT(sw.weights[t][0][45], Near(0.5, 1e-12));
@@ -394,7 +406,8 @@ TEST_CASE("row_sensitivity: seed example 2 row 2 by hand, logits without a query
     p.values = {2, 6, 10};
     const attn::RowSensitivity s = attn::row_sensitivity(p);
     CHECK_THAT(s.output[0], Near(5, 1e-12));
-    const double want_w[] = {0.5, 0.25, 0.25}, want_del[] = {3, 14.0 / 3 - 5, 10.0 / 3 - 5}, want_s[] = {1.5, 0.25, 1.25};
+    const double want_w[] = {0.5, 0.25, 0.25}, want_del[] = {3, 14.0 / 3 - 5, 10.0 / 3 - 5},
+                 want_s[] = {1.5, 0.25, 1.25};
     for (int j = 0; j < 3; ++j) {
         CHECK_THAT(s.keys[j].weight, Near(want_w[j], 1e-12));
         CHECK_THAT(s.keys[j].deletion_shift[0], Near(want_del[j], 1e-12));
@@ -524,7 +537,8 @@ TEST_CASE("renormalisation: kept mass, renormalised row, largest difference", "[
     CHECK_THAT(r.max_diff, Near(1.0 / 30, 1e-15));
     CHECK_THAT(r.after_sum, Near(1.0, 1e-15));
 
-    const attn::Renormalisation exact = attn::renormalisation({0.1, 0.2, 0.3, 0.4}, {1, 1, 0, 0}, {1.0 / 3, 2.0 / 3, 0, 0});
+    const attn::Renormalisation exact =
+        attn::renormalisation({0.1, 0.2, 0.3, 0.4}, {1, 1, 0, 0}, {1.0 / 3, 2.0 / 3, 0, 0});
     CHECK_THAT(exact.max_diff, Near(0.0, 1e-15));
 
     // Nothing visible had weight: 0 / 0 at the visible keys.

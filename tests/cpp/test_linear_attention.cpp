@@ -33,7 +33,8 @@ namespace {
 Matrix make(const std::vector<std::vector<double>>& rows) {
     Matrix m(static_cast<int>(rows.size()), rows.empty() ? 0 : static_cast<int>(rows[0].size()));
     for (int i = 0; i < m.rows; ++i)
-        for (int j = 0; j < m.cols; ++j) m(i, j) = static_cast<float>(rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
+        for (int j = 0; j < m.cols; ++j)
+            m(i, j) = static_cast<float>(rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
     return m;
 }
 
@@ -86,12 +87,22 @@ json qkv_state(const json& q, const json& k, const json& v, bool causal, const j
     json qt = json::array(), kt = json::array();
     for (int i = 0; i < n_q; ++i) qt.push_back("q" + std::to_string(i));
     for (int j = 0; j < n_k; ++j) kt.push_back("k" + std::to_string(j));
-    return {{"version", 1}, {"mode", "qkv"},
+    return {{"version", 1},
+            {"mode", "qkv"},
             {"heads", {{{"name", "h"}, {"Q", q}, {"K", k}, {"V", v}, {"logits", nullptr}, {"weights", nullptr}}}},
-            {"head", 0}, {"tokens", {{"queries", qt}, {"keys", kt}}},
-            {"mask", {{"causal", causal}, {"window", 0}, {"padding", std::vector<bool>(static_cast<std::size_t>(n_k), false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", 1}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""},
+            {"head", 0},
+            {"tokens", {{"queries", qt}, {"keys", kt}}},
+            {"mask",
+             {{"causal", causal},
+              {"window", 0},
+              {"padding", std::vector<bool>(static_cast<std::size_t>(n_k), false)},
+              {"allow", nullptr}}},
+            {"tau", 1},
+            {"scale", 1},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+            {"source", ""},
             {"lab", {{"view", "linear"}, {"params", params}}}};
 }
 
@@ -143,8 +154,10 @@ TEST_CASE("linear: elu+1 with Q = 0 (and K = 0) by hand", "[linear]") {
         for (int t = 0; t < 5; ++t) {
             const int visible = causal ? t + 1 : 5;
             for (int j = 0; j < 5; ++j)
-                CHECK_THAT(L.weights[static_cast<std::size_t>(t) * 5 + j], Near(j < visible ? 1.0 / visible : 0.0, 1e-12));
-            CHECK_THAT(L.rows[static_cast<std::size_t>(t)].max_weight_error, Near(0.0, 1e-6));  // softmax is uniform too
+                CHECK_THAT(L.weights[static_cast<std::size_t>(t) * 5 + j],
+                           Near(j < visible ? 1.0 / visible : 0.0, 1e-12));
+            CHECK_THAT(L.rows[static_cast<std::size_t>(t)].max_weight_error,
+                       Near(0.0, 1e-6));  // softmax is uniform too
         }
         // Q = 0 alone: a_lin[t, j] proportional to sum_d (elu(k_jd) + 1).
         const auto L2 = attn::linear_attention(p, attn::compute(p), attn::LinearOptions{});
@@ -160,7 +173,8 @@ TEST_CASE("linear: elu+1 with Q = 0 (and K = 0) by hand", "[linear]") {
                 sum += w[static_cast<std::size_t>(j)];
             }
             for (int j = 0; j < 5; ++j)
-                CHECK_THAT(L2.weights[static_cast<std::size_t>(t) * 5 + j], Near(w[static_cast<std::size_t>(j)] / sum, 1e-12));
+                CHECK_THAT(L2.weights[static_cast<std::size_t>(t) * 5 + j],
+                           Near(w[static_cast<std::size_t>(j)] / sum, 1e-12));
         }
     }
 }
@@ -172,7 +186,7 @@ TEST_CASE("linear: rows are distributions and O_lin = a_lin V on every mask path
         for (int mask = 0; mask < 4; ++mask) {
             p.mask = attn::MaskSpec{};
             if (mask == 1) p.mask.causal = true;
-            if (mask == 2) p.mask.window = 3;  // not a prefix: per-row path
+            if (mask == 2) p.mask.window = 3;                           // not a prefix: per-row path
             if (mask == 3) p.mask.key_padding = {0, 0, 0, 0, 0, 1, 1};  // padding at the end: prefix
             const auto r = attn::compute(p);
             for (const auto& o : {attn::LinearOptions{}, relu(16, 3), relu(200, 4)}) {
@@ -204,9 +218,11 @@ TEST_CASE("linear: causal mask equals the input truncated to the first t+1 token
             }
             const auto C = attn::linear_attention(cut, attn::compute(cut), o);  // no mask
             for (int j = 0; j <= t; ++j)
-                CHECK_THAT(L.weights[static_cast<std::size_t>(t) * 6 + j], Near(C.weights[static_cast<std::size_t>(t) * (t + 1) + j], 1e-12));
+                CHECK_THAT(L.weights[static_cast<std::size_t>(t) * 6 + j],
+                           Near(C.weights[static_cast<std::size_t>(t) * (t + 1) + j], 1e-12));
             for (int e = 0; e < 2; ++e)
-                CHECK_THAT(L.output[static_cast<std::size_t>(t) * 2 + e], Near(C.output[static_cast<std::size_t>(t) * 2 + e], 1e-12, 1e-12));
+                CHECK_THAT(L.output[static_cast<std::size_t>(t) * 2 + e],
+                           Near(C.output[static_cast<std::size_t>(t) * 2 + e], 1e-12, 1e-12));
         }
     }
 }
@@ -257,7 +273,8 @@ TEST_CASE("linear: relu random features from the documented generator; seeds", "
         CHECK(L1.rows[static_cast<std::size_t>(t)].degenerate == degenerate);
         if (!degenerate)
             for (int j = 0; j < 4; ++j)
-                CHECK_THAT(L1.weights[static_cast<std::size_t>(t) * 4 + j], Near(wk[static_cast<std::size_t>(j)] / sum, 1e-12));
+                CHECK_THAT(L1.weights[static_cast<std::size_t>(t) * 4 + j],
+                           Near(wk[static_cast<std::size_t>(j)] / sum, 1e-12));
     }
 
     // Same seed, same numbers; another seed, other numbers.

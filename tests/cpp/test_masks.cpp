@@ -139,16 +139,8 @@ TEST_CASE("causal + window + padding + allow combine by intersection", "[mask]")
     p.mask.causal = true;
     p.mask.window = 3;
     p.mask.key_padding = {0, 0, 1, 0, 0};
-    p.mask.allow = flags({{1, 1, 1, 1, 1},
-                          {1, 1, 1, 1, 1},
-                          {1, 1, 1, 1, 1},
-                          {1, 1, 1, 1, 1},
-                          {1, 1, 1, 0, 1}});
-    check_ramp(attn::compute(p), {{1, 0, 0, 0, 0},
-                                  {1, 1, 0, 0, 0},
-                                  {1, 1, 0, 0, 0},
-                                  {0, 1, 0, 1, 0},
-                                  {0, 0, 0, 0, 1}});
+    p.mask.allow = flags({{1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 0, 1}});
+    check_ramp(attn::compute(p), {{1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 1, 0, 0, 0}, {0, 1, 0, 1, 0}, {0, 0, 0, 0, 1}});
 }
 
 TEST_CASE("qkv mode honours the mask", "[mask][qkv]") {
@@ -177,8 +169,7 @@ TEST_CASE("NaN or Inf in a masked-out logit does not leak", "[mask][nonfinite]")
     const float garbage = GENERATE(kNaN, kInf, -kInf, 1e30f);
     INFO("masked cell value " << garbage);
     const float ln2 = static_cast<float>(std::log(2.0)), ln3 = static_cast<float>(std::log(3.0));
-    attn::Problem p = attn_test::logits_problem(
-        mat({{0, garbage, garbage}, {0, ln3, garbage}, {ln2, 0, 0}}));
+    attn::Problem p = attn_test::logits_problem(mat({{0, garbage, garbage}, {0, ln3, garbage}, {ln2, 0, 0}}));
     p.v = mat({{2}, {6}, {10}});
     p.mask.causal = true;
     const attn::Result r = attn::compute(p);
@@ -225,8 +216,7 @@ TEST_CASE("NaN or +Inf under padding, window or allow does not leak", "[mask][no
         s(1, 0) = garbage;
         s(1, 2) = garbage;
         attn::Problem p = attn_test::logits_problem(s);
-        p.mask.allow =
-            flags({{1, 1, 1, 1}, {0, 1, 0, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}});
+        p.mask.allow = flags({{1, 1, 1, 1}, {0, 1, 0, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}});
         const attn::Result r = attn::compute(p);
         CHECK(r.weights(1, 0) == 0.0f);
         CHECK_THAT(r.weights(1, 1), Near(2.0 / 6));
@@ -236,8 +226,7 @@ TEST_CASE("NaN or +Inf under padding, window or allow does not leak", "[mask][no
 }
 
 TEST_CASE("NaN in a masked-out weight does not leak (weights mode)", "[mask][nonfinite][weights]") {
-    attn::Problem p = attn_test::weights_problem(
-        mat({{1, kNaN, kNaN}, {0.25f, 0.75f, kNaN}, {0.5f, 0.25f, 0.25f}}));
+    attn::Problem p = attn_test::weights_problem(mat({{1, kNaN, kNaN}, {0.25f, 0.75f, kNaN}, {0.5f, 0.25f, 0.25f}}));
     p.mask.causal = true;
     const attn::Result r = attn::compute(p);
     CHECK_THAT(r.weights(1, 1), Near(0.75));
@@ -291,8 +280,7 @@ TEST_CASE("masked NaN and +Inf do not leak across vector-width lengths", "[mask]
             for (int j = 0; j <= n; ++j) {
                 const bool masked = (j % 3 == 2) || j == n;
                 pad[static_cast<std::size_t>(j)] = masked;
-                for (int t = 0; t < 2; ++t)
-                    s(t, j) = masked ? garbage : static_cast<float>(std::sin(j + t));
+                for (int t = 0; t < 2; ++t) s(t, j) = masked ? garbage : static_cast<float>(std::sin(j + t));
             }
             attn::Problem p = attn_test::logits_problem(s);
             p.mask.key_padding = pad;
@@ -304,8 +292,7 @@ TEST_CASE("masked NaN and +Inf do not leak across vector-width lengths", "[mask]
                 for (int j = 0; j <= n; ++j)
                     if (!pad[static_cast<std::size_t>(j)]) z += std::exp(double(s(t, j)) - mx);
                 for (int j = 0; j <= n; ++j) {
-                    const double want =
-                        pad[static_cast<std::size_t>(j)] ? 0.0 : std::exp(double(s(t, j)) - mx) / z;
+                    const double want = pad[static_cast<std::size_t>(j)] ? 0.0 : std::exp(double(s(t, j)) - mx) / z;
                     CHECK_THAT(r.weights(t, j), Near(want));
                 }
                 CHECK_THAT(r.rows[static_cast<std::size_t>(t)].row_sum, Near(1.0));
@@ -350,9 +337,15 @@ TEST_CASE("a row with every key masked is empty, not uniform and not NaN", "[emp
     attn::Problem p = attn_test::logits_problem(mat({{0.5f, -0.2f, 1.0f}}));
     p.v = mat({{1, 2}, {3, 4}, {5, 6}});
 
-    SECTION("every key padded") { p.mask.key_padding = {1, 1, 1}; }
-    SECTION("allow all false") { p.mask.allow = flags({{0, 0, 0}}); }
-    SECTION("every logit -inf") { p.logits = mat({{-kInf, -kInf, -kInf}}); }
+    SECTION("every key padded") {
+        p.mask.key_padding = {1, 1, 1};
+    }
+    SECTION("allow all false") {
+        p.mask.allow = flags({{0, 0, 0}});
+    }
+    SECTION("every logit -inf") {
+        p.logits = mat({{-kInf, -kInf, -kInf}});
+    }
     SECTION("qkv with every key padded") {
         p = attn::Problem();
         p.q = mat({{1, 2}});
@@ -404,11 +397,13 @@ TEST_CASE("strided mask: every s-th key counting back from the query", "[mask]")
     SECTION("not causal: both directions") {
         p.mask.causal = false;
         p.mask.stride = 3;
-        check_ramp(attn::compute(p), {{1, 0, 0, 1, 0}, {0, 1, 0, 0, 1}, {0, 0, 1, 0, 0}, {1, 0, 0, 1, 0}, {0, 1, 0, 0, 1}});
+        check_ramp(attn::compute(p),
+                   {{1, 0, 0, 1, 0}, {0, 1, 0, 0, 1}, {0, 0, 1, 0, 0}, {1, 0, 0, 1, 0}, {0, 1, 0, 0, 1}});
     }
     SECTION("stride 1 is off") {
         p.mask.stride = 1;
-        check_ramp(attn::compute(p), {{1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 1, 1, 0, 0}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 1}});
+        check_ramp(attn::compute(p),
+                   {{1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 1, 1, 0, 0}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 1}});
     }
 }
 

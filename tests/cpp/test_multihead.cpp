@@ -49,29 +49,52 @@ json x_state(const json& X, const json& heads, const json& wo, bool residual) {
     json hs = json::array();
     int i = 0;
     for (const json& h : heads) {
-        json e = {{"name", "h" + std::to_string(i++)}, {"Q", nullptr}, {"K", nullptr}, {"V", nullptr},
-                  {"logits", nullptr}, {"weights", nullptr}};
+        json e = {{"name", "h" + std::to_string(i++)},
+                  {"Q", nullptr},
+                  {"K", nullptr},
+                  {"V", nullptr},
+                  {"logits", nullptr},
+                  {"weights", nullptr}};
         for (auto it = h.begin(); it != h.end(); ++it) e[it.key()] = it.value();
         hs.push_back(e);
     }
     json tokens = json::array();
     for (std::size_t t = 0; t < X.size(); ++t) tokens.push_back("t" + std::to_string(t));
-    return {{"version", 1}, {"mode", "x"}, {"heads", hs}, {"head", 0},
+    return {{"version", 1},
+            {"mode", "x"},
+            {"heads", hs},
+            {"head", 0},
             {"tokens", {{"queries", tokens}, {"keys", tokens}}},
-            {"mask", {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(X.size(), false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", 1}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""},
+            {"mask",
+             {{"causal", false}, {"window", 0}, {"padding", std::vector<bool>(X.size(), false)}, {"allow", nullptr}}},
+            {"tau", 1},
+            {"scale", 1},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+            {"source", ""},
             {"x", {{"X", X}, {"WO", wo}, {"residual", residual}}}};
 }
 
 json example1_state() {
-    return {{"version", 1}, {"mode", "qkv"},
-            {"heads", {{{"name", "e1"}, {"Q", {{1, 0}}}, {"K", {{1, 0}, {0, 1}}}, {"V", {{2, 0}, {0, 4}}},
-                        {"logits", nullptr}, {"weights", nullptr}}}},
-            {"head", 0}, {"tokens", {{"queries", {"q"}}, {"keys", {"k1", "k2"}}}},
+    return {{"version", 1},
+            {"mode", "qkv"},
+            {"heads",
+             {{{"name", "e1"},
+               {"Q", {{1, 0}}},
+               {"K", {{1, 0}, {0, 1}}},
+               {"V", {{2, 0}, {0, 4}}},
+               {"logits", nullptr},
+               {"weights", nullptr}}}},
+            {"head", 0},
+            {"tokens", {{"queries", {"q"}}, {"keys", {"k1", "k2"}}}},
             {"mask", {{"causal", false}, {"window", 0}, {"padding", {false, false}}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", 1}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""}};
+            {"tau", 1},
+            {"scale", 1},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+            {"source", ""}};
 }
 
 template <class F>
@@ -123,7 +146,9 @@ TEST_CASE("a layer with identity projections equals the qkv head on X", "[multih
     CHECK_THAT(r.heads[0].output(1, 1), Near(0.7310585786));
     // And the same numbers as the single-head path on Q = K = V = X.
     attn::Problem p = settings(1.0);
-    p.q = L.x; p.k = L.x; p.v = L.x;
+    p.q = L.x;
+    p.k = L.x;
+    p.v = L.x;
     const attn::Result single = attn::compute(p);
     CHECK(single.weights.data == r.heads[0].weights.data);
     CHECK(single.output.data == r.heads[0].output.data);
@@ -212,8 +237,9 @@ TEST_CASE("layer shape errors name the field and say what fits", "[multihead][er
 
 TEST_CASE("state mode x: results of the selected head, derived Q/K/V and the layer", "[multihead][state]") {
     const json X = {{1, 0}, {0, 1}};
-    const json s = x_state(X, json::array({json{{"WQ", {{0}, {0}}}, {"WK", {{0}, {0}}}, {"WV", {{2, 0}, {0, 4}}}},
-                                           json{{"WQ", {{0}, {0}}}, {"WK", {{0}, {0}}}, {"WV", {{1}, {1}}}}}),
+    const json s = x_state(X,
+                           json::array({json{{"WQ", {{0}, {0}}}, {"WK", {{0}, {0}}}, {"WV", {{2, 0}, {0, 4}}}},
+                                        json{{"WQ", {{0}, {0}}}, {"WK", {{0}, {0}}}, {"WV", {{1}, {1}}}}}),
                            json{{1, 0}, {0, 1}, {1, 1}}, false);
     const json r = json::parse(attn::compute_state_json(s.dump()));
     CHECK(r.at("mode") == "x");

@@ -97,7 +97,7 @@ TEST_CASE("sparsemax: the golden rows of MATH.md", "[normalisers]") {
     check_row(r, {0.6, 0.4, 0});
     CHECK(r.support == 2);
     CHECK(r.zeros == 1);
-    CHECK(r.weights[2] == 0.0);  // an exact zero, not a small number
+    CHECK(r.weights[2] == 0.0);                     // an exact zero, not a small number
     CHECK_THAT(r.threshold, Near(-0.6, 1e-12, 0));  // theta of z - max: (0 + -0.2 - 1) / 2
 
     r = sparsemax({0, 0, 0});
@@ -158,9 +158,12 @@ TEST_CASE("entmax special cases: alpha 1 is softmax, alpha 2 is sparsemax", "[no
     check_row(entmax(z, 2.0), {0.6, 0.4, 0, 0}, 1e-12);
     check_row(entmax(z, 2.0, 1.0, EntmaxMethod::bisection), {0.6, 0.4, 0, 0}, 1e-9);
     // The softmax golden of MATH.md: z = (2, 1, 0.1) at tau 0.5, 1 and 2.
-    check_row(attn::softmax_row(std::vector<double>{2, 1, 0.1}.data(), 3, 0.5), {0.8637771182, 0.1168995209, 0.01932336085}, 1e-10);
-    check_row(attn::softmax_row(std::vector<double>{2, 1, 0.1}.data(), 3, 2.0), {0.5016877571, 0.3042890063, 0.1940232366}, 1e-10);
-    CHECK_THAT(attn::row_entropy(attn::softmax_row(std::vector<double>{2, 1, 0.1}.data(), 3, 1.0)), Near(0.8467381788, 1e-10, 0));
+    check_row(attn::softmax_row(std::vector<double>{2, 1, 0.1}.data(), 3, 0.5),
+              {0.8637771182, 0.1168995209, 0.01932336085}, 1e-10);
+    check_row(attn::softmax_row(std::vector<double>{2, 1, 0.1}.data(), 3, 2.0),
+              {0.5016877571, 0.3042890063, 0.1940232366}, 1e-10);
+    CHECK_THAT(attn::row_entropy(attn::softmax_row(std::vector<double>{2, 1, 0.1}.data(), 3, 1.0)),
+               Near(0.8467381788, 1e-10, 0));
 }
 
 TEST_CASE("temperature divides the scores before every normaliser", "[normalisers]") {
@@ -175,11 +178,15 @@ TEST_CASE("rows with no visible key are empty for every normaliser: zeros, flagg
     const double nan = std::nan("");
     const std::vector<double> nan_masked = {nan, nan};
     const std::uint8_t none[2] = {0, 0};
-    std::vector<NormalisedRow> rows = {
-        attn::softmax_row(all_masked.data(), 3, 1.0), sparsemax(all_masked), entmax(all_masked, 1.5),
-        entmax(all_masked, 1.3), entmax(all_masked, 1.3, 1.0, EntmaxMethod::bisection),
-        attn::sparsemax_row(nan_masked.data(), 2, 1.0, none), attn::entmax_row(nan_masked.data(), 2, 2.5, 1.0, none),
-        attn::softmax_row(static_cast<const double*>(nullptr), 0, 1.0), attn::entmax_row(static_cast<const double*>(nullptr), 0, 1.5, 1.0)};
+    std::vector<NormalisedRow> rows = {attn::softmax_row(all_masked.data(), 3, 1.0),
+                                       sparsemax(all_masked),
+                                       entmax(all_masked, 1.5),
+                                       entmax(all_masked, 1.3),
+                                       entmax(all_masked, 1.3, 1.0, EntmaxMethod::bisection),
+                                       attn::sparsemax_row(nan_masked.data(), 2, 1.0, none),
+                                       attn::entmax_row(nan_masked.data(), 2, 2.5, 1.0, none),
+                                       attn::softmax_row(static_cast<const double*>(nullptr), 0, 1.0),
+                                       attn::entmax_row(static_cast<const double*>(nullptr), 0, 1.5, 1.0)};
     for (std::size_t i = 0; i < rows.size(); ++i) {
         INFO("case " << i);
         CHECK(rows[i].empty);
@@ -261,14 +268,20 @@ TEST_CASE("random rows (seeded): reference agreement and properties of every nor
             if (m > 0) CHECK_THAT(sum(masked.weights), Near(1.0, 1e-12, 0));
         };
         // Masking by flags, masking by -inf and truncating the row agree, for every normaliser.
-        check_masked(attn::softmax_row(z.data(), n, tau, vis.data()), attn::softmax_row(truncated.data(), m, tau), "softmax");
-        check_masked(attn::softmax_row(with_inf.data(), n, tau), attn::softmax_row(truncated.data(), m, tau), "softmax -inf");
-        check_masked(attn::sparsemax_row(z.data(), n, tau, vis.data()), attn::sparsemax_row(truncated.data(), m, tau), "sparsemax");
-        check_masked(attn::sparsemax_row(with_inf.data(), n, tau), attn::sparsemax_row(truncated.data(), m, tau), "sparsemax -inf");
+        check_masked(attn::softmax_row(z.data(), n, tau, vis.data()), attn::softmax_row(truncated.data(), m, tau),
+                     "softmax");
+        check_masked(attn::softmax_row(with_inf.data(), n, tau), attn::softmax_row(truncated.data(), m, tau),
+                     "softmax -inf");
+        check_masked(attn::sparsemax_row(z.data(), n, tau, vis.data()), attn::sparsemax_row(truncated.data(), m, tau),
+                     "sparsemax");
+        check_masked(attn::sparsemax_row(with_inf.data(), n, tau), attn::sparsemax_row(truncated.data(), m, tau),
+                     "sparsemax -inf");
         for (double alpha : alphas) {
             INFO("alpha " << alpha);
-            check_masked(attn::entmax_row(z.data(), n, alpha, tau, vis.data()), attn::entmax_row(truncated.data(), m, alpha, tau), "entmax");
-            check_masked(attn::entmax_row(with_inf.data(), n, alpha, tau), attn::entmax_row(truncated.data(), m, alpha, tau), "entmax -inf");
+            check_masked(attn::entmax_row(z.data(), n, alpha, tau, vis.data()),
+                         attn::entmax_row(truncated.data(), m, alpha, tau), "entmax");
+            check_masked(attn::entmax_row(with_inf.data(), n, alpha, tau),
+                         attn::entmax_row(truncated.data(), m, alpha, tau), "entmax -inf");
         }
         if (m == 0) continue;
 
@@ -286,9 +299,12 @@ TEST_CASE("random rows (seeded): reference agreement and properties of every nor
         // Shift invariance: z + c gives the same weights.
         std::vector<double> shifted = with_inf;
         for (double& v : shifted) v += 7.25;
-        check_row(attn::sparsemax_row(shifted.data(), n, tau), attn::sparsemax_row(with_inf.data(), n, tau).weights, 1e-9);
-        check_row(attn::entmax_row(shifted.data(), n, 1.5, tau), attn::entmax_row(with_inf.data(), n, 1.5, tau).weights, 1e-9);
-        check_row(attn::entmax_row(shifted.data(), n, 1.7, tau), attn::entmax_row(with_inf.data(), n, 1.7, tau).weights, 1e-9);
+        check_row(attn::sparsemax_row(shifted.data(), n, tau), attn::sparsemax_row(with_inf.data(), n, tau).weights,
+                  1e-9);
+        check_row(attn::entmax_row(shifted.data(), n, 1.5, tau), attn::entmax_row(with_inf.data(), n, 1.5, tau).weights,
+                  1e-9);
+        check_row(attn::entmax_row(shifted.data(), n, 1.7, tau), attn::entmax_row(with_inf.data(), n, 1.7, tau).weights,
+                  1e-9);
         // alpha -> 1 approaches softmax (the gap is O(alpha - 1): 1.1e-4 at most here, measured
         // with the Python reference).
         check_row(attn::entmax_row(with_inf.data(), n, 1.0001, tau), reference_softmax(with_inf, tau), 5e-4);

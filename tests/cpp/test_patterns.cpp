@@ -90,8 +90,7 @@ double naive_diag_mean(const Head& h, int d) {
 /// The documented scores (docs/analysis.md), recomputed naively in double from the file, row by
 /// row and key by key, without the accumulator's diagonal and column sums.
 struct Naive {
-    double sink = 0, self = 0, previous = 0, next = 0, offset = 0, strided = 0, position = 0,
-           global = 0;
+    double sink = 0, self = 0, previous = 0, next = 0, offset = 0, strided = 0, position = 0, global = 0;
     int offset_d = 0, period = 0, position_key = 0;
 };
 
@@ -427,8 +426,7 @@ TEST_CASE("pattern: NaN, Inf and negative values count as 0, never throw", "[pat
     CHECK(std::isfinite(p.scores.global));
 }
 
-TEST_CASE("pattern: the accumulator gives the same scores whatever the order of the rows",
-          "[patterns][stream]") {
+TEST_CASE("pattern: the accumulator gives the same scores whatever the order of the rows", "[patterns][stream]") {
     const Head h = real_heads("gpt2-small_L0_nlp-sentence")[7];
     attn::detail::PatternAccumulator fwd(h.n_q, h.n_k), rev(h.n_q, h.n_k);
     for (int t = 0; t < h.n_q; ++t) fwd.add_row(t, h.a.data() + static_cast<std::size_t>(t) * h.n_k);
@@ -459,12 +457,15 @@ TEST_CASE("pattern: GPT-2 L0: self heads 1, 3, 4, 5; previous head 7; sink head 
           "[patterns][real]") {
     const std::vector<Head> heads = real_heads("gpt2-small_L0_nlp-sentence");
     REQUIRE(heads.size() == 12);
-    struct Want { PatternKind kind; double score; };
+    struct Want {
+        PatternKind kind;
+        double score;
+    };
     const Want want[12] = {
-        {PatternKind::global, 0.420},   {PatternKind::self, 0.892},   {PatternKind::sink, 0.385},
-        {PatternKind::self, 0.821},     {PatternKind::self, 0.569},   {PatternKind::self, 0.790},
-        {PatternKind::global, 0.542},   {PatternKind::previous, 0.338}, {PatternKind::global, 0.460},
-        {PatternKind::global, 0.467},   {PatternKind::global, 0.552}, {PatternKind::global, 0.593},
+        {PatternKind::global, 0.420}, {PatternKind::self, 0.892},     {PatternKind::sink, 0.385},
+        {PatternKind::self, 0.821},   {PatternKind::self, 0.569},     {PatternKind::self, 0.790},
+        {PatternKind::global, 0.542}, {PatternKind::previous, 0.338}, {PatternKind::global, 0.460},
+        {PatternKind::global, 0.467}, {PatternKind::global, 0.552},   {PatternKind::global, 0.593},
     };
     for (int h = 0; h < 12; ++h) {
         INFO("head " << h);
@@ -524,15 +525,17 @@ TEST_CASE("pattern: GPT-2 heads on a repeated sentence: L5H5 offset 20, L6H9 sin
     check_against_naive(heads[1], l5h5);
 }
 
-TEST_CASE("pattern: T5-small encoder L0 (bidirectional): previous, sink x4, self, position, next",
-          "[patterns][real]") {
+TEST_CASE("pattern: T5-small encoder L0 (bidirectional): previous, sink x4, self, position, next", "[patterns][real]") {
     const std::vector<Head> heads = real_heads("t5-small_encoder_L0_bidirectional");
     REQUIRE(heads.size() == 8);
-    struct Want { PatternKind kind; double score; int param; };
+    struct Want {
+        PatternKind kind;
+        double score;
+        int param;
+    };
     const Want want[8] = {
-        {PatternKind::previous, 0.465, 0}, {PatternKind::sink, 0.349, 0},
-        {PatternKind::sink, 0.386, 0},     {PatternKind::sink, 0.418, 0},
-        {PatternKind::sink, 0.312, 0},     {PatternKind::self, 0.376, 0},
+        {PatternKind::previous, 0.465, 0},  {PatternKind::sink, 0.349, 0}, {PatternKind::sink, 0.386, 0},
+        {PatternKind::sink, 0.418, 0},      {PatternKind::sink, 0.312, 0}, {PatternKind::self, 0.376, 0},
         {PatternKind::position, 0.350, 11}, {PatternKind::next, 0.687, 0},
     };
     for (int h = 0; h < 8; ++h) {

@@ -44,9 +44,9 @@ bool ref_visible(const attn::MaskSpec& m, int t, int j, int n_k) {
 
 struct Reference {
     int n_q = 0, n_k = 0;
-    std::vector<std::vector<double>> a;       // weights
-    std::vector<std::vector<int>> vis;        // Omega_t
-    std::vector<std::vector<double>> out;     // A V
+    std::vector<std::vector<double>> a;    // weights
+    std::vector<std::vector<int>> vis;     // Omega_t
+    std::vector<std::vector<double>> out;  // A V
 };
 
 /// Double-precision qkv reference: S = Q K^T * scale (scale <= 0 -> 1/sqrt(d_k)),
@@ -114,9 +114,8 @@ TEST_CASE("random qkv problems agree with a double reference", "[property][refer
     std::mt19937 rng(kSeed);
     for (int iter = 0; iter < 200; ++iter) {
         const attn::Problem p = random_problem(rng);
-        INFO("iteration " << iter << ": n_q " << p.q.rows << ", n_k " << p.k.rows << ", d_k "
-                          << p.q.cols << ", tau " << p.tau << ", causal " << p.mask.causal
-                          << ", window " << p.mask.window);
+        INFO("iteration " << iter << ": n_q " << p.q.rows << ", n_k " << p.k.rows << ", d_k " << p.q.cols << ", tau "
+                          << p.tau << ", causal " << p.mask.causal << ", window " << p.mask.window);
         const attn::Result r = attn::compute(p);
         const Reference ref = reference_qkv(p);
         REQUIRE(r.n_q == ref.n_q);
@@ -165,8 +164,10 @@ TEST_CASE("row metrics stay in their ranges", "[property][metrics]") {
             // H_norm in [0, 1], 0 for a single visible key
             CHECK(m.normalized_entropy >= -slack);
             CHECK(m.normalized_entropy <= 1 + slack);
-            if (m.visible == 1) CHECK(m.normalized_entropy == 0.0);
-            else CHECK_THAT(m.normalized_entropy, Near(m.entropy / ln_omega, 1e-9, 1e-9));
+            if (m.visible == 1)
+                CHECK(m.normalized_entropy == 0.0);
+            else
+                CHECK_THAT(m.normalized_entropy, Near(m.entropy / ln_omega, 1e-9, 1e-9));
             // top-k mass: at least the largest weight, at most 1; sink mass = a_0
             float mx = 0;
             for (int j = 0; j < r.n_k; ++j) mx = std::max(mx, r.weights(t, j));

@@ -25,8 +25,7 @@ namespace {
 
 const nlohmann::json& gpt2_layer0() {
     static const nlohmann::json doc = [] {
-        const std::string path =
-            std::string(ATTN_DATA_DIR) + "/real/gpt2-small_L0_nlp-sentence/attention.json";
+        const std::string path = std::string(ATTN_DATA_DIR) + "/real/gpt2-small_L0_nlp-sentence/attention.json";
         std::ifstream in(path);
         if (!in) throw std::runtime_error("cannot open " + path);
         return nlohmann::json::parse(in);
@@ -92,8 +91,7 @@ TEST_CASE("GPT-2 L0H0 in weights mode at tau 1 reproduces the file", "[real][wei
     }
 }
 
-TEST_CASE("GPT-2 L0H0: column 0 sums to about 9.74, the rows (not columns) are normalised",
-          "[real][weights]") {
+TEST_CASE("GPT-2 L0H0: column 0 sums to about 9.74, the rows (not columns) are normalised", "[real][weights]") {
     const attn::Matrix a = head_matrix(0);
     const attn::Result r = attn::compute(attn_test::weights_problem(a));
 

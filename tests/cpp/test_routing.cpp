@@ -22,8 +22,8 @@ namespace {
 
 /// Seed example 2: causal logits (0,-inf,-inf), (0, ln 3, -inf), (ln 2, 0, 0), V = (2, 6, 10).
 attn::Result example2() {
-    attn::Problem p = attn_test::logits_problem(
-        mat({{0, -kInf, -kInf}, {0, static_cast<float>(std::log(3.0)), -kInf}, {static_cast<float>(std::log(2.0)), 0, 0}}));
+    attn::Problem p = attn_test::logits_problem(mat(
+        {{0, -kInf, -kInf}, {0, static_cast<float>(std::log(3.0)), -kInf}, {static_cast<float>(std::log(2.0)), 0, 0}}));
     p.v = mat({{2}, {6}, {10}});
     return attn::compute(p);
 }
@@ -139,7 +139,8 @@ TEST_CASE("routing: tunnel vision and evidence entropy on example 2", "[routing]
     // Row 1: two visible keys, uniform beta -> H_norm = 1.
     CHECK_THAT(attn::routing::evidence_normalized_entropy(uniform, r.visible.data() + 3, 3), Near(1.0, 1e-15));
     // Row 2 with beta = (1, 1, 2): p = (1/4, 1/4, 1/2), H = 1.5 ln 2, / ln 3 = 0.9463946304.
-    CHECK_THAT(attn::routing::evidence_normalized_entropy({1, 1, 2}, r.visible.data() + 6, 3), Near(0.9463946304, 1e-10));
+    CHECK_THAT(attn::routing::evidence_normalized_entropy({1, 1, 2}, r.visible.data() + 6, 3),
+               Near(0.9463946304, 1e-10));
     // beta with no mass on row 1's keys {0, 1}: undefined.
     CHECK(std::isnan(attn::routing::evidence_normalized_entropy({0, 0, 5}, r.visible.data() + 3, 3)));
     // Row 1: H_norm(a) = 0.8112781245. alpha 0.9 -> narrow; gamma 0.8 and H_norm(beta) = 1 -> broad.

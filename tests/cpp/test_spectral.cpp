@@ -39,7 +39,8 @@ namespace {
 Matrix make(const std::vector<std::vector<double>>& rows) {
     Matrix m(static_cast<int>(rows.size()), rows.empty() ? 0 : static_cast<int>(rows[0].size()));
     for (int i = 0; i < m.rows; ++i)
-        for (int j = 0; j < m.cols; ++j) m(i, j) = static_cast<float>(rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
+        for (int j = 0; j < m.cols; ++j)
+            m(i, j) = static_cast<float>(rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
     return m;
 }
 
@@ -54,20 +55,37 @@ double entropy(const std::vector<double>& p) {
 json weights_state(const std::vector<json>& heads, int n_q, int n_k, bool causal = false) {
     json hs = json::array();
     for (std::size_t h = 0; h < heads.size(); ++h)
-        hs.push_back({{"name", "H" + std::to_string(h)}, {"Q", nullptr}, {"K", nullptr}, {"V", nullptr},
-                      {"logits", nullptr}, {"weights", heads[h]}});
+        hs.push_back({{"name", "H" + std::to_string(h)},
+                      {"Q", nullptr},
+                      {"K", nullptr},
+                      {"V", nullptr},
+                      {"logits", nullptr},
+                      {"weights", heads[h]}});
     json q = json::array(), k = json::array();
     for (int i = 0; i < n_q; ++i) q.push_back("q" + std::to_string(i));
     for (int j = 0; j < n_k; ++j) k.push_back("k" + std::to_string(j));
-    return {{"version", 1}, {"mode", "weights"}, {"heads", hs}, {"head", 0},
+    return {{"version", 1},
+            {"mode", "weights"},
+            {"heads", hs},
+            {"head", 0},
             {"tokens", {{"queries", q}, {"keys", k}}},
-            {"mask", {{"causal", causal}, {"window", 0}, {"padding", std::vector<bool>(static_cast<std::size_t>(n_k), false)}, {"allow", nullptr}}},
-            {"tau", 1}, {"scale", "auto"}, {"topK", 2}, {"row", 0},
-            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}}, {"source", ""},
+            {"mask",
+             {{"causal", causal},
+              {"window", 0},
+              {"padding", std::vector<bool>(static_cast<std::size_t>(n_k), false)},
+              {"allow", nullptr}}},
+            {"tau", 1},
+            {"scale", "auto"},
+            {"topK", 2},
+            {"row", 0},
+            {"view", {{"panel", "weights"}, {"preset", "custom"}, {"numbers", "auto"}}},
+            {"source", ""},
             {"lab", {{"view", "spectral"}, {"params", json::object()}}}};
 }
 
-json run(const json& state) { return json::parse(attn::lab_state_json(state.dump())); }
+json run(const json& state) {
+    return json::parse(attn::lab_state_json(state.dump()));
+}
 
 }  // namespace
 
@@ -103,7 +121,8 @@ TEST_CASE("spectral: rank-1 matrix (equal rows r) has effective rank 1, threshol
     const auto st = attn::stationary(a);
     REQUIRE(st.defined);
     CHECK(st.converged);
-    for (int j = 0; j < 3; ++j) CHECK_THAT(st.pi[static_cast<std::size_t>(j)], Near(r[static_cast<std::size_t>(j)], 1e-7));
+    for (int j = 0; j < 3; ++j)
+        CHECK_THAT(st.pi[static_cast<std::size_t>(j)], Near(r[static_cast<std::size_t>(j)], 1e-7));
 }
 
 TEST_CASE("spectral: 2x2 example by hand", "[spectral]") {
@@ -115,7 +134,8 @@ TEST_CASE("spectral: 2x2 example by hand", "[spectral]") {
     CHECK_THAT(st.pi[0], Near(1.0 / 3, 1e-11));
     CHECK_THAT(st.pi[1], Near(2.0 / 3, 1e-11));
     const auto sigma = attn::singular_values(a);
-    const double s1 = (std::sqrt(13.0 / 8) + std::sqrt(5.0 / 8)) / 2, s2 = (std::sqrt(13.0 / 8) - std::sqrt(5.0 / 8)) / 2;
+    const double s1 = (std::sqrt(13.0 / 8) + std::sqrt(5.0 / 8)) / 2,
+                 s2 = (std::sqrt(13.0 / 8) - std::sqrt(5.0 / 8)) / 2;
     REQUIRE(sigma.size() == 2);
     CHECK_THAT(sigma[0], Near(s1, 1e-12));
     CHECK_THAT(sigma[1], Near(s2, 1e-12));
@@ -141,17 +161,22 @@ TEST_CASE("spectral: MATH.md example 2 (causal): pi = e_0, sigma from the hand-d
     const double pi = std::acos(-1.0);
     std::vector<double> want;
     for (int k = 0; k < 3; ++k)
-        want.push_back(std::sqrt(2 * std::sqrt(-p / 3) * std::cos((std::acos(3 * q / (2 * p) * std::sqrt(-3 / p)) - 2 * pi * k) / 3) - b / 3) / 4);
+        want.push_back(std::sqrt(2 * std::sqrt(-p / 3) *
+                                     std::cos((std::acos(3 * q / (2 * p) * std::sqrt(-3 / p)) - 2 * pi * k) / 3) -
+                                 b / 3) /
+                       4);
     // Invariants of the hand derivation: sum sigma^2 = ||A||_F^2 = 2, prod sigma = |det A| = 3/16.
     CHECK_THAT(want[0] * want[0] + want[1] * want[1] + want[2] * want[2], Near(2.0, 1e-12));
     CHECK_THAT(want[0] * want[1] * want[2], Near(3.0 / 16, 1e-12));
     const auto sigma = attn::singular_values(a);
     REQUIRE(sigma.size() == 3);
-    for (int i = 0; i < 3; ++i) CHECK_THAT(sigma[static_cast<std::size_t>(i)], Near(want[static_cast<std::size_t>(i)], 1e-10));
+    for (int i = 0; i < 3; ++i)
+        CHECK_THAT(sigma[static_cast<std::size_t>(i)], Near(want[static_cast<std::size_t>(i)], 1e-10));
     CHECK_THAT(sigma[0], Near(1.2030354871, 1e-9));
     CHECK_THAT(sigma[2], Near(0.2194144189, 1e-9));
     const double total = want[0] + want[1] + want[2];
-    CHECK_THAT(attn::effective_rank(sigma), Near(std::exp(entropy({want[0] / total, want[1] / total, want[2] / total})), 1e-10));
+    CHECK_THAT(attn::effective_rank(sigma),
+               Near(std::exp(entropy({want[0] / total, want[1] / total, want[2] / total})), 1e-10));
 }
 
 TEST_CASE("spectral: a periodic chain converges through the lazy iteration", "[spectral]") {
@@ -172,7 +197,9 @@ TEST_CASE("spectral: a periodic chain converges through the lazy iteration", "[s
     for (int it = 0; it < 1000; ++it) {
         std::vector<double> next(5, 0.0);
         for (int i = 0; i < 5; ++i)
-            for (int j = 0; j < 5; ++j) next[static_cast<std::size_t>(j)] += u[static_cast<std::size_t>(i)] * walk[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+            for (int j = 0; j < 5; ++j)
+                next[static_cast<std::size_t>(j)] +=
+                    u[static_cast<std::size_t>(i)] * walk[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
         u = next;
     }
     CHECK(std::fabs(u[0] - want[0]) > 0.01);
@@ -240,8 +267,9 @@ TEST_CASE("spectral: Jensen-Shannon and head comparison by hand, keep and drop",
     // keep: row 0 by the definitions, row 1 identical rows (cosine 1, JSD 0).
     const double cos0 = 0.3 / (std::sqrt(0.375) * std::sqrt(0.44));
     const double m[3] = {0.35, 0.425, 0.225};
-    const double jsd0 = 0.5 * (0.5 * std::log(0.5 / m[0]) + 0.25 * std::log(0.25 / m[1]) + 0.25 * std::log(0.25 / m[2]) +
-                               0.2 * std::log(0.2 / m[0]) + 0.6 * std::log(0.6 / m[1]) + 0.2 * std::log(0.2 / m[2]));
+    const double jsd0 =
+        0.5 * (0.5 * std::log(0.5 / m[0]) + 0.25 * std::log(0.25 / m[1]) + 0.25 * std::log(0.25 / m[2]) +
+               0.2 * std::log(0.2 / m[0]) + 0.6 * std::log(0.6 / m[1]) + 0.2 * std::log(0.2 / m[2]));
     const auto keep = attn::compare_heads(x, y, attn::SinkConvention::keep);
     CHECK(keep.rows == 2);
     CHECK(keep.sink_only == 0);
@@ -249,8 +277,8 @@ TEST_CASE("spectral: Jensen-Shannon and head comparison by hand, keep and drop",
     CHECK_THAT(keep.jsd, Near(jsd0 / 2, 1e-7));
     // drop: content rows cx = (0.5, 0.5), cy = (0.75, 0.25); row 1 has no content (skipped).
     const double dcos = 0.5 / (std::sqrt(0.5) * std::sqrt(0.625));
-    const double djsd = 0.5 * (0.5 * std::log(0.5 / 0.625) + 0.5 * std::log(0.5 / 0.375) + 0.75 * std::log(0.75 / 0.625) +
-                               0.25 * std::log(0.25 / 0.375));
+    const double djsd = 0.5 * (0.5 * std::log(0.5 / 0.625) + 0.5 * std::log(0.5 / 0.375) +
+                               0.75 * std::log(0.75 / 0.625) + 0.25 * std::log(0.25 / 0.375));
     const auto drop = attn::compare_heads(x, y, attn::SinkConvention::drop);
     CHECK(drop.rows == 1);
     CHECK(drop.sink_only == 1);
@@ -301,7 +329,8 @@ TEST_CASE("lab spectral: MATH.md example 2 as a causal weights state, three head
     CHECK(red["drop"]["sinkOnly"][0][1] == 1);
     // ex2 vs diag, keep: row 0 identical (cos 1, JSD 0); row 1 (1/4,3/4,0) vs (0,1,0):
     // cos = 3/4 / sqrt(10/16) = 3/sqrt(10); row 2 (1/2,1/4,1/4) vs (0,0,1): cos = (1/4)/sqrt(6/16) = 1/sqrt(6).
-    CHECK_THAT(red["keep"]["cosine"][0][1].get<double>(), Near((1 + 3 / std::sqrt(10.0) + 1 / std::sqrt(6.0)) / 3, 1e-7));
+    CHECK_THAT(red["keep"]["cosine"][0][1].get<double>(),
+               Near((1 + 3 / std::sqrt(10.0) + 1 / std::sqrt(6.0)) / 3, 1e-7));
 
     // epsilon out of (0, 1) is refused with its field.
     s["lab"]["params"]["epsilon"] = 0;

@@ -45,7 +45,9 @@ const char* const kExample1State = R"({
   "source": "Worked example 1 of the lesson"
 })";
 
-json example1() { return json::parse(kExample1State); }
+json example1() {
+    return json::parse(kExample1State);
+}
 
 /// A logits-mode state with n_q x n_k cells; `logits` may hold nulls.
 json logits_state(const json& logits, int n_q, int n_k) {
@@ -200,8 +202,7 @@ TEST_CASE("state with the causal flag and a selected head", "[state][mask]") {
 TEST_CASE("null logits are masked cells", "[state][mask]") {
     // By hand: row 0 sees keys {0, 2} with scores (0, 0) -> (1/2, 0, 1/2);
     // row 1 sees keys {1, 2} with scores (0, ln 3) -> (0, 1/4, 3/4).
-    const json s = logits_state(
-        json::parse("[[0, null, 0], [null, 0, 1.0986122886681098]]"), 2, 3);
+    const json s = logits_state(json::parse("[[0, null, 0], [null, 0, 1.0986122886681098]]"), 2, 3);
     const json r = json::parse(attn::compute_state_json(s.dump()));
     INFO(r.dump());
     CHECK(r.at("nQ") == 2);

@@ -94,8 +94,7 @@ void check_same_row(const attn::RowMetrics& a, const attn::RowMetrics& b) {
 
 }  // namespace
 
-TEST_CASE("streaming gives the dense path's metrics and output for every block size",
-          "[stream]") {
+TEST_CASE("streaming gives the dense path's metrics and output for every block size", "[stream]") {
     std::mt19937 rng(7);
     for (int trial = 0; trial < 60; ++trial) {
         const auto mode = static_cast<attn::Mode>(trial % 3);
@@ -109,8 +108,7 @@ TEST_CASE("streaming gives the dense path's metrics and output for every block s
             REQUIRE(s.rows.size() == dense.rows.size());
             for (std::size_t t = 0; t < s.rows.size(); ++t) check_same_row(s.rows[t], dense.rows[t]);
             REQUIRE(s.output.data.size() == dense.output.data.size());
-            for (std::size_t c = 0; c < s.output.data.size(); ++c)
-                CHECK(s.output.data[c] == dense.output.data[c]);
+            for (std::size_t c = 0; c < s.output.data.size(); ++c) CHECK(s.output.data[c] == dense.output.data[c]);
             CHECK(s.summary.empty_rows == dense.summary.empty_rows);
             CHECK_THAT(s.summary.mean_entropy, Near(dense.summary.mean_entropy, 1e-12, 1e-12));
         }
@@ -157,8 +155,7 @@ TEST_CASE("the overview is max or mean pooling of the dense weights", "[stream][
     }
 }
 
-TEST_CASE("a tile equals the same cells of the dense weights, masks at absolute positions",
-          "[stream][tile]") {
+TEST_CASE("a tile equals the same cells of the dense weights, masks at absolute positions", "[stream][tile]") {
     std::mt19937 rng(13);
     for (int trial = 0; trial < 40; ++trial) {
         const auto mode = static_cast<attn::Mode>(trial % 3);

@@ -24,25 +24,48 @@ import { npy, npyHeader, uniformCausal } from './npy.js';
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const MiB = 1024 * 1024;
 let core;
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 /** Runs fn, which must throw a StateError whose field and message match; returns the ms it took. */
 function refused(fn, field, message) {
   const t0 = performance.now();
   let caught = null;
-  try { fn(); } catch (e) { caught = e; }
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
   const ms = performance.now() - t0;
-  assert.ok(caught instanceof StateError, `expected a StateError for ${field}, got ${caught ? `${caught.name}: ${caught.message}` : 'nothing'}`);
+  assert.ok(
+    caught instanceof StateError,
+    `expected a StateError for ${field}, got ${caught ? `${caught.name}: ${caught.message}` : 'nothing'}`,
+  );
   if (field !== undefined) assert.equal(caught.field, field, caught.message);
   if (typeof message === 'string') assert.ok(caught.message.includes(message), `"${caught.message}" should contain "${message}"`);
   else if (message) assert.match(caught.message, message);
   return ms;
 }
-const modified = (mutate) => { const s = defaultState(); mutate(s); return s; };
+const modified = (mutate) => {
+  const s = defaultState();
+  mutate(s);
+  return s;
+};
 const blobOf = (bytes) => new Blob([bytes]);
 /** A Blob-like file that claims `size` bytes without holding them (the importer checks sizes first). */
-const fakeFile = (bytes, size) => ({ size, slice: (a, b) => new Blob([bytes.subarray(a, b)]), text: async () => { throw new Error('read a file beyond the limit'); }, arrayBuffer: async () => { throw new Error('read a file beyond the limit'); } });
-const npyWithShape = (shape, descr = '<f4') => npyHeader([1], { dict: `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }` });
+const fakeFile = (bytes, size) => ({
+  size,
+  slice: (a, b) => new Blob([bytes.subarray(a, b)]),
+  text: async () => {
+    throw new Error('read a file beyond the limit');
+  },
+  arrayBuffer: async () => {
+    throw new Error('read a file beyond the limit');
+  },
+});
+const npyWithShape = (shape, descr = '<f4') =>
+  npyHeader([1], { dict: `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }` });
 
 // -------------------------------------------------------------------------------------------
 // Limits
@@ -53,7 +76,16 @@ test('limits: a typical lesson link stays under 2,000 characters', () => {
   // of 4-5 too, the largest a lesson part gets with short lists).
   const lesson = {
     step: 3,
-    predictions: { rise: [0], entropy: 'up', sums: 'yes', zeros: [1, 2, 3, 6, 7, 11], renorm: 'renormalised', scores: 'same', largest: 'yes', reproduce: 'yes' },
+    predictions: {
+      rise: [0],
+      entropy: 'up',
+      sums: 'yes',
+      zeros: [1, 2, 3, 6, 7, 11],
+      renorm: 'renormalised',
+      scores: 'same',
+      largest: 'yes',
+      reproduce: 'yes',
+    },
     revealed: [1, 2, 3],
   };
   const lengths = {
@@ -79,20 +111,117 @@ test('limits: each cap of the schema accepts its value and refuses one past it, 
   const cases = [
     // [at the cap, one past, field, message]
     [qRows(LIMITS.maxTokens), qRows(LIMITS.maxTokens + 1), 'heads[0].Q', 'must have 1 to 4096 rows (got 4097)'],
-    [(s) => { s.heads[0].Q = [new Array(1024).fill(0)]; s.heads[0].K = [new Array(1024).fill(0), new Array(1024).fill(0)]; },
-      (s) => { s.heads[0].Q = [new Array(1025).fill(0)]; }, 'heads[0].Q', 'must have 1 to 1024 columns (got 1025)'],
-    [(s) => { s.heads[0].V = [new Array(1024).fill(0), new Array(1024).fill(0)]; },
-      (s) => { s.heads[0].V = [new Array(1025).fill(0), new Array(1025).fill(0)]; }, 'heads[0].V', 'must have 0 to 1024 columns (got 1025)'],
-    [(s) => { s.heads = new Array(64).fill(s.heads[0]); }, (s) => { s.heads = new Array(65).fill(s.heads[0]); }, 'heads', 'heads must be an array of 1 to 64 heads'],
-    [(s) => { s.tau = 1000; }, (s) => { s.tau = 1000.001; }, 'tau', 'tau must be a number > 0 and <= 1000 (got 1000.001)'],
-    [(s) => { s.topK = 4096; }, (s) => { s.topK = 4097; }, 'topK', 'topK must be an integer from 1 to 4096 (got 4097)'],
-    [(s) => { s.mask.window = 4096; }, (s) => { s.mask.window = 4097; }, 'mask.window', 'mask.window must be an integer from 0 to 4096 (got 4097)'],
-    [(s) => { s.tokens.keys[0] = 'x'.repeat(200); }, (s) => { s.tokens.keys[0] = 'x'.repeat(201); }, 'tokens.keys[0]', 'tokens.keys[0] must be at most 200 characters (got 201)'],
-    [(s) => { s.heads[0].name = 'x'.repeat(200); }, (s) => { s.heads[0].name = 'x'.repeat(201); }, 'heads[0].name', 'at most 200 characters (got 201)'],
-    [(s) => { s.source = 'x'.repeat(500); }, (s) => { s.source = 'x'.repeat(501); }, 'source', 'source must be at most 500 characters (got 501)'],
-    [(s) => { s.view.preset = 'p'.repeat(100); }, (s) => { s.view.preset = 'p'.repeat(101); }, 'view.preset', 'view.preset must be at most 100 characters (got 101)'],
-    [(s) => { s.lab = { view: 'none', params: Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`p${i}`, 1])) }; },
-      (s) => { s.lab = { view: 'none', params: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, 1])) }; }, 'lab.params', 'lab.params has 33 entries, at most 32'],
+    [
+      (s) => {
+        s.heads[0].Q = [new Array(1024).fill(0)];
+        s.heads[0].K = [new Array(1024).fill(0), new Array(1024).fill(0)];
+      },
+      (s) => {
+        s.heads[0].Q = [new Array(1025).fill(0)];
+      },
+      'heads[0].Q',
+      'must have 1 to 1024 columns (got 1025)',
+    ],
+    [
+      (s) => {
+        s.heads[0].V = [new Array(1024).fill(0), new Array(1024).fill(0)];
+      },
+      (s) => {
+        s.heads[0].V = [new Array(1025).fill(0), new Array(1025).fill(0)];
+      },
+      'heads[0].V',
+      'must have 0 to 1024 columns (got 1025)',
+    ],
+    [
+      (s) => {
+        s.heads = new Array(64).fill(s.heads[0]);
+      },
+      (s) => {
+        s.heads = new Array(65).fill(s.heads[0]);
+      },
+      'heads',
+      'heads must be an array of 1 to 64 heads',
+    ],
+    [
+      (s) => {
+        s.tau = 1000;
+      },
+      (s) => {
+        s.tau = 1000.001;
+      },
+      'tau',
+      'tau must be a number > 0 and <= 1000 (got 1000.001)',
+    ],
+    [
+      (s) => {
+        s.topK = 4096;
+      },
+      (s) => {
+        s.topK = 4097;
+      },
+      'topK',
+      'topK must be an integer from 1 to 4096 (got 4097)',
+    ],
+    [
+      (s) => {
+        s.mask.window = 4096;
+      },
+      (s) => {
+        s.mask.window = 4097;
+      },
+      'mask.window',
+      'mask.window must be an integer from 0 to 4096 (got 4097)',
+    ],
+    [
+      (s) => {
+        s.tokens.keys[0] = 'x'.repeat(200);
+      },
+      (s) => {
+        s.tokens.keys[0] = 'x'.repeat(201);
+      },
+      'tokens.keys[0]',
+      'tokens.keys[0] must be at most 200 characters (got 201)',
+    ],
+    [
+      (s) => {
+        s.heads[0].name = 'x'.repeat(200);
+      },
+      (s) => {
+        s.heads[0].name = 'x'.repeat(201);
+      },
+      'heads[0].name',
+      'at most 200 characters (got 201)',
+    ],
+    [
+      (s) => {
+        s.source = 'x'.repeat(500);
+      },
+      (s) => {
+        s.source = 'x'.repeat(501);
+      },
+      'source',
+      'source must be at most 500 characters (got 501)',
+    ],
+    [
+      (s) => {
+        s.view.preset = 'p'.repeat(100);
+      },
+      (s) => {
+        s.view.preset = 'p'.repeat(101);
+      },
+      'view.preset',
+      'view.preset must be at most 100 characters (got 101)',
+    ],
+    [
+      (s) => {
+        s.lab = { view: 'none', params: Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`p${i}`, 1])) };
+      },
+      (s) => {
+        s.lab = { view: 'none', params: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, 1])) };
+      },
+      'lab.params',
+      'lab.params has 33 entries, at most 32',
+    ],
   ];
   for (const [atCap, pastCap, field, message] of cases) {
     validateState(modified(atCap)); // accepted
@@ -114,32 +243,53 @@ test('limits: links beyond 4,000,000 characters, a 200 MB link and a 64 MiB bloc
   assert.ok(msHuge < 2000, `a 200 MB link refused in ${msHuge.toFixed(0)} ms`);
   // A d that declares more than 64 MiB: refused from its 11-byte prefix, nothing inflated.
   const bomb = Buffer.from([0x41, 0x50, 1, 0x01, 0x00, 0x00, 0x04, 0, 0, 0, 0]); // 64 MiB + 1
-  refused(() => decodeLink(`${DEFAULT_SCALARS}&d=${bomb.toString('base64url')}`), 'd', `d declares ${64 * MiB + 1} bytes of data, more than the limit of ${64 * MiB}`);
+  refused(
+    () => decodeLink(`${DEFAULT_SCALARS}&d=${bomb.toString('base64url')}`),
+    'd',
+    `d declares ${64 * MiB + 1} bytes of data, more than the limit of ${64 * MiB}`,
+  );
   // encodeLink refuses a state whose block would be larger (state.test.js builds one); the
   // message the page shows then is the "too large for a link" one.
 });
 
 test('limits: the importer refuses files beyond its caps from their size alone (200 MB JSON, 600 MB .npz, 17 MiB tokens, a 10^6 x 10^6 head)', async () => {
   const json = new TextEncoder().encode('{"attention": [[1]]}');
-  await assert.rejects(openSource(core, fakeFile(json, 200 * MiB), { name: 'big.json' }),
-    (e) => e.code === 'too_large' && e.message === 'big.json is 200 MiB; the page reads at most 64 MiB of this kind of file. Use the command-line tool (attn analyze) for bigger files, or export fewer layers.');
+  await assert.rejects(
+    openSource(core, fakeFile(json, 200 * MiB), { name: 'big.json' }),
+    (e) =>
+      e.code === 'too_large' &&
+      e.message ===
+        'big.json is 200 MiB; the page reads at most 64 MiB of this kind of file. Use the command-line tool (attn analyze) for bigger files, or export fewer layers.',
+  );
   const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]);
-  await assert.rejects(openSource(core, fakeFile(zip, 600 * MiB), { name: 'big.npz' }),
-    (e) => e.code === 'too_large' && /^big\.npz is 600 MiB; the page reads at most 512 MiB/.test(e.message));
+  await assert.rejects(
+    openSource(core, fakeFile(zip, 600 * MiB), { name: 'big.npz' }),
+    (e) => e.code === 'too_large' && /^big\.npz is 600 MiB; the page reads at most 512 MiB/.test(e.message),
+  );
   const npyBytes = npy([2, 2], [1, 0, 0.5, 0.5]);
-  await assert.rejects(openSource(core, fakeFile(npyBytes, IMPORT_LIMITS.npyBytes + 1), { name: 'huge.npy' }),
-    (e) => e.code === 'too_large' && /^huge\.npy is 8192 MiB; the page reads at most 8192 MiB/.test(e.message));
+  await assert.rejects(
+    openSource(core, fakeFile(npyBytes, IMPORT_LIMITS.npyBytes + 1), { name: 'huge.npy' }),
+    (e) => e.code === 'too_large' && /^huge\.npy is 8192 MiB; the page reads at most 8192 MiB/.test(e.message),
+  );
   const src = await openSource(core, blobOf(npy([2, 2], [1, 0, 0.5, 0.5])));
-  await assert.rejects(readTokens(core, fakeFile(new Uint8Array(0), 17 * MiB), src),
-    (e) => e.code === 'too_large' && /^the token file is 17 MiB; the page reads at most 16 MiB/.test(e.message));
+  await assert.rejects(
+    readTokens(core, fakeFile(new Uint8Array(0), 17 * MiB), src),
+    (e) => e.code === 'too_large' && /^the token file is 17 MiB; the page reads at most 16 MiB/.test(e.message),
+  );
   // A 10^6 x 10^6 shape in a .npy header (a 40-byte-per-row lie): refused from the header.
   const million = npyWithShape('(1000000, 1000000)');
-  await assert.rejects(openSource(core, blobOf(million), { name: 'million.npy' }),
-    (e) => e.code === 'too_large' && e.message === 'shape [1000000, 1000000] has 1000000 tokens on one axis; the limit is 131072');
+  await assert.rejects(
+    openSource(core, blobOf(million), { name: 'million.npy' }),
+    (e) => e.code === 'too_large' && e.message === 'shape [1000000, 1000000] has 1000000 tokens on one axis; the limit is 131072',
+  );
   // Within the axis limit but one head above 256 MiB.
   const wide = npyWithShape('(9000, 9000)');
-  await assert.rejects(openSource(core, fakeFile(wide, wide.length + 9000 * 9000 * 4), { name: 'wide.npy' }),
-    (e) => e.code === 'too_large' && /^one head of shape 9000 × 9000 is 309 MiB of float32; the page analyses heads of at most 256 MiB/.test(e.message));
+  await assert.rejects(
+    openSource(core, fakeFile(wide, wide.length + 9000 * 9000 * 4), { name: 'wide.npy' }),
+    (e) =>
+      e.code === 'too_large' &&
+      /^one head of shape 9000 × 9000 is 309 MiB of float32; the page analyses heads of at most 256 MiB/.test(e.message),
+  );
 });
 
 // -------------------------------------------------------------------------------------------
@@ -149,14 +299,88 @@ test('limits: the importer refuses files beyond its caps from their size alone (
 test('bad inputs (API): NaN and Inf in Q, K, V, logits, weights, gate and x.X name the cell', () => {
   for (const bad of [NaN, Infinity, -Infinity]) {
     const shown = String(bad);
-    refused(() => validateState(modified((s) => { s.heads[0].Q[0][0] = bad; })), 'heads[0].Q[0][0]', `heads[0].Q[0][0] must be a finite number (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.heads[0].K[1][1] = bad; })), 'heads[0].K[1][1]', `heads[0].K[1][1] must be a finite number (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.heads[0].V[0][1] = bad; })), 'heads[0].V[0][1]', `heads[0].V[0][1] must be a finite number (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.mode = 'logits'; s.heads[0].logits = [[bad, 0]]; })), 'heads[0].logits[0][0]', `heads[0].logits[0][0] must be a finite number or null (masked) (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.mode = 'weights'; s.heads[0].weights = [[0.5, bad]]; })), 'heads[0].weights[0][1]', `heads[0].weights[0][1] must be a finite number >= 0 (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.heads[0].gate = [bad]; })), 'heads[0].gate[0]', `heads[0].gate[0] must be a finite number (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.tau = bad; })), 'tau', `tau must be a number > 0 and <= 1000 (got ${shown})`);
-    refused(() => validateState(modified((s) => { s.scale = bad; })), 'scale', `scale must be "auto" or a finite number > 0 (got ${shown})`);
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.heads[0].Q[0][0] = bad;
+          }),
+        ),
+      'heads[0].Q[0][0]',
+      `heads[0].Q[0][0] must be a finite number (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.heads[0].K[1][1] = bad;
+          }),
+        ),
+      'heads[0].K[1][1]',
+      `heads[0].K[1][1] must be a finite number (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.heads[0].V[0][1] = bad;
+          }),
+        ),
+      'heads[0].V[0][1]',
+      `heads[0].V[0][1] must be a finite number (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.mode = 'logits';
+            s.heads[0].logits = [[bad, 0]];
+          }),
+        ),
+      'heads[0].logits[0][0]',
+      `heads[0].logits[0][0] must be a finite number or null (masked) (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.mode = 'weights';
+            s.heads[0].weights = [[0.5, bad]];
+          }),
+        ),
+      'heads[0].weights[0][1]',
+      `heads[0].weights[0][1] must be a finite number >= 0 (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.heads[0].gate = [bad];
+          }),
+        ),
+      'heads[0].gate[0]',
+      `heads[0].gate[0] must be a finite number (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.tau = bad;
+          }),
+        ),
+      'tau',
+      `tau must be a number > 0 and <= 1000 (got ${shown})`,
+    );
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.scale = bad;
+          }),
+        ),
+      'scale',
+      `scale must be "auto" or a finite number > 0 (got ${shown})`,
+    );
   }
   const x = LESSON_PRESETS.multihead.make();
   x.x.X[0][0] = NaN;
@@ -164,24 +388,101 @@ test('bad inputs (API): NaN and Inf in Q, K, V, logits, weights, gate and x.X na
 });
 
 test('bad inputs (API): tau <= 0, negative sizes, non-objects and prototype keys', () => {
-  for (const tau of [0, -0, -1, -1e-300]) refused(() => validateState(modified((s) => { s.tau = tau; })), 'tau', 'tau must be a number > 0 and <= 1000');
-  refused(() => validateState(modified((s) => { s.row = -1; })), 'row', 'row must be an integer from 0 to 0 (got -1)');
-  refused(() => validateState(modified((s) => { s.mask.window = -1; })), 'mask.window', 'mask.window must be an integer from 0 to 4096 (got -1)');
-  refused(() => validateState(modified((s) => { s.topK = -2; })), 'topK', 'topK must be an integer from 1 to 4096 (got -2)');
-  refused(() => validateState(modified((s) => { s.heads[0].Q = []; })), 'heads[0].Q', 'heads[0].Q must have 1 to 4096 rows (got 0)');
-  for (const [value, shown] of [[null, 'null'], [42, '42'], ['v=1', '"v=1"'], [[], 'an array of length 0'], [undefined, 'nothing']]) {
+  for (const tau of [0, -0, -1, -1e-300])
+    refused(
+      () =>
+        validateState(
+          modified((s) => {
+            s.tau = tau;
+          }),
+        ),
+      'tau',
+      'tau must be a number > 0 and <= 1000',
+    );
+  refused(
+    () =>
+      validateState(
+        modified((s) => {
+          s.row = -1;
+        }),
+      ),
+    'row',
+    'row must be an integer from 0 to 0 (got -1)',
+  );
+  refused(
+    () =>
+      validateState(
+        modified((s) => {
+          s.mask.window = -1;
+        }),
+      ),
+    'mask.window',
+    'mask.window must be an integer from 0 to 4096 (got -1)',
+  );
+  refused(
+    () =>
+      validateState(
+        modified((s) => {
+          s.topK = -2;
+        }),
+      ),
+    'topK',
+    'topK must be an integer from 1 to 4096 (got -2)',
+  );
+  refused(
+    () =>
+      validateState(
+        modified((s) => {
+          s.heads[0].Q = [];
+        }),
+      ),
+    'heads[0].Q',
+    'heads[0].Q must have 1 to 4096 rows (got 0)',
+  );
+  for (const [value, shown] of [
+    [null, 'null'],
+    [42, '42'],
+    ['v=1', '"v=1"'],
+    [[], 'an array of length 0'],
+    [undefined, 'nothing'],
+  ]) {
     refused(() => validateState(value), 'state', `the state must be an object (got ${shown})`);
   }
   // JSON.parse makes "__proto__" and "constructor" own keys: refused as unknown fields.
   const text = JSON.stringify(defaultState());
-  refused(() => validateState(JSON.parse(text.replace('{"version"', '{"__proto__":{"polluted":1},"version"'))), '__proto__', 'the state has an unknown field "__proto__"');
-  refused(() => validateState(JSON.parse(text.replace('{"version"', '{"constructor":{"prototype":{"polluted":1}},"version"'))), 'constructor', 'the state has an unknown field "constructor"');
-  refused(() => validateState(JSON.parse(text.replace('"causal"', '"__proto__":{"causal":true},"causal"'))), 'mask.__proto__', 'mask has an unknown field "__proto__"');
-  refused(() => validateState({ ...defaultState(), lesson: JSON.parse('{"step":1,"__proto__":{"step":2}}') }), 'lesson.__proto__', 'lesson has an unknown field "__proto__"');
+  refused(
+    () => validateState(JSON.parse(text.replace('{"version"', '{"__proto__":{"polluted":1},"version"'))),
+    '__proto__',
+    'the state has an unknown field "__proto__"',
+  );
+  refused(
+    () => validateState(JSON.parse(text.replace('{"version"', '{"constructor":{"prototype":{"polluted":1}},"version"'))),
+    'constructor',
+    'the state has an unknown field "constructor"',
+  );
+  refused(
+    () => validateState(JSON.parse(text.replace('"causal"', '"__proto__":{"causal":true},"causal"'))),
+    'mask.__proto__',
+    'mask has an unknown field "__proto__"',
+  );
+  refused(
+    () => validateState({ ...defaultState(), lesson: JSON.parse('{"step":1,"__proto__":{"step":2}}') }),
+    'lesson.__proto__',
+    'lesson has an unknown field "__proto__"',
+  );
   assert.equal({}.polluted, undefined);
   // A 200 MB token string: refused by its length before it is scanned.
   const t0 = performance.now();
-  refused(() => validateState(modified((s) => { s.tokens.keys[0] = 'x'.repeat(200_000_000); })), 'tokens.keys[0]', 'tokens.keys[0] must be at most 200 characters (got 200000000)');
+  refused(
+    () =>
+      validateState(
+        modified((s) => {
+          s.tokens.keys[0] = 'x'.repeat(200_000_000);
+        }),
+      ),
+    'tokens.keys[0]',
+    'tokens.keys[0] must be at most 200 characters (got 200000000)',
+  );
   assert.ok(performance.now() - t0 < 5000, 'a 200 MB token refused without a freeze');
 });
 
@@ -191,26 +492,51 @@ test('bad inputs (API): tau <= 0, negative sizes, non-objects and prototype keys
 
 /** A link of the default example whose d holds `values` (float64) for Q (1x2), K (2x2), V (2x2). */
 function linkWith({ q = [1, 0], k = [1, 0, 0, 1], v = [2, 0, 0, 4], heads, scalars = DEFAULT_SCALARS } = {}) {
-  const header = { tokens: { queries: ['q'], keys: ['k1', 'k2'] }, source: 's', allow: false, heads: heads ?? [{ name: 'h', Q: [1, 2, 8], K: [2, 2, 8], V: [2, 2, 8] }] };
+  const header = {
+    tokens: { queries: ['q'], keys: ['k1', 'k2'] },
+    source: 's',
+    allow: false,
+    heads: heads ?? [{ name: 'h', Q: [1, 2, 8], K: [2, 2, 8], V: [2, 2, 8] }],
+  };
   return `${scalars}&d=${makeD(header, Buffer.concat([float64Bytes([...q, ...k, ...v]), Uint8Array.of(0, 0)]))}`;
 }
 
 test('bad inputs (link): NaN and Inf in the matrices of d, in every mode', () => {
   assert.ok(statesEqual(decodeLink(linkWith()).heads[0].Q, [[1, 0]]), 'the hand-made link decodes');
   refused(() => decodeLink(linkWith({ q: [Infinity, 0] })), 'heads[0].Q[0][0]', 'heads[0].Q[0][0] must be a finite number (got Infinity)');
-  refused(() => decodeLink(linkWith({ k: [1, 0, -Infinity, 1] })), 'heads[0].K[1][0]', 'heads[0].K[1][0] must be a finite number (got -Infinity)');
+  refused(
+    () => decodeLink(linkWith({ k: [1, 0, -Infinity, 1] })),
+    'heads[0].K[1][0]',
+    'heads[0].K[1][0] must be a finite number (got -Infinity)',
+  );
   // NaN in the block marks a masked logit, so elsewhere it reads as null and is refused as such.
   refused(() => decodeLink(linkWith({ v: [2, NaN, 0, 4] })), 'heads[0].V[0][1]', 'heads[0].V[0][1] must be a finite number (got null)');
-  const logits = (cells) => `${DEFAULT_SCALARS.replace('mode=qkv', 'mode=logits')}&d=${makeD(
-    { tokens: { queries: ['q'], keys: ['k1', 'k2'] }, source: 's', allow: false, heads: [{ name: 'h', logits: [1, 2, 8] }] },
-    Buffer.concat([float64Bytes(cells), Uint8Array.of(0, 0)]))}`;
+  const logits = (cells) =>
+    `${DEFAULT_SCALARS.replace('mode=qkv', 'mode=logits')}&d=${makeD(
+      { tokens: { queries: ['q'], keys: ['k1', 'k2'] }, source: 's', allow: false, heads: [{ name: 'h', logits: [1, 2, 8] }] },
+      Buffer.concat([float64Bytes(cells), Uint8Array.of(0, 0)]),
+    )}`;
   assert.deepEqual(decodeLink(logits([NaN, 1])).heads[0].logits, [[null, 1]], 'a NaN logit is a masked cell');
-  refused(() => decodeLink(logits([Infinity, 1])), 'heads[0].logits[0][0]', 'heads[0].logits[0][0] must be a finite number or null (masked) (got Infinity)');
-  const weights = (cells) => `${DEFAULT_SCALARS.replace('mode=qkv', 'mode=weights')}&d=${makeD(
-    { tokens: { queries: ['q'], keys: ['k1', 'k2'] }, source: 's', allow: false, heads: [{ name: 'h', weights: [1, 2, 8] }] },
-    Buffer.concat([float64Bytes(cells), Uint8Array.of(0, 0)]))}`;
-  refused(() => decodeLink(weights([0.5, NaN])), 'heads[0].weights[0][1]', 'heads[0].weights[0][1] must be a finite number >= 0 (got null)');
-  refused(() => decodeLink(weights([Infinity, 0.5])), 'heads[0].weights[0][0]', 'heads[0].weights[0][0] must be a finite number >= 0 (got Infinity)');
+  refused(
+    () => decodeLink(logits([Infinity, 1])),
+    'heads[0].logits[0][0]',
+    'heads[0].logits[0][0] must be a finite number or null (masked) (got Infinity)',
+  );
+  const weights = (cells) =>
+    `${DEFAULT_SCALARS.replace('mode=qkv', 'mode=weights')}&d=${makeD(
+      { tokens: { queries: ['q'], keys: ['k1', 'k2'] }, source: 's', allow: false, heads: [{ name: 'h', weights: [1, 2, 8] }] },
+      Buffer.concat([float64Bytes(cells), Uint8Array.of(0, 0)]),
+    )}`;
+  refused(
+    () => decodeLink(weights([0.5, NaN])),
+    'heads[0].weights[0][1]',
+    'heads[0].weights[0][1] must be a finite number >= 0 (got null)',
+  );
+  refused(
+    () => decodeLink(weights([Infinity, 0.5])),
+    'heads[0].weights[0][0]',
+    'heads[0].weights[0][0] must be a finite number >= 0 (got Infinity)',
+  );
   // Scalars: NaN and Infinity are not decimals; 1e999 overflows to Infinity and is refused by range.
   const link = encodeLink(defaultState());
   const tau = (v) => link.replace('tau=1&', `tau=${v}&`);
@@ -224,9 +550,17 @@ test('bad inputs (link): NaN and Inf in the matrices of d, in every mode', () =>
 test('bad inputs (link): 10^6 x 10^6 and negative shapes in the header of d, refused before allocating', () => {
   const shape = (Q) => linkWith({ heads: [{ name: 'h', Q, K: [2, 2, 8], V: [2, 2, 8] }] });
   const t0 = performance.now();
-  refused(() => decodeLink(shape([1_000_000, 1_000_000, 8])), 'd', 'd is corrupt: the row count of heads[0].Q must be an integer from 0 to 4096 (got 1000000)');
+  refused(
+    () => decodeLink(shape([1_000_000, 1_000_000, 8])),
+    'd',
+    'd is corrupt: the row count of heads[0].Q must be an integer from 0 to 4096 (got 1000000)',
+  );
   assert.ok(performance.now() - t0 < 1000);
-  refused(() => decodeLink(shape([1, -2, 8])), 'd', 'd is corrupt: the column count of heads[0].Q must be an integer from 0 to 4096 (got -2)');
+  refused(
+    () => decodeLink(shape([1, -2, 8])),
+    'd',
+    'd is corrupt: the column count of heads[0].Q must be an integer from 0 to 4096 (got -2)',
+  );
   refused(() => decodeLink(shape([-1, 2, 8])), 'd', 'the row count of heads[0].Q must be an integer from 0 to 4096 (got -1)');
   // Within 4096 each, but more numbers than the block holds: a truncation, not an allocation.
   refused(() => decodeLink(shape([4096, 4096, 8])), 'd', 'd is corrupt or truncated: it needs');
@@ -239,20 +573,32 @@ test('bad inputs (link): unknown version, duplicate keys, malformed parts, proto
   refused(() => decodeLink(`${link}&oops`), 'link', 'the link part "oops" is not of the form key=value');
   refused(() => decodeLink(link.replace('tau=1', 'tau=%E0%A4%A')), 'link', 'the link has a broken %-escape in "%E0%A4%A"');
   refused(() => decodeLink(`${link}&__proto__=1`), 'link', 'the link has an unknown key "__proto__"');
-  refused(() => decodeLink(`${link}&lesson=${encodeURIComponent('{"__proto__":{"step":2},"step":1}')}`), 'lesson.__proto__', 'lesson has an unknown field "__proto__"');
-  refused(() => decodeLink(`${link}&lab=${encodeURIComponent('{"view":"none","params":{"__proto__":{"polluted":1}}}')}`), 'lab.params', 'lab.params has a parameter named "__proto__"; names are letters and digits');
+  refused(
+    () => decodeLink(`${link}&lesson=${encodeURIComponent('{"__proto__":{"step":2},"step":1}')}`),
+    'lesson.__proto__',
+    'lesson has an unknown field "__proto__"',
+  );
+  refused(
+    () => decodeLink(`${link}&lab=${encodeURIComponent('{"view":"none","params":{"__proto__":{"polluted":1}}}')}`),
+    'lab.params',
+    'lab.params has a parameter named "__proto__"; names are letters and digits',
+  );
   refused(() => decodeLink(`${link}&lesson=%7B`), 'lesson', 'lesson in the link is not JSON (got "{")');
   const d = link.slice(link.indexOf('&d=') + 3);
   refused(() => decodeLink(link.replace(d, d.slice(0, d.length - 8))), 'd', /^d is (corrupt|not valid base64url)/);
-  const headerProto = `${DEFAULT_SCALARS}&d=${makeD(null, Buffer.concat([float64Bytes([1, 0, 1, 0, 0, 1]), Uint8Array.of(0, 0)]),
-    { headerText: '{"__proto__":{"polluted":1},"tokens":{"queries":["q"],"keys":["k1","k2"]},"source":"s","allow":false,"heads":[{"name":"h","Q":[1,2,8],"K":[2,2,8]}]}' })}`;
+  const headerProto = `${DEFAULT_SCALARS}&d=${makeD(null, Buffer.concat([float64Bytes([1, 0, 1, 0, 0, 1]), Uint8Array.of(0, 0)]), {
+    headerText:
+      '{"__proto__":{"polluted":1},"tokens":{"queries":["q"],"keys":["k1","k2"]},"source":"s","allow":false,"heads":[{"name":"h","Q":[1,2,8],"K":[2,2,8]}]}',
+  })}`;
   refused(() => decodeLink(headerProto), 'd', 'd is corrupt: its header has an unknown field "__proto__"');
   assert.equal({}.polluted, undefined);
 });
 
 test('bad inputs (link): tokens with HTML and invalid UTF-16 decode as plain strings', () => {
   const html = '"><img src=x onerror=alert(1)>';
-  const s = modified((x) => { x.tokens.keys = [html, '\ud800']; });
+  const s = modified((x) => {
+    x.tokens.keys = [html, '\ud800'];
+  });
   const back = decodeLink(encodeLink(s));
   // Half a character is the replacement character U+FFFD everywhere (docs/state.md "Text").
   assert.deepEqual(back.tokens.keys, [html, '\ufffd']);
@@ -261,7 +607,11 @@ test('bad inputs (link): tokens with HTML and invalid UTF-16 decode as plain str
 test('bad inputs (page options): a bad value is reported and keeps its default; the state still reads', () => {
   const link = `${encodeLink(defaultState())}&lang=xx&embed=2&palette=jet`;
   const { options, errors } = readPageOptions(link);
-  assert.deepEqual(errors, [{ key: 'lang', value: 'xx' }, { key: 'embed', value: '2' }, { key: 'palette', value: 'jet' }]);
+  assert.deepEqual(errors, [
+    { key: 'lang', value: 'xx' },
+    { key: 'embed', value: '2' },
+    { key: 'palette', value: 'jet' },
+  ]);
   assert.equal(options.lang, null);
   assert.ok(statesEqual(decodeLink(link), defaultState()));
 });
@@ -273,7 +623,8 @@ test('bad inputs (page options): a bad value is reported and keeps its default; 
 test('bad inputs (file): .npy headers: truncated, negative, 10^6, 1-D, 7-D, Fortran, big-endian, object; [2, 3] is cross-attention', async () => {
   const ok = npy([2, 2], [1, 0, 0.5, 0.5]);
   const wrongLength = ok.slice();
-  wrongLength[8] = 0xff; wrongLength[9] = 0xff;
+  wrongLength[8] = 0xff;
+  wrongLength[9] = 0xff;
   const cases = [
     [ok.subarray(0, 9), 'truncated .npy header: the file has 9 bytes, a header needs at least 12'],
     [ok.subarray(0, 30), 'the .npy header needs 128 bytes but the file has 30: it is truncated'],
@@ -284,7 +635,10 @@ test('bad inputs (file): .npy headers: truncated, negative, 10^6, 1-D, 7-D, Fort
     [npyWithShape('(1, 1, 1, 1, 1, 2, 2)'), /^shape \[1, 1, 1, 1, 1, 2, 2\] has 7 axes/],
     [npy([2, 2], [1, 0, 0.5, 0.5], { fortran: true }), /Fortran-order arrays are not supported: save with np\.ascontiguousarray/],
     [npy([2, 2], [1, 0, 0.5, 0.5], { descr: '>f4' }), "big-endian float32 ('>f4'): convert with arr.astype('<f4')"],
-    [npy([2, 2], [1, 0, 0.5, 0.5], { descr: '|O' }), "object arrays ('|O') cannot be read: only little-endian float16, float32 and float64 arrays can (convert with arr.astype('<f4'))"],
+    [
+      npy([2, 2], [1, 0, 0.5, 0.5], { descr: '|O' }),
+      "object arrays ('|O') cannot be read: only little-endian float16, float32 and float64 arrays can (convert with arr.astype('<f4'))",
+    ],
   ];
   for (const [bytes, message] of cases) {
     await assert.rejects(openSource(core, blobOf(bytes), { name: 'bad.npy' }), (e) => {
@@ -301,11 +655,16 @@ test('bad inputs (file): .npy headers: truncated, negative, 10^6, 1-D, 7-D, Fort
 test('bad inputs (file): empty, random bytes, prototype keys and duplicate keys in JSON, broken and HTML tokens', async () => {
   await assert.rejects(openSource(core, blobOf(new Uint8Array(0)), { name: 'e.npy' }), (e) => e.message === 'e.npy is empty');
   const random = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251);
-  await assert.rejects(openSource(core, blobOf(random), { name: 'r.bin' }),
-    (e) => e.message === 'r.bin is not an attention file: expected .npy, .npz or JSON (it starts with neither \\x93NUMPY, PK nor { or [)');
-  await assert.rejects(openSource(core, blobOf(random), { name: 'r.npy' }), (e) => /^r\.npy is not a \.npy file: it does not start with the magic bytes \\x93NUMPY/.test(e.message));
+  await assert.rejects(
+    openSource(core, blobOf(random), { name: 'r.bin' }),
+    (e) => e.message === 'r.bin is not an attention file: expected .npy, .npz or JSON (it starts with neither \\x93NUMPY, PK nor { or [)',
+  );
+  await assert.rejects(openSource(core, blobOf(random), { name: 'r.npy' }), (e) =>
+    /^r\.npy is not a \.npy file: it does not start with the magic bytes \\x93NUMPY/.test(e.message),
+  );
   // An attention JSON with __proto__ and constructor keys: the keys are ignored, nothing is polluted.
-  const proto = '{"__proto__": {"polluted": 1, "attention": [[0]]}, "constructor": {"prototype": {"polluted": 2}}, "tokens": ["a", "b"], "attention": [[1, 0], [0.5, 0.5]]}';
+  const proto =
+    '{"__proto__": {"polluted": 1, "attention": [[0]]}, "constructor": {"prototype": {"polluted": 2}}, "tokens": ["a", "b"], "attention": [[1, 0], [0.5, 0.5]]}';
   const src = await openSource(core, blobOf(new TextEncoder().encode(proto)), { name: 'p.json' });
   assert.equal(src.format, 'circuitsvis');
   assert.deepEqual(src.layout, { layers: 1, heads: 1, nQ: 2, nK: 2 });
@@ -316,14 +675,24 @@ test('bad inputs (file): empty, random bytes, prototype keys and duplicate keys 
   assert.equal(st.kind, 'state');
   refused(() => validateState(st.state), '__proto__', 'the state has an unknown field "__proto__"');
   // Duplicate keys in an attention JSON: the last one wins (as JSON.parse, Python and the CLI do).
-  const dup = await openSource(core, blobOf(new TextEncoder().encode('{"attention": [[1, 0], [0.5, 0.5]], "attention": [[1]]}')), { name: 'd.json' });
+  const dup = await openSource(core, blobOf(new TextEncoder().encode('{"attention": [[1, 0], [0.5, 0.5]], "attention": [[1]]}')), {
+    name: 'd.json',
+  });
   assert.deepEqual(dup.layout, { layers: 1, heads: 1, nQ: 1, nK: 1 });
   // NaN literals are not JSON.
-  await assert.rejects(openSource(core, blobOf(new TextEncoder().encode('{"attention": [[NaN, 0], [0.5, 0.5]]}')), { name: 'n.json' }),
-    (e) => e.message === 'not an attention file: the text is not valid JSON (at byte 17)');
+  await assert.rejects(
+    openSource(core, blobOf(new TextEncoder().encode('{"attention": [[NaN, 0], [0.5, 0.5]]}')), { name: 'n.json' }),
+    (e) => e.message === 'not an attention file: the text is not valid JSON (at byte 17)',
+  );
   // Tokens: invalid UTF-8 becomes U+FFFD, HTML stays as it is.
   const six = await openSource(core, blobOf(npy([3, 3], uniformCausal(3))));
-  const bytes = Buffer.concat([Buffer.from('<img src=x onerror=alert(1)>\n'), Buffer.from([0xf0, 0x9f]), Buffer.from('\n'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('\n')]);
+  const bytes = Buffer.concat([
+    Buffer.from('<img src=x onerror=alert(1)>\n'),
+    Buffer.from([0xf0, 0x9f]),
+    Buffer.from('\n'),
+    Buffer.from([0xff, 0xfe, 0x41]),
+    Buffer.from('\n'),
+  ]);
   const t = await readTokens(core, blobOf(bytes), six);
   assert.deepEqual(t.keyTokens, ['<img src=x onerror=alert(1)>', '\ufffd', '\ufffd\ufffdA']);
 });
@@ -358,7 +727,11 @@ test('bad inputs (CLI): attn compute and attn analyze refuse with status 2 and s
       return spawnSync(CLI, ['analyze', path], { encoding: 'utf8' });
     };
     const files = [
-      ['million.npy', npyWithShape('(1000000, 1000000)'), /^attn: shape \[1000000, 1000000\] has 1000000 tokens on one axis; the limit is 131072$/m],
+      [
+        'million.npy',
+        npyWithShape('(1000000, 1000000)'),
+        /^attn: shape \[1000000, 1000000\] has 1000000 tokens on one axis; the limit is 131072$/m,
+      ],
       ['negative.npy', npyWithShape('(-1, 4)'), /negative extent \(-1\)/],
       ['object.npy', npy([2, 2], [0, 0, 0, 0], { descr: '|O' }), /object arrays \('\|O'\) cannot be read/],
       ['header.npy', npy([2, 2], [1, 0, 0.5, 0.5]).subarray(0, 30), /truncated/],

@@ -54,16 +54,27 @@ function parseCsv(text) {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
   }
   assert.equal(quoted, false, 'unterminated quoted field');
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -135,7 +146,10 @@ test('L5H5 (an induction head on 20 random tokens repeated) is an offset-19 stri
 test('GPT-2 layer 0 from .npy: the JSON header, and --layers / --heads select', () => {
   const dir = join(REAL, 'gpt2-small_L0_nlp-sentence');
   const doc = analyzeJson([join(dir, 'attention.npy'), '--heads', '1,3-4,3']);
-  assert.deepEqual(doc.heads.map((h) => h.head), [1, 3, 4]);
+  assert.deepEqual(
+    doc.heads.map((h) => h.head),
+    [1, 3, 4],
+  );
   assert.equal(doc.file, join(dir, 'attention.npy'));
   assert.equal(doc.topK, 2);
   assert.equal(doc.causal, false);
@@ -146,7 +160,10 @@ test('GPT-2 layer 0 from .npy: the JSON header, and --layers / --heads select', 
   assert.ok(k3.heads[0].summary.meanTopKMass >= all.heads[0].summary.meanTopKMass);
   // The file's labels (JSON) are carried along.
   const labelled = analyzeJson([join(REAL, 'gpt2-small_induction-heads_repeated-sentence', 'attention.json')]);
-  assert.deepEqual(labelled.heads.map((h) => h.label), ['L6H9', 'L5H5']);
+  assert.deepEqual(
+    labelled.heads.map((h) => h.label),
+    ['L6H9', 'L5H5'],
+  );
 });
 
 test('CSV: one line per head, numbers equal to the JSON ones', () => {
@@ -154,8 +171,21 @@ test('CSV: one line per head, numbers equal to the JSON ones', () => {
   const run = analyze([file, '--format', 'csv']);
   assert.equal(run.status, 0, run.stderr);
   const rows = parseCsv(run.stdout);
-  assert.deepEqual(rows[0], ['layer', 'head', 'verdict', 'rows', 'empty_rows', 'mean_entropy', 'mean_normalized_entropy',
-    'mean_n_eff', 'mean_top_k_mass', 'mean_sink_mass', 'pattern', 'confidence', 'parameter']);
+  assert.deepEqual(rows[0], [
+    'layer',
+    'head',
+    'verdict',
+    'rows',
+    'empty_rows',
+    'mean_entropy',
+    'mean_normalized_entropy',
+    'mean_n_eff',
+    'mean_top_k_mass',
+    'mean_sink_mass',
+    'pattern',
+    'confidence',
+    'parameter',
+  ]);
   assert.equal(rows.length, 13);
   const doc = analyzeJson([file]);
   rows.slice(1).forEach((r, i) => {
@@ -194,10 +224,25 @@ test('--rows: per-row metrics in JSON, and CSV lines with the query token quoted
   const run = analyze([file, '--tokens', tokFile, '--rows', '--format', 'csv']);
   assert.equal(run.status, 0, run.stderr);
   const rows = parseCsv(run.stdout);
-  assert.deepEqual(rows[0], ['layer', 'head', 'row', 'token', 'entropy', 'normalized_entropy', 'n_eff', 'top_k_mass',
-    'sink_mass', 'support', 'visible', 'empty']);
+  assert.deepEqual(rows[0], [
+    'layer',
+    'head',
+    'row',
+    'token',
+    'entropy',
+    'normalized_entropy',
+    'n_eff',
+    'top_k_mass',
+    'sink_mass',
+    'support',
+    'visible',
+    'empty',
+  ]);
   assert.equal(rows.length, 1 + n);
-  assert.deepEqual(rows.slice(1).map((r) => r[3]), tokens);
+  assert.deepEqual(
+    rows.slice(1).map((r) => r[3]),
+    tokens,
+  );
   rows.slice(1).forEach((r, t) => {
     assert.equal(r.length, 12);
     assert.equal(Number(r[2]), t);
@@ -224,15 +269,27 @@ test('refusals: bad magic, Fortran order, big-endian, integers, truncated data, 
   const cases = [
     { name: 'garbage.npy', bytes: Buffer.from('this is not an array\n'), message: /\\x93NUMPY/ },
     { name: 'empty.json', bytes: Buffer.alloc(0), message: /empty\.json is empty/ },
-    { name: 'fortran.npy', bytes: npy([2, 3], [1, 0, 0, 1, 0, 0], { fortran: true }), message: /Fortran-order arrays are not supported: save with np\.ascontiguousarray/ },
-    { name: 'big.npy', bytes: npy([2, 2], [1, 0, 0.5, 0.5], { descr: '>f4' }), message: /big-endian float32 \('>f4'\): convert with arr\.astype\('<f4'\)/ },
+    {
+      name: 'fortran.npy',
+      bytes: npy([2, 3], [1, 0, 0, 1, 0, 0], { fortran: true }),
+      message: /Fortran-order arrays are not supported: save with np\.ascontiguousarray/,
+    },
+    {
+      name: 'big.npy',
+      bytes: npy([2, 2], [1, 0, 0.5, 0.5], { descr: '>f4' }),
+      message: /big-endian float32 \('>f4'\): convert with arr\.astype\('<f4'\)/,
+    },
     { name: 'ints.npy', bytes: npy([2, 2], [1, 0, 0, 1], { descr: '<i8' }), message: /'<i8'/ },
     { name: 'short.npy', bytes: npy([4, 4], uniformCausal(4)).subarray(0, 128 + 40), message: /truncated \.npy data/ },
     { name: 'batch.npy', bytes: npy([2, 1, 1, 2, 2], new Array(8).fill(0.5)), message: /pick one example: the batch axis has 2 entries/ },
     { name: 'rank1.npy', bytes: npy([4], [1, 0, 0, 0]), message: /shape \[4\] has 1 axis/ },
     { name: 'notjson.json', bytes: Buffer.from('{"attention": [[1, 0]'), message: /not valid JSON/ },
     { name: 'ragged.json', bytes: Buffer.from('{"attention": [[1, 0], [1]]}'), message: /attention\[1\] has 1 entries, expected 2/ },
-    { name: 'state.json', bytes: Buffer.from('{"version": 1, "mode": "qkv", "heads": []}'), message: /this is a playground state \(docs\/state\.md\), not an attention file/ },
+    {
+      name: 'state.json',
+      bytes: Buffer.from('{"version": 1, "mode": "qkv", "heads": []}'),
+      message: /this is a playground state \(docs\/state\.md\), not an attention file/,
+    },
   ];
   for (const c of cases) {
     const run = analyze([tmpFile(c.name, c.bytes)]);
@@ -280,7 +337,13 @@ test('the T5 raw scores are not probabilities: exit 3 under auto, analysed with 
   const forced = analyze([file, '--read', 'weights', '--heads', '0-1']);
   assert.equal(forced.status, 3);
   const forcedDoc = JSON.parse(forced.stdout);
-  assert.deepEqual(forcedDoc.heads.map((h) => [h.verdict, h.summary]), [['not_probabilities', null], ['not_probabilities', null]]);
+  assert.deepEqual(
+    forcedDoc.heads.map((h) => [h.verdict, h.summary]),
+    [
+      ['not_probabilities', null],
+      ['not_probabilities', null],
+    ],
+  );
   assert.match(forcedDoc.warnings.join(' '), /2 heads are not probabilities/);
 });
 
@@ -294,7 +357,10 @@ test('NaN is located: layer, head, query and key', () => {
   const run = analyze([file]);
   assert.equal(run.status, 2, run.stderr);
   const doc = JSON.parse(run.stdout);
-  assert.deepEqual(doc.heads.map((h) => h.verdict), ['probabilities', 'invalid']);
+  assert.deepEqual(
+    doc.heads.map((h) => h.verdict),
+    ['probabilities', 'invalid'],
+  );
   assert.deepEqual(doc.heads[1].check.firstNonfinite, { row: 2, col: 1 });
   assert.equal(doc.heads[1].summary, null);
   assert.match(run.stderr, /attn: layer 0, head 1 holds NaN at query 2, key 1 \(1 non-finite entry/);
@@ -304,7 +370,15 @@ test('NaN is located: layer, head, query and key', () => {
   assert.equal(first.stdout, '');
   assert.match(first.stderr, /layer 0, head 1 holds NaN at query 2, key 1/);
   // JSON null is NaN too, and +Inf from a float64 beyond float32's range.
-  const json = tmpFile('inf.json', JSON.stringify({ attention: [[1, 0], [1e300, 0]] }));
+  const json = tmpFile(
+    'inf.json',
+    JSON.stringify({
+      attention: [
+        [1, 0],
+        [1e300, 0],
+      ],
+    }),
+  );
   assert.match(analyze([json]).stderr, /layer 0, head 0 holds \+Inf at query 1, key 0/);
 });
 
@@ -323,10 +397,15 @@ test('--layers / --heads outside the file name the valid range', () => {
 test('.npz: a member picked by --array, with or without .npy; several members need one', () => {
   const induction = readFileSync(join(REAL, 'gpt2-small_L5H5_induction_random-repeated', 'attention.npy'));
   const scores = readFileSync(join(T5_SCORES, 'scores.npy'));
-  const file = tmpFile('run.npz', Buffer.from(zipSync({
-    'patterns.npy': [new Uint8Array(induction), { level: 6 }], // deflated
-    'scores.npy': [new Uint8Array(scores), { level: 0 }], // stored
-  })));
+  const file = tmpFile(
+    'run.npz',
+    Buffer.from(
+      zipSync({
+        'patterns.npy': [new Uint8Array(induction), { level: 6 }], // deflated
+        'scores.npy': [new Uint8Array(scores), { level: 0 }], // stored
+      }),
+    ),
+  );
   const none = analyze([file]);
   assert.equal(none.status, 64);
   assert.match(none.stderr, /holds 2 arrays \(patterns, scores\): pick one with --array NAME/);
@@ -338,7 +417,10 @@ test('.npz: a member picked by --array, with or without .npy; several members ne
   assert.deepEqual(fromNpz.heads, fromNpy.heads);
   assert.equal(analyze([file, '--array', 'scores.npy']).status, 3);
   const logits = analyzeJson([file, '--array', 'scores', '--read', 'logits', '--layers', '0', '--heads', '7']);
-  assert.deepEqual(logits.heads.map((h) => h.head), [7]);
+  assert.deepEqual(
+    logits.heads.map((h) => h.head),
+    [7],
+  );
   const missing = analyze([file, '--array', 'weights']);
   assert.equal(missing.status, 64);
   assert.match(missing.stderr, /no such member; it holds patterns, scores/);

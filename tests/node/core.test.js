@@ -14,7 +14,9 @@ import { assertClose as closeTo } from './tolerance.js';
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 let core;
 
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 function cli(state) {
   const run = spawnSync(CLI, ['compute'], { input: JSON.stringify(state), encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -28,13 +30,16 @@ const assertClose = (a, b, path = 'results', tol = 2e-6) => closeTo(a, b, path, 
 function randomState(rng) {
   const mode = ['qkv', 'logits', 'weights'][int(rng, 0, 2)];
   const nq = int(rng, 1, 9);
-  const nk = mode === 'qkv' ? int(rng, 1, 9) : (rng() < 0.5 ? nq : int(rng, 1, 9));
+  const nk = mode === 'qkv' ? int(rng, 1, 9) : rng() < 0.5 ? nq : int(rng, 1, 9);
   const dk = int(rng, 1, 5);
   const dv = int(rng, 0, 3);
   const mat = (r, c, f) => Array.from({ length: r }, () => Array.from({ length: c }, f));
   const gauss = () => (rng() * 2 - 1) * 3;
   const head = { name: 'random', Q: null, K: null, V: dv ? mat(nk, dv, gauss) : null, logits: null, weights: null };
-  if (mode === 'qkv') { head.Q = mat(nq, dk, gauss); head.K = mat(nk, dk, gauss); }
+  if (mode === 'qkv') {
+    head.Q = mat(nq, dk, gauss);
+    head.K = mat(nk, dk, gauss);
+  }
   if (mode === 'logits') head.logits = mat(nq, nk, () => (rng() < 0.15 ? null : gauss()));
   if (mode === 'weights') {
     head.weights = mat(nq, nk, () => (rng() < 0.2 ? 0 : rng())).map((row) => {
@@ -43,17 +48,23 @@ function randomState(rng) {
     });
   }
   return {
-    version: 1, mode, heads: [head], head: 0,
+    version: 1,
+    mode,
+    heads: [head],
+    head: 0,
     tokens: { queries: Array.from({ length: nq }, (_, i) => `q${i}`), keys: Array.from({ length: nk }, (_, j) => `k${j}`) },
     mask: {
-      causal: rng() < 0.4, window: rng() < 0.3 ? int(rng, 1, 4) : 0,
+      causal: rng() < 0.4,
+      window: rng() < 0.3 ? int(rng, 1, 4) : 0,
       padding: Array.from({ length: nk }, () => rng() < 0.15),
       allow: rng() < 0.2 ? mat(nq, nk, () => rng() < 0.7) : null,
     },
     tau: [0.05, 0.3, 1, 2.5, 20][int(rng, 0, 4)],
     scale: rng() < 0.5 ? 'auto' : 0.25 + rng(),
-    topK: int(rng, 1, 4), row: int(rng, 0, nq - 1),
-    view: { panel: 'weights', preset: 'custom', numbers: 'auto' }, source: '',
+    topK: int(rng, 1, 4),
+    row: int(rng, 0, nq - 1),
+    view: { panel: 'weights', preset: 'custom', numbers: 'auto' },
+    source: '',
   };
 }
 
@@ -94,9 +105,22 @@ test('seed example 1 through the node module: MATH.md golden values', () => {
 
 test('seed example 2 through the node module: A, output and row metrics', () => {
   const r = core.compute(LESSON_PRESETS.example2.make());
-  assertClose(r.weights, [[1, 0, 0], [0.25, 0.75, 0], [0.5, 0.25, 0.25]], 'weights', 1e-7);
+  assertClose(
+    r.weights,
+    [
+      [1, 0, 0],
+      [0.25, 0.75, 0],
+      [0.5, 0.25, 0.25],
+    ],
+    'weights',
+    1e-7,
+  );
   assertClose(r.output, [[2], [5], [5]], 'output', 1e-6);
-  const expected = [[0, 0, 1, 1], [0.5623351446, 0.8112781245, 1.754765351, 1], [1.039720771, 0.9463946304, 2.828427125, 0.75]];
+  const expected = [
+    [0, 0, 1, 1],
+    [0.5623351446, 0.8112781245, 1.754765351, 1],
+    [1.039720771, 0.9463946304, 2.828427125, 0.75],
+  ];
   r.rows.forEach((row, i) => {
     const [H, Hn, nEff, top2] = expected[i];
     assertClose([row.entropy, row.normalizedEntropy, row.nEff, row.topKMass], [H, Hn, nEff, top2], `row ${i}`, 1e-7);
@@ -108,15 +132,33 @@ test('errors come back typed, with the field that caused them, from WASM and CLI
   const cases = [
     [{ ...good, tau: 0 }, 'bad_temperature', 'tau'],
     [{ ...good, tau: -1 }, 'bad_temperature', 'tau'],
-    [{ ...good, heads: [{ ...good.heads[0], K: [[1, 0, 0], [0, 1, 0]] }] }, 'shape_mismatch', 'heads[0].K'],
+    [
+      {
+        ...good,
+        heads: [
+          {
+            ...good.heads[0],
+            K: [
+              [1, 0, 0],
+              [0, 1, 0],
+            ],
+          },
+        ],
+      },
+      'shape_mismatch',
+      'heads[0].K',
+    ],
     [{ ...good, heads: [{ ...good.heads[0], V: [[2, 0]] }] }, 'shape_mismatch', 'heads[0].V'],
     [{ ...good, heads: [{ ...good.heads[0], Q: [[1e300, 0]] }] }, 'invalid_value', 'heads[0].Q'],
     [{ ...good, version: 2 }, 'bad_state', 'version'],
     [{ ...good, mask: { ...good.mask, padding: [false] } }, 'shape_mismatch', 'mask.padding'],
   ];
   for (const [state, code, field] of cases) {
-    assert.throws(() => core.compute(state), (e) => e instanceof AttentionError && e.code === code && e.field === field && e.message.length > 10,
-      `${code} ${field}`);
+    assert.throws(
+      () => core.compute(state),
+      (e) => e instanceof AttentionError && e.code === code && e.field === field && e.message.length > 10,
+      `${code} ${field}`,
+    );
     const native = cli(state);
     assert.equal(native.status, 2);
     assert.equal(native.out.error.code, code);
@@ -141,9 +183,16 @@ test('the node module holds states to the whole schema, like the page', () => {
     [{ ...good, heads: [{ ...good.heads[0], v: [[1]] }] }, 'heads[0].v'],
   ];
   for (const [state, field] of cases) {
-    assert.throws(() => core.compute(state), (e) => e instanceof AttentionError && e.code === 'bad_state' && e.field === field, field);
+    assert.throws(
+      () => core.compute(state),
+      (e) => e instanceof AttentionError && e.code === 'bad_state' && e.field === field,
+      field,
+    );
   }
   for (const bad of [undefined, null, 'state', [1]]) {
-    assert.throws(() => core.compute(bad), (e) => e instanceof AttentionError && e.code === 'bad_state');
+    assert.throws(
+      () => core.compute(bad),
+      (e) => e instanceof AttentionError && e.code === 'bad_state',
+    );
   }
 });

@@ -15,22 +15,30 @@ import { LESSON_PRESETS } from '../../web/presets.js';
 import { stateCost } from '../../web/cost.js';
 
 let core;
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 test('a dense head: worked example 1', () => {
-  assert.deepEqual({ ...stateCost(core, LESSON_PRESETS.example1.make()) },
-    { cells: 2, matrixBytes: 8, scoreMacs: 4, outputMacs: 4, streamBytes: 16 });
+  assert.deepEqual(
+    { ...stateCost(core, LESSON_PRESETS.example1.make()) },
+    { cells: 2, matrixBytes: 8, scoreMacs: 4, outputMacs: 4, streamBytes: 16 },
+  );
 });
 
 test('a large head: long512', () => {
-  assert.deepEqual({ ...stateCost(core, LESSON_PRESETS.long512.make()) },
-    { cells: 262144, matrixBytes: 1048576, scoreMacs: 4194304, outputMacs: 262144, streamBytes: 262144 });
+  assert.deepEqual(
+    { ...stateCost(core, LESSON_PRESETS.long512.make()) },
+    { cells: 262144, matrixBytes: 1048576, scoreMacs: 4194304, outputMacs: 262144, streamBytes: 262144 },
+  );
 });
 
 test('given logits cost no Q K^T', () => {
   // Worked example 2: 3 x 3 logits, V of one column.
-  assert.deepEqual({ ...stateCost(core, LESSON_PRESETS.example2.make()) },
-    { cells: 9, matrixBytes: 36, scoreMacs: 0, outputMacs: 9, streamBytes: 72 });
+  assert.deepEqual(
+    { ...stateCost(core, LESSON_PRESETS.example2.make()) },
+    { cells: 9, matrixBytes: 36, scoreMacs: 0, outputMacs: 9, streamBytes: 72 },
+  );
 });
 
 test('mode "x": the multihead preset, and without W_O', () => {

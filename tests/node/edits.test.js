@@ -1,15 +1,29 @@
 // The page's pure state edits (web/page/edits.js): each returns the next state and leaves its
-// argument unchanged, and what it returns passes the schema validator (web/state.js). The states
+// argument unchanged, and what it returns passes the schema validator (the core's, tests/node/schema.js). The states
 // are the lesson presets: example 1 (q = (1, 0), K = [[1, 0], [0, 1]], V = [[2, 0], [0, 4]]),
 // the four-token self-attention state and the two-head layer of mode "x".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { validateState } from '../../web/state.js';
+import { validateState } from './schema.js';
 import { LESSON_PRESETS } from '../../web/presets.js';
 import {
-  addValues, editCell, editToken, enterLayerMode, freshLabel, leaveLayerMode, nK, nQ, resizeColumns, resizeKeys,
-  resizeQueries, setGate, setGateAll, setGateRow, switchMode, toggleAllow,
+  addValues,
+  editCell,
+  editToken,
+  enterLayerMode,
+  freshLabel,
+  leaveLayerMode,
+  nK,
+  nQ,
+  resizeColumns,
+  resizeKeys,
+  resizeQueries,
+  setGate,
+  setGateAll,
+  setGateRow,
+  switchMode,
+  toggleAllow,
 } from '../../web/page/edits.js';
 
 const example1 = () => LESSON_PRESETS.example1.make();
@@ -45,7 +59,10 @@ test('freshLabel: the smallest number not yet used', () => {
 
 test('editCell changes one number and marks the preset as edited', () => {
   const next = pure(example1(), (s) => editCell(s, 'K', 1, 0, 0.5));
-  assert.deepEqual(next.heads[0].K, [[1, 0], [0.5, 1]]);
+  assert.deepEqual(next.heads[0].K, [
+    [1, 0],
+    [0.5, 1],
+  ]);
   assert.equal(next.view.preset, 'custom');
   assert.ok(next.source.startsWith('Edited from: Worked example 1'));
   // A second edit of a custom state keeps its source.
@@ -69,7 +86,10 @@ test('resizeQueries adds a zero query with a fresh label and removes the last on
   s.mask.allow = [[true, false]];
   s.heads[0].gate = [1.5];
   const more = pure(s, (x) => resizeQueries(x, 1));
-  assert.deepEqual(more.heads[0].Q, [[1, 0], [0, 0]]);
+  assert.deepEqual(more.heads[0].Q, [
+    [1, 0],
+    [0, 0],
+  ]);
   assert.deepEqual(more.tokens.queries, ['q', 'q2']);
   assert.deepEqual(more.heads[0].gate, [1.5, 0], 'a new query starts at gate logit 0');
   assert.equal(more.mask.allow, null);
@@ -88,20 +108,37 @@ test('resizeQueries in mode "weights" adds a uniform row', () => {
   s.heads[0].Q = null;
   s.heads[0].K = null;
   const more = pure(s, (x) => resizeQueries(x, 1));
-  assert.deepEqual(more.heads[0].weights, [[0.75, 0.25], [0.5, 0.5]]);
+  assert.deepEqual(more.heads[0].weights, [
+    [0.75, 0.25],
+    [0.5, 0.5],
+  ]);
 });
 
 test('resizeKeys adds a key row to K and V, a label and a padding flag', () => {
   const more = pure(example1(), (s) => resizeKeys(s, 1));
-  assert.deepEqual(more.heads[0].K, [[1, 0], [0, 1], [0, 0]]);
-  assert.deepEqual(more.heads[0].V, [[2, 0], [0, 4], [0, 0]]);
+  assert.deepEqual(more.heads[0].K, [
+    [1, 0],
+    [0, 1],
+    [0, 0],
+  ]);
+  assert.deepEqual(more.heads[0].V, [
+    [2, 0],
+    [0, 4],
+    [0, 0],
+  ]);
   assert.deepEqual(more.tokens.keys, ['k1', 'k2', 'k3']);
   assert.deepEqual(more.mask.padding, [false, false, false]);
   const fewer = pure(more, (s) => resizeKeys(s, -1));
-  assert.deepEqual(fewer.heads[0].K, [[1, 0], [0, 1]]);
+  assert.deepEqual(fewer.heads[0].K, [
+    [1, 0],
+    [0, 1],
+  ]);
   assert.deepEqual(fewer.tokens.keys, ['k1', 'k2']);
   // One key is the least: removing it changes nothing.
-  const one = pure(pure(fewer, (s) => resizeKeys(s, -1)), (s) => resizeKeys(s, -1));
+  const one = pure(
+    pure(fewer, (s) => resizeKeys(s, -1)),
+    (s) => resizeKeys(s, -1),
+  );
   assert.deepEqual(one.heads[0].K, [[1, 0]]);
   assert.deepEqual(one.mask.padding, [false]);
 });
@@ -109,16 +146,28 @@ test('resizeKeys adds a key row to K and V, a label and a padding flag', () => {
 test('resizeKeys in mode "logits" adds a column of zeros', () => {
   const s = LESSON_PRESETS.example2.make();
   const more = pure(s, (x) => resizeKeys(x, 1));
-  assert.deepEqual(more.heads[0].logits.map((row) => row.length), [4, 4, 4]);
-  assert.deepEqual(more.heads[0].logits.map((row) => row[3]), [0, 0, 0]);
+  assert.deepEqual(
+    more.heads[0].logits.map((row) => row.length),
+    [4, 4, 4],
+  );
+  assert.deepEqual(
+    more.heads[0].logits.map((row) => row[3]),
+    [0, 0, 0],
+  );
   assert.deepEqual(more.heads[0].V, [[2], [6], [10], [0]]);
 });
 
 test('resizeColumns: d_k changes Q and K together, d_v changes V; never below one column', () => {
   const dk = pure(example1(), (s) => resizeColumns(s, 'dk', 1));
   assert.deepEqual(dk.heads[0].Q, [[1, 0, 0]]);
-  assert.deepEqual(dk.heads[0].K, [[1, 0, 0], [0, 1, 0]]);
-  assert.deepEqual(dk.heads[0].V, [[2, 0], [0, 4]]);
+  assert.deepEqual(dk.heads[0].K, [
+    [1, 0, 0],
+    [0, 1, 0],
+  ]);
+  assert.deepEqual(dk.heads[0].V, [
+    [2, 0],
+    [0, 4],
+  ]);
   const dv = pure(example1(), (s) => resizeColumns(s, 'dv', -1));
   assert.deepEqual(dv.heads[0].V, [[2], [0]]);
   const floor = pure(dv, (s) => resizeColumns(s, 'dv', -1));
@@ -134,7 +183,11 @@ test('addValues: one column v_j = j', () => {
 test('toggleAllow creates an all-true allow-matrix, flips one cell, and drops it when all true', () => {
   const once = pure(four(), (s) => toggleAllow(s, 2, 1));
   assert.deepEqual(once.mask.allow, [
-    [true, true, true, true], [true, true, true, true], [true, false, true, true], [true, true, true, true]]);
+    [true, true, true, true],
+    [true, true, true, true],
+    [true, false, true, true],
+    [true, true, true, true],
+  ]);
   assert.equal(pure(once, (s) => toggleAllow(s, 2, 1)).mask.allow, null);
 });
 
@@ -165,8 +218,16 @@ test('switchMode: qkv -> logits copies the scores, -> weights copies the weights
 test('switchMode into qkv from logits without Q, K: identity-ish Q and K of the right shape', () => {
   const s = LESSON_PRESETS.example2.make();
   const qkv = pure(s, (x) => switchMode(x, null, 'qkv'));
-  assert.deepEqual(qkv.heads[0].Q, [[1, 0], [1, 0.5], [1, 1]]);
-  assert.deepEqual(qkv.heads[0].K, [[1, 0], [1, 0.5], [1, 1]]);
+  assert.deepEqual(qkv.heads[0].Q, [
+    [1, 0],
+    [1, 0.5],
+    [1, 1],
+  ]);
+  assert.deepEqual(qkv.heads[0].K, [
+    [1, 0],
+    [1, 0.5],
+    [1, 1],
+  ]);
   assert.equal(qkv.mode, 'qkv');
 });
 
@@ -186,17 +247,49 @@ test('enterLayerMode: a seeded layer on the key tokens, with the settings kept',
   assert.notDeepEqual(enterLayerMode(s, 8).x.X, x.x.X);
 });
 
-test('leaveLayerMode: every head takes its derived Q, K, V; W\'s and X are dropped', () => {
+test("leaveLayerMode: every head takes its derived Q, K, V; W's and X are dropped", () => {
   const s = { ...layer(), tau: 3 };
   const perHead = s.heads.map((_, i) => ({
-    derived: { Q: [[i, 1], [1, 1], [1, 1], [1, 1]], K: [[1, 0], [0, 1], [1, 1], [0, 0]], V: [[1, 2], [3, 4], [5, 6], [7, 8]] },
-    scores: [[0, 1, 2, 3], [0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2]],
-    weights: [[0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25], [1, 0, 0, 0]],
+    derived: {
+      Q: [
+        [i, 1],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ],
+      K: [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+        [0, 0],
+      ],
+      V: [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+        [7, 8],
+      ],
+    },
+    scores: [
+      [0, 1, 2, 3],
+      [0, 0, 0, 0],
+      [1, 1, 1, 1],
+      [2, 2, 2, 2],
+    ],
+    weights: [
+      [0.25, 0.25, 0.25, 0.25],
+      [0.25, 0.25, 0.25, 0.25],
+      [0.25, 0.25, 0.25, 0.25],
+      [1, 0, 0, 0],
+    ],
   }));
   const qkv = pure(s, (x) => leaveLayerMode(x, perHead, 'qkv'));
   assert.equal(qkv.mode, 'qkv');
   assert.equal('x' in qkv, false);
-  assert.deepEqual(qkv.heads.map((hd) => hd.Q[0][0]), [0, 1]);
+  assert.deepEqual(
+    qkv.heads.map((hd) => hd.Q[0][0]),
+    [0, 1],
+  );
   assert.equal('WQ' in qkv.heads[1], false);
   assert.equal(qkv.tau, 3);
   const weights = pure(s, (x) => leaveLayerMode(x, perHead, 'weights'));

@@ -6,12 +6,15 @@ import { loadCore, AttentionError } from '../../web/core.js';
 import { mulberry32, int } from './helpers.js';
 
 let core;
-before(async () => { core = await loadCore({ variant: 'scalar' }); });
+before(async () => {
+  core = await loadCore({ variant: 'scalar' });
+});
 
 function put(data, Type = Float32Array) {
   const arr = Type.from(data);
   const ptr = core.alloc(arr.byteLength);
-  if (Type === Float32Array) core.writeF32(ptr, arr); else core.writeU8(ptr, arr);
+  if (Type === Float32Array) core.writeF32(ptr, arr);
+  else core.writeU8(ptr, arr);
   return ptr;
 }
 
@@ -28,18 +31,43 @@ test('computeHead and computeTile agree with the dense JSON path on random heads
     const window = rng() < 0.3 ? int(rng, 1, 4) : 0;
     const tau = [0.2, 1, 3][int(rng, 0, 2)];
     const state = {
-      version: 1, mode: 'qkv', heads: [{ name: 'h', Q, K, V, logits: null, weights: null }], head: 0,
+      version: 1,
+      mode: 'qkv',
+      heads: [{ name: 'h', Q, K, V, logits: null, weights: null }],
+      head: 0,
       tokens: { queries: Q.map((_, i) => `${i}`), keys: K.map((_, i) => `${i}`) },
-      mask: { causal, window, padding, allow: null }, tau, scale: 'auto', topK: 3, row: 0,
-      view: { panel: 'weights', preset: 'custom', numbers: 'auto' }, source: '',
+      mask: { causal, window, padding, allow: null },
+      tau,
+      scale: 'auto',
+      topK: 3,
+      row: 0,
+      view: { panel: 'weights', preset: 'custom', numbers: 'auto' },
+      source: '',
     };
     const dense = core.compute(state);
     const ptrs = { q: put(Q.flat()), k: put(K.flat()), v: put(V.flat()), padding: put(padding.map(Number), Uint8Array) };
-    const spec = { mode: 'qkv', nQ: n, nK: n, dK: d, dV: 2, ...ptrs, causal, window, tau, scale: 0, topK: 3, blockRows: 1 + (trial % 7), overview: 4 };
+    const spec = {
+      mode: 'qkv',
+      nQ: n,
+      nK: n,
+      dK: d,
+      dV: 2,
+      ...ptrs,
+      causal,
+      window,
+      tau,
+      scale: 0,
+      topK: 3,
+      blockRows: 1 + (trial % 7),
+      overview: 4,
+    };
     const head = core.computeHead(spec);
     dense.rows.forEach((row, t) => {
       assert.equal(head.rows.empty[t] === 1, row.empty);
-      if (row.empty) { assert.ok(Number.isNaN(head.rows.entropy[t])); return; }
+      if (row.empty) {
+        assert.ok(Number.isNaN(head.rows.entropy[t]));
+        return;
+      }
       assert.ok(Math.abs(head.rows.entropy[t] - row.entropy) < 1e-12, `trial ${trial} row ${t}`);
       assert.ok(Math.abs(head.rows.topKMass[t] - row.topKMass) < 1e-12);
       assert.equal(head.rows.support[t], row.support);
@@ -78,9 +106,17 @@ test('a result kept from n = 8 is unchanged after computing n = 2048 grows the m
 test('heap errors are typed AttentionErrors naming the field', () => {
   const given = put([1, 2, 3, 4]);
   const spec = { mode: 'logits', nQ: 2, nK: 2, given, tau: 0 };
-  assert.throws(() => core.computeHead(spec), (e) => e instanceof AttentionError && e.code === 'bad_temperature' && e.field === 'tau');
+  assert.throws(
+    () => core.computeHead(spec),
+    (e) => e instanceof AttentionError && e.code === 'bad_temperature' && e.field === 'tau',
+  );
   const weights = put([0.5, -0.5, 1, 0]);
-  assert.throws(() => core.computeHead({ mode: 'weights', nQ: 2, nK: 2, given: weights, tau: 1 }),
-    (e) => e.code === 'invalid_value' && /\[0\]\[1\]/.test(e.message));
-  assert.throws(() => core.computeTile({ mode: 'logits', nQ: 2, nK: 2, given, tau: 1 }, 1, 1, 0, 2), (e) => e.code === 'invalid_value');
+  assert.throws(
+    () => core.computeHead({ mode: 'weights', nQ: 2, nK: 2, given: weights, tau: 1 }),
+    (e) => e.code === 'invalid_value' && /\[0\]\[1\]/.test(e.message),
+  );
+  assert.throws(
+    () => core.computeTile({ mode: 'logits', nQ: 2, nK: 2, given, tau: 1 }, 1, 1, 0, 2),
+    (e) => e.code === 'invalid_value',
+  );
 });

@@ -12,9 +12,25 @@ export const pick = (rng, list) => list[Math.floor(rng() * list.length)];
 
 // Doubles that break naive codecs: not float32-exact, subnormal, signed zero, extremes.
 const AWKWARD = [
-  0.1, -0.1, 1e-300, -1e-300, 5e-324, -5e-324, -0, 0, 1 / 3, -2 / 3, 1e300, -1e300,
-  1.7976931348623157e308, 2.2250738585072014e-308, Number.EPSILON, 1 + Number.EPSILON,
-  123456789.12345679, 0.30000000000000004, Math.PI,
+  0.1,
+  -0.1,
+  1e-300,
+  -1e-300,
+  5e-324,
+  -5e-324,
+  -0,
+  0,
+  1 / 3,
+  -2 / 3,
+  1e300,
+  -1e300,
+  1.7976931348623157e308,
+  2.2250738585072014e-308,
+  Number.EPSILON,
+  1 + Number.EPSILON,
+  123456789.12345679,
+  0.30000000000000004,
+  Math.PI,
 ];
 // Float32-exact values, including float32 subnormals and the largest float32.
 const FLOAT32 = [0, -0, 1, -1, 0.5, 2 ** -149, 2 ** -126, 3.4028234663852886e38, Math.fround(0.1), Math.fround(1 / 3), 65504];
@@ -44,9 +60,29 @@ function randomMatrix(rng, rows, cols, { nonNegative = false, nulls = false } = 
 }
 
 const TOKEN_POOL = [
-  '', 'q', 'the', ' cat', '<|endoftext|>', '"><img src=x onerror=alert(1)>', '&amp;', 'a&b=c#d%20+e',
-  '日本語', 'naïve', 'e\u0301', '🙂', '👩‍👩‍👧', '\u0000', '\ud800', 'x\udc00y', 'tab\there', 'line\nbreak',
-  '\\', '"', "'", '</script>', '💩'.repeat(200),
+  '',
+  'q',
+  'the',
+  ' cat',
+  '<|endoftext|>',
+  '"><img src=x onerror=alert(1)>',
+  '&amp;',
+  'a&b=c#d%20+e',
+  '日本語',
+  'naïve',
+  'e\u0301',
+  '🙂',
+  '👩‍👩‍👧',
+  '\u0000',
+  '\ud800',
+  'x\udc00y',
+  'tab\there',
+  'line\nbreak',
+  '\\',
+  '"',
+  "'",
+  '</script>',
+  '💩'.repeat(200),
 ];
 
 function randomString(rng, maxCodePoints) {
@@ -105,7 +141,11 @@ export function randomState(rng) {
     scale: rng() < 0.3 ? 'auto' : pick(rng, [1, 0.5, 1 / Math.sqrt(3), 1e300, 5e-324, 1e21, 1.5e-7, rng() * 10 || 1]),
     topK: int(rng, 1, 4096),
     row: int(rng, 0, nQ - 1),
-    view: { panel: pick(rng, ['weights', 'scores']), preset: pick(rng, ['example1', 'custom', 'gpt2-small_L0_nlp-sentence']), numbers: pick(rng, ['auto', 'on', 'off']) },
+    view: {
+      panel: pick(rng, ['weights', 'scores']),
+      preset: pick(rng, ['example1', 'custom', 'gpt2-small_L0_nlp-sentence']),
+      numbers: pick(rng, ['auto', 'on', 'off']),
+    },
     source: randomString(rng, 500),
   };
 }

@@ -34,8 +34,16 @@ test('every table has the same keys in English and Chinese, and its own key pref
     assert.deepEqual(Object.keys(table), LANGS);
     const en = Object.keys(table.en).sort();
     const zh = Object.keys(table['zh-CN']).sort();
-    assert.deepEqual(zh.filter((k) => !en.includes(k)), [], 'keys only in zh-CN');
-    assert.deepEqual(en.filter((k) => !zh.includes(k)), [], 'keys only in en');
+    assert.deepEqual(
+      zh.filter((k) => !en.includes(k)),
+      [],
+      'keys only in zh-CN',
+    );
+    assert.deepEqual(
+      en.filter((k) => !zh.includes(k)),
+      [],
+      'keys only in en',
+    );
     const prefixes = new Set(en.map((k) => k.split('.')[0]));
     assert.ok(prefixes.size <= 1, `one prefix per table, got ${[...prefixes]}`);
   }
@@ -142,11 +150,14 @@ test('every key the page uses literally is in the tables (static coverage of web
 });
 
 test('the scan finds keys in each form it looks for', () => {
-  assert.deepEqual(usedKeys(`t('app.a'); t("app.b", {n}); x.t('no'); h('p', {'data-i18n': 'app.c'});
-    <b data-i18n="app.d" data-i18n-attr="title:app.e;aria-label:app.f">`), ['app.a', 'app.b', 'app.c', 'app.d', 'app.e', 'app.f']);
+  assert.deepEqual(
+    usedKeys(`t('app.a'); t("app.b", {n}); x.t('no'); h('p', {'data-i18n': 'app.c'});
+    <b data-i18n="app.d" data-i18n-attr="title:app.e;aria-label:app.f">`),
+    ['app.a', 'app.b', 'app.c', 'app.d', 'app.e', 'app.f'],
+  );
 });
 
-test('the built-in states\' sources are the English of their table entries (the page words them)', () => {
+test("the built-in states' sources are the English of their table entries (the page words them)", () => {
   for (const id of ['example1', 'example2', 'selfattention', 'multihead']) {
     assert.equal(LESSON_PRESETS[id].make().source, t(`app.src.${id}`, {}, 'en'), id);
   }

@@ -14,11 +14,14 @@ import { assertClose as closeTo } from './tolerance.js';
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const REAL = new URL('../../web/data/real/', import.meta.url);
 const SETS = readdirSync(REAL, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && !d.name.startsWith('NOT_')).map((d) => d.name);
+  .filter((d) => d.isDirectory() && !d.name.startsWith('NOT_'))
+  .map((d) => d.name);
 const NOT_PROB = new URL('NOT_PROBABILITIES_t5-small_decoder_L0_raw-scores/', REAL);
 let core;
 
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 const blobOf = (bytes) => new Blob([bytes]);
 const fileOf = (url) => openAsBlob(fileURLToPath(url));
@@ -150,8 +153,11 @@ test('bad .npy files are refused with a message that says why', async () => {
     [ok.subarray(0, ok.length - 3), /truncated/i],
   ];
   for (const [bytes, message] of cases) {
-    await assert.rejects(openSource(core, blobOf(bytes), { name: 'bad.npy' }),
-      (e) => e instanceof AttentionError && message.test(e.message), String(message));
+    await assert.rejects(
+      openSource(core, blobOf(bytes), { name: 'bad.npy' }),
+      (e) => e instanceof AttentionError && message.test(e.message),
+      String(message),
+    );
   }
 });
 
@@ -202,9 +208,12 @@ test('NaN and Inf are located by layer, head, query and key; the other heads are
   const n = 4;
   const a = new Float32Array(2 * 2 * n * n);
   for (let h = 0; h < 4; h++) a.set(uniformCausal(n), h * n * n);
-  a[3 * n * n + 2 * n + 1] = NaN;  // layer 1, head 1, query 2, key 1
+  a[3 * n * n + 2 * n + 1] = NaN; // layer 1, head 1, query 2, key 1
   const results = await analyzeAll(core, await openSource(core, blobOf(npy([2, 2, n, n], a))));
-  assert.deepEqual(results.map((r) => r.verdict), ['probabilities', 'probabilities', 'probabilities', 'invalid']);
+  assert.deepEqual(
+    results.map((r) => r.verdict),
+    ['probabilities', 'probabilities', 'probabilities', 'invalid'],
+  );
   const s = summarise(results, {});
   assert.match(s.errors[0], /^L1 H1: 1 NaN\/Inf values, the first at query 2, key 1$/);
 });
@@ -212,7 +221,9 @@ test('NaN and Inf are located by layer, head, query and key; the other heads are
 test('weight above the diagonal is flagged when the user says the model is causal', async () => {
   const n = 4;
   const a = uniformCausal(n);
-  a[1 * n + 1] = 0.25; a[1 * n + 0] = 0.25; a[1 * n + 3] = 0.5;  // row 1 puts 0.5 on key 3
+  a[1 * n + 1] = 0.25;
+  a[1 * n + 0] = 0.25;
+  a[1 * n + 3] = 0.5; // row 1 puts 0.5 on key 3
   const results = await analyzeAll(core, await openSource(core, blobOf(npy([n, n], a))), { causal: true });
   assert.equal(results[0].check.rowsAboveDiagonal, 1);
   assert.equal(results[0].check.firstRowAboveDiagonal, 1);
@@ -223,18 +234,29 @@ test('weight above the diagonal is flagged when the user says the model is causa
 
 test('JSON: CircuitsVis and BertViz documents, token count errors, playground states', async () => {
   const n = 3;
-  const rows = [[1, 0, 0], [0.5, 0.5, 0], [0.25, 0.25, 0.5]];
+  const rows = [
+    [1, 0, 0],
+    [0.5, 0.5, 0],
+    [0.25, 0.25, 0.5],
+  ];
   const cv = await openSource(core, blobOf(JSON.stringify({ tokens: ['<|endoftext|>', 'a', '</s>'], attention: [rows, rows] })));
   assert.equal(cv.format, 'circuitsvis');
   assert.deepEqual(cv.layout, { layers: 1, heads: 2, nQ: n, nK: n });
   assert.deepEqual(cv.keyTokens, ['<|endoftext|>', 'a', '</s>']);
-  const bv = await openSource(core, blobOf(JSON.stringify({ all: { attn: [[rows], [rows]], left_text: ['a', 'b', 'c'], right_text: ['a', 'b', 'c'] } })));
+  const bv = await openSource(
+    core,
+    blobOf(JSON.stringify({ all: { attn: [[rows], [rows]], left_text: ['a', 'b', 'c'], right_text: ['a', 'b', 'c'] } })),
+  );
   assert.equal(bv.format, 'bertviz');
   assert.deepEqual(bv.layout, { layers: 2, heads: 1, nQ: n, nK: n });
-  await assert.rejects(openSource(core, blobOf(JSON.stringify({ tokens: ['a', 'b'], attention: [rows] }))),
-    (e) => e.code === 'shape_mismatch' && /2 tokens for a tensor with 3 keys/.test(e.message));
-  await assert.rejects(openSource(core, blobOf('{"tokens": ["a"], "attention": [[1, 0], [0.5]]}')),
-    (e) => e instanceof AttentionError && /attention\[1\]/.test(e.message));
+  await assert.rejects(
+    openSource(core, blobOf(JSON.stringify({ tokens: ['a', 'b'], attention: [rows] }))),
+    (e) => e.code === 'shape_mismatch' && /2 tokens for a tensor with 3 keys/.test(e.message),
+  );
+  await assert.rejects(
+    openSource(core, blobOf('{"tokens": ["a"], "attention": [[1, 0], [0.5]]}')),
+    (e) => e instanceof AttentionError && /attention\[1\]/.test(e.message),
+  );
   const state = await openSource(core, blobOf(JSON.stringify({ version: 1, heads: [] })), { name: 's.json' });
   assert.equal(state.kind, 'state');
   await assert.rejects(openSource(core, blobOf('not json at all')), (e) => e.code === 'bad_file');
@@ -244,8 +266,10 @@ test('JSON: CircuitsVis and BertViz documents, token count errors, playground st
 test('a token file must match the tensor: 12 tokens for 16 keys is an error naming both', async () => {
   const src = await openSource(core, blobOf(npy([16, 16], uniformCausal(16))));
   const twelve = Array.from({ length: 12 }, (_, i) => `t${i}`);
-  await assert.rejects(readTokens(core, blobOf(JSON.stringify(twelve)), src),
-    (e) => e.code === 'shape_mismatch' && e.message === '12 tokens for a tensor with 16 keys');
+  await assert.rejects(
+    readTokens(core, blobOf(JSON.stringify(twelve)), src),
+    (e) => e.code === 'shape_mismatch' && e.message === '12 tokens for a tensor with 16 keys',
+  );
   const lines = Array.from({ length: 16 }, (_, i) => (i === 3 ? '"><img src=x onerror=alert(1)>' : `tok ${i}`)).join('\n') + '\n';
   const t = await readTokens(core, blobOf(lines), src);
   assert.equal(t.keyTokens.length, 16);
@@ -253,14 +277,25 @@ test('a token file must match the tensor: 12 tokens for 16 keys is an error nami
 });
 
 test('files beyond the page limits are refused with the limit in the message', async () => {
-  const fake = (bytes, size) => ({ size, slice: (a, b) => new Blob([bytes.subarray(a, b)]), text: async () => '', arrayBuffer: async () => bytes.buffer });
+  const fake = (bytes, size) => ({
+    size,
+    slice: (a, b) => new Blob([bytes.subarray(a, b)]),
+    text: async () => '',
+    arrayBuffer: async () => bytes.buffer,
+  });
   const zip = npz({ a: npy([2, 2], [1, 0, 0, 1]) });
-  await assert.rejects(openSource(core, fake(zip, IMPORT_LIMITS.npzBytes + 1), { name: 'big.npz' }),
-    (e) => e.code === 'too_large' && /big\.npz is 512 MiB; the page reads at most 512 MiB/.test(e.message));
-  await assert.rejects(openSource(core, fake(new TextEncoder().encode('{"a": 1}'), IMPORT_LIMITS.jsonBytes + 1)),
-    (e) => e.code === 'too_large' && /at most 64 MiB/.test(e.message));
+  await assert.rejects(
+    openSource(core, fake(zip, IMPORT_LIMITS.npzBytes + 1), { name: 'big.npz' }),
+    (e) => e.code === 'too_large' && /big\.npz is 512 MiB; the page reads at most 512 MiB/.test(e.message),
+  );
+  await assert.rejects(
+    openSource(core, fake(new TextEncoder().encode('{"a": 1}'), IMPORT_LIMITS.jsonBytes + 1)),
+    (e) => e.code === 'too_large' && /at most 64 MiB/.test(e.message),
+  );
   // One head larger than the page analyses: refused from the header alone.
   const header = npy([1], [0], { dict: "{'descr': '<f4', 'fortran_order': False, 'shape': (9000, 9000), }" });
-  await assert.rejects(openSource(core, fake(header, header.length + 9000 * 9000 * 4)),
-    (e) => e.code === 'too_large' && /9000 × 9000/.test(e.message));
+  await assert.rejects(
+    openSource(core, fake(header, header.length + 9000 * 9000 * 4)),
+    (e) => e.code === 'too_large' && /9000 × 9000/.test(e.message),
+  );
 });

@@ -14,7 +14,9 @@ import { assertClose as closeTo } from './tolerance.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 let core;
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 const loadJson = async (url) => JSON.parse(readFileSync(url, 'utf8'));
 
@@ -48,7 +50,9 @@ function knownViews(state) {
 
 test('every lab view gives the same document in WASM and in the CLI', async () => {
   const states = [
-    LESSON_PRESETS.example1.make(), LESSON_PRESETS.example2.make(), LESSON_PRESETS.selfattention.make(),
+    LESSON_PRESETS.example1.make(),
+    LESSON_PRESETS.example2.make(),
+    LESSON_PRESETS.selfattention.make(),
     await loadRealPreset('gpt2-small_L0_nlp-sentence', 3, loadJson),
     await twelveHeads(),
   ];
@@ -79,7 +83,13 @@ test('no lab or view none: {view: none}; bad lab objects are refused with their 
   const s = LESSON_PRESETS.example1.make();
   assert.deepEqual(core.lab(s), { view: 'none' });
   assert.deepEqual(core.lab({ ...s, lab: { view: 'none' } }), { view: 'none' });
-  assert.throws(() => core.lab({ ...s, lab: { view: 'astrology' } }), (e) => e instanceof AttentionError && e.field === 'lab.view');
-  assert.throws(() => core.lab({ ...s, lab: { view: 'patterns', params: 3 } }), (e) => e instanceof AttentionError && e.field === 'lab.params');
+  assert.throws(
+    () => core.lab({ ...s, lab: { view: 'astrology' } }),
+    (e) => e instanceof AttentionError && e.field === 'lab.view',
+  );
+  assert.throws(
+    () => core.lab({ ...s, lab: { view: 'patterns', params: 3 } }),
+    (e) => e instanceof AttentionError && e.field === 'lab.params',
+  );
   assert.equal(cli({ ...s, lab: { view: 'astrology' } }).status, 2);
 });

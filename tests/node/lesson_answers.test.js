@@ -8,7 +8,9 @@ import { loadCore } from '../../web/core.js';
 import { answerStep1, answerStep3, answerStep4, fourTokens, referenceState, setupState } from '../../web/lesson/steps.js';
 
 let core;
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 const near = (got, want, tol, what) => assert.ok(Math.abs(got - want) <= tol, `${what}: ${got} vs ${want}`);
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -41,8 +43,13 @@ test('valueEdit: masked scores (null) on both sides compare equal; one value mov
   const live = core.compute(moved);
   const t = 2;
   const e = core.valueEdit({
-    scores: live.scores, refScores: ref.scores, output: live.output[t], refOutput: ref.output[t],
-    values: moved.heads[0].V, refValues: start.heads[0].V, changed: [1],
+    scores: live.scores,
+    refScores: ref.scores,
+    output: live.output[t],
+    refOutput: ref.output[t],
+    values: moved.heads[0].V,
+    refValues: start.heads[0].V,
+    changed: [1],
   });
   assert.equal(e.scoresDiff, 0);
   const shift = live.output[t].map((x, i) => x - ref.output[t][i]);
@@ -53,14 +60,19 @@ test('valueEdit: masked scores (null) on both sides compare equal; one value mov
   // A cell masked in one matrix only: the scores changed without bound.
   const open = core.compute(fourTokens());
   const e2 = core.valueEdit({
-    scores: live.scores, refScores: open.scores, output: live.output[t], refOutput: open.output[t],
-    values: moved.heads[0].V, refValues: start.heads[0].V, changed: [0, 1],
+    scores: live.scores,
+    refScores: open.scores,
+    output: live.output[t],
+    refOutput: open.output[t],
+    values: moved.heads[0].V,
+    refValues: start.heads[0].V,
+    changed: [0, 1],
   });
   assert.equal(e2.scoresDiff, Infinity);
   assert.equal(e2.ratio, null);
 });
 
-test('the lesson answers of steps 1, 3 and 4 carry the core\'s numbers', () => {
+test("the lesson answers of steps 1, 3 and 4 carry the core's numbers", () => {
   const s1 = setupState(1);
   s1.heads[0].K[1] = [0.5, 1.5];
   const r1 = core.compute(s1);
@@ -85,13 +97,26 @@ test('the lesson answers of steps 1, 3 and 4 carry the core\'s numbers', () => {
 
 test('layerSummaries: means over computed heads with finite values, layers in first-seen order', () => {
   const head = (layer, computed, hn, sink, neff, topk) => ({
-    layer, computed, summary: { meanNormalizedEntropy: hn, meanSinkMass: sink, meanNEff: neff, meanTopKMass: topk, meanEntropy: 9 },
+    layer,
+    computed,
+    summary: { meanNormalizedEntropy: hn, meanSinkMass: sink, meanNEff: neff, meanTopKMass: topk, meanEntropy: 9 },
   });
   const got = core.layerSummaries([
-    head(1, true, 0.5, 0.25, 2, 0.75), head(0, true, 0.2, NaN, 3, 0.9), head(1, false, 0.9, 0.9, 9, 0.9),
-    head(1, true, 0.1, 0.5, Infinity, 0.6), head(0, true, 0.4, 0.1, 1.5, 0.8), head(2, false, 0.7, 0.7, 7, 0.7),
+    head(1, true, 0.5, 0.25, 2, 0.75),
+    head(0, true, 0.2, NaN, 3, 0.9),
+    head(1, false, 0.9, 0.9, 9, 0.9),
+    head(1, true, 0.1, 0.5, Infinity, 0.6),
+    head(0, true, 0.4, 0.1, 1.5, 0.8),
+    head(2, false, 0.7, 0.7, 7, 0.7),
   ]);
-  assert.deepEqual(got.map((l) => [l.layer, l.heads, l.analysed]), [[1, 3, 2], [0, 2, 2], [2, 1, 0]]);
+  assert.deepEqual(
+    got.map((l) => [l.layer, l.heads, l.analysed]),
+    [
+      [1, 3, 2],
+      [0, 2, 2],
+      [2, 1, 0],
+    ],
+  );
   near(got[0].meanNormalizedEntropy, 0.3, 1e-15, 'L1 Hn');
   near(got[0].meanSinkMass, 0.375, 1e-15, 'L1 sink');
   near(got[0].meanNEff, 2, 1e-15, 'L1 N_eff (inf skipped)');

@@ -22,7 +22,16 @@ function assertStateError(fn, field, message) {
 
 const full = {
   step: 3,
-  predictions: { rise: [1], zeros: [1, 2, 3, 6, 7, 11], entropy: 'up', sums: 'yes', renorm: 'renormalised', scores: 'same', largest: 'yes', reproduce: 'yes' },
+  predictions: {
+    rise: [1],
+    zeros: [1, 2, 3, 6, 7, 11],
+    entropy: 'up',
+    sums: 'yes',
+    renorm: 'renormalised',
+    scores: 'same',
+    largest: 'yes',
+    reproduce: 'yes',
+  },
   revealed: [1, 2],
 };
 
@@ -35,7 +44,12 @@ test('lesson: absent stays absent, and a link without it is the same link as bef
 });
 
 test('lesson: validated state round-trips through the link, bit-exact and statesEqual', () => {
-  for (const lesson of [full, { step: 1 }, { step: 5, predictions: {}, revealed: [1, 2, 3, 4, 5] }, { step: 2, predictions: { rise: [] } }]) {
+  for (const lesson of [
+    full,
+    { step: 1 },
+    { step: 5, predictions: {}, revealed: [1, 2, 3, 4, 5] },
+    { step: 2, predictions: { rise: [] } },
+  ]) {
     const s = { ...defaultState(), lesson };
     const valid = validateState(s);
     assert.deepEqual(Object.keys(valid.lesson), ['step', 'predictions', 'revealed']);
@@ -48,7 +62,10 @@ test('lesson: validated state round-trips through the link, bit-exact and states
     assert.ok(statesEqual(decodeLink(`${link}&lang=zh-CN`), valid));
   }
   assert.deepEqual(validateState({ ...defaultState(), lesson: { step: 4 } }).lesson, { step: 4, predictions: {}, revealed: [] });
-  assert.equal(statesEqual(validateState({ ...defaultState(), lesson: { step: 4 } }), validateState({ ...defaultState(), lesson: { step: 3 } })), false);
+  assert.equal(
+    statesEqual(validateState({ ...defaultState(), lesson: { step: 4 } }), validateState({ ...defaultState(), lesson: { step: 3 } })),
+    false,
+  );
 });
 
 test('lesson: unknown keys, wrong choices, unordered or long lists are refused with the field', () => {
@@ -95,7 +112,13 @@ test('the core computes a state with a lesson exactly as without (the lesson cha
   const s = validateState({ ...LESSON_PRESETS.selfattention.make(), lesson: full });
   const { lesson, ...plain } = s; // eslint-disable-line no-unused-vars
   assert.deepEqual(core.compute(s), core.compute(plain));
-  assert.deepEqual(core.lab({ ...s, lab: { view: 'sensitivity', params: {} } }), core.lab({ ...plain, lab: { view: 'sensitivity', params: {} } }));
+  assert.deepEqual(
+    core.lab({ ...s, lab: { view: 'sensitivity', params: {} } }),
+    core.lab({ ...plain, lab: { view: 'sensitivity', params: {} } }),
+  );
   // A bad lesson is still refused by compute() (the schema check after the core).
-  assert.throws(() => core.compute({ ...plain, lesson: { step: 9 } }), (e) => e.field === 'lesson.step');
+  assert.throws(
+    () => core.compute({ ...plain, lesson: { step: 9 } }),
+    (e) => e.field === 'lesson.step',
+  );
 });

@@ -14,12 +14,34 @@ const corpus = JSON.parse(readFileSync(new URL('./fixtures/links-v1.json', impor
 test('the corpus covers every mode, mask, lab view and lesson step', () => {
   const states = corpus.entries.map((e) => e.state);
   assert.ok(corpus.entries.length >= 50);
-  for (const mode of core.schema.modes) assert.ok(states.some((s) => s.mode === mode), mode);
-  for (const view of core.schema.labViews) assert.ok(states.some((s) => s.lab?.view === view), view);
-  for (let step = 1; step <= core.schema.lesson.steps; step++) assert.ok(states.some((s) => s.lesson?.step === step), `step ${step}`);
-  for (const key of ['causal', 'window', 'allow', 'stride', 'sinks']) assert.ok(states.some((s) => s.mask[key]), key);
-  assert.ok(states.some((s) => s.mask.padding.includes(true)), 'padding');
-  assert.ok(states.some((s) => s.heads.some((h) => h.gate)), 'gate');
+  for (const mode of core.schema.modes)
+    assert.ok(
+      states.some((s) => s.mode === mode),
+      mode,
+    );
+  for (const view of core.schema.labViews)
+    assert.ok(
+      states.some((s) => s.lab?.view === view),
+      view,
+    );
+  for (let step = 1; step <= core.schema.lesson.steps; step++)
+    assert.ok(
+      states.some((s) => s.lesson?.step === step),
+      `step ${step}`,
+    );
+  for (const key of ['causal', 'window', 'allow', 'stride', 'sinks'])
+    assert.ok(
+      states.some((s) => s.mask[key]),
+      key,
+    );
+  assert.ok(
+    states.some((s) => s.mask.padding.includes(true)),
+    'padding',
+  );
+  assert.ok(
+    states.some((s) => s.heads.some((h) => h.gate)),
+    'gate',
+  );
 });
 
 for (const entry of corpus.entries) {

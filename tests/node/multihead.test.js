@@ -26,14 +26,49 @@ function stateError(fn) {
 }
 
 /** The 2-token hand example: X = I, one head with W_Q = W_K = 0 (1 column), W_V = [[2,0],[0,4]]. */
-function handState({ WO = [[1, 1], [0, 1]], residual = true } = {}) {
+function handState({
+  WO = [
+    [1, 1],
+    [0, 1],
+  ],
+  residual = true,
+} = {}) {
   return {
-    version: 1, mode: 'x',
-    heads: [{ name: 'h', Q: null, K: null, V: null, logits: null, weights: null, WQ: [[0], [0]], WK: [[0], [0]], WV: [[2, 0], [0, 4]] }],
-    head: 0, tokens: { queries: ['a', 'b'], keys: ['a', 'b'] },
+    version: 1,
+    mode: 'x',
+    heads: [
+      {
+        name: 'h',
+        Q: null,
+        K: null,
+        V: null,
+        logits: null,
+        weights: null,
+        WQ: [[0], [0]],
+        WK: [[0], [0]],
+        WV: [
+          [2, 0],
+          [0, 4],
+        ],
+      },
+    ],
+    head: 0,
+    tokens: { queries: ['a', 'b'], keys: ['a', 'b'] },
     mask: { causal: false, window: 0, padding: [false, false], allow: null },
-    tau: 1, scale: 1, topK: 2, row: 0, view: { panel: 'weights', preset: 'custom', numbers: 'auto' }, source: 'hand example',
-    x: { X: [[1, 0], [0, 1]], WO, residual },
+    tau: 1,
+    scale: 1,
+    topK: 2,
+    row: 0,
+    view: { panel: 'weights', preset: 'custom', numbers: 'auto' },
+    source: 'hand example',
+    x: {
+      X: [
+        [1, 0],
+        [0, 1],
+      ],
+      WO,
+      residual,
+    },
   };
 }
 
@@ -43,19 +78,66 @@ function handState({ WO = [[1, 1], [0, 1]], residual = true } = {}) {
 // and the new encoder must write exactly the same link for them.
 // -------------------------------------------------------------------------------------------
 
-const OLD_LINK_DEFAULT = 'v=1&mode=qkv&tau=1&scale=1&k=2&row=0&causal=0&window=0&head=0&panel=weights&preset=example1&numbers=auto&d=QVABIAEAAJDjJlRNz78KwjAQBvA8ynGTQhATnAqiu5OLDtIh6PmHxMQ2bVVKwWf2CbyWWpolv_sSyJevEKLGIljyEZMas5LyGzEPmGEq0dK7G6xCHjSmjcQYyvxImOA-5JZOQC9zfzgCBeEMxZXAUYzBJ5DBEiZKzqcSrBpZt55Lxa66XHd51ecLtg8Qj8bd_GXGDxvnwhOTs3GRJF7JnNpSNXpzb3sMBfjqlg-U1HLB5Tds3Xs3uEkbIT4r_jiv_z54PZrZPw';
-const OLD_LINK_TWO_HEADS = 'v=1&mode=logits&tau=0.7&scale=auto&k=2&row=1&causal=1&window=2&head=1&panel=scores&preset=custom&numbers=on&stride=2&sinks=1&lab=%7B%22view%22%3A%22patterns%22%2C%22params%22%3A%7B%22a%22%3A1%2C%22b%22%3A%5B1%2C2%5D%7D%7D&d=QVABegEAANOO1yI7y8DAUK1Ukp-dmlesZFWtVFiaWpSZCmRGKyUq6SglKcXqKGWnVoIFKoAClUBcpRRbq6NUnF9alJyqZKWUn5OikJOZl62QlllRUlqUClSRmJOTX65kVVJUmqqjlJGamALSX62Ul5gL0pBhoHB4D1BVGFDQWMdIxwJoR05-emYJSJWRjjFQoFYHodoQqDQQLGOkYwJU6g3VBmKjaDOJrY2tBfoHBBpmzQSBnfZQvkPk5x-H5POWMkK4HA4QWuAAVB4KftRj1_8DRgPlG0BsoH4HIG4AYZgdIG0gNhA32GGqWwDEBxwYGEEQCAA';
+const OLD_LINK_DEFAULT =
+  'v=1&mode=qkv&tau=1&scale=1&k=2&row=0&causal=0&window=0&head=0&panel=weights&preset=example1&numbers=auto&d=QVABIAEAAJDjJlRNz78KwjAQBvA8ynGTQhATnAqiu5OLDtIh6PmHxMQ2bVVKwWf2CbyWWpolv_sSyJevEKLGIljyEZMas5LyGzEPmGEq0dK7G6xCHjSmjcQYyvxImOA-5JZOQC9zfzgCBeEMxZXAUYzBJ5DBEiZKzqcSrBpZt55Lxa66XHd51ecLtg8Qj8bd_GXGDxvnwhOTs3GRJF7JnNpSNXpzb3sMBfjqlg-U1HLB5Tds3Xs3uEkbIT4r_jiv_z54PZrZPw';
+const OLD_LINK_TWO_HEADS =
+  'v=1&mode=logits&tau=0.7&scale=auto&k=2&row=1&causal=1&window=2&head=1&panel=scores&preset=custom&numbers=on&stride=2&sinks=1&lab=%7B%22view%22%3A%22patterns%22%2C%22params%22%3A%7B%22a%22%3A1%2C%22b%22%3A%5B1%2C2%5D%7D%7D&d=QVABegEAANOO1yI7y8DAUK1Ukp-dmlesZFWtVFiaWpSZCmRGKyUq6SglKcXqKGWnVoIFKoAClUBcpRRbq6NUnF9alJyqZKWUn5OikJOZl62QlllRUlqUClSRmJOTX65kVVJUmqqjlJGamALSX62Ul5gL0pBhoHB4D1BVGFDQWMdIxwJoR05-emYJSJWRjjFQoFYHodoQqDQQLGOkYwJU6g3VBmKjaDOJrY2tBfoHBBpmzQSBnfZQvkPk5x-H5POWMkK4HA4QWuAAVB4KftRj1_8DRgPlG0BsoH4HIG4AYZgdIG0gNhA32GGqWwDEBxwYGEEQCAA';
 /** The state OLD_LINK_TWO_HEADS was made from (as written then: -0 cells, a double 1e-300). */
 const OLD_STATE_TWO_HEADS = {
-  version: 1, mode: 'logits',
+  version: 1,
+  mode: 'logits',
   heads: [
-    { name: 'h0 ü', Q: null, K: null, V: [[-0, 0.1], [2, 1e-300], [3, -4]], logits: [[0, null, -0], [0.1, 1.5, null]], weights: null },
-    { name: 'h1', Q: [[1, 2], [3, 4]], K: [[1, 0], [0, 1], [0.5, 0.25]], V: null, logits: [[1, 2, 3], [4, 5, 6]], weights: null },
+    {
+      name: 'h0 ü',
+      Q: null,
+      K: null,
+      V: [
+        [-0, 0.1],
+        [2, 1e-300],
+        [3, -4],
+      ],
+      logits: [
+        [0, null, -0],
+        [0.1, 1.5, null],
+      ],
+      weights: null,
+    },
+    {
+      name: 'h1',
+      Q: [
+        [1, 2],
+        [3, 4],
+      ],
+      K: [
+        [1, 0],
+        [0, 1],
+        [0.5, 0.25],
+      ],
+      V: null,
+      logits: [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+      weights: null,
+    },
   ],
   head: 1,
   tokens: { queries: ['a', 'b'], keys: ['x', 'y', 'z'] },
-  mask: { causal: true, window: 2, padding: [false, true, false], allow: [[true, false, true], [true, true, true]], stride: 2, sinks: 1 },
-  tau: 0.7, scale: 'auto', topK: 2, row: 1,
+  mask: {
+    causal: true,
+    window: 2,
+    padding: [false, true, false],
+    allow: [
+      [true, false, true],
+      [true, true, true],
+    ],
+    stride: 2,
+    sinks: 1,
+  },
+  tau: 0.7,
+  scale: 'auto',
+  topK: 2,
+  row: 1,
   view: { panel: 'scores', preset: 'custom', numbers: 'on' },
   source: 'old link fixture',
   lab: { view: 'patterns', params: { a: 1, b: [1, 2] } },
@@ -83,7 +165,17 @@ test('links written before mode "x" decode to the same state, and are written th
 test('mode "x": a valid layer validates to a normalised copy', () => {
   const s = validateState(handState());
   assert.equal(s.mode, 'x');
-  assert.deepEqual(s.x, { X: [[1, 0], [0, 1]], WO: [[1, 1], [0, 1]], residual: true });
+  assert.deepEqual(s.x, {
+    X: [
+      [1, 0],
+      [0, 1],
+    ],
+    WO: [
+      [1, 1],
+      [0, 1],
+    ],
+    residual: true,
+  });
   assert.deepEqual(Object.keys(s.heads[0]), ['name', 'Q', 'K', 'V', 'logits', 'weights', 'WQ', 'WK', 'WV']);
   const noWo = handState({ WO: null, residual: true }); // sum d_v = 2 = d_model: the residual fits
   assert.equal(validateState(noWo).x.WO, null);
@@ -95,23 +187,136 @@ test('mode "x": a valid layer validates to a normalised copy', () => {
 
 test('mode "x": every shape error names the field and says what fits', () => {
   const cases = [
-    [(s) => { s.x.WO = [[1, 1], [0, 1], [1, 1]]; }, 'x.WO', /sum of every head's d_v/],
-    [(s) => { s.x.WO = [[1, 1, 0], [0, 1, 0]]; }, 'x.residual', /d_model = 2/],
-    [(s) => { s.x.WO = null; s.heads[0].WV = [[2], [0]]; }, 'x.residual', /sum of the heads' d_v/],
-    [(s) => { delete s.x; }, 'x', /required in mode "x"/],
-    [(s) => { s.x.X = null; }, 'x.X', /required/],
-    [(s) => { s.x.residual = 1; }, 'x.residual', /true or false/],
-    [(s) => { s.x.extra = 1; }, 'x.extra', /unknown field/],
-    [(s) => { s.heads[0].Q = [[1], [1]]; }, 'heads[0].Q', /must be null in mode "x"/],
-    [(s) => { delete s.heads[0].WV; }, 'heads[0].WV', /required in mode "x"/],
-    [(s) => { s.heads[0].WQ = [[0], [0], [0]]; }, 'heads[0].WQ', /d_model = 2/],
-    [(s) => { s.heads[0].WK = [[0, 0], [0, 0]]; }, 'heads[0].WK', /share d_k/],
-    [(s) => { s.x.X[1][0] = Infinity; }, 'x.X[1][0]', /finite/],
-    [(s) => { s.x.X = [[...new Array(1025).fill(0)]]; }, 'x.X', /1 to 1024 columns/],
-    [(s) => { s.tokens.keys = ['a']; }, 'tokens.keys', /n_k = 2/],
-    [(s) => { s.heads[0].gate = [0]; }, 'heads[0].gate', /one logit per query row/],
-    [(s) => { s.heads[0].gate = [0, NaN]; }, 'heads[0].gate[1]', /finite/],
-    [(s) => { s.heads[0].gate = '0,0'; }, 'heads[0].gate', /list of gate logits/],
+    [
+      (s) => {
+        s.x.WO = [
+          [1, 1],
+          [0, 1],
+          [1, 1],
+        ];
+      },
+      'x.WO',
+      /sum of every head's d_v/,
+    ],
+    [
+      (s) => {
+        s.x.WO = [
+          [1, 1, 0],
+          [0, 1, 0],
+        ];
+      },
+      'x.residual',
+      /d_model = 2/,
+    ],
+    [
+      (s) => {
+        s.x.WO = null;
+        s.heads[0].WV = [[2], [0]];
+      },
+      'x.residual',
+      /sum of the heads' d_v/,
+    ],
+    [
+      (s) => {
+        delete s.x;
+      },
+      'x',
+      /required in mode "x"/,
+    ],
+    [
+      (s) => {
+        s.x.X = null;
+      },
+      'x.X',
+      /required/,
+    ],
+    [
+      (s) => {
+        s.x.residual = 1;
+      },
+      'x.residual',
+      /true or false/,
+    ],
+    [
+      (s) => {
+        s.x.extra = 1;
+      },
+      'x.extra',
+      /unknown field/,
+    ],
+    [
+      (s) => {
+        s.heads[0].Q = [[1], [1]];
+      },
+      'heads[0].Q',
+      /must be null in mode "x"/,
+    ],
+    [
+      (s) => {
+        delete s.heads[0].WV;
+      },
+      'heads[0].WV',
+      /required in mode "x"/,
+    ],
+    [
+      (s) => {
+        s.heads[0].WQ = [[0], [0], [0]];
+      },
+      'heads[0].WQ',
+      /d_model = 2/,
+    ],
+    [
+      (s) => {
+        s.heads[0].WK = [
+          [0, 0],
+          [0, 0],
+        ];
+      },
+      'heads[0].WK',
+      /share d_k/,
+    ],
+    [
+      (s) => {
+        s.x.X[1][0] = Infinity;
+      },
+      'x.X[1][0]',
+      /finite/,
+    ],
+    [
+      (s) => {
+        s.x.X = [[...new Array(1025).fill(0)]];
+      },
+      'x.X',
+      /1 to 1024 columns/,
+    ],
+    [
+      (s) => {
+        s.tokens.keys = ['a'];
+      },
+      'tokens.keys',
+      /n_k = 2/,
+    ],
+    [
+      (s) => {
+        s.heads[0].gate = [0];
+      },
+      'heads[0].gate',
+      /one logit per query row/,
+    ],
+    [
+      (s) => {
+        s.heads[0].gate = [0, NaN];
+      },
+      'heads[0].gate[1]',
+      /finite/,
+    ],
+    [
+      (s) => {
+        s.heads[0].gate = '0,0';
+      },
+      'heads[0].gate',
+      /list of gate logits/,
+    ],
   ];
   for (const [mutate, field, message] of cases) {
     const s = handState();
@@ -151,16 +356,25 @@ function randomLayerState(rng) {
   const dModel = int(rng, 1, 4);
   const heads = Array.from({ length: int(rng, 1, 3) }, (_, i) => ({ name: `h${i}`, dK: int(rng, 1, 3), dV: int(rng, 1, 3) }));
   const projected = rng() < 0.6;
-  const s = makeLayerState({ tokens: Array.from({ length: n }, (_, i) => `t${i}`), dModel, heads, projected, residual: false, seed: int(rng, 0, 1e6) });
+  const s = makeLayerState({
+    tokens: Array.from({ length: n }, (_, i) => `t${i}`),
+    dModel,
+    heads,
+    projected,
+    residual: false,
+    seed: int(rng, 0, 1e6),
+  });
   // Sprinkle doubles that are not float32 and signed zeros over every matrix.
-  const awkward = (m) => { for (const row of m) for (let j = 0; j < row.length; j++) if (rng() < 0.4) row[j] = AWKWARD[int(rng, 0, AWKWARD.length - 1)]; };
+  const awkward = (m) => {
+    for (const row of m) for (let j = 0; j < row.length; j++) if (rng() < 0.4) row[j] = AWKWARD[int(rng, 0, AWKWARD.length - 1)];
+  };
   awkward(s.x.X);
   if (s.x.WO) awkward(s.x.WO);
   for (const hd of s.heads) {
     for (const key of ['WQ', 'WK', 'WV']) awkward(hd[key]);
     if (rng() < 0.5) hd.gate = Array.from({ length: n }, () => AWKWARD[int(rng, 0, AWKWARD.length - 1)]);
   }
-  s.x.residual = projected ? rng() < 0.5 && (s.x.WO[0].length === dModel) : false;
+  s.x.residual = projected ? rng() < 0.5 && s.x.WO[0].length === dModel : false;
   s.head = int(rng, 0, heads.length - 1);
   return s;
 }
@@ -204,7 +418,15 @@ test('a mode-"x" link edited to another mode is refused with the field', () => {
 // -------------------------------------------------------------------------------------------
 
 test('randomLayer: the same seed gives the same numbers, another seed others; quarter steps', () => {
-  const shape = { n: 4, dModel: 4, heads: [{ dK: 2, dV: 2 }, { dK: 2, dV: 2 }], dOut: 4 };
+  const shape = {
+    n: 4,
+    dModel: 4,
+    heads: [
+      { dK: 2, dV: 2 },
+      { dK: 2, dV: 2 },
+    ],
+    dOut: 4,
+  };
   assert.deepEqual(randomLayer(7, shape), randomLayer(7, shape));
   assert.notDeepEqual(randomLayer(7, shape).X, randomLayer(8, shape).X);
   const r = randomLayer(7, shape);
@@ -220,7 +442,7 @@ test('shape edits keep the layer valid: d_v with its W_O rows, heads, d_model wi
   const s = LESSON_PRESETS.multihead.make();
   resizeValueDim(s, 0, 1);
   assert.equal(s.x.WO.length, 5);
-  assert.deepEqual(s.x.WO[2], [0, 0, 0, 0], 'the new row sits after head 0\'s rows');
+  assert.deepEqual(s.x.WO[2], [0, 0, 0, 0], "the new row sits after head 0's rows");
   validateState(s);
   resizeHeads(s, 1, 'head 2');
   assert.equal(s.heads.length, 3);
@@ -242,7 +464,9 @@ test('shape edits keep the layer valid: d_v with its W_O rows, heads, d_model wi
 // -------------------------------------------------------------------------------------------
 
 let core;
-before(async () => { core = await loadCore(); });
+before(async () => {
+  core = await loadCore();
+});
 
 const near = (a, b, tol = 1e-6) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
@@ -255,8 +479,22 @@ test('core: the hand example through the WASM core (layer output, residual)', ()
   near(r.layer.output[0][1], 3);
   near(r.layer.output[1][0], 1);
   near(r.layer.output[1][1], 4);
-  assert.deepEqual(r.derived.V, [[2, 0], [0, 4]]);
-  assert.throws(() => core.compute(handState({ WO: [[1, 1, 0], [0, 1, 0]] })), (e) => e instanceof AttentionError && e.field === 'x.residual');
+  assert.deepEqual(r.derived.V, [
+    [2, 0],
+    [0, 4],
+  ]);
+  assert.throws(
+    () =>
+      core.compute(
+        handState({
+          WO: [
+            [1, 1, 0],
+            [0, 1, 0],
+          ],
+        }),
+      ),
+    (e) => e instanceof AttentionError && e.field === 'x.residual',
+  );
 });
 
 test('core: a mode-"x" head equals the qkv state of its derived Q, K, V (preset, every head)', () => {
@@ -269,7 +507,9 @@ test('core: a mode-"x" head equals the qkv state of its derived Q, K, V (preset,
     q.mode = 'qkv';
     q.head = h;
     q.heads.forEach((hd, i) => {
-      delete hd.WQ; delete hd.WK; delete hd.WV;
+      delete hd.WQ;
+      delete hd.WK;
+      delete hd.WV;
       const d = core.compute({ ...s, head: i }).derived;
       Object.assign(hd, { Q: d.Q, K: d.K, V: d.V });
     });

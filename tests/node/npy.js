@@ -11,22 +11,23 @@ export function float16Bits(x) {
   const sign = (u >>> 16) & 0x8000;
   const exp = (u >>> 23) & 0xff;
   let mant = u & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);  // Inf, NaN
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0); // Inf, NaN
   let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;                             // overflow -> Inf
-  if (e <= 0) {                                                    // subnormal or zero
+  if (e >= 0x1f) return sign | 0x7c00; // overflow -> Inf
+  if (e <= 0) {
+    // subnormal or zero
     if (e < -10) return sign;
     mant |= 0x800000;
     const shift = 14 - e;
     let half = mant >>> shift;
     const rest = mant & ((1 << shift) - 1);
     const mid = 1 << (shift - 1);
-    if (rest > mid || (rest === mid && (half & 1))) half += 1;
+    if (rest > mid || (rest === mid && half & 1)) half += 1;
     return sign | half;
   }
   let half = (e << 10) | (mant >>> 13);
   const rest = mant & 0x1fff;
-  if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half += 1; // may carry into the exponent: fine
+  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half += 1; // may carry into the exponent: fine
   return sign | half;
 }
 

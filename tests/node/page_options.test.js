@@ -9,8 +9,20 @@ import assert from 'node:assert/strict';
 import vm from 'node:vm';
 import { readFileSync } from 'node:fs';
 import {
-  CONTROL_FLAGS, HIDEABLE, HIDE_GROUPS, HIDE_TARGETS, defaultOptions, formatPageOptions, hideCss,
-  MAX_ORIGINS, isOrigin, isPageOptionKey, isPlaygroundMessage, readHeightMessage, readPageOptions, readSetStateMessage,
+  CONTROL_FLAGS,
+  HIDEABLE,
+  HIDE_GROUPS,
+  HIDE_TARGETS,
+  defaultOptions,
+  formatPageOptions,
+  hideCss,
+  MAX_ORIGINS,
+  isOrigin,
+  isPageOptionKey,
+  isPlaygroundMessage,
+  readHeightMessage,
+  readPageOptions,
+  readSetStateMessage,
   stripPageOptions,
 } from '../../web/page-options.js';
 import { decodeLink, encodeLink, statesEqual } from './schema.js';
@@ -20,7 +32,15 @@ import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/share-d
 
 test('options round-trip through the link, after the state, and decodeLink ignores them', () => {
   const state = LESSON_PRESETS.example2.make();
-  const options = { lang: 'zh-CN', embed: true, readonly: true, palette: 'cividis', hide: ['tau', 'mask', 'lab'], frame: 'week-3_a', origin: [] };
+  const options = {
+    lang: 'zh-CN',
+    embed: true,
+    readonly: true,
+    palette: 'cividis',
+    hide: ['tau', 'mask', 'lab'],
+    frame: 'week-3_a',
+    origin: [],
+  };
   const fragment = encodeLink(state) + formatPageOptions(options);
   assert.match(fragment, /&lang=zh-CN&embed=1&readonly=1&palette=cividis&frame=week-3_a&tau_hide=1&mask_hide=1&lab_hide=1$/);
   const { options: read, errors } = readPageOptions(`#${fragment}`);
@@ -36,14 +56,22 @@ test('every hide flag round-trips alone, in the dialog order', () => {
     assert.deepEqual(errors, [], name);
     assert.deepEqual(options.hide, [name]);
   }
-  const all = readPageOptions(HIDEABLE.slice().reverse().map((n) => `${n}_hide=1`).join('&')).options.hide;
+  const all = readPageOptions(
+    HIDEABLE.slice()
+      .reverse()
+      .map((n) => `${n}_hide=1`)
+      .join('&'),
+  ).options.hide;
   assert.deepEqual(all, HIDEABLE, 'read back in the order of HIDEABLE');
   assert.equal(readPageOptions('tau_hide=0').options.hide.length, 0, '0 shows the control');
 });
 
 test('refused values are reported and keep their defaults', () => {
   const { options, errors } = readPageOptions('lang=fr&embed=yes&frame=a b&frame2=x&temperature_hide=1&tau_hide=2&palette=jet');
-  assert.deepEqual(errors.map((e) => e.key), ['lang', 'embed', 'frame', 'temperature_hide', 'tau_hide', 'palette']);
+  assert.deepEqual(
+    errors.map((e) => e.key),
+    ['lang', 'embed', 'frame', 'temperature_hide', 'tau_hide', 'palette'],
+  );
   assert.deepEqual(options, defaultOptions());
   assert.equal(readPageOptions(`frame=${'x'.repeat(65)}`).errors.length, 1, 'a frame name is at most 64 characters');
   assert.equal(isPageOptionKey('frame'), true);
@@ -85,10 +113,13 @@ function runSnippet(html) {
   const listeners = [];
   const warnings = [];
   const window = {
-    addEventListener: (type, fn) => { if (type === 'message') listeners.push(fn); },
+    addEventListener: (type, fn) => {
+      if (type === 'message') listeners.push(fn);
+    },
   };
   const context = {
-    window, URL,
+    window,
+    URL,
     console: { warn: (...args) => warnings.push(args.map(String).join(' ')) },
     location: { href: 'https://course.example/week3.html' },
     document: { querySelectorAll: (sel) => (sel === 'iframe[data-attention-playground]' ? frames : []) },
@@ -132,18 +163,33 @@ test('the iframe snippet: attributes, escaping, and a listener that trusts only 
   assert.equal(warnings.length, 11, 'no warning for messages that are not its own');
 });
 
-test('web/embed-frames.js is the snippet\'s script as a file', () => {
+test("web/embed-frames.js is the snippet's script as a file", () => {
   const file = readFileSync(new URL('../../web/embed-frames.js', import.meta.url), 'utf8');
   assert.ok(file.includes(SNIPPET_SCRIPT), 'web/embed-frames.js holds SNIPPET_SCRIPT unchanged');
   assert.ok(iframeSnippet('https://p.example/', { title: 't' }).includes(SNIPPET_SCRIPT));
 });
 
 test('origin= options: web origins only, several, written back, never a path or "null"', () => {
-  const { options, errors } = readPageOptions(`v=1&origin=${encodeURIComponent('https://course.example')}&origin=http%3A%2F%2Flocalhost%3A8080&origin=https%3A%2F%2Fcourse.example`);
+  const { options, errors } = readPageOptions(
+    `v=1&origin=${encodeURIComponent('https://course.example')}&origin=http%3A%2F%2Flocalhost%3A8080&origin=https%3A%2F%2Fcourse.example`,
+  );
   assert.deepEqual(errors, []);
   assert.deepEqual(options.origin, ['https://course.example', 'http://localhost:8080'], 'repeated origins count once');
-  assert.equal(formatPageOptions({ ...defaultOptions(), origin: options.origin }), '&origin=https%3A%2F%2Fcourse.example&origin=http%3A%2F%2Flocalhost%3A8080');
-  for (const bad of ['null', '*', 'https://course.example/', 'https://course.example/week3', 'javascript:alert(1)', 'file:///x', 'course.example', 'https://a@b.example', `https://${'a'.repeat(300)}.example`]) {
+  assert.equal(
+    formatPageOptions({ ...defaultOptions(), origin: options.origin }),
+    '&origin=https%3A%2F%2Fcourse.example&origin=http%3A%2F%2Flocalhost%3A8080',
+  );
+  for (const bad of [
+    'null',
+    '*',
+    'https://course.example/',
+    'https://course.example/week3',
+    'javascript:alert(1)',
+    'file:///x',
+    'course.example',
+    'https://a@b.example',
+    `https://${'a'.repeat(300)}.example`,
+  ]) {
     assert.equal(isOrigin(bad), false, bad);
     const read = readPageOptions(`origin=${encodeURIComponent(bad)}`);
     assert.deepEqual(read.options.origin, [], bad);
@@ -158,14 +204,35 @@ test('origin= options: web origins only, several, written back, never a path or 
 test('message shapes: height and setState messages are checked strictly', () => {
   const h = (extra) => ({ type: 'attention-playground:height', height: 500, id: 'f1', ...extra });
   assert.deepEqual(readHeightMessage(h()), { height: 500, id: 'f1' });
-  for (const bad of [null, 'x', [], h({ type: 'other' }), h({ height: '500' }), h({ height: 0 }), h({ height: 1e5 }), h({ height: NaN }),
-    h({ height: -Infinity }), h({ id: undefined }), h({ id: 3 }), h({ id: 'x'.repeat(101) }), Object.assign(Object.create({ polluted: 1 }), h())]) {
+  for (const bad of [
+    null,
+    'x',
+    [],
+    h({ type: 'other' }),
+    h({ height: '500' }),
+    h({ height: 0 }),
+    h({ height: 1e5 }),
+    h({ height: NaN }),
+    h({ height: -Infinity }),
+    h({ id: undefined }),
+    h({ id: 3 }),
+    h({ id: 'x'.repeat(101) }),
+    Object.assign(Object.create({ polluted: 1 }), h()),
+  ]) {
     assert.equal(readHeightMessage(bad), null, JSON.stringify(bad));
   }
   const st = (extra) => ({ type: 'attention-playground:setState', state: { version: 1 }, ...extra });
   assert.deepEqual(readSetStateMessage(st()), { state: { version: 1 }, id: '' });
   assert.deepEqual(readSetStateMessage(st({ id: 'r1' })), { state: { version: 1 }, id: 'r1' });
-  for (const bad of [null, st({ state: null }), st({ state: [] }), st({ state: 'v=1' }), st({ id: 5 }), st({ id: 'x'.repeat(101) }), st({ type: 'attention-playground:setstate' })]) {
+  for (const bad of [
+    null,
+    st({ state: null }),
+    st({ state: [] }),
+    st({ state: 'v=1' }),
+    st({ id: 5 }),
+    st({ id: 'x'.repeat(101) }),
+    st({ type: 'attention-playground:setstate' }),
+  ]) {
     assert.equal(readSetStateMessage(bad), null, JSON.stringify(bad));
   }
   assert.equal(isPlaygroundMessage({ type: 'attention-playground:anything' }), true);
@@ -174,10 +241,17 @@ test('message shapes: height and setState messages are checked strictly', () => 
 });
 
 test('the element snippet carries the bare state and the options as attributes', () => {
-  const html = elementSnippet('https://p.example/embed.js', 'v=1&mode=qkv&lang=en&embed=1&tau_hide=1&d=AB',
-    { lang: 'zh-CN', embed: true, readonly: true, hide: ['tau', 'mask'] });
-  assert.equal(html, '<script type="module" src="https://p.example/embed.js"></script>\n' +
-    '<attention-playground state="v=1&amp;mode=qkv&amp;d=AB" lang="zh-CN" hide="tau,mask" readonly embed></attention-playground>');
+  const html = elementSnippet('https://p.example/embed.js', 'v=1&mode=qkv&lang=en&embed=1&tau_hide=1&d=AB', {
+    lang: 'zh-CN',
+    embed: true,
+    readonly: true,
+    hide: ['tau', 'mask'],
+  });
+  assert.equal(
+    html,
+    '<script type="module" src="https://p.example/embed.js"></script>\n' +
+      '<attention-playground state="v=1&amp;mode=qkv&amp;d=AB" lang="zh-CN" hide="tau,mask" readonly embed></attention-playground>',
+  );
 });
 
 test('a page option appended to a copied link that already has it: the last one wins, the state is read', () => {

@@ -31,9 +31,43 @@ function paths(value, prefix = [], out = []) {
 // Values a mutation writes: JSON values, numbers at the edges, strings that are half a character,
 // right-to-left or zero-width, byte-level BPE pieces, and what JSON cannot spell (NaN, holes).
 const awkward = fc.constantFrom(
-  -0, 0, 1, -1, 0.5, 1e-320, 1000, 1000.0001, 4096, 4097, 65, 1e300, -1e300, NaN, Infinity, -Infinity,
-  '\ud83d', '\ude00', '😀', 'Ġthe', 'âĢĻ', '\u200b', '\u202e', 'שלום', 'x'.repeat(201), 'auto', 'none', 'x',
-  null, true, false, [], {}, [[]], [[1]], [[true]], undefined,
+  -0,
+  0,
+  1,
+  -1,
+  0.5,
+  1e-320,
+  1000,
+  1000.0001,
+  4096,
+  4097,
+  65,
+  1e300,
+  -1e300,
+  NaN,
+  Infinity,
+  -Infinity,
+  '\ud83d',
+  '\ude00',
+  '😀',
+  'Ġthe',
+  'âĢĻ',
+  '\u200b',
+  '\u202e',
+  'שלום',
+  'x'.repeat(201),
+  'auto',
+  'none',
+  'x',
+  null,
+  true,
+  false,
+  [],
+  {},
+  [[]],
+  [[1]],
+  [[true]],
+  undefined,
 );
 const value = fc.oneof({ weight: 3, arbitrary: awkward }, { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
 const mutation = fc.record({ kind: fc.constantFrom('set', 'delete', 'add'), at: fc.nat(), key: fc.string({ maxLength: 6 }), value });
@@ -60,7 +94,10 @@ function mutate(base, ms) {
 
 const stateArb = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...bases) },
-  { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...bases), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([b, ms]) => mutate(b, ms)) },
+  {
+    weight: 8,
+    arbitrary: fc.tuple(fc.constantFrom(...bases), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([b, ms]) => mutate(b, ms)),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
@@ -127,7 +164,17 @@ test('half a character in imported attention JSON and token files is U+FFFD, wit
   assert.deepEqual(core.parseTokens('["\\ud83d", "a", "\\ude00b"]'), ['\ufffd', 'a', '\ufffdb']);
   const lines = new TextDecoder().decode(Uint8Array.from([0x61, 0x0a, 0xf0, 0x0a, 0x62]));
   assert.deepEqual(core.parseTokens(lines), ['a', '\ufffd', 'b']);
-  const doc = JSON.stringify({ tokens: ['\ud83d', 'x'], attention: [[[[1, 0], [0.5, 0.5]]]] });
+  const doc = JSON.stringify({
+    tokens: ['\ud83d', 'x'],
+    attention: [
+      [
+        [
+          [1, 0],
+          [0.5, 0.5],
+        ],
+      ],
+    ],
+  });
   assert.ok(doc.includes('\\ud83d'), 'JSON.stringify escapes the half character');
   assert.deepEqual(core.parseAttentionJson(doc).queryTokens, ['\ufffd', 'x']);
   // The CLI reads the same files the same way: two tokens for two keys, not a wrong count.

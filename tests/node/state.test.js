@@ -4,16 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import {
-  SCHEMA_VERSION,
-  LIMITS,
-  StateError,
-  defaultState,
-  validateState,
-  encodeLink,
-  decodeLink,
-  statesEqual,
-} from './schema.js';
+import { SCHEMA_VERSION, LIMITS, StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } from './schema.js';
 import { mulberry32, int, pick, randomState, makeD, float64Bytes, DEFAULT_SCALARS } from './helpers.js';
 
 /** Asserts that fn throws a StateError whose field and message match (strings: substring). */
@@ -66,7 +57,22 @@ test('defaultState is the worked example 1 and is valid', () => {
   assert.deepEqual(s, {
     version: 1,
     mode: 'qkv',
-    heads: [{ name: 'example 1', Q: [[1, 0]], K: [[1, 0], [0, 1]], V: [[2, 0], [0, 4]], logits: null, weights: null }],
+    heads: [
+      {
+        name: 'example 1',
+        Q: [[1, 0]],
+        K: [
+          [1, 0],
+          [0, 1],
+        ],
+        V: [
+          [2, 0],
+          [0, 4],
+        ],
+        logits: null,
+        weights: null,
+      },
+    ],
     head: 0,
     tokens: { queries: ['q'], keys: ['k1', 'k2'] },
     mask: { causal: false, window: 0, padding: [false, false], allow: null },
@@ -126,12 +132,30 @@ test('validateState normalises: missing matrices and allow become null, -0 integ
   assert.equal(out.heads[0].weights, null);
   assert.equal(out.mask.allow, null);
   assert.ok(Object.is(out.row, 0) && Object.is(out.head, 0) && Object.is(out.mask.window, 0));
-  assert.deepEqual(Object.keys(out), ['version', 'mode', 'heads', 'head', 'tokens', 'mask', 'tau', 'scale', 'topK', 'row', 'view', 'source']);
+  assert.deepEqual(Object.keys(out), [
+    'version',
+    'mode',
+    'heads',
+    'head',
+    'tokens',
+    'mask',
+    'tau',
+    'scale',
+    'topK',
+    'row',
+    'view',
+    'source',
+  ]);
 });
 
 test('validateState: Q and K with different d_k names the field and both numbers', () => {
   const e = assertStateError(
-    () => validateState(modified((s) => { s.heads[0].Q = [[1, 0, 0]]; })),
+    () =>
+      validateState(
+        modified((s) => {
+          s.heads[0].Q = [[1, 0, 0]];
+        }),
+      ),
     { field: /heads\[0\]\.(Q|K)$/ },
   );
   assert.match(e.message, /\b3\b/);
@@ -142,33 +166,195 @@ test('validateState: Q and K with different d_k names the field and both numbers
 
 test('validateState: scalar fields are range-checked with clear messages', () => {
   const cases = [
-    [(s) => { s.tau = -1; }, 'tau', 'tau must be a number > 0 and <= 1000 (got -1)'],
-    [(s) => { s.tau = 0; }, 'tau', '(got 0)'],
-    [(s) => { s.tau = -0; }, 'tau', '(got -0)'],
-    [(s) => { s.tau = NaN; }, 'tau', '(got NaN)'],
-    [(s) => { s.tau = Infinity; }, 'tau', '(got Infinity)'],
-    [(s) => { s.tau = 1000.0000000001; }, 'tau', '<= 1000'],
-    [(s) => { s.tau = '1'; }, 'tau', '(got "1")'],
-    [(s) => { delete s.tau; }, 'tau', '(got nothing)'],
-    [(s) => { s.scale = 0; }, 'scale', '"auto" or a finite number > 0'],
-    [(s) => { s.scale = 'Auto'; }, 'scale', '(got "Auto")'],
-    [(s) => { s.scale = -Infinity; }, 'scale', 'got -Infinity'],
-    [(s) => { s.topK = 0; }, 'topK', 'from 1 to 4096'],
-    [(s) => { s.topK = 1.5; }, 'topK', 'integer'],
-    [(s) => { s.topK = 4097; }, 'topK', '4097'],
-    [(s) => { s.row = 1; }, 'row', 'from 0 to 0 (got 1)'],
-    [(s) => { s.row = -1; }, 'row', 'got -1'],
-    [(s) => { s.head = 1; }, 'head', 'from 0 to 0 (got 1)'],
-    [(s) => { s.mask.window = 4097; }, 'mask.window', '4096'],
-    [(s) => { s.mask.window = 2.5; }, 'mask.window', 'integer'],
-    [(s) => { s.mask.causal = 1; }, 'mask.causal', 'true or false'],
-    [(s) => { s.version = 2; }, 'version', 'version must be 1 (got 2)'],
-    [(s) => { s.mode = 'QKV'; }, 'mode', '"qkv", "logits", "weights"'],
-    [(s) => { s.view.panel = 'graph'; }, 'view.panel', '"weights", "scores"'],
-    [(s) => { s.view.preset = 'a b'; }, 'view.preset', 'preset id'],
-    [(s) => { s.view.preset = ''; }, 'view.preset', 'preset id'],
-    [(s) => { s.source = 'x'.repeat(501); }, 'source', 'at most 500 characters (got 501)'],
-    [(s) => { s.source = 5; }, 'source', 'must be a string'],
+    [
+      (s) => {
+        s.tau = -1;
+      },
+      'tau',
+      'tau must be a number > 0 and <= 1000 (got -1)',
+    ],
+    [
+      (s) => {
+        s.tau = 0;
+      },
+      'tau',
+      '(got 0)',
+    ],
+    [
+      (s) => {
+        s.tau = -0;
+      },
+      'tau',
+      '(got -0)',
+    ],
+    [
+      (s) => {
+        s.tau = NaN;
+      },
+      'tau',
+      '(got NaN)',
+    ],
+    [
+      (s) => {
+        s.tau = Infinity;
+      },
+      'tau',
+      '(got Infinity)',
+    ],
+    [
+      (s) => {
+        s.tau = 1000.0000000001;
+      },
+      'tau',
+      '<= 1000',
+    ],
+    [
+      (s) => {
+        s.tau = '1';
+      },
+      'tau',
+      '(got "1")',
+    ],
+    [
+      (s) => {
+        delete s.tau;
+      },
+      'tau',
+      '(got nothing)',
+    ],
+    [
+      (s) => {
+        s.scale = 0;
+      },
+      'scale',
+      '"auto" or a finite number > 0',
+    ],
+    [
+      (s) => {
+        s.scale = 'Auto';
+      },
+      'scale',
+      '(got "Auto")',
+    ],
+    [
+      (s) => {
+        s.scale = -Infinity;
+      },
+      'scale',
+      'got -Infinity',
+    ],
+    [
+      (s) => {
+        s.topK = 0;
+      },
+      'topK',
+      'from 1 to 4096',
+    ],
+    [
+      (s) => {
+        s.topK = 1.5;
+      },
+      'topK',
+      'integer',
+    ],
+    [
+      (s) => {
+        s.topK = 4097;
+      },
+      'topK',
+      '4097',
+    ],
+    [
+      (s) => {
+        s.row = 1;
+      },
+      'row',
+      'from 0 to 0 (got 1)',
+    ],
+    [
+      (s) => {
+        s.row = -1;
+      },
+      'row',
+      'got -1',
+    ],
+    [
+      (s) => {
+        s.head = 1;
+      },
+      'head',
+      'from 0 to 0 (got 1)',
+    ],
+    [
+      (s) => {
+        s.mask.window = 4097;
+      },
+      'mask.window',
+      '4096',
+    ],
+    [
+      (s) => {
+        s.mask.window = 2.5;
+      },
+      'mask.window',
+      'integer',
+    ],
+    [
+      (s) => {
+        s.mask.causal = 1;
+      },
+      'mask.causal',
+      'true or false',
+    ],
+    [
+      (s) => {
+        s.version = 2;
+      },
+      'version',
+      'version must be 1 (got 2)',
+    ],
+    [
+      (s) => {
+        s.mode = 'QKV';
+      },
+      'mode',
+      '"qkv", "logits", "weights"',
+    ],
+    [
+      (s) => {
+        s.view.panel = 'graph';
+      },
+      'view.panel',
+      '"weights", "scores"',
+    ],
+    [
+      (s) => {
+        s.view.preset = 'a b';
+      },
+      'view.preset',
+      'preset id',
+    ],
+    [
+      (s) => {
+        s.view.preset = '';
+      },
+      'view.preset',
+      'preset id',
+    ],
+    [
+      (s) => {
+        s.source = 'x'.repeat(501);
+      },
+      'source',
+      'at most 500 characters (got 501)',
+    ],
+    [
+      (s) => {
+        s.source = 5;
+      },
+      'source',
+      'must be a string',
+    ],
   ];
   for (const [mutate, field, message] of cases) {
     assertStateError(() => validateState(modified(mutate)), { field, message });
@@ -177,36 +363,219 @@ test('validateState: scalar fields are range-checked with clear messages', () =>
 
 test('validateState: matrix cells, shapes and labels name the exact field', () => {
   const cases = [
-    [(s) => { s.heads[0].K[1][0] = NaN; }, 'heads[0].K[1][0]', 'finite number (got NaN)'],
-    [(s) => { s.heads[0].V[1][1] = Infinity; }, 'heads[0].V[1][1]', 'got Infinity'],
-    [(s) => { s.heads[0].Q[0][1] = null; }, 'heads[0].Q[0][1]', 'got null'],
-    [(s) => { s.heads[0].Q[0][1] = '0'; }, 'heads[0].Q[0][1]', 'got "0"'],
-    [(s) => { s.heads[0].K[1] = [0]; }, 'heads[0].K[1]', 'rectangular'],
-    [(s) => { s.heads[0].K[1] = 'ab'; }, 'heads[0].K[1]', 'must be an array'],
-    [(s) => { s.heads[0].Q = []; }, 'heads[0].Q', '1 to 4096 rows (got 0)'],
-    [(s) => { s.heads[0].Q = [[]]; }, 'heads[0].Q', '1 to 1024 columns (got 0)'],
-    [(s) => { s.heads[0].Q = null; }, 'heads[0].Q', 'required in mode "qkv"'],
-    [(s) => { s.heads[0].V = [[1, 2]]; }, 'heads[0].V', 'has 1 rows but n_k = 2'],
-    [(s) => { s.heads[0].logits = [[1, 2, 3]]; }, 'heads[0].logits', 'has 3 columns but n_k = 2'],
-    [(s) => { s.heads[0].weights = [[1, -0.5]]; }, 'heads[0].weights[0][1]', '>= 0 (got -0.5)'],
-    [(s) => { s.mode = 'logits'; }, 'heads[0].logits', 'required in mode "logits"'],
-    [(s) => { s.mode = 'weights'; }, 'heads[0].weights', 'required in mode "weights"'],
-    [(s) => { s.tokens.queries = ['a', 'b']; }, 'tokens.queries', 'has 2 labels but there are n_q = 1'],
-    [(s) => { s.tokens.keys = ['a']; }, 'tokens.keys', 'has 1 labels but there are n_k = 2'],
-    [(s) => { s.tokens.keys[1] = 7; }, 'tokens.keys[1]', 'must be a string'],
-    [(s) => { s.tokens.keys[1] = 'x'.repeat(201); }, 'tokens.keys[1]', 'at most 200 characters (got 201)'],
-    [(s) => { s.heads[0].name = 'x'.repeat(201); }, 'heads[0].name', 'at most 200'],
-    [(s) => { s.mask.padding = [false]; }, 'mask.padding', 'n_k = 2 booleans'],
-    [(s) => { delete s.mask.padding; }, 'mask.padding', 'got nothing'],
-    [(s) => { delete s.source; }, 'source', 'got nothing'],
-    [(s) => { delete s.heads[0].name; }, 'heads[0].name', 'got nothing'],
-    [(s) => { s.mask.padding[1] = 0; }, 'mask.padding[1]', 'true or false'],
-    [(s) => { s.mask.allow = [[true]]; }, 'mask.allow', /1 x 1 but must be n_q x n_k = 1 x 2/],
-    [(s) => { s.mask.allow = [[true, 1]]; }, 'mask.allow[0][1]', 'true or false'],
-    [(s) => { s.heads = []; }, 'heads', '1 to 64'],
-    [(s) => { s.heads = Array.from({ length: 65 }, () => s.heads[0]); }, 'heads', '1 to 64'],
-    [(s) => { s.heads.push({ ...s.heads[0], K: [[1, 0]], V: null }); }, 'heads[1].K', 'has 1 rows but n_k = 2'],
-    [(s) => { s.heads[0].Q = [[1, 0], [0, 1]]; }, 'tokens.queries', 'n_q = 2'],
+    [
+      (s) => {
+        s.heads[0].K[1][0] = NaN;
+      },
+      'heads[0].K[1][0]',
+      'finite number (got NaN)',
+    ],
+    [
+      (s) => {
+        s.heads[0].V[1][1] = Infinity;
+      },
+      'heads[0].V[1][1]',
+      'got Infinity',
+    ],
+    [
+      (s) => {
+        s.heads[0].Q[0][1] = null;
+      },
+      'heads[0].Q[0][1]',
+      'got null',
+    ],
+    [
+      (s) => {
+        s.heads[0].Q[0][1] = '0';
+      },
+      'heads[0].Q[0][1]',
+      'got "0"',
+    ],
+    [
+      (s) => {
+        s.heads[0].K[1] = [0];
+      },
+      'heads[0].K[1]',
+      'rectangular',
+    ],
+    [
+      (s) => {
+        s.heads[0].K[1] = 'ab';
+      },
+      'heads[0].K[1]',
+      'must be an array',
+    ],
+    [
+      (s) => {
+        s.heads[0].Q = [];
+      },
+      'heads[0].Q',
+      '1 to 4096 rows (got 0)',
+    ],
+    [
+      (s) => {
+        s.heads[0].Q = [[]];
+      },
+      'heads[0].Q',
+      '1 to 1024 columns (got 0)',
+    ],
+    [
+      (s) => {
+        s.heads[0].Q = null;
+      },
+      'heads[0].Q',
+      'required in mode "qkv"',
+    ],
+    [
+      (s) => {
+        s.heads[0].V = [[1, 2]];
+      },
+      'heads[0].V',
+      'has 1 rows but n_k = 2',
+    ],
+    [
+      (s) => {
+        s.heads[0].logits = [[1, 2, 3]];
+      },
+      'heads[0].logits',
+      'has 3 columns but n_k = 2',
+    ],
+    [
+      (s) => {
+        s.heads[0].weights = [[1, -0.5]];
+      },
+      'heads[0].weights[0][1]',
+      '>= 0 (got -0.5)',
+    ],
+    [
+      (s) => {
+        s.mode = 'logits';
+      },
+      'heads[0].logits',
+      'required in mode "logits"',
+    ],
+    [
+      (s) => {
+        s.mode = 'weights';
+      },
+      'heads[0].weights',
+      'required in mode "weights"',
+    ],
+    [
+      (s) => {
+        s.tokens.queries = ['a', 'b'];
+      },
+      'tokens.queries',
+      'has 2 labels but there are n_q = 1',
+    ],
+    [
+      (s) => {
+        s.tokens.keys = ['a'];
+      },
+      'tokens.keys',
+      'has 1 labels but there are n_k = 2',
+    ],
+    [
+      (s) => {
+        s.tokens.keys[1] = 7;
+      },
+      'tokens.keys[1]',
+      'must be a string',
+    ],
+    [
+      (s) => {
+        s.tokens.keys[1] = 'x'.repeat(201);
+      },
+      'tokens.keys[1]',
+      'at most 200 characters (got 201)',
+    ],
+    [
+      (s) => {
+        s.heads[0].name = 'x'.repeat(201);
+      },
+      'heads[0].name',
+      'at most 200',
+    ],
+    [
+      (s) => {
+        s.mask.padding = [false];
+      },
+      'mask.padding',
+      'n_k = 2 booleans',
+    ],
+    [
+      (s) => {
+        delete s.mask.padding;
+      },
+      'mask.padding',
+      'got nothing',
+    ],
+    [
+      (s) => {
+        delete s.source;
+      },
+      'source',
+      'got nothing',
+    ],
+    [
+      (s) => {
+        delete s.heads[0].name;
+      },
+      'heads[0].name',
+      'got nothing',
+    ],
+    [
+      (s) => {
+        s.mask.padding[1] = 0;
+      },
+      'mask.padding[1]',
+      'true or false',
+    ],
+    [
+      (s) => {
+        s.mask.allow = [[true]];
+      },
+      'mask.allow',
+      /1 x 1 but must be n_q x n_k = 1 x 2/,
+    ],
+    [
+      (s) => {
+        s.mask.allow = [[true, 1]];
+      },
+      'mask.allow[0][1]',
+      'true or false',
+    ],
+    [
+      (s) => {
+        s.heads = [];
+      },
+      'heads',
+      '1 to 64',
+    ],
+    [
+      (s) => {
+        s.heads = Array.from({ length: 65 }, () => s.heads[0]);
+      },
+      'heads',
+      '1 to 64',
+    ],
+    [
+      (s) => {
+        s.heads.push({ ...s.heads[0], K: [[1, 0]], V: null });
+      },
+      'heads[1].K',
+      'has 1 rows but n_k = 2',
+    ],
+    [
+      (s) => {
+        s.heads[0].Q = [
+          [1, 0],
+          [0, 1],
+        ];
+      },
+      'tokens.queries',
+      'n_q = 2',
+    ],
   ];
   for (const [mutate, field, message] of cases) {
     assertStateError(() => validateState(modified(mutate)), { field, message });
@@ -232,9 +601,28 @@ test('validateState accepts edge values at the limits', () => {
 });
 
 test('validateState refuses unknown keys and never lets __proto__ through', () => {
-  assertStateError(() => validateState({ ...defaultState(), temperature: 2 }), { field: 'temperature', message: 'unknown field "temperature"' });
-  assertStateError(() => validateState(modified((s) => { s.mask.foo = 1; })), { field: 'mask.foo' });
-  assertStateError(() => validateState(modified((s) => { s.heads[0].bias = null; })), { field: 'heads[0].bias' });
+  assertStateError(() => validateState({ ...defaultState(), temperature: 2 }), {
+    field: 'temperature',
+    message: 'unknown field "temperature"',
+  });
+  assertStateError(
+    () =>
+      validateState(
+        modified((s) => {
+          s.mask.foo = 1;
+        }),
+      ),
+    { field: 'mask.foo' },
+  );
+  assertStateError(
+    () =>
+      validateState(
+        modified((s) => {
+          s.heads[0].bias = null;
+        }),
+      ),
+    { field: 'heads[0].bias' },
+  );
   const hostile = JSON.parse(JSON.stringify(defaultState()).replace('{"version"', '{"__proto__":{"polluted":1},"version"'));
   assert.ok(Object.prototype.hasOwnProperty.call(hostile, '__proto__'));
   assertStateError(() => validateState(hostile), { field: '__proto__' });
@@ -242,7 +630,12 @@ test('validateState refuses unknown keys and never lets __proto__ through', () =
   assertStateError(() => validateState(hostileView), { field: 'view.__proto__' });
   // Inherited fields do not count as present.
   const inherited = Object.create({ tau: 1 });
-  Object.assign(inherited, modified((s) => { delete s.tau; }));
+  Object.assign(
+    inherited,
+    modified((s) => {
+      delete s.tau;
+    }),
+  );
   assertStateError(() => validateState(inherited), { field: 'tau' });
   assert.equal({}.polluted, undefined);
   assert.equal(Object.prototype.polluted, undefined);
@@ -253,7 +646,12 @@ test('validateState refuses non-objects and never throws anything but StateError
     assertStateError(() => validateState(value), { field: 'state' });
   }
   const throwing = defaultState();
-  Object.defineProperty(throwing, 'tau', { enumerable: true, get() { throw new TypeError('boom'); } });
+  Object.defineProperty(throwing, 'tau', {
+    enumerable: true,
+    get() {
+      throw new TypeError('boom');
+    },
+  });
   assertStateError(() => validateState(throwing), { field: 'state', message: 'boom' });
 });
 
@@ -268,10 +666,20 @@ test('modes: unused matrices may be null; when given they must fit n_q x n_k', (
     s.heads[0] = { name: 'h', Q: null, K: null, V: [[1], [2]], logits: null, weights: [[0.25, 0.75]] };
   });
   assert.ok(statesEqual(validateState(weights), weights));
-  assertStateError(() => validateState(modified((s) => { s.mode = 'weights'; s.heads[0].weights = [[1, 0]]; s.heads[0].K = [[1, 0]]; })), {
-    field: 'heads[0].K',
-    message: 'has 1 rows but n_k = 2',
-  });
+  assertStateError(
+    () =>
+      validateState(
+        modified((s) => {
+          s.mode = 'weights';
+          s.heads[0].weights = [[1, 0]];
+          s.heads[0].K = [[1, 0]];
+        }),
+      ),
+    {
+      field: 'heads[0].K',
+      message: 'has 1 rows but n_k = 2',
+    },
+  );
 });
 
 // -------------------------------------------------------------------------------------------
@@ -283,8 +691,22 @@ test('statesEqual is deep and bit-exact', () => {
   assert.ok(!statesEqual(0, -0));
   assert.ok(statesEqual(NaN, NaN));
   assert.ok(!statesEqual(0.1, Math.fround(0.1)));
-  assert.ok(!statesEqual(modified((s) => { s.heads[0].Q[0][1] = -0; }), defaultState()));
-  assert.ok(!statesEqual(modified((s) => { s.tokens.keys[1] = 'k3'; }), defaultState()));
+  assert.ok(
+    !statesEqual(
+      modified((s) => {
+        s.heads[0].Q[0][1] = -0;
+      }),
+      defaultState(),
+    ),
+  );
+  assert.ok(
+    !statesEqual(
+      modified((s) => {
+        s.tokens.keys[1] = 'k3';
+      }),
+      defaultState(),
+    ),
+  );
   assert.ok(!statesEqual({ a: 1 }, { a: 1, b: undefined }));
   assert.ok(statesEqual({ a: 1, b: 2 }, { b: 2, a: 1 }));
   assert.ok(!statesEqual([1], { 0: 1 }));
@@ -405,10 +827,22 @@ test('malformed links are rejected with a StateError that says what is wrong', (
     [`${DEFAULT_SCALARS}&d=`, 'd', 'not an Attention Playground data block'],
     [`${DEFAULT_SCALARS}&d=${d.slice(0, 10)}*${d.slice(11)}`, 'd', 'character "*" at position 10'],
     [`${DEFAULT_SCALARS}&d=${d.slice(0, 4 * Math.floor((d.length - 2) / 4) + 1)}`, 'd', 'cannot come from whole bytes'], // a length of 4k + 1, shorter than d
-    [`${DEFAULT_SCALARS}&d=${Buffer.from('garbage bytes, not a block at all').toString('base64url')}`, 'd', 'not an Attention Playground data block'],
-    [`${DEFAULT_SCALARS}&d=${Buffer.from([0x41, 0x50, 1, 10, 0, 0, 0, 1, 2, 3, 4, 0xff, 0xfe, 0x07, 0x13]).toString('base64url')}`, 'd', 'corrupt'],
+    [
+      `${DEFAULT_SCALARS}&d=${Buffer.from('garbage bytes, not a block at all').toString('base64url')}`,
+      'd',
+      'not an Attention Playground data block',
+    ],
+    [
+      `${DEFAULT_SCALARS}&d=${Buffer.from([0x41, 0x50, 1, 10, 0, 0, 0, 1, 2, 3, 4, 0xff, 0xfe, 0x07, 0x13]).toString('base64url')}`,
+      'd',
+      'corrupt',
+    ],
     [`${DEFAULT_SCALARS}&d=${Buffer.from([0x41, 0x50, 2, 10, 0, 0, 0, 0, 0, 0, 0]).toString('base64url')}`, 'd', 'format 2'],
-    [`${DEFAULT_SCALARS}&d=${Buffer.from([0x41, 0x50, 1, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]).toString('base64url')}`, 'd', 'more than the limit'],
+    [
+      `${DEFAULT_SCALARS}&d=${Buffer.from([0x41, 0x50, 1, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]).toString('base64url')}`,
+      'd',
+      'more than the limit',
+    ],
   ];
   for (const [link, field, message] of cases) {
     assertStateError(() => decodeLink(link), { field, message });
@@ -462,7 +896,14 @@ test('d blocks built by hand: the documented format decodes, and bad shapes are 
   const link = (h, p = payload, options) => `${DEFAULT_SCALARS}&d=${makeD(h, p, options)}`;
   const cases = [
     // Q with 3 columns against K with 2: decodes, then validation names the field and both sizes.
-    [link({ ...header, heads: [{ ...heads[0], Q: [1, 3, 8], K: [2, 2, 8], V: [2, 1, 8] }] }, Buffer.concat([float64Bytes([1, 0, 0, 1, 0, 0, 1, 2, 4]), padding])), /heads\[0\]\.(Q|K)/, /3.*2|2.*3/],
+    [
+      link(
+        { ...header, heads: [{ ...heads[0], Q: [1, 3, 8], K: [2, 2, 8], V: [2, 1, 8] }] },
+        Buffer.concat([float64Bytes([1, 0, 0, 1, 0, 0, 1, 2, 4]), padding]),
+      ),
+      /heads\[0\]\.(Q|K)/,
+      /3.*2|2.*3/,
+    ],
     [link({ ...header, heads: [{ ...heads[0], Q: [2, 2, 8] }] }), 'd', 'truncated'],
     [link(header, Buffer.concat([payload, Uint8Array.of(0)])), 'd', '1 unexpected bytes'],
     [link(header, Buffer.concat([numbers, Uint8Array.of(0, 2)])), 'd', 'padding flag is 2'],
@@ -474,7 +915,11 @@ test('d blocks built by hand: the documented format decodes, and bad shapes are 
     [link({ ...header, tokens: { queries: 'q', keys: [] } }), 'd', 'tokens'],
     [link({ ...header, extra: 1 }), 'd', 'unknown field "extra"'],
     [link({ ...header, heads: [{ ...heads[0], name: 5 }] }), 'heads[0].name', 'must be a string'],
-    [link({ ...header, tokens: { queries: ['q', 'r'], keys: tokens.keys } }, Buffer.concat([numbers, padding])), 'tokens.queries', 'n_q = 1'],
+    [
+      link({ ...header, tokens: { queries: ['q', 'r'], keys: tokens.keys } }, Buffer.concat([numbers, padding])),
+      'tokens.queries',
+      'n_q = 1',
+    ],
     [link({ ...header, source: 'x'.repeat(501) }), 'source', 'at most 500'],
     [link([1, 2]), 'd', 'header must be an object'],
     [link(null, payload, { headerText: '{"tokens": ' }), 'd', 'not JSON'],
@@ -497,7 +942,10 @@ test('a d whose header carries __proto__ keys is refused and pollutes nothing', 
     base.replace('"Q":[1,2,8]', '"Q":[1,2,8],"constructor":{"prototype":{"polluted":"yes"}}'),
   ];
   for (const headerText of variants) {
-    assertStateError(() => decodeLink(`${DEFAULT_SCALARS}&d=${makeD(null, payload, { headerText })}`), { field: 'd', message: 'unknown field' });
+    assertStateError(() => decodeLink(`${DEFAULT_SCALARS}&d=${makeD(null, payload, { headerText })}`), {
+      field: 'd',
+      message: 'unknown field',
+    });
   }
   // Keys of the link itself.
   assertStateError(() => decodeLink(`${DEFAULT_LINK}&__proto__=1`), { field: 'link', message: 'unknown key "__proto__"' });
@@ -538,7 +986,10 @@ test('fuzz: 2,000 random and mutated links never throw anything but StateError',
       decoded++;
       assert.ok(statesEqual(validateState(state), state), `fuzz case ${i} decoded to an invalid state`);
     } catch (error) {
-      assert.ok(error instanceof StateError, `fuzz case ${i} (${JSON.stringify(text.slice(0, 120))}) threw ${error && error.name}: ${error && error.message}`);
+      assert.ok(
+        error instanceof StateError,
+        `fuzz case ${i} (${JSON.stringify(text.slice(0, 120))}) threw ${error && error.name}: ${error && error.message}`,
+      );
       assert.equal(typeof error.field, 'string');
       assert.ok(error.message.length > 0);
     }
@@ -548,7 +999,15 @@ test('fuzz: 2,000 random and mutated links never throw anything but StateError',
 });
 
 test('encodeLink validates first and refuses states too large for a link', () => {
-  assertStateError(() => encodeLink(modified((s) => { s.tau = -1; })), { field: 'tau' });
+  assertStateError(
+    () =>
+      encodeLink(
+        modified((s) => {
+          s.tau = -1;
+        }),
+      ),
+    { field: 'tau' },
+  );
   assertStateError(() => encodeLink(null), { field: 'state' });
   // 4096 x 1024 float64 Q and K: 64 MiB of numbers, more than LIMITS.maxBlockBytes.
   const row = new Array(1024).fill(0.1); // 0.1 is not a float32, so the matrices are stored as float64
@@ -597,7 +1056,10 @@ test('the optional lab object: validated, round-trips through a link, absent sta
   const s = defaultState();
   assert.equal('lab' in validateState(s), false);
   assert.equal(decodeLink(encodeLink(s)).lab, undefined);
-  const withLab = { ...s, lab: { view: 'normalisers', params: { alpha: 1.3, beta: [0.1, 0.9], relu: true, feature: 'elu', target: null } } };
+  const withLab = {
+    ...s,
+    lab: { view: 'normalisers', params: { alpha: 1.3, beta: [0.1, 0.9], relu: true, feature: 'elu', target: null } },
+  };
   const back = decodeLink(encodeLink(withLab));
   assert.deepEqual(back.lab, withLab.lab);
   assert.ok(statesEqual(back, validateState(withLab)));

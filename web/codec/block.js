@@ -220,7 +220,10 @@ export function readBlock(text) {
     throw new StateError('d', `d is corrupt: its compressed data cannot be inflated (${error && error.message})`);
   }
   if (block.length !== declared) {
-    throw new StateError('d', `d is corrupt or truncated: it inflates to ${block.length > declared ? 'more than ' : ''}${block.length} bytes, but declares ${declared}`);
+    throw new StateError(
+      'd',
+      `d is corrupt or truncated: it inflates to ${block.length > declared ? 'more than ' : ''}${block.length} bytes, but declares ${declared}`,
+    );
   }
   if (crc32(block) !== prefix.getUint32(7, true)) {
     throw new StateError('d', 'd is corrupt: its checksum does not match (was it edited or cut short?)');
@@ -288,7 +291,11 @@ export function readBlock(text) {
     for (const key of Object.keys(xIn)) {
       if (!X_KEYS.includes(key)) throw new StateError('d', `d is corrupt: its header x has an unknown field ${describe(key)}`);
     }
-    xPlan = { X: readShape(own(xIn, 'X'), 'x.X'), WO: own(xIn, 'WO') === undefined ? null : readShape(own(xIn, 'WO'), 'x.WO'), residual: own(xIn, 'residual') };
+    xPlan = {
+      X: readShape(own(xIn, 'X'), 'x.X'),
+      WO: own(xIn, 'WO') === undefined ? null : readShape(own(xIn, 'WO'), 'x.WO'),
+      residual: own(xIn, 'residual'),
+    };
     if (typeof xPlan.residual !== 'boolean') throw new StateError('d', 'd is corrupt: its header field x.residual must be true or false');
   }
   let needed = nK + (hasAllow ? nQ * nK : 0);
@@ -336,9 +343,6 @@ export function readBlock(text) {
     return b === 1;
   };
   const padding = Array.from({ length: nK }, () => readFlag('padding'));
-  const allow = hasAllow
-    ? Array.from({ length: nQ }, () => Array.from({ length: nK }, () => readFlag('allow')))
-    : null;
+  const allow = hasAllow ? Array.from({ length: nQ }, () => Array.from({ length: nK }, () => readFlag('allow'))) : null;
   return { heads, tokens: { queries: tokens.queries, keys: tokens.keys }, source: own(header, 'source'), padding, allow, x };
 }
-

@@ -9,9 +9,23 @@ import { encodeBlock, readBlock } from './block.js';
 const LINK_KEYS = ['v', 'mode', 'tau', 'scale', 'k', 'row', 'causal', 'window', 'head', 'panel', 'preset', 'numbers', 'd'];
 const OPTIONAL_LINK_KEYS = ['stride', 'sinks', 'lab', 'lesson'];
 const LINK_FIELD = {
-  stride: 'mask.stride', sinks: 'mask.sinks', lab: 'lab', lesson: 'lesson',
-  v: 'version', mode: 'mode', tau: 'tau', scale: 'scale', k: 'topK', row: 'row', causal: 'mask.causal',
-  window: 'mask.window', head: 'head', panel: 'view.panel', preset: 'view.preset', numbers: 'view.numbers', d: 'd',
+  stride: 'mask.stride',
+  sinks: 'mask.sinks',
+  lab: 'lab',
+  lesson: 'lesson',
+  v: 'version',
+  mode: 'mode',
+  tau: 'tau',
+  scale: 'scale',
+  k: 'topK',
+  row: 'row',
+  causal: 'mask.causal',
+  window: 'mask.window',
+  head: 'head',
+  panel: 'view.panel',
+  preset: 'view.preset',
+  numbers: 'view.numbers',
+  d: 'd',
 };
 
 /**
@@ -27,9 +41,18 @@ const LINK_FIELD = {
 export function encodeLink(state) {
   const s = state;
   const scalars = {
-    v: s.version, mode: s.mode, tau: s.tau, scale: s.scale, k: s.topK, row: s.row,
-    causal: s.mask.causal ? 1 : 0, window: s.mask.window, head: s.head, panel: s.view.panel,
-    preset: s.view.preset, numbers: s.view.numbers,
+    v: s.version,
+    mode: s.mode,
+    tau: s.tau,
+    scale: s.scale,
+    k: s.topK,
+    row: s.row,
+    causal: s.mask.causal ? 1 : 0,
+    window: s.mask.window,
+    head: s.head,
+    panel: s.view.panel,
+    preset: s.view.preset,
+    numbers: s.view.numbers,
   };
   if (s.mask.stride) scalars.stride = s.mask.stride;
   if (s.mask.sinks) scalars.sinks = s.mask.sinks;
@@ -121,7 +144,10 @@ function readLink(fragment) {
   }
   for (const key of params.keys()) {
     if (!LINK_KEYS.includes(key) && !OPTIONAL_LINK_KEYS.includes(key)) {
-      throw new StateError('link', `the link has an unknown key ${describe(key)} (known keys: ${[...LINK_KEYS, ...OPTIONAL_LINK_KEYS].join(', ')})`);
+      throw new StateError(
+        'link',
+        `the link has an unknown key ${describe(key)} (known keys: ${[...LINK_KEYS, ...OPTIONAL_LINK_KEYS].join(', ')})`,
+      );
     }
   }
   for (const key of LINK_KEYS) {
@@ -161,7 +187,10 @@ function readLink(fragment) {
     head,
     tokens: block.tokens,
     mask: {
-      causal, window, padding: block.padding, allow: block.allow,
+      causal,
+      window,
+      padding: block.padding,
+      allow: block.allow,
       ...(params.has('stride') ? { stride: parseNumber(get('stride'), 'stride') } : {}),
       ...(params.has('sinks') ? { sinks: parseNumber(get('sinks'), 'sinks') } : {}),
     },
@@ -176,4 +205,3 @@ function readLink(fragment) {
     ...(block.x ? { x: block.x } : {}),
   };
 }
-

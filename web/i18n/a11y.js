@@ -9,8 +9,10 @@ export default {
     'a11y.emptyBadge': 'empty',
     'a11y.cellName': 'query {query}, key {key}: {value}',
     'a11y.masked': 'masked',
-    'a11y.gridHelp': 'Arrow keys move between cells; moving to another row selects that query row. Home and End go to the start and end of the row, Ctrl+Home and Ctrl+End to the first and last cell, Page Up and Page Down five rows.',
-    'a11y.gridHelpMask': 'Arrow keys move between cells; moving to another row selects that query row. Enter or Space switches the cell between visible and masked (mask editing is on).',
+    'a11y.gridHelp':
+      'Arrow keys move between cells; moving to another row selects that query row. Home and End go to the start and end of the row, Ctrl+Home and Ctrl+End to the first and last cell, Page Up and Page Down five rows.',
+    'a11y.gridHelpMask':
+      'Arrow keys move between cells; moving to another row selects that query row. Enter or Space switches the cell between visible and masked (mask editing is on).',
     'a11y.summariesTitle': 'Rows in words (entropy, N_eff, largest weights)',
     'a11y.summaryHead': 'Row {row} (query {token})',
     'a11y.summary': '{head}: entropy {entropy} nats, N_eff {neff}, the largest weights on {top}{masked}.',
@@ -26,7 +28,8 @@ export default {
     'a11y.palette.cividis': 'cividis',
     'a11y.palette.magma': 'magma',
     'a11y.palette.greys': 'greys',
-    'a11y.overviewName': 'Overview of the {nQ} × {nK} weights, {pool} pooled into {rows} × {cols} cells. Arrow keys move the zoomed tile (Shift: a whole tile), Enter zooms at the selected row.',
+    'a11y.overviewName':
+      'Overview of the {nQ} × {nK} weights, {pool} pooled into {rows} × {cols} cells. Arrow keys move the zoomed tile (Shift: a whole tile), Enter zooms at the selected row.',
     'a11y.pool.max': 'max',
     'a11y.pool.mean': 'mean',
     'a11y.formulasRegion': 'formulas of the selected row (scrolls sideways when wide)',
@@ -38,7 +41,8 @@ export default {
     'a11y.emptyBadge': '空行',
     'a11y.cellName': '查询 {query}，键 {key}：{value}',
     'a11y.masked': '已掩码',
-    'a11y.gridHelp': '用方向键在单元格之间移动；移到另一行即选中该查询行。Home 和 End 跳到行首和行尾，Ctrl+Home 和 Ctrl+End 跳到第一个和最后一个单元格，PageUp 和 PageDown 一次移动五行。',
+    'a11y.gridHelp':
+      '用方向键在单元格之间移动；移到另一行即选中该查询行。Home 和 End 跳到行首和行尾，Ctrl+Home 和 Ctrl+End 跳到第一个和最后一个单元格，PageUp 和 PageDown 一次移动五行。',
     'a11y.gridHelpMask': '用方向键在单元格之间移动；移到另一行即选中该查询行。按 Enter 或空格键切换该单元格可见或被掩码（正在编辑掩码）。',
     'a11y.summariesTitle': '逐行文字摘要（熵、N_eff、最大的权重）',
     'a11y.summaryHead': '第 {row} 行（查询 {token}）',
@@ -55,7 +59,8 @@ export default {
     'a11y.palette.cividis': 'cividis',
     'a11y.palette.magma': 'magma',
     'a11y.palette.greys': '灰度',
-    'a11y.overviewName': '{nQ} × {nK} 注意力权重的概览，按{pool}池化为 {rows} × {cols} 个格子。方向键移动放大的区块（按住 Shift 一次移动整块），Enter 在选中的行处放大。',
+    'a11y.overviewName':
+      '{nQ} × {nK} 注意力权重的概览，按{pool}池化为 {rows} × {cols} 个格子。方向键移动放大的区块（按住 Shift 一次移动整块），Enter 在选中的行处放大。',
     'a11y.pool.max': '最大值',
     'a11y.pool.mean': '平均值',
     'a11y.formulasRegion': '选中行的公式（过宽时可横向滚动）',

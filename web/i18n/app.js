@@ -9,7 +9,8 @@ export default {
 
     // Page
     'app.title': 'Attention Playground',
-    'app.metaDescription': 'Edit Q, K and V (or X and the W\'s of several heads), toggle the causal mask, turn the temperature, and watch attention scores, weights, entropy and output change. Computed live in your browser by a C++ core compiled to WebAssembly.',
+    'app.metaDescription':
+      "Edit Q, K and V (or X and the W's of several heads), toggle the causal mask, turn the temperature, and watch attention scores, weights, entropy and output change. Computed live in your browser by a C++ core compiled to WebAssembly.",
     'app.tagline': 'From weighted averages to causal self-attention — every number computed live in your browser.',
     'app.language': 'Language',
     'app.presetLabel': 'Preset',
@@ -27,7 +28,8 @@ export default {
     'app.loading': 'Loading the WebAssembly core…',
     'app.startFailed': 'The playground could not start: ',
     'app.dismiss': 'Dismiss',
-    'app.footer': 'Rows are queries, columns are keys; softmax runs over each row\'s visible keys. Entropy in nats. Masked cells are excluded, not set to −10⁹. Real heads: TransformerLens notebooks (MIT); see ',
+    'app.footer':
+      "Rows are queries, columns are keys; softmax runs over each row's visible keys. Entropy in nats. Masked cells are excluded, not set to −10⁹. Real heads: TransformerLens notebooks (MIT); see ",
     'app.footerEnd': '.',
 
     // Controls
@@ -42,7 +44,8 @@ export default {
     'app.modeNote.qkv': 'Scores S = Q Kᵀ × scale.',
     'app.modeNote.logits': 'Scores given directly; an empty cell is a masked score.',
     'app.modeNote.weights': 'Weights given (e.g. from a real model); τ re-tempers each row: a^(1/τ), renormalised.',
-    'app.modeNote.x': 'Token vectors X; every head computes Q = X W_Q, K = X W_K, V = X W_V, then S = Q Kᵀ × scale. The selected head is shown below, all heads side by side under "Multi-head layer".',
+    'app.modeNote.x':
+      'Token vectors X; every head computes Q = X W_Q, K = X W_K, V = X W_V, then S = Q Kᵀ × scale. The selected head is shown below, all heads side by side under "Multi-head layer".',
     'app.tauLegend': 'Temperature τ',
     'app.tauSliderAria': 'temperature (log scale)',
     'app.tauBoxAria': 'temperature tau',
@@ -63,7 +66,8 @@ export default {
     'app.strideAria': 'strided mask: every s-th key back from the query (0 = off)',
     'app.sinks': 'sink keys',
     'app.sinksAria': 'attention-sink keys kept beside the window and stride (StreamingLLM)',
-    'app.strideNote': 'Stride s keeps keys t, t−s, t−2s, … (0 or 1 is off). The first n sink keys stay visible beside the window and the stride, as in StreamingLLM (sink keys + last w).',
+    'app.strideNote':
+      'Stride s keeps keys t, t−s, t−2s, … (0 or 1 is off). The first n sink keys stay visible beside the window and the stride, as in StreamingLLM (sink keys + last w).',
     'app.editAllow': 'edit the mask: click cells of the weights heatmap',
     'app.clearAllow': 'Clear the allow-matrix',
     'app.paddingAria': 'key padding',
@@ -103,12 +107,15 @@ export default {
     'app.src.edited': 'Edited from: {source}',
     'app.src.example1': 'Worked example 1 of the lesson: q = (1,0), k1 = (1,0), k2 = (0,1), v1 = (2,0), v2 = (0,4), no scaling.',
     'app.src.example2': 'Worked example 2 of the lesson: causal logits (0), (0, ln 3), (ln 2, 0, 0) with V = (2, 6, 10).',
-    'app.src.selfattention': 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
-    'app.src.multihead': 'Multi-head self-attention (Vaswani et al. 2017): X is 4 tokens x d_model 4; two heads of d_k = d_v = 2 with Q = X WQ, K = X WK, V = X WV; output [Y0 | Y1] WO + X. Numbers: mulberry32 seed 4.',
+    'app.src.selfattention':
+      "Hand-made self-attention state for the lesson's experiment: toggle the causal mask, turn the temperature, edit a value.",
+    'app.src.multihead':
+      'Multi-head self-attention (Vaswani et al. 2017): X is 4 tokens x d_model 4; two heads of d_k = d_v = 2 with Q = X WQ, K = X WK, V = X WV; output [Y0 | Y1] WO + X. Numbers: mulberry32 seed 4.',
     'app.src.long': 'Generated: {n} tokens, d_k = 16 (8 random content + 8 position dimensions, seed 512), causal; V = key position.',
     'app.src.randomLayer': 'Random layer (mulberry32 seed {seed}): X in [-2, 2], W in [-1, 1], quarter steps.',
     'app.src.randomLayerOn': 'Random layer (mulberry32 seed {seed}) on the tokens of: {source}',
-    'app.src.real': '{text}, head {head}; real weights from {path} (MIT, TransformerLens notebooks). V = key position, so the output is the mean attended position.',
+    'app.src.real':
+      '{text}, head {head}; real weights from {path} (MIT, TransformerLens notebooks). V = key position, so the output is the mean attended position.',
     'app.src.text.gpt2L0': 'GPT-2 small, layer 0, on {input}',
     'app.src.text.gpt2L5H5': 'GPT-2 small head L5H5 (an induction head) on 20 random tokens repeated twice',
     'app.src.text.gpt2Induction': 'GPT-2 small heads L6H9 and L5H5 on a sentence repeated twice',
@@ -120,7 +127,8 @@ export default {
     'app.linkBoxAria': 'link to this state',
     'app.noLink': 'This state cannot be put in a link: ',
     'app.noLinkSave': '. Save state keeps it as a file instead (open it again under Import).',
-    'app.tooManyForBar': 'This state holds {n} numbers: too many for the address bar to follow. Copy link builds a link on demand (if it fits).',
+    'app.tooManyForBar':
+      'This state holds {n} numbers: too many for the address bar to follow. Copy link builds a link on demand (if it fits).',
     'app.linkUnreadable': 'This link could not be read: ',
     'app.linkRejected': 'This link holds a state the core rejects: ',
     'app.linkShowingDefault': '. Showing the default state instead.',
@@ -139,9 +147,12 @@ export default {
     'app.err.sinks': 'The number of sink keys must be a whole number ≥ 0.',
     'app.err.topk': 'k must be a whole number ≥ 1.',
     'app.kept.sinks': (v) => `${v.n} sink keys`,
-    'app.err.xTooLarge': 'x.X has {n} tokens; the page shows mode "x" (multi-head from X) for up to {max} tokens (the node module and attn compute take any size)',
-    'app.err.largeGate': 'heads[{i}].gate: the page computes heads this large in a worker, which has no gate yet; remove the gate (the node module and attn compute apply it)',
-    'app.err.largeMode': 'A head this large ({nQ} × {nK}) stays in its mode: copying its scores or weights would put {cells} numbers into the state.',
+    'app.err.xTooLarge':
+      'x.X has {n} tokens; the page shows mode "x" (multi-head from X) for up to {max} tokens (the node module and attn compute take any size)',
+    'app.err.largeGate':
+      'heads[{i}].gate: the page computes heads this large in a worker, which has no gate yet; remove the gate (the node module and attn compute apply it)',
+    'app.err.largeMode':
+      'A head this large ({nQ} × {nK}) stays in its mode: copying its scores or weights would put {cells} numbers into the state.',
     'app.err.largeX': 'Mode "x" runs in the page for up to {max} tokens; this head has {n} keys.',
     'app.err.gateRow': 'gate of row {t}: {error}',
     'app.err.cell': 'row {i}, column {j}: {error}',
@@ -160,20 +171,22 @@ export default {
     // Inputs
     'app.inputsAria': 'inputs',
     'app.inputs': 'Inputs',
-    'app.editorsLarge': (v) => `This head is too large to edit cell by cell (${v.nQ} queries × ${v.nK} keys${v.dK ? `, d_k = ${v.dK}` : ''}${v.dV ? `, d_v = ${v.dV}` : ''}). Temperature, masks, top-k and the row stay live; the matrices can be changed through the link or the API (setState).`,
+    'app.editorsLarge': (v) =>
+      `This head is too large to edit cell by cell (${v.nQ} queries × ${v.nK} keys${v.dK ? `, d_k = ${v.dK}` : ''}${v.dV ? `, d_v = ${v.dV}` : ''}). Temperature, masks, top-k and the row stay live; the matrices can be changed through the link or the API (setState).`,
     'app.hint.Q': 'Queries: one row per query token (n_q × d_k).',
     'app.hint.K': 'Keys: one row per key token (n_k × d_k); d_k is shared with Q.',
     'app.hint.V': 'Values: one row per key (n_k × d_v); the output mixes these rows.',
     'app.hint.logits': 'Rows are queries, columns keys. Leave a cell empty (or type -inf) to mask it.',
     'app.hint.weights': 'Rows are queries, columns keys; each row is a probability distribution (≥ 0).',
     'app.hint.X': 'Token vectors: one row per token (n × d_model). Every head reads the same X.',
-    'app.hint.WO': 'Output projection: one row per column of the heads\' outputs side by side ((Σ d_v) × d_out). With the residual, d_out must equal d_model.',
+    'app.hint.WO':
+      "Output projection: one row per column of the heads' outputs side by side ((Σ d_v) × d_out). With the residual, d_out must equal d_model.",
     'app.editBig': 'Edit the {name} ({nQ} × {nK})',
     'app.matrix.logits': 'logits',
     'app.matrix.weights': 'weights',
     'app.noV': 'No values V: the output is not computed. ',
     'app.addV': 'add V = key position',
-    'app.noWO': 'No W_O: the layer output is the heads\' outputs side by side.',
+    'app.noWO': "No W_O: the layer output is the heads' outputs side by side.",
     'app.seedAria': 'random seed',
     'app.randomTitle': 'fill X and every W with seeded numbers (mulberry32), keeping the shapes',
     'app.random': 'Random (seed)',
@@ -206,14 +219,15 @@ export default {
 
     // Gate
     'app.gate': 'Gate',
-    'app.gateToggle': ' gate this head\'s output: row t × sigmoid(g_t) (G1)',
+    'app.gateToggle': " gate this head's output: row t × sigmoid(g_t) (G1)",
     'app.gateAllAria': 'gate logit of every row',
     'app.gateAllValue': 'all rows: g = {g}',
     'app.gateRowsDiffer': 'rows differ',
     'app.gateBoxTitle': 'gate logit g_{t} of query {t}',
     'app.gateBoxAria': 'gate logit of query {t}',
     'app.gateMany': '{n} rows: the slider sets every row; single rows through the link or the API.',
-    'app.gateOff': 'Off: the head outputs A V. On: each row is scaled by sigmoid(g_t) in (0, 1); g = 0 halves it, g = −10 nearly closes it.',
+    'app.gateOff':
+      'Off: the head outputs A V. On: each row is scaled by sigmoid(g_t) in (0, 1); g = 0 halves it, g = −10 nearly closes it.',
 
     // Results
     'app.resultsAria': 'results',
@@ -238,8 +252,10 @@ export default {
     'app.lab': 'Analysis lab',
     'app.labTabsAria': 'analysis',
     'app.labOff': 'Off',
-    'app.labIntro': 'Pick an analysis of the current head: head patterns, sparse normalisers, sink vs content, routing width, saturation, spectral, linear attention, and the lesson\'s angle sweep and sensitivity. Each one is computed by the core from the same state and is part of the link (docs/lab.md).',
-    'app.labLarge': 'The analysis lab runs on heads of up to {max} keys; this head has {n}. Open a smaller head (or a part of it) to analyse it here.',
+    'app.labIntro':
+      "Pick an analysis of the current head: head patterns, sparse normalisers, sink vs content, routing width, saturation, spectral, linear attention, and the lesson's angle sweep and sensitivity. Each one is computed by the core from the same state and is part of the link (docs/lab.md).",
+    'app.labLarge':
+      'The analysis lab runs on heads of up to {max} keys; this head has {n}. Open a smaller head (or a part of it) to analyse it here.',
     'app.labStale': ' The numbers below are for the last accepted values.',
     'app.cost': 'Cost: {parts}.',
     'app.costSep': '; ',
@@ -249,7 +265,8 @@ export default {
     'app.cost.output': 'A V {macs}',
     'app.cost.worker': 'computed in a worker, 64 rows at a time ({size} working memory), without storing the matrices',
     'app.cost.page': 'computed on this page',
-    'app.cost.layer': (v) => `Cost: ${v.heads} heads on n = ${v.n} tokens, d_model = ${v.d}; projections X W cost ${v.proj} multiply-adds, Q Kᵀ and A V ${v.attn}${v.out ? `, W_O ${v.out}` : ''}; computed on this page.`,
+    'app.cost.layer': (v) =>
+      `Cost: ${v.heads} heads on n = ${v.n} tokens, d_model = ${v.d}; projections X W cost ${v.proj} multiply-adds, Q Kᵀ and A V ${v.attn}${v.out ? `, W_O ${v.out}` : ''}; computed on this page.`,
     'app.bytes': '{n} bytes',
     'app.scoresTitle': 'Scores S',
     'app.scoresTitleWeights': 'Scores S = ln a (log of the given weights)',
@@ -258,9 +275,11 @@ export default {
     'app.weightsTitle': 'Weights A = softmax(S / τ)',
     'app.weightsNote': 'Each row sums to 1 over its visible keys. τ = {tau}.',
     'app.gatedNote': 'Gated: each row is A V times sigmoid(g_t) (the gate table below has both norms).',
-    'app.scoresNotDrawn': 'Not drawn for a head this large ({nQ} × {nK}): the weights overview and zoomed tiles show the matrix; the metrics below are exact.',
+    'app.scoresNotDrawn':
+      'Not drawn for a head this large ({nQ} × {nK}): the weights overview and zoomed tiles show the matrix; the metrics below are exact.',
     'app.tileTitle': 'Zoom: queries {r0}–{r1}, keys {c0}–{c1} (one cell per weight)',
-    'app.tileNote': 'Each cell is one weight of A (hover for all digits; the row panel and results() have them too); × = key not visible. Colours span 0 to the largest weight of the tile.',
+    'app.tileNote':
+      'Each cell is one weight of A (hover for all digits; the row panel and results() have them too); × = key not visible. Colours span 0 to the largest weight of the tile.',
     'app.tileHint': 'Click the overview to see a 32 × 32 tile of exact weights.',
 
     // Row panel (web/views/rowpanel.js)
@@ -310,10 +329,12 @@ export default {
     'app.layer.tooMany': 'Too many tokens to draw every head here; select the head to see its weights.',
     'app.layer.noWO': '(no W_O)',
     'app.layer.title': (v) => `Multi-head layer: ${v.n} head${v.n > 1 ? 's' : ''} side by side`,
-    'app.layer.note': 'Each head: Q = X W_Q, K = X W_K, V = X W_V, then the same scale, masks and τ as above. The heads\' outputs are put side by side and projected: output = {formula}.',
+    'app.layer.note':
+      "Each head: Q = X W_Q, K = X W_K, V = X W_V, then the same scale, masks and τ as above. The heads' outputs are put side by side and projected: output = {formula}.",
     'app.layer.concat': 'Concatenation [Y0 | … ] ({n} × {m})',
     'app.layer.layerOutput': 'Layer output = {formula} ({n} × {m})',
-    'app.gate.explain': 'Gated output (Qiu et al. 2025, G1): each output row is multiplied by sigmoid(g_t). A closed gate (g_t ≪ 0) lets a head output ~0 without parking its weights on the first token, so its softmax no longer needs an attention sink to say "nothing here".',
+    'app.gate.explain':
+      'Gated output (Qiu et al. 2025, G1): each output row is multiplied by sigmoid(g_t). A closed gate (g_t ≪ 0) lets a head output ~0 without parking its weights on the first token, so its softmax no longer needs an attention sink to say "nothing here".',
     'app.gate.off': 'This head has no gate: turn it on under Inputs → Gate.',
     'app.gate.tableTitle': 'Gate of this head, per row',
     'app.gate.colToken': 'token',
@@ -340,7 +361,8 @@ export default {
 
     // 页面
     'app.title': '注意力实验场',
-    'app.metaDescription': '编辑 Q、K、V（或 X 与多个注意力头的投影矩阵 W），切换因果掩码，调节温度，观察注意力得分、权重、熵和输出如何变化。所有数字由编译为 WebAssembly 的 C++ 计算核心在浏览器中实时计算。',
+    'app.metaDescription':
+      '编辑 Q、K、V（或 X 与多个注意力头的投影矩阵 W），切换因果掩码，调节温度，观察注意力得分、权重、熵和输出如何变化。所有数字由编译为 WebAssembly 的 C++ 计算核心在浏览器中实时计算。',
     'app.tagline': '从加权平均到因果自注意力——每个数字都在浏览器中实时计算。',
     'app.language': '语言',
     'app.presetLabel': '预设',
@@ -358,7 +380,8 @@ export default {
     'app.loading': '正在加载 WebAssembly 计算核心…',
     'app.startFailed': '实验场无法启动：',
     'app.dismiss': '关闭',
-    'app.footer': '行对应查询，列对应键；softmax 在每一行的可见键上计算。熵的单位为 nats。被掩码的单元格直接排除，而不是设为 −10⁹。真实注意力头的数据来自 TransformerLens 教程笔记本（MIT 许可），详见 ',
+    'app.footer':
+      '行对应查询，列对应键；softmax 在每一行的可见键上计算。熵的单位为 nats。被掩码的单元格直接排除，而不是设为 −10⁹。真实注意力头的数据来自 TransformerLens 教程笔记本（MIT 许可），详见 ',
     'app.footerEnd': '。',
 
     // 控制
@@ -373,7 +396,8 @@ export default {
     'app.modeNote.qkv': '得分 S = Q Kᵀ × 缩放因子。',
     'app.modeNote.logits': '直接给定得分；空单元格表示该得分被掩码。',
     'app.modeNote.weights': '直接给定权重（例如来自真实模型）；τ 对每一行重新调温：a^(1/τ)，再归一化。',
-    'app.modeNote.x': '词元向量 X；每个注意力头计算 Q = X W_Q、K = X W_K、V = X W_V，再算 S = Q Kᵀ × 缩放因子。下方显示选中的注意力头，所有头并排显示在“多头注意力层”中。',
+    'app.modeNote.x':
+      '词元向量 X；每个注意力头计算 Q = X W_Q、K = X W_K、V = X W_V，再算 S = Q Kᵀ × 缩放因子。下方显示选中的注意力头，所有头并排显示在“多头注意力层”中。',
     'app.tauLegend': '温度 τ',
     'app.tauSliderAria': '温度（对数刻度）',
     'app.tauBoxAria': '温度 τ',
@@ -383,7 +407,8 @@ export default {
     'app.scaleOne': '1（不缩放）',
     'app.scaleCustom': '自定义',
     'app.scaleBoxAria': '自定义缩放因子',
-    'app.scaleUsed': (v) => `实际缩放因子：${v.scale}（${v.perHead ? '选中注意力头的 ' : ''}d_k = ${v.dk}${v.perHead ? '；1/√d_k 按头分别计算' : ''}）`,
+    'app.scaleUsed': (v) =>
+      `实际缩放因子：${v.scale}（${v.perHead ? '选中注意力头的 ' : ''}d_k = ${v.dk}${v.perHead ? '；1/√d_k 按头分别计算' : ''}）`,
     'app.scaleUnused': '未使用：得分是直接给定的。',
     'app.maskLegend': '掩码（每个查询能看到哪些键）',
     'app.causal': '因果掩码（键 j ≤ 查询 t）',
@@ -394,7 +419,8 @@ export default {
     'app.strideAria': '跨步掩码：从查询往回每隔 s 个键保留一个（0 = 关闭）',
     'app.sinks': '注意力汇键数',
     'app.sinksAria': '在窗口和步长之外始终保留的注意力汇键（StreamingLLM）',
-    'app.strideNote': '步长 s 保留键 t, t−s, t−2s, …（0 或 1 表示关闭）。前 n 个注意力汇键在窗口和步长之外始终可见，做法同 StreamingLLM（汇键 + 最近 w 个键）。',
+    'app.strideNote':
+      '步长 s 保留键 t, t−s, t−2s, …（0 或 1 表示关闭）。前 n 个注意力汇键在窗口和步长之外始终可见，做法同 StreamingLLM（汇键 + 最近 w 个键）。',
     'app.editAllow': '编辑掩码：点击权重热力图的单元格',
     'app.clearAllow': '清除允许矩阵',
     'app.paddingAria': '键填充',
@@ -435,11 +461,13 @@ export default {
     'app.src.example1': '课程例题 1：q = (1,0)，k1 = (1,0)，k2 = (0,1)，v1 = (2,0)，v2 = (0,4)，不缩放。',
     'app.src.example2': '课程例题 2：因果得分 (0)、(0, ln 3)、(ln 2, 0, 0)，V = (2, 6, 10)。',
     'app.src.selfattention': '为课程实验手工构造的自注意力状态：切换因果掩码、调节温度、修改一个值。',
-    'app.src.multihead': '多头自注意力（Vaswani 等，2017）：X 为 4 个词元 × d_model 4；两个头，d_k = d_v = 2，Q = X WQ、K = X WK、V = X WV；输出 [Y0 | Y1] WO + X。数值：mulberry32 随机种子 4。',
+    'app.src.multihead':
+      '多头自注意力（Vaswani 等，2017）：X 为 4 个词元 × d_model 4；两个头，d_k = d_v = 2，Q = X WQ、K = X WK、V = X WV；输出 [Y0 | Y1] WO + X。数值：mulberry32 随机种子 4。',
     'app.src.long': '生成的数据：{n} 个词元，d_k = 16（8 维随机内容 + 8 维位置编码，随机种子 512），因果掩码；V = 键的位置。',
     'app.src.randomLayer': '随机层（mulberry32 随机种子 {seed}）：X 取值于 [-2, 2]，W 取值于 [-1, 1]，步长 0.25。',
     'app.src.randomLayerOn': '随机层（mulberry32 随机种子 {seed}），词元取自：{source}',
-    'app.src.real': '{text}，注意力头 {head}；真实权重来自 {path}（MIT 许可，TransformerLens 教程笔记本）。V = 键的位置，因此输出是被关注位置的平均值。',
+    'app.src.real':
+      '{text}，注意力头 {head}；真实权重来自 {path}（MIT 许可，TransformerLens 教程笔记本）。V = 键的位置，因此输出是被关注位置的平均值。',
     'app.src.text.gpt2L0': 'GPT-2 small 第 0 层，输入 {input}',
     'app.src.text.gpt2L5H5': 'GPT-2 small 的 L5H5 头（一个归纳头），输入为重复两次的 20 个随机词元',
     'app.src.text.gpt2Induction': 'GPT-2 small 的 L6H9 和 L5H5 头，输入为重复两次的句子',
@@ -491,7 +519,8 @@ export default {
     // 输入
     'app.inputsAria': '输入',
     'app.inputs': '输入',
-    'app.editorsLarge': (v) => `这个注意力头太大，无法逐个单元格编辑（${v.nQ} 个查询 × ${v.nK} 个键${v.dK ? `，d_k = ${v.dK}` : ''}${v.dV ? `，d_v = ${v.dV}` : ''}）。温度、掩码、top-k 和选中行仍可实时调整；矩阵可以通过链接或 API（setState）修改。`,
+    'app.editorsLarge': (v) =>
+      `这个注意力头太大，无法逐个单元格编辑（${v.nQ} 个查询 × ${v.nK} 个键${v.dK ? `，d_k = ${v.dK}` : ''}${v.dV ? `，d_v = ${v.dV}` : ''}）。温度、掩码、top-k 和选中行仍可实时调整；矩阵可以通过链接或 API（setState）修改。`,
     'app.hint.Q': '查询：每个查询词元一行（n_q × d_k）。',
     'app.hint.K': '键：每个键词元一行（n_k × d_k）；d_k 与 Q 相同。',
     'app.hint.V': '值：每个键一行（n_k × d_v）；输出是这些行的加权混合。',
@@ -569,7 +598,8 @@ export default {
     'app.lab': '分析实验室',
     'app.labTabsAria': '分析',
     'app.labOff': '关闭',
-    'app.labIntro': '为当前注意力头选择一项分析：注意力头模式、稀疏归一化、注意力汇与内容、路由宽度、饱和、谱分析、线性注意力，以及课程中的角度扫描和敏感性分析。每项分析都由计算核心根据同一状态计算，并保存在链接中。',
+    'app.labIntro':
+      '为当前注意力头选择一项分析：注意力头模式、稀疏归一化、注意力汇与内容、路由宽度、饱和、谱分析、线性注意力，以及课程中的角度扫描和敏感性分析。每项分析都由计算核心根据同一状态计算，并保存在链接中。',
     'app.labLarge': '分析实验室只适用于最多 {max} 个键的注意力头；这个头有 {n} 个键。请打开一个较小的头（或它的一部分）再在这里分析。',
     'app.labStale': '下面的数字对应上一次被接受的参数。',
     'app.cost': '计算量：{parts}。',
@@ -580,7 +610,8 @@ export default {
     'app.cost.output': 'A V 需要 {macs} 次',
     'app.cost.worker': '在后台线程中每次计算 64 行（工作内存 {size}），不存储完整矩阵',
     'app.cost.page': '在本页面中计算',
-    'app.cost.layer': (v) => `计算量：${v.heads} 个注意力头，n = ${v.n} 个词元，d_model = ${v.d}；投影 X W 需要 ${v.proj} 次乘加，Q Kᵀ 和 A V 需要 ${v.attn} 次${v.out ? `，W_O 需要 ${v.out} 次` : ''}；在本页面中计算。`,
+    'app.cost.layer': (v) =>
+      `计算量：${v.heads} 个注意力头，n = ${v.n} 个词元，d_model = ${v.d}；投影 X W 需要 ${v.proj} 次乘加，Q Kᵀ 和 A V 需要 ${v.attn} 次${v.out ? `，W_O 需要 ${v.out} 次` : ''}；在本页面中计算。`,
     'app.bytes': '{n} 字节',
     'app.scoresTitle': '得分 S',
     'app.scoresTitleWeights': '得分 S = ln a（给定权重的对数）',
@@ -591,7 +622,8 @@ export default {
     'app.gatedNote': '带门控：每一行是 A V 乘以 sigmoid(g_t)（下方的门控表给出门控前后的范数）。',
     'app.scoresNotDrawn': '注意力头太大（{nQ} × {nK}），不绘制得分：权重概览和放大区块展示了矩阵；下面的指标是精确值。',
     'app.tileTitle': '放大：查询 {r0}–{r1}，键 {c0}–{c1}（每格一个权重）',
-    'app.tileNote': '每个单元格是 A 的一个权重（悬停可查看全部位数；行面板和 API 中也有）；× 表示该键不可见。颜色范围从 0 到该区块中最大的权重。',
+    'app.tileNote':
+      '每个单元格是 A 的一个权重（悬停可查看全部位数；行面板和 API 中也有）；× 表示该键不可见。颜色范围从 0 到该区块中最大的权重。',
     'app.tileHint': '点击概览图，查看 32 × 32 区块的精确权重。',
 
     // 行面板
@@ -641,10 +673,12 @@ export default {
     'app.layer.tooMany': '词元太多，无法在这里画出每个头；选择一个头即可查看它的权重。',
     'app.layer.noWO': '（无 W_O）',
     'app.layer.title': (v) => `多头注意力层：${v.n} 个头并排`,
-    'app.layer.note': '每个头：Q = X W_Q、K = X W_K、V = X W_V，再使用与上方相同的缩放、掩码和 τ。各头输出并排拼接后再投影：输出 = {formula}。',
+    'app.layer.note':
+      '每个头：Q = X W_Q、K = X W_K、V = X W_V，再使用与上方相同的缩放、掩码和 τ。各头输出并排拼接后再投影：输出 = {formula}。',
     'app.layer.concat': '拼接 [Y0 | … ]（{n} × {m}）',
     'app.layer.layerOutput': '层输出 = {formula}（{n} × {m}）',
-    'app.gate.explain': '门控输出（Qiu 等，2025，G1）：每个输出行乘以 sigmoid(g_t)。关闭的门（g_t ≪ 0）让一个头可以输出约 0，而不必把权重停放在第一个词元上，因此它的 softmax 不再需要注意力汇来表示“这里什么都没有”。',
+    'app.gate.explain':
+      '门控输出（Qiu 等，2025，G1）：每个输出行乘以 sigmoid(g_t)。关闭的门（g_t ≪ 0）让一个头可以输出约 0，而不必把权重停放在第一个词元上，因此它的 softmax 不再需要注意力汇来表示“这里什么都没有”。',
     'app.gate.off': '这个头没有门控：可在“输入 → 门控”中开启。',
     'app.gate.tableTitle': '这个头的逐行门控',
     'app.gate.colToken': '词元',

@@ -6,12 +6,14 @@ export default {
     'embed.openFull': 'Open in full page ↗',
     'embed.openFullTitle': 'Opens this state in a new tab with the whole page',
     'embed.readOnly': 'Read-only',
-    'embed.readOnlyTitle': 'This link shows a fixed state: the controls that would change it are switched off. Choosing a query row is still allowed.',
+    'embed.readOnlyTitle':
+      'This link shows a fixed state: the controls that would change it are switched off. Choosing a query row is still allowed.',
     'embed.readOnlyRefused': 'Read-only: this page shows a fixed state and does not change it.',
     'embed.shareButton': 'Share for class',
     'embed.shareButtonTitle': 'Build a link or an iframe for a course page: embed mode, read-only, language and which controls to hide',
     'embed.dialogTitle': 'Share for class',
-    'embed.dialogIntro': 'Choose what students see, check the preview, then copy the link or the iframe snippet into your course page. The current state goes with it.',
+    'embed.dialogIntro':
+      'Choose what students see, check the preview, then copy the link or the iframe snippet into your course page. The current state goes with it.',
     'embed.close': 'Close',
     'embed.presentation': 'Presentation',
     'embed.embedLabel': 'Embed mode: minimal chrome, for an iframe',
@@ -44,7 +46,8 @@ export default {
     'embed.previewNote': 'Scaled down; the page itself is interactive at full size.',
     'embed.linkLabel': 'Link',
     'embed.snippetLabel': 'iframe snippet',
-    'embed.snippetNote': 'Paste it into the HTML of a course page. The short script makes the iframe as tall as its content (the page reports its height with postMessage).',
+    'embed.snippetNote':
+      'Paste it into the HTML of a course page. The short script makes the iframe as tall as its content (the page reports its height with postMessage).',
     'embed.elementLabel': 'Custom element',
     'embed.elementNote': 'One script tag, then the element anywhere on the page; it sizes itself.',
     'embed.copy': 'Copy',

@@ -8,21 +8,26 @@ const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const PAIRS = {
   // Static text of the view
   'import.title': ['Import attention from a model', '导入模型的注意力'],
-  'import.dropTitle': ['Drop an attention file here (with its tokens file, if you have one)',
-    '把注意力文件拖放到这里（如有词元文件，可一并拖入）'],
+  'import.dropTitle': [
+    'Drop an attention file here (with its tokens file, if you have one)',
+    '把注意力文件拖放到这里（如有词元文件，可一并拖入）',
+  ],
   // {npy}, {dtypes}, {tools}, ...: file formats, product and command names (TECH in importer.js, NAMES in import/text.js)
-  'import.dropNote': ['{npy} ({dtypes}; [n, n], [heads, n, n], [layers, heads, n, n], batch of 1), {npz}, or JSON ' +
-    '(ours, {tools}). The file never leaves this computer: it is read and analysed in this page.',
-  '支持 {npy}（{dtypes}；形状 [n, n]、[头数, n, n]、[层数, 头数, n, n]，批大小为 1）、{npz} 以及 JSON ' +
-    '（本工具、{tools} 的格式）。文件不会离开这台计算机：读取和分析都在本页面中完成。'],
+  'import.dropNote': [
+    '{npy} ({dtypes}; [n, n], [heads, n, n], [layers, heads, n, n], batch of 1), {npz}, or JSON ' +
+      '(ours, {tools}). The file never leaves this computer: it is read and analysed in this page.',
+    '支持 {npy}（{dtypes}；形状 [n, n]、[头数, n, n]、[层数, 头数, n, n]，批大小为 1）、{npz} 以及 JSON ' +
+      '（本工具、{tools} 的格式）。文件不会离开这台计算机：读取和分析都在本页面中完成。',
+  ],
   'import.chooseFile': ['Choose a file…', '选择文件…'],
   'import.tokens': ['Tokens…', '词元文件…'],
   'import.keyTokens': ['Key tokens…', '键的词元文件…'],
-  'import.causal': ['the model is causal (decoder): flag weight above the diagonal',
-    '模型是因果的（解码器）：标出对角线上方的权重'],
+  'import.causal': ['the model is causal (decoder): flag weight above the diagonal', '模型是因果的（解码器）：标出对角线上方的权重'],
   'import.howTo': ['How to export attention from {hf} or {tl}', '如何从 {hf} 或 {tl} 导出注意力'],
-  'import.axisNote': ['Axis −2 is the query (row), axis −1 the key. More formats and the command-line tool: {doc}.',
-    '倒数第二个轴是查询（行），最后一个轴是键。更多格式及命令行工具见 {doc}。'],
+  'import.axisNote': [
+    'Axis −2 is the query (row), axis −1 the key. More formats and the command-line tool: {doc}.',
+    '倒数第二个轴是查询（行），最后一个轴是键。更多格式及命令行工具见 {doc}。',
+  ],
   'import.readAs': ['read values as', '数值解读为'],
   'import.reading.auto': ['auto (probabilities, else ask)', '自动（先按概率解读，不符合时再询问）'],
   'import.reading.weights': ['attention weights (probabilities)', '注意力权重（概率）'],
@@ -62,10 +67,14 @@ const PAIRS = {
   'import.progress.cancelled': ['Cancelled after {done} of {total} heads.', '已取消：共 {total} 个头，分析了 {done} 个。'],
   'import.progress.notProbabilities': [' The values are not probabilities: see above.', ' 这些数值不是概率：见上方说明。'],
   'import.readingFile': ['Reading {file} ({size} MiB)…', '正在读取 {file}（{size} MiB）…'],
-  'import.needsMember': ['{file} holds {n} arrays: pick the one with the attention weights.',
-    '{file} 中有 {n} 个数组：请选出存放注意力权重的那一个。'],
-  'import.source': ['{name}: {kind}, shape {shape} → {layers} × {heads}{cross}; {tokens}.',
-    '{name}：{kind}，形状 {shape} → {layers} × {heads}{cross}；{tokens}。'],
+  'import.needsMember': [
+    '{file} holds {n} arrays: pick the one with the attention weights.',
+    '{file} 中有 {n} 个数组：请选出存放注意力权重的那一个。',
+  ],
+  'import.source': [
+    '{name}: {kind}, shape {shape} → {layers} × {heads}{cross}; {tokens}.',
+    '{name}：{kind}，形状 {shape} → {layers} × {heads}{cross}；{tokens}。',
+  ],
   'import.source.npy': ['{format}, {dtype}', '{format}，{dtype}'],
   'import.source.npyMember': ['{format} array "{member}", {dtype}', '{format} 数组“{member}”，{dtype}'],
   'import.source.json': ['{format} JSON', '{format} JSON'],
@@ -75,8 +84,10 @@ const PAIRS = {
   'import.source.tokensFrom': ['{n} tokens from {file}', '{n} 个词元，取自 {file}'],
   'import.source.tokensInFile': ['{n} tokens from the file', '{n} 个词元，取自文件本身'],
   'import.source.noTokens': ['no tokens (positions are shown; add a token file)', '没有词元（显示位置编号；可添加词元文件）'],
-  'import.tokensPending': ['{file} will be read as the tokens of the next attention file you open.',
-    '{file} 将作为下一个打开的注意力文件的词元读取。'],
+  'import.tokensPending': [
+    '{file} will be read as the tokens of the next attention file you open.',
+    '{file} 将作为下一个打开的注意力文件的词元读取。',
+  ],
 
   // Errors the page words around a detail (the detail: a translated importer message, or the
   // core's English text with translate="no")
@@ -90,48 +101,78 @@ const PAIRS = {
 
   // The importer's own messages (web/importer.js)
   'import.err.empty': ['{name} is empty', '{name} 是空文件'],
-  'import.err.tooLarge': ['{name} is {size}; the page reads at most {limit} of this kind of file. ' +
-    'Use the command-line tool ({cli}) for bigger files, or export fewer layers.',
-  '{name} 大小为 {size}；页面最多读取 {limit} 的此类文件。更大的文件请用命令行工具（{cli}），或少导出几层。'],
-  'import.err.tokensTooLarge': ['the token file is {size}; the page reads at most {limit} of this kind of file. ' +
-    'Use the command-line tool ({cli}) for bigger files, or export fewer layers.',
-  '词元文件大小为 {size}；页面最多读取 {limit} 的此类文件。更大的文件请用命令行工具（{cli}），或少导出几层。'],
-  'import.err.npyHeaderTruncated': ['the {npy} header needs {length} bytes but the file has {size}: it is truncated',
-    '{npy} 文件头需要 {length} 字节，但文件只有 {size} 字节：文件不完整'],
-  'import.err.npyTruncated': ['the {npy} file is truncated: its header promises {bytes} bytes of {dtype} data for shape [{shape}], but only {follow} follow',
-    '{npy} 文件不完整：文件头声明形状为 [{shape}] 的 {dtype} 数据共 {bytes} 字节，但后面只有 {follow} 字节'],
-  'import.err.notNpy': ['{name} is not a {ext} file: it does not start with the magic bytes {magic}',
-    '{name} 不是 {ext} 文件：开头不是魔数 {magic}'],
-  'import.err.notNpz': ['{name} is not a {ext} file: it does not start with the {zip} magic {magic}',
-    '{name} 不是 {ext} 文件：开头不是 {zip} 魔数 {magic}'],
-  'import.err.notAttention': ['{name} is not an attention file: expected {npy}, {npz} or JSON (it starts with neither {npyMagic}, {zipMagic} nor { or [)',
-    '{name} 不是注意力文件：应为 {npy}、{npz} 或 JSON（文件开头既不是 {npyMagic}、{zipMagic}，也不是 { 或 [）'],
-  'import.err.headTooLarge': ['one head of shape {nQ} × {nK} is {size} of {dtype}; the page analyses heads of at most {limit}',
-    '形状为 {nQ} × {nK} 的单个头有 {size} 的 {dtype} 数据；页面最多分析 {limit} 的单个头'],
-  'import.err.npzUnreadable': ['{name} is not a readable {npz} ({zip}) archive: {detail}', '{name} 不是可读取的 {npz}（{zip}）压缩包：{detail}'],
+  'import.err.tooLarge': [
+    '{name} is {size}; the page reads at most {limit} of this kind of file. ' +
+      'Use the command-line tool ({cli}) for bigger files, or export fewer layers.',
+    '{name} 大小为 {size}；页面最多读取 {limit} 的此类文件。更大的文件请用命令行工具（{cli}），或少导出几层。',
+  ],
+  'import.err.tokensTooLarge': [
+    'the token file is {size}; the page reads at most {limit} of this kind of file. ' +
+      'Use the command-line tool ({cli}) for bigger files, or export fewer layers.',
+    '词元文件大小为 {size}；页面最多读取 {limit} 的此类文件。更大的文件请用命令行工具（{cli}），或少导出几层。',
+  ],
+  'import.err.npyHeaderTruncated': [
+    'the {npy} header needs {length} bytes but the file has {size}: it is truncated',
+    '{npy} 文件头需要 {length} 字节，但文件只有 {size} 字节：文件不完整',
+  ],
+  'import.err.npyTruncated': [
+    'the {npy} file is truncated: its header promises {bytes} bytes of {dtype} data for shape [{shape}], but only {follow} follow',
+    '{npy} 文件不完整：文件头声明形状为 [{shape}] 的 {dtype} 数据共 {bytes} 字节，但后面只有 {follow} 字节',
+  ],
+  'import.err.notNpy': [
+    '{name} is not a {ext} file: it does not start with the magic bytes {magic}',
+    '{name} 不是 {ext} 文件：开头不是魔数 {magic}',
+  ],
+  'import.err.notNpz': [
+    '{name} is not a {ext} file: it does not start with the {zip} magic {magic}',
+    '{name} 不是 {ext} 文件：开头不是 {zip} 魔数 {magic}',
+  ],
+  'import.err.notAttention': [
+    '{name} is not an attention file: expected {npy}, {npz} or JSON (it starts with neither {npyMagic}, {zipMagic} nor { or [)',
+    '{name} 不是注意力文件：应为 {npy}、{npz} 或 JSON（文件开头既不是 {npyMagic}、{zipMagic}，也不是 { 或 [）',
+  ],
+  'import.err.headTooLarge': [
+    'one head of shape {nQ} × {nK} is {size} of {dtype}; the page analyses heads of at most {limit}',
+    '形状为 {nQ} × {nK} 的单个头有 {size} 的 {dtype} 数据；页面最多分析 {limit} 的单个头',
+  ],
+  'import.err.npzUnreadable': [
+    '{name} is not a readable {npz} ({zip}) archive: {detail}',
+    '{name} 不是可读取的 {npz}（{zip}）压缩包：{detail}',
+  ],
   'import.err.npzNoMember': ['{name} has no array named "{member}"', '{name} 中没有名为“{member}”的数组'],
   'import.err.npzEmpty': ['{name} is a {zip} archive without {npy} arrays in it', '{name} 是 {zip} 压缩包，但其中没有 {npy} 数组'],
   'import.err.tokenCountKeys': ['{n} tokens for a tensor with {m} keys', '给出了 {n} 个词元，但张量有 {m} 个键'],
   'import.err.tokenCountQueries': ['{n} tokens for a tensor with {m} queries', '给出了 {n} 个词元，但张量有 {m} 个查询'],
-  'import.err.crossTokens': ['the tensor has {nQ} queries and {nK} keys (cross-attention): give the query tokens and the key tokens as two files',
-    '张量有 {nQ} 个查询和 {nK} 个键（交叉注意力）：请把查询的词元和键的词元分成两个文件给出'],
+  'import.err.crossTokens': [
+    'the tensor has {nQ} queries and {nK} keys (cross-attention): give the query tokens and the key tokens as two files',
+    '张量有 {nQ} 个查询和 {nK} 个键（交叉注意力）：请把查询的词元和键的词元分成两个文件给出',
+  ],
 
   // What the heads of a file say (importer.js summarise())
-  'import.sum.invalid': ['{where}: {n} {nanInf} values, the first at query {row}, key {col}',
-    '{where}：有 {n} 个 {nanInf} 值，第一个位于查询 {row}、键 {col}'],
+  'import.sum.invalid': [
+    '{where}: {n} {nanInf} values, the first at query {row}, key {col}',
+    '{where}：有 {n} 个 {nanInf} 值，第一个位于查询 {row}、键 {col}',
+  ],
   'import.sum.moreInvalid': ['… and {n} more heads with {nanInf}', '……另有 {n} 个头含 {nanInf}'],
   'import.sum.negative': ['{n} negative values (min {min})', '{n} 个负值（最小 {min}）'],
   'import.sum.fill': ['{n} values ≤ −1e30 (a mask fill such as −3.4e38)', '{n} 个 ≤ −1e30 的值（类似 −3.4e38 的掩码填充值）'],
   'import.sum.aboveOne': ['{n} values above 1 (max {max})', '{n} 个大于 1 的值（最大 {max}）'],
   'import.sum.rowSum': ['rows summing to 1 ± {err} (row {row})', '行和为 1 ± {err}（第 {row} 行）'],
-  'import.sum.notProbabilities': ['{n} of {total} heads are not probabilities ({where}: {why}). ' +
-    'They look like scores (logits): read them as logits to get softmax weights.',
-  '{total} 个头中有 {n} 个不是概率（{where}：{why}）。它们看起来像得分（logits）：按 logits 解读即可得到 softmax 权重。'],
-  'import.sum.rowSumWarning': [(v) => `${v.n} ${v.n === 1 ? 'head has' : 'heads have'} rows summing to 1 only within ${v.err} ` +
-    `(worst ${v.where} query ${v.row}; ${v.f16} or rounded exports do this). Accepted: each row is renormalised.`,
-  '{n} 个头的行和只在 {err} 的误差内等于 1（最差的是 {where} 的查询 {row}；{f16} 或四舍五入后导出的数据常见这种情况）。已接受：每一行都重新归一化。'],
-  'import.sum.causal': ['You said the model is causal, but {n} heads put weight above the diagonal: {list}',
-    '你指定了模型是因果的，但有 {n} 个头在对角线上方有权重：{list}'],
+  'import.sum.notProbabilities': [
+    '{n} of {total} heads are not probabilities ({where}: {why}). ' +
+      'They look like scores (logits): read them as logits to get softmax weights.',
+    '{total} 个头中有 {n} 个不是概率（{where}：{why}）。它们看起来像得分（logits）：按 logits 解读即可得到 softmax 权重。',
+  ],
+  'import.sum.rowSumWarning': [
+    (v) =>
+      `${v.n} ${v.n === 1 ? 'head has' : 'heads have'} rows summing to 1 only within ${v.err} ` +
+      `(worst ${v.where} query ${v.row}; ${v.f16} or rounded exports do this). Accepted: each row is renormalised.`,
+    '{n} 个头的行和只在 {err} 的误差内等于 1（最差的是 {where} 的查询 {row}；{f16} 或四舍五入后导出的数据常见这种情况）。已接受：每一行都重新归一化。',
+  ],
+  'import.sum.causal': [
+    'You said the model is causal, but {n} heads put weight above the diagonal: {list}',
+    '你指定了模型是因果的，但有 {n} 个头在对角线上方有权重：{list}',
+  ],
   'import.sum.causalItem': ['{where} ({rows} rows from query {from}, up to {max})', '{where}（{rows} 行，从查询 {from} 起，最大 {max}）'],
   'import.listSep': [', ', '；'],
 
@@ -141,11 +182,15 @@ const PAIRS = {
   'import.card.notProbShort': ['not prob.', '非概率'],
   'import.card.sinkShort': ['sink', '汇'],
   'import.card.title': ['{name} (layer {layer}, head {head}): {label}', '{name}（第 {layer} 层，第 {head} 个头）：{label}'],
-  'import.card.titleMetrics': [', pattern score {score}, mean normalised entropy {hn}, mean sink mass {sink}, mean N_eff {neff}',
-    '，模式得分 {score}，平均归一化熵 {hn}，平均注意力汇质量 {sink}，平均 N_eff {neff}'],
+  'import.card.titleMetrics': [
+    ', pattern score {score}, mean normalised entropy {hn}, mean sink mass {sink}, mean N_eff {neff}',
+    '，模式得分 {score}，平均归一化熵 {hn}，平均注意力汇质量 {sink}，平均 N_eff {neff}',
+  ],
   'import.card.metrics': ['Hₙ {hn} · sink {sink}', 'Hₙ {hn} · 汇 {sink}'],
-  'import.card.flagTitle': ['{n} rows put weight above the diagonal (from query {from}, up to {max})',
-    '{n} 行在对角线上方有权重（从查询 {from} 起，最大 {max}）'],
+  'import.card.flagTitle': [
+    '{n} rows put weight above the diagonal (from query {from}, up to {max})',
+    '{n} 行在对角线上方有权重（从查询 {from} 起，最大 {max}）',
+  ],
   'import.card.flag': ['⚠ {n} rows above diag.', '⚠ {n} 行越过对角线'],
   'import.nOfM': ['{n} of {m}', '{n} / {m}'],
   'import.patternCount': ['{n} {kind}', '{kind} {n} 个'],
@@ -173,31 +218,54 @@ const PAIRS = {
   'import.detail.loading': ['Loading…', '加载中…'],
   'import.detail.title': ['{name} (layer {layer}, head {head}): {label}', '{name}（第 {layer} 层，第 {head} 个头）：{label}'],
   'import.detail.open': ['Open in playground', '在实验场中打开'],
-  'import.why.invalid': ['this head holds {nanInf} (the first at query {row}, key {col})', '这个头含有 {nanInf}（第一个位于查询 {row}、键 {col}）'],
+  'import.why.invalid': [
+    'this head holds {nanInf} (the first at query {row}, key {col})',
+    '这个头含有 {nanInf}（第一个位于查询 {row}、键 {col}）',
+  ],
   'import.why.tooLarge': ['the playground opens heads of up to {max} tokens', '实验场最多打开 {max} 个词元的注意力头'],
-  'import.why.notProbabilities': ['its values are not probabilities: read the file as logits first', '它的数值不是概率：请先按 logits 解读该文件'],
+  'import.why.notProbabilities': [
+    'its values are not probabilities: read the file as logits first',
+    '它的数值不是概率：请先按 logits 解读该文件',
+  ],
   'import.detail.notAnalysed': ['Not analysed: {why}.', '未分析：{why}。'],
   'import.detail.cannotOpen': ['Cannot open: {why}.', '无法打开：{why}。'],
-  'import.detail.canvasAria': ['weights of {name}, {nQ} queries by {nK} keys. Arrow keys move a cursor, Enter locks it.',
-    '{name} 的权重，{nQ} 个查询 × {nK} 个键。方向键移动光标，回车键锁定。'],
-  'import.detail.canvasAriaPooled': ['weights of {name}, {nQ} queries by {nK} keys, mean-pooled. Arrow keys move a cursor, Enter locks it.',
-    '{name} 的权重，{nQ} 个查询 × {nK} 个键，已做平均池化。方向键移动光标，回车键锁定。'],
-  'import.detail.readoutHelp': ['Hover a cell (or focus the map and use the arrow keys): query, key and weight. Click or Enter locks it; click again or {esc} unlocks.',
-    '把鼠标移到单元格上（或聚焦热力图后用方向键）可查看查询、键和权重。单击或按回车锁定；再次单击或按 {esc} 解锁。'],
+  'import.detail.canvasAria': [
+    'weights of {name}, {nQ} queries by {nK} keys. Arrow keys move a cursor, Enter locks it.',
+    '{name} 的权重，{nQ} 个查询 × {nK} 个键。方向键移动光标，回车键锁定。',
+  ],
+  'import.detail.canvasAriaPooled': [
+    'weights of {name}, {nQ} queries by {nK} keys, mean-pooled. Arrow keys move a cursor, Enter locks it.',
+    '{name} 的权重，{nQ} 个查询 × {nK} 个键，已做平均池化。方向键移动光标，回车键锁定。',
+  ],
+  'import.detail.readoutHelp': [
+    'Hover a cell (or focus the map and use the arrow keys): query, key and weight. Click or Enter locks it; click again or {esc} unlocks.',
+    '把鼠标移到单元格上（或聚焦热力图后用方向键）可查看查询、键和权重。单击或按回车锁定；再次单击或按 {esc} 解锁。',
+  ],
   'import.detail.notVisible': ['not visible', '不可见'],
   'import.detail.readout': ['query {i} “{qt}” → key {j} “{kt}”: weight {value}', '查询 {i}“{qt}”→ 键 {j}“{kt}”：权重 {value}'],
-  'import.detail.readoutPooled': ['queries {q0}–{q1} → keys {k0}–{k1}: mean weight {value}', '查询 {q0}–{q1} → 键 {k0}–{k1}：平均权重 {value}'],
+  'import.detail.readoutPooled': [
+    'queries {q0}–{q1} → keys {k0}–{k1}: mean weight {value}',
+    '查询 {q0}–{q1} → 键 {k0}–{k1}：平均权重 {value}',
+  ],
   'import.detail.locked': ['locked: ', '已锁定：'],
   'import.detail.emptyRow': ['empty row', '空行'],
-  'import.detail.pooledNote': ['Each pixel is the mean weight of a block of about {q} queries × {k} keys (rows renormalised).',
-    '每个像素是约 {q} 个查询 × {k} 个键的块内平均权重（各行已重新归一化）。'],
-  'import.detail.pixelNote': ['One pixel per (query, key); rows renormalised over their visible keys. Grey: no visible key.',
-    '每个（查询，键）对应一个像素；各行在其可见键上重新归一化。灰色：没有可见键。'],
+  'import.detail.pooledNote': [
+    'Each pixel is the mean weight of a block of about {q} queries × {k} keys (rows renormalised).',
+    '每个像素是约 {q} 个查询 × {k} 个键的块内平均权重（各行已重新归一化）。',
+  ],
+  'import.detail.pixelNote': [
+    'One pixel per (query, key); rows renormalised over their visible keys. Grey: no visible key.',
+    '每个（查询，键）对应一个像素；各行在其可见键上重新归一化。灰色：没有可见键。',
+  ],
   'import.detail.legendGrey': ['grey: no visible key', '灰色：没有可见键'],
-  'import.detail.saturates': ['Colours saturate at {hi} (the 99th percentile of the cells), as in the exports.',
-    '颜色在 {hi}（所有单元格的第 99 百分位）处饱和，与导出文件一致。'],
-  'import.detail.summary': ['mean H {h} nats · mean Hₙ {hn} · mean N_eff {neff} · mean top-2 mass {topk} · mean sink mass {sink} · empty rows {empty}',
-    '平均熵 H {h} nats · 平均归一化熵 Hₙ {hn} · 平均 N_eff {neff} · 平均 top-2 质量 {topk} · 平均注意力汇质量 {sink} · 空行 {empty}'],
+  'import.detail.saturates': [
+    'Colours saturate at {hi} (the 99th percentile of the cells), as in the exports.',
+    '颜色在 {hi}（所有单元格的第 99 百分位）处饱和，与导出文件一致。',
+  ],
+  'import.detail.summary': [
+    'mean H {h} nats · mean Hₙ {hn} · mean N_eff {neff} · mean top-2 mass {topk} · mean sink mass {sink} · empty rows {empty}',
+    '平均熵 H {h} nats · 平均归一化熵 Hₙ {hn} · 平均 N_eff {neff} · 平均 top-2 质量 {topk} · 平均注意力汇质量 {sink} · 空行 {empty}',
+  ],
   'import.detail.scores': ['Pattern scores: ', '各模式得分：'],
   'import.detail.rowsSummary': ['Per-row metrics ({n} queries)', '逐行指标（{n} 个查询）'],
   'import.rowCol.query': ['query', '查询'],
@@ -213,10 +281,12 @@ const PAIRS = {
   'import.export.html': ['HTML page', 'HTML 页面'],
 
   // What a pattern means (the inspected head); {p} is the class's parameter
-  'import.meaning.offset': ['offset d = {p}: most mass on key t − {p}, {p} positions before the query (on repeated text, the token after the previous occurrence: an induction stripe).',
-    '偏移 d = {p}：大部分质量落在键 t − {p} 上，即查询之前 {p} 个位置（在重复文本上，这正是上一次出现之后的那个词元：归纳头的斜条纹）。'],
+  'import.meaning.offset': [
+    'offset d = {p}: most mass on key t − {p}, {p} positions before the query (on repeated text, the token after the previous occurrence: an induction stripe).',
+    '偏移 d = {p}：大部分质量落在键 t − {p} 上，即查询之前 {p} 个位置（在重复文本上，这正是上一次出现之后的那个词元：归纳头的斜条纹）。',
+  ],
   'import.meaning.previous': ['previous token: most mass on key t − 1.', '前一个词元：大部分质量落在键 t − 1 上。'],
-  'import.meaning.self': ['self: most mass on the query\'s own position.', '自身：大部分质量落在查询自己的位置上。'],
+  'import.meaning.self': ["self: most mass on the query's own position.", '自身：大部分质量落在查询自己的位置上。'],
   'import.meaning.next': ['next token: most mass on key t + 1.', '后一个词元：大部分质量落在键 t + 1 上。'],
   'import.meaning.sink': ['sink: most mass on the first key (BOS).', '注意力汇：大部分质量落在第一个键（序列起始词元）上。'],
   'import.meaning.strided': ['strided: mass on every {p}-th key back from the query.', '跨步：质量落在从查询往回每隔 {p} 个的键上。'],

@@ -20,11 +20,16 @@ export default {
     'lesson.s3.title': 'the causal mask',
     'lesson.s4.title': 'change one value',
     'lesson.s5.title': 'reset and share the link',
-    'lesson.s1.do': 'Keep the query and the values fixed and move only one key. Drag k2 in the plane (or focus it and use the arrow keys) and compare the raw scores with the normalised weights.',
-    'lesson.s2.do': 'Change the scale or the temperature (the buttons here, or the controls on the left), watch the entropy of the selected row, and check that every row still sums to one.',
-    'lesson.s3.do': 'Switch on the causal mask. Check row by row that the future positions are zero and that the allowed positions are renormalised.',
-    'lesson.s4.do': 'Keep the weights fixed (leave Q and K alone) and change one value: the scores stay as they are, while the output follows the content.',
-    'lesson.s5.do': 'Reset the step, then share the link of this state. Read it back and check that the matrix, the mask and the current step are reproduced.',
+    'lesson.s1.do':
+      'Keep the query and the values fixed and move only one key. Drag k2 in the plane (or focus it and use the arrow keys) and compare the raw scores with the normalised weights.',
+    'lesson.s2.do':
+      'Change the scale or the temperature (the buttons here, or the controls on the left), watch the entropy of the selected row, and check that every row still sums to one.',
+    'lesson.s3.do':
+      'Switch on the causal mask. Check row by row that the future positions are zero and that the allowed positions are renormalised.',
+    'lesson.s4.do':
+      'Keep the weights fixed (leave Q and K alone) and change one value: the scores stay as they are, while the output follows the content.',
+    'lesson.s5.do':
+      'Reset the step, then share the link of this state. Read it back and check that the matrix, the mask and the current step are reproduced.',
     'lesson.predictTitle': 'Your prediction',
     'lesson.predictNote': 'Record your prediction first; then do the step and reveal the answer.',
     'lesson.lockedNote': 'The answer is shown, so the prediction is locked. “Predict again” unlocks it.',
@@ -51,8 +56,10 @@ export default {
     'lesson.plane.pointRole': 'movable point',
     'lesson.plane.keyName': 'key {key}',
     'lesson.plane.keyText': 'key {key} at ({x}, {y}); score {score}, weight {weight}',
-    'lesson.plane.help': 'The arrow is the selected row’s query q; each dot is a key, drawn larger as its weight grows. Drag a key, or focus it and press the arrow keys (Shift: bigger steps, Home: back to the start).',
-    'lesson.plane.unavailable': 'The key plane needs mode Q, K, V with d_k = 2 and at most 8 keys; reset the step to get worked example 1 back.',
+    'lesson.plane.help':
+      'The arrow is the selected row’s query q; each dot is a key, drawn larger as its weight grows. Drag a key, or focus it and press the arrow keys (Shift: bigger steps, Home: back to the start).',
+    'lesson.plane.unavailable':
+      'The key plane needs mode Q, K, V with d_k = 2 and at most 8 keys; reset the step to get worked example 1 back.',
     'lesson.s1.tableCaption': 'Row {query}: scores and weights (at the start → now)',
     'lesson.col.key': 'key',
     'lesson.col.score': 'score s_j',
@@ -127,7 +134,8 @@ export default {
     'lesson.s4.outputShift': 'The output of row {query} moved: {output} (by {size}); the values changed: {changes}.',
     'lesson.s4.dv': '{key} by {size} (its weight {weight})',
     'lesson.s4.ratio': 'Output shift ÷ value change = {ratio}, which is the weight of {key}, {weight}.',
-    'lesson.s4.largestYes': 'Yes, for a change of the same size: ∂o/∂v_j = a_j I, so the largest weight ({key}, {weight}) marks the value that moves the output most. Deleting a token is another question (exercise 3).',
+    'lesson.s4.largestYes':
+      'Yes, for a change of the same size: ∂o/∂v_j = a_j I, so the largest weight ({key}, {weight}) marks the value that moves the output most. Deleting a token is another question (exercise 3).',
     'lesson.s4.largestNo': 'No: here the largest weight ({key}, {weight}) is not first.',
     'lesson.s4.largestUndefined': 'Undefined for this row (no values, or no visible key).',
     'lesson.s5.same': '✓ the same',
@@ -144,19 +152,24 @@ export default {
     'lesson.ex.kind2': 'Calculation.',
     'lesson.ex.kind3': 'Transfer.',
     'lesson.ex1.q': 'Why may the value dimension d_v differ from the key dimension d_k?',
-    'lesson.ex1.solution': 'Keys only take part in the match with the query, so they must have the query’s dimension. Values are the content that is read out with the weights; they only need to share one dimension among themselves, and that dimension d_v is the dimension of the output.',
+    'lesson.ex1.solution':
+      'Keys only take part in the match with the query, so they must have the query’s dimension. Values are the content that is read out with the weights; they only need to share one dimension among themselves, and that dimension d_v is the dimension of the output.',
     'lesson.ex1.live': 'Here d_k = {dk} (Q and K), d_v = {dv} (V), {nk} keys; the output of the selected row has d_v entries:',
     'lesson.ex1.liveOther': 'Here the scores are given directly and d_v = {dv}; the output of the selected row:',
     'lesson.ex1.try': 'Try it: give V one more column',
     'lesson.ex2.q': 'If a row’s scaled scores are all zero, what are its softmax weights and its output?',
     'lesson.ex2.solution': 'With n candidates every weight is 1/n, and the output is the arithmetic mean of their values.',
-    'lesson.ex2.liveZero': 'Row {query} has n = {n} visible keys, so each weight is {w}, and the mean of their values is {mean}. Its scores are all zero now: weights {weights}, output {output}.',
-    'lesson.ex2.liveNotZero': 'Row {query} has n = {n} visible keys, so each weight would be {w}, and the mean of their values is {mean}. Its scores are not all zero now (try the button): weights {weights}, output {output}.',
+    'lesson.ex2.liveZero':
+      'Row {query} has n = {n} visible keys, so each weight is {w}, and the mean of their values is {mean}. Its scores are all zero now: weights {weights}, output {output}.',
+    'lesson.ex2.liveNotZero':
+      'Row {query} has n = {n} visible keys, so each weight would be {w}, and the mean of their values is {mean}. Its scores are not all zero now (try the button): weights {weights}, output {output}.',
     'lesson.ex2.try': 'Try it: set Q to zero',
     'lesson.ex2.noLive': 'This state has no values (or no visible key in the row) to average.',
     'lesson.ex3.q': 'Explain why deleting a token with a low attention weight can still change the model’s output noticeably.',
-    'lesson.ex3.solution': 'The token may have a high weight in other layers or heads, and it reaches later representations through the residual path. Deleting it also changes the later positions, the normalisation and every query, key and value. The weights of one head in one layer cannot isolate the causal effect of a deletion.',
-    'lesson.ex3.live': 'Even in this single head: in row {query} the smallest weight is that of {key}, {weight}; yet deleting it moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = a_j ‖v_j − o‖ / (1 − a_j)).',
+    'lesson.ex3.solution':
+      'The token may have a high weight in other layers or heads, and it reaches later representations through the residual path. Deleting it also changes the later positions, the normalisation and every query, key and value. The weights of one head in one layer cannot isolate the causal effect of a deletion.',
+    'lesson.ex3.live':
+      'Even in this single head: in row {query} the smallest weight is that of {key}, {weight}; yet deleting it moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = a_j ‖v_j − o‖ / (1 − a_j)).',
     'lesson.ex3.try': 'Try it: open the sensitivity view',
   },
   'zh-CN': {
@@ -207,7 +220,8 @@ export default {
     'lesson.plane.pointRole': '可移动的点',
     'lesson.plane.keyName': '键 {key}',
     'lesson.plane.keyText': '键 {key} 位于 ({x}, {y})；分数 {score}，权重 {weight}',
-    'lesson.plane.help': '箭头是所选行的查询 q；每个圆点是一个键，权重越大圆点越大。拖动键，或聚焦后按方向键移动（按住 Shift 步长更大，Home 回到初始位置）。',
+    'lesson.plane.help':
+      '箭头是所选行的查询 q；每个圆点是一个键，权重越大圆点越大。拖动键，或聚焦后按方向键移动（按住 Shift 步长更大，Home 回到初始位置）。',
     'lesson.plane.unavailable': '键平面需要 Q、K、V 模式、d_k = 2 且至多 8 个键；重置本步即可回到例题一。',
     'lesson.s1.tableCaption': '第 {query} 行：分数与权重（初始 → 当前）',
     'lesson.col.key': '键',
@@ -283,7 +297,8 @@ export default {
     'lesson.s4.outputShift': '第 {query} 行的输出：{output}（移动量 {size}）；改变的值：{changes}。',
     'lesson.s4.dv': '{key} 改变了 {size}（其权重 {weight}）',
     'lesson.s4.ratio': '输出移动量 ÷ 值的改变量 = {ratio}，正是 {key} 的权重 {weight}。',
-    'lesson.s4.largestYes': '是，在改变量相同时：∂o/∂v_j = a_j I，所以权重最大的位置（{key}，{weight}）就是使输出变化最大的值。删除一个词元是另一个问题（见练习三）。',
+    'lesson.s4.largestYes':
+      '是，在改变量相同时：∂o/∂v_j = a_j I，所以权重最大的位置（{key}，{weight}）就是使输出变化最大的值。删除一个词元是另一个问题（见练习三）。',
     'lesson.s4.largestNo': '否：这里权重最大的位置（{key}，{weight}）并不排第一。',
     'lesson.s4.largestUndefined': '该行无定义（没有值矩阵，或没有可见的键）。',
     'lesson.s5.same': '✓ 相同',
@@ -300,19 +315,24 @@ export default {
     'lesson.ex.kind2': '计算：',
     'lesson.ex.kind3': '迁移应用：',
     'lesson.ex1.q': '为什么值的维数 d_v 可以不同于键的维数 d_k？',
-    'lesson.ex1.solution': '键只参与与查询的匹配，因此必须与查询维数一致；值是按权重读取的内容，只需所有值彼此同维。加权求和后，输出的维数由 d_v 决定。',
+    'lesson.ex1.solution':
+      '键只参与与查询的匹配，因此必须与查询维数一致；值是按权重读取的内容，只需所有值彼此同维。加权求和后，输出的维数由 d_v 决定。',
     'lesson.ex1.live': '当前 d_k = {dk}（Q 与 K），d_v = {dv}（V），共 {nk} 个键；所选行的输出有 d_v 个分量：',
     'lesson.ex1.liveOther': '当前分数是直接给定的，d_v = {dv}；所选行的输出：',
     'lesson.ex1.try': '动手试试：给 V 增加一列',
     'lesson.ex2.q': '若某一行缩放后的分数全为零，该行的 softmax 权重和输出分别是什么？',
     'lesson.ex2.solution': '有 n 个候选时，每个权重都是 1/n，输出是对应值的算术平均。',
-    'lesson.ex2.liveZero': '第 {query} 行有 n = {n} 个可见的键，所以每个权重都是 {w}，这些值的平均为 {mean}。该行分数现在全为零：权重 {weights}，输出 {output}。',
-    'lesson.ex2.liveNotZero': '第 {query} 行有 n = {n} 个可见的键，所以每个权重应为 {w}，这些值的平均为 {mean}。该行分数现在并非全为零（试试上面的按钮）：权重 {weights}，输出 {output}。',
+    'lesson.ex2.liveZero':
+      '第 {query} 行有 n = {n} 个可见的键，所以每个权重都是 {w}，这些值的平均为 {mean}。该行分数现在全为零：权重 {weights}，输出 {output}。',
+    'lesson.ex2.liveNotZero':
+      '第 {query} 行有 n = {n} 个可见的键，所以每个权重应为 {w}，这些值的平均为 {mean}。该行分数现在并非全为零（试试上面的按钮）：权重 {weights}，输出 {output}。',
     'lesson.ex2.try': '动手试试：把 Q 设为零',
     'lesson.ex2.noLive': '这个状态没有值矩阵（或该行没有可见的键），无法求平均。',
     'lesson.ex3.q': '解释为什么删除一个注意力权重很低的词元后，模型输出仍可能明显变化。',
-    'lesson.ex3.solution': '该词元可能在其他层或其他头中权重较高，也可能通过残差路径影响后续表示；删除还会改变后续位置、归一化以及所有查询、键和值。单层单头的权重不能隔离删除操作的因果效应。',
-    'lesson.ex3.live': '即使只看这一个头：第 {query} 行中权重最小的是 {key}，权重为 {weight}；但删除它会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = a_j ‖v_j − o‖ / (1 − a_j)）。',
+    'lesson.ex3.solution':
+      '该词元可能在其他层或其他头中权重较高，也可能通过残差路径影响后续表示；删除还会改变后续位置、归一化以及所有查询、键和值。单层单头的权重不能隔离删除操作的因果效应。',
+    'lesson.ex3.live':
+      '即使只看这一个头：第 {query} 行中权重最小的是 {key}，权重为 {weight}；但删除它会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = a_j ‖v_j − o‖ / (1 − a_j)）。',
     'lesson.ex3.try': '动手试试：打开敏感度视图',
   },
 };

@@ -37,7 +37,10 @@ export function createAnalysis(v) {
         ui.layers.set(m.layer.layer, m.layer);
         v.setProgress(m.done, m.total);
         const now = performance.now();
-        if (now - lastPaint > 250 || m.done === m.total) { lastPaint = now; v.renderGrid(); }
+        if (now - lastPaint > 250 || m.done === m.total) {
+          lastPaint = now;
+          v.renderGrid();
+        }
       });
       if (generation !== ui.generation) return;
       if (done.cancelled) v.showProgressText(() => t('import.progress.cancelled', { done: done.done, total }));

@@ -1,9 +1,7 @@
 // Exports of the import view: the inspected head as PNG, SVG, its rows as CSV or JSON and a
 // standalone HTML page; every head's metrics as CSV or JSON (the toolbar). File names from the
 // file's stem and the head (name_L3H5_heatmap.svg).
-import {
-  download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, drawHeatmap,
-} from '../export.js';
+import { download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, drawHeatmap } from '../export.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
 import { headName, patternLabel, tokenOf } from './text.js';
@@ -22,38 +20,96 @@ export function createExports(v) {
     const s = ui.source;
     const pooled = d.thumbRows !== s.layout.nQ || d.thumbCols !== s.layout.nK;
     return heatmapSvg({
-      values: d.thumbnail, rows: d.thumbRows, cols: d.thumbCols,
-      rowLabels: pooled ? [] : s.queryTokens, colLabels: pooled ? [] : s.keyTokens,
+      values: d.thumbnail,
+      rows: d.thumbRows,
+      cols: d.thumbCols,
+      rowLabels: pooled ? [] : s.queryTokens,
+      colLabels: pooled ? [] : s.keyTokens,
       domain: ui.detailDomain,
-      title: t('lab.export.importSvgTitle', { file: s.name, name: headName(ui.source, d), layer: d.layer, head: d.head, label: d.computed ? patternLabel(d.pattern) : d.verdict }),
-      note: pooled ? t('lab.export.pooledNote', { rows: d.thumbRows, cols: d.thumbCols, nQ: s.layout.nQ, nK: s.layout.nK })
+      title: t('lab.export.importSvgTitle', {
+        file: s.name,
+        name: headName(ui.source, d),
+        layer: d.layer,
+        head: d.head,
+        label: d.computed ? patternLabel(d.pattern) : d.verdict,
+      }),
+      note: pooled
+        ? t('lab.export.pooledNote', { rows: d.thumbRows, cols: d.thumbCols, nQ: s.layout.nQ, nK: s.layout.nK })
         : t('lab.export.weightsNote', { nQ: s.layout.nQ, nK: s.layout.nK }),
     });
   }
-  function exportDetailSvg() { download(fileStem('heatmap.svg'), detailSvg(), 'image/svg+xml'); }
+  function exportDetailSvg() {
+    download(fileStem('heatmap.svg'), detailSvg(), 'image/svg+xml');
+  }
   function exportDetailPng() {
     const d = ui.detail;
-    const c = drawHeatmap(document.createElement('canvas'), { values: d.thumbnail, rows: d.thumbRows, cols: d.thumbCols, domain: ui.detailDomain });
+    const c = drawHeatmap(document.createElement('canvas'), {
+      values: d.thumbnail,
+      rows: d.thumbRows,
+      cols: d.thumbCols,
+      domain: ui.detailDomain,
+    });
     c.toBlob((blob) => download(fileStem('heatmap.png'), blob), 'image/png');
   }
   function exportRowsJson() {
     const d = ui.detail;
-    download(fileStem('rows.json'), JSON.stringify({ file: ui.source.name, layer: d.layer, head: d.head, reading: ui.reading,
-      queryTokens: ui.source.queryTokens, summary: d.summary, pattern: d.pattern,
-      rows: Object.fromEntries(Object.entries(d.rows).map(([k, v]) => [k, Array.from(v, (x) => (Number.isFinite(x) ? x : null))])) }, null, 2), 'application/json');
+    download(
+      fileStem('rows.json'),
+      JSON.stringify(
+        {
+          file: ui.source.name,
+          layer: d.layer,
+          head: d.head,
+          reading: ui.reading,
+          queryTokens: ui.source.queryTokens,
+          summary: d.summary,
+          pattern: d.pattern,
+          rows: Object.fromEntries(Object.entries(d.rows).map(([k, v]) => [k, Array.from(v, (x) => (Number.isFinite(x) ? x : null))])),
+        },
+        null,
+        2,
+      ),
+      'application/json',
+    );
   }
   function exportDetailHtml() {
     const d = ui.detail;
     const s = ui.source;
     const rows = d.rows;
-    const tables = rows ? [{ caption: t('lab.export.rowsCaption'), header: ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass'].map((k) => t(`import.rowCol.${k}`)),
-      rows: Array.from({ length: s.layout.nQ }, (_, r) => [r, tokenOf(s.queryTokens, r), rows.entropy[r], rows.normalizedEntropy[r], rows.nEff[r], rows.topKMass[r], rows.sinkMass[r]]) }] : [];
-    download(fileStem('view.html'), standaloneHtml({
-      title: t('lab.export.importHtmlTitle', { file: s.name, layer: d.layer, head: d.head }),
-      subtitle: d.computed ? t('lab.export.importHtmlSubtitle', { label: patternLabel(d.pattern), score: fmtMetric(d.pattern.confidence, 3),
-        h: fmtMetric(d.summary.meanEntropy, 4), sink: fmtMetric(d.summary.meanSinkMass, 4) }) : d.verdict,
-      svg: detailSvg(), tables,
-    }), 'text/html');
+    const tables = rows
+      ? [
+          {
+            caption: t('lab.export.rowsCaption'),
+            header: ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass'].map((k) => t(`import.rowCol.${k}`)),
+            rows: Array.from({ length: s.layout.nQ }, (_, r) => [
+              r,
+              tokenOf(s.queryTokens, r),
+              rows.entropy[r],
+              rows.normalizedEntropy[r],
+              rows.nEff[r],
+              rows.topKMass[r],
+              rows.sinkMass[r],
+            ]),
+          },
+        ]
+      : [];
+    download(
+      fileStem('view.html'),
+      standaloneHtml({
+        title: t('lab.export.importHtmlTitle', { file: s.name, layer: d.layer, head: d.head }),
+        subtitle: d.computed
+          ? t('lab.export.importHtmlSubtitle', {
+              label: patternLabel(d.pattern),
+              score: fmtMetric(d.pattern.confidence, 3),
+              h: fmtMetric(d.summary.meanEntropy, 4),
+              sink: fmtMetric(d.summary.meanSinkMass, 4),
+            })
+          : d.verdict,
+        svg: detailSvg(),
+        tables,
+      }),
+      'text/html',
+    );
   }
 
   /** The toolbar's exports: every head's metrics as CSV or JSON. */
@@ -61,11 +117,26 @@ export function createExports(v) {
     download(fileStem('heads.csv').replace(/_L\d+H\d+/, ''), headMetricsCsv(ui.heads), 'text/csv');
   }
   function exportHeadsJson() {
-    download(fileStem('heads.json').replace(/_L\d+H\d+/, ''),
-      headMetricsJson({ file: ui.source.name, format: ui.source.format, dtype: ui.source.dtype, shape: ui.source.shape,
-        layers: ui.source.layout.layers, headsPerLayer: ui.source.layout.heads, nQ: ui.source.layout.nQ, nK: ui.source.layout.nK,
-        reading: ui.reading, causal: ui.causal, tokens: { queries: ui.source.queryTokens, keys: ui.source.keyTokens } },
-      ui.heads.map((r) => ({ ...r, label: ui.source.headLabels?.[r.head] || undefined }))), 'application/json');
+    download(
+      fileStem('heads.json').replace(/_L\d+H\d+/, ''),
+      headMetricsJson(
+        {
+          file: ui.source.name,
+          format: ui.source.format,
+          dtype: ui.source.dtype,
+          shape: ui.source.shape,
+          layers: ui.source.layout.layers,
+          headsPerLayer: ui.source.layout.heads,
+          nQ: ui.source.layout.nQ,
+          nK: ui.source.layout.nK,
+          reading: ui.reading,
+          causal: ui.causal,
+          tokens: { queries: ui.source.queryTokens, keys: ui.source.keyTokens },
+        },
+        ui.heads.map((r) => ({ ...r, label: ui.source.headLabels?.[r.head] || undefined })),
+      ),
+      'application/json',
+    );
   }
 
   return { fileStem, detailSvg, exportDetailSvg, exportDetailPng, exportRowsJson, exportDetailHtml, exportHeadsCsv, exportHeadsJson };

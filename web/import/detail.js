@@ -21,7 +21,11 @@ export function createDetail(v) {
     const r = ui.heads.find((x) => x.index === index);
     const panel = $('import-detail');
     panel.hidden = false;
-    mount(panel, h('h3', {}, t('import.detail.layerHead', { layer: r.layer, head: r.head })), h('p', { class: 'note' }, t('import.detail.loading')));
+    mount(
+      panel,
+      h('h3', {}, t('import.detail.layerHead', { layer: r.layer, head: r.head })),
+      h('p', { class: 'note' }, t('import.detail.loading')),
+    );
     let d;
     try {
       d = await v.getWorker().request({ type: 'rows', index, options: { ...v.analysisOptions(ui.reading), thumbnail: DETAIL_SIDE } });
@@ -40,16 +44,40 @@ export function createDetail(v) {
     const { nQ, nK } = s.layout;
     const name = headName(ui.source, d);
     const stateOk = d.verdict !== 'invalid' && (d.computed || ui.reading === 'logits') && Math.max(nQ, nK) <= MAX_STATE_TOKENS;
-    const [whyKey, whyVars] = d.verdict === 'invalid' ? ['import.why.invalid', { row: d.check.firstNonfiniteRow, col: d.check.firstNonfiniteCol }]
-      : Math.max(nQ, nK) > MAX_STATE_TOKENS ? ['import.why.tooLarge', { max: MAX_STATE_TOKENS }]
-        : !d.computed ? ['import.why.notProbabilities', {}] : [null, {}];
+    const [whyKey, whyVars] =
+      d.verdict === 'invalid'
+        ? ['import.why.invalid', { row: d.check.firstNonfiniteRow, col: d.check.firstNonfiniteCol }]
+        : Math.max(nQ, nK) > MAX_STATE_TOKENS
+          ? ['import.why.tooLarge', { max: MAX_STATE_TOKENS }]
+          : !d.computed
+            ? ['import.why.notProbabilities', {}]
+            : [null, {}];
     const why = whyKey ? tn(whyKey, whyVars) : ''; // as text (the button's title)
     const whyNode = () => h('span', {}, tnData(whyKey, whyVars));
     const verdictText = hasKey(`import.verdict.${d.verdict}`) ? tn(`import.verdict.${d.verdict}`) : d.verdict.replace('_', ' ');
-    const head = h('div', { class: 'detail-head' },
-      h('h3', {}, tData('import.detail.title', { name, layer: d.layer, head: d.head, label: d.computed ? patternLabel(d.pattern) : verdictText }, ['name'])),
-      h('button', { type: 'button', id: 'open-in-playground', class: 'primary', disabled: !stateOk, title: why || null,
-        onclick: () => v.openInPlayground(d.index) }, t('import.detail.open')));
+    const head = h(
+      'div',
+      { class: 'detail-head' },
+      h(
+        'h3',
+        {},
+        tData('import.detail.title', { name, layer: d.layer, head: d.head, label: d.computed ? patternLabel(d.pattern) : verdictText }, [
+          'name',
+        ]),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'open-in-playground',
+          class: 'primary',
+          disabled: !stateOk,
+          title: why || null,
+          onclick: () => v.openInPlayground(d.index),
+        },
+        t('import.detail.open'),
+      ),
+    );
     if (!d.thumbRows) {
       // Nothing was computed (NaN/Inf, or not probabilities under the weights reading).
       mount($('import-detail'), head, h('p', { class: 'note', id: 'detail-why' }, tData('import.detail.notAnalysed', { why: whyNode() })));
@@ -57,7 +85,12 @@ export function createDetail(v) {
     }
     const pooled = d.thumbRows !== nQ || d.thumbCols !== nK;
     const canvas = h('canvas', {
-      width: d.thumbCols, height: d.thumbRows, id: 'detail-canvas', class: 'detail-canvas', tabindex: 0, role: 'img',
+      width: d.thumbCols,
+      height: d.thumbRows,
+      id: 'detail-canvas',
+      class: 'detail-canvas',
+      tabindex: 0,
+      role: 'img',
       'aria-label': t(pooled ? 'import.detail.canvasAriaPooled' : 'import.detail.canvasAria', { name, nQ, nK }),
     });
     const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
@@ -86,7 +119,11 @@ export function createDetail(v) {
       const value = Number.isNaN(w) ? t('import.detail.notVisible') : fmtMetric(w, 4);
       let text;
       if (!pooled) {
-        text = tData('import.detail.readout', { i, qt: showToken(tokenOf(s.queryTokens, i)), j, kt: showToken(tokenOf(s.keyTokens, j)), value }, ['qt', 'kt']);
+        text = tData(
+          'import.detail.readout',
+          { i, qt: showToken(tokenOf(s.queryTokens, i)), j, kt: showToken(tokenOf(s.keyTokens, j)), value },
+          ['qt', 'kt'],
+        );
       } else {
         const [q0, q1] = range(i, d.thumbRows, nQ);
         const [k0, k1] = range(j, d.thumbCols, nK);
@@ -102,58 +139,145 @@ export function createDetail(v) {
     };
     ui.unlockReadout = () => show(cursor, false);
     const toggleLock = (c) => {
-      if (ui.locked) { ui.locked = null; show(c, false); } else { ui.locked = c; show(c, true); }
+      if (ui.locked) {
+        ui.locked = null;
+        show(c, false);
+      } else {
+        ui.locked = c;
+        show(c, true);
+      }
     };
-    canvas.addEventListener('mousemove', (ev) => { if (!ui.locked) show(cellAt(ev), false); });
-    canvas.addEventListener('mouseleave', () => { if (!ui.locked) { mark.hidden = true; } });
+    canvas.addEventListener('mousemove', (ev) => {
+      if (!ui.locked) show(cellAt(ev), false);
+    });
+    canvas.addEventListener('mouseleave', () => {
+      if (!ui.locked) {
+        mark.hidden = true;
+      }
+    });
     canvas.addEventListener('click', (ev) => toggleLock(cellAt(ev)));
     canvas.addEventListener('keydown', (ev) => {
       const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
       if (step && !ui.locked) {
         ev.preventDefault();
-        show([Math.min(d.thumbRows - 1, Math.max(0, cursor[0] + step[0])), Math.min(d.thumbCols - 1, Math.max(0, cursor[1] + step[1]))], false);
+        show(
+          [Math.min(d.thumbRows - 1, Math.max(0, cursor[0] + step[0])), Math.min(d.thumbCols - 1, Math.max(0, cursor[1] + step[1]))],
+          false,
+        );
       } else if (ev.key === 'Enter' || ev.key === ' ') {
         ev.preventDefault();
         toggleLock(cursor);
       }
     });
-    canvas.addEventListener('focus', () => { if (!ui.locked) show(cursor, false); });
+    canvas.addEventListener('focus', () => {
+      if (!ui.locked) show(cursor, false);
+    });
     const rows = d.rows;
-    const rowTable = rows ? v.table('detail-rows', ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass', 'support'].map((k) => t(`import.rowCol.${k}`)),
-      Array.from({ length: nQ }, (_, r) => (rows.empty[r]
-        ? [r, showToken(tokenOf(s.queryTokens, r)), t('import.detail.emptyRow'), '', '', '', '', '']
-        : [r, showToken(tokenOf(s.queryTokens, r)), rows.entropy[r], rows.normalizedEntropy[r], rows.nEff[r], rows.topKMass[r], rows.sinkMass[r], rows.support[r]])), [1]) : null;
+    const rowTable = rows
+      ? v.table(
+          'detail-rows',
+          ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass', 'support'].map((k) => t(`import.rowCol.${k}`)),
+          Array.from({ length: nQ }, (_, r) =>
+            rows.empty[r]
+              ? [r, showToken(tokenOf(s.queryTokens, r)), t('import.detail.emptyRow'), '', '', '', '', '']
+              : [
+                  r,
+                  showToken(tokenOf(s.queryTokens, r)),
+                  rows.entropy[r],
+                  rows.normalizedEntropy[r],
+                  rows.nEff[r],
+                  rows.topKMass[r],
+                  rows.sinkMass[r],
+                  rows.support[r],
+                ],
+          ),
+          [1],
+        )
+      : null;
     const sum = d.summary;
     const p = d.pattern;
     const meaningKey = `import.meaning.${p.kind}`;
     const meaning = hasKey(meaningKey) ? t(meaningKey, { p: p.parameter }) : null;
     const scoreName = (k) => (hasKey(`lab.patternShort.${k}`) ? t(`lab.patternShort.${k}`) : k);
-    mount($('import-detail'),
+    mount(
+      $('import-detail'),
       head,
       why ? h('p', { class: 'note' }, tData('import.detail.cannotOpen', { why: whyNode() })) : null,
-      h('p', { class: 'note' }, pooled
-        ? t('import.detail.pooledNote', { q: (nQ / d.thumbRows).toFixed(1), k: (nK / d.thumbCols).toFixed(1) })
-        : t('import.detail.pixelNote')),
+      h(
+        'p',
+        { class: 'note' },
+        pooled
+          ? t('import.detail.pooledNote', { q: (nQ / d.thumbRows).toFixed(1), k: (nK / d.thumbCols).toFixed(1) })
+          : t('import.detail.pixelNote'),
+      ),
       renderLegend(0, hi, 3, t('import.detail.legendGrey')),
       saturates ? h('p', { class: 'note' }, t('import.detail.saturates', { hi: hi.toPrecision(3) })) : null,
       h('div', { class: 'detail-frame' }, canvas, mark),
       readout,
-      d.computed ? h('p', { class: 'detail-summary' }, t('import.detail.summary', {
-        h: fmtMetric(sum.meanEntropy, 4), hn: fmtMetric(sum.meanNormalizedEntropy, 4), neff: fmtMetric(sum.meanNEff, 4),
-        topk: fmtMetric(sum.meanTopKMass, 4), sink: fmtMetric(sum.meanSinkMass, 4), empty: sum.emptyRows,
-      })) : null,
+      d.computed
+        ? h(
+            'p',
+            { class: 'detail-summary' },
+            t('import.detail.summary', {
+              h: fmtMetric(sum.meanEntropy, 4),
+              hn: fmtMetric(sum.meanNormalizedEntropy, 4),
+              neff: fmtMetric(sum.meanNEff, 4),
+              topk: fmtMetric(sum.meanTopKMass, 4),
+              sink: fmtMetric(sum.meanSinkMass, 4),
+              empty: sum.emptyRows,
+            }),
+          )
+        : null,
       d.computed && meaning ? h('p', { class: 'note', id: 'detail-meaning' }, meaning) : null,
-      d.computed ? h('p', { class: 'note', id: 'detail-scores' }, t('import.detail.scores') + Object.entries(p.scores)
-        .filter(([k]) => !['offsetD', 'period', 'positionKey'].includes(k))
-        .map(([k, v]) => `${scoreName(k)} ${fmtMetric(v, 3)}${k === 'offset' ? ` (d=${p.scores.offsetD})` : k === 'strided' ? ` (p=${p.scores.period})`
-          : k === 'position' ? ` (${t('lab.patternParam.position', { key: p.scores.positionKey }).trim()})` : ''}`).join(' · ')) : null,
-      h('div', { class: 'export-row' },
+      d.computed
+        ? h(
+            'p',
+            { class: 'note', id: 'detail-scores' },
+            t('import.detail.scores') +
+              Object.entries(p.scores)
+                .filter(([k]) => !['offsetD', 'period', 'positionKey'].includes(k))
+                .map(
+                  ([k, v]) =>
+                    `${scoreName(k)} ${fmtMetric(v, 3)}${
+                      k === 'offset'
+                        ? ` (d=${p.scores.offsetD})`
+                        : k === 'strided'
+                          ? ` (p=${p.scores.period})`
+                          : k === 'position'
+                            ? ` (${t('lab.patternParam.position', { key: p.scores.positionKey }).trim()})`
+                            : ''
+                    }`,
+                )
+                .join(' · '),
+          )
+        : null,
+      h(
+        'div',
+        { class: 'export-row' },
         h('button', { type: 'button', id: 'export-detail-png', onclick: v.exportDetailPng }, 'PNG'),
         h('button', { type: 'button', id: 'export-detail-svg', onclick: v.exportDetailSvg }, 'SVG'),
-        h('button', { type: 'button', id: 'export-rows-csv', disabled: !rows, onclick: () => download(v.fileStem('rows.csv'), rowMetricsCsv(rows, s.queryTokens), 'text/csv') }, t('import.export.rowsCsv')),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'export-rows-csv',
+            disabled: !rows,
+            onclick: () => download(v.fileStem('rows.csv'), rowMetricsCsv(rows, s.queryTokens), 'text/csv'),
+          },
+          t('import.export.rowsCsv'),
+        ),
         h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: v.exportRowsJson }, t('import.export.rowsJson')),
-        h('button', { type: 'button', id: 'export-detail-html', onclick: v.exportDetailHtml }, t('import.export.html'))),
-      rowTable ? h('details', { class: 'import-table', open: nQ <= 64 }, h('summary', {}, t('import.detail.rowsSummary', { n: nQ })), h('div', { class: 'scroll rows', tabindex: '0' }, rowTable)) : null);
+        h('button', { type: 'button', id: 'export-detail-html', onclick: v.exportDetailHtml }, t('import.export.html')),
+      ),
+      rowTable
+        ? h(
+            'details',
+            { class: 'import-table', open: nQ <= 64 },
+            h('summary', {}, t('import.detail.rowsSummary', { n: nQ })),
+            h('div', { class: 'scroll rows', tabindex: '0' }, rowTable),
+          )
+        : null,
+    );
   }
 
   return { inspect, renderDetail };

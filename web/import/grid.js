@@ -13,7 +13,13 @@ export function createGrid(v) {
   const { ui, $ } = v;
 
   /** The toolbar's sort and filter. */
-  const viewOf = () => ({ sort: $('import-sort').value, desc: $('import-desc').checked, filter: $('import-filter').value, min: $('import-min').value, max: $('import-max').value });
+  const viewOf = () => ({
+    sort: $('import-sort').value,
+    desc: $('import-desc').checked,
+    filter: $('import-filter').value,
+    min: $('import-min').value,
+    max: $('import-max').value,
+  });
 
   function card(r) {
     const canvas = h('canvas', { width: r.thumbCols, height: r.thumbRows, class: 'thumb', 'aria-hidden': 'true' });
@@ -21,24 +27,65 @@ export function createGrid(v) {
     const s = r.summary;
     const flagged = ui.causal && r.check.rowsAboveDiagonal > 0;
     const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : t('import.card.notProbabilities');
-    const shortLabel = r.verdict === 'invalid' ? 'NaN/Inf' : !r.computed ? t('import.card.notProbShort')
-      : r.pattern.kind === 'sink' ? t('import.card.sinkShort') : patternLabel(r.pattern, { short: true });
-    const text = t('import.card.title', { name: headName(ui.source, r), layer: r.layer, head: r.head, label }) + (r.computed
-      ? t('import.card.titleMetrics', { score: fmtMetric(r.pattern.confidence, 3), hn: fmtMetric(s.meanNormalizedEntropy, 3),
-        sink: fmtMetric(s.meanSinkMass, 3), neff: fmtMetric(s.meanNEff, 3) }) : '');
-    return h('button', {
-      type: 'button', class: `head-card pattern-${r.computed ? r.pattern.kind : 'none'}${ui.selected === r.index ? ' selected' : ''}`,
-      id: `head-card-${r.layer}-${r.head}`, dataset: { index: r.index, pattern: r.computed ? r.pattern.kind : '' },
-      title: text, 'aria-pressed': ui.selected === r.index ? 'true' : 'false',
-      onclick: () => v.inspect(r.index),
-      ondblclick: () => v.openInPlayground(r.index),
-    },
-    canvas,
-    h('span', { class: 'card-name', translate: 'no' }, headName(ui.source, r)),
-    h('span', { class: 'card-pattern', translate: r.verdict === 'invalid' ? 'no' : null }, r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel),
-    r.computed ? h('span', { class: 'card-metrics' }, t('import.card.metrics', { hn: fmtMetric(s.meanNormalizedEntropy, 2), sink: fmtMetric(s.meanSinkMass, 2) })) : null,
-    flagged ? h('span', { class: 'card-flag', title: t('import.card.flagTitle', { n: r.check.rowsAboveDiagonal, from: r.check.firstRowAboveDiagonal, max: fmtMetric(r.check.maxAboveDiagonal, 3) }) },
-      t('import.card.flag', { n: r.check.rowsAboveDiagonal })) : null);
+    const shortLabel =
+      r.verdict === 'invalid'
+        ? 'NaN/Inf'
+        : !r.computed
+          ? t('import.card.notProbShort')
+          : r.pattern.kind === 'sink'
+            ? t('import.card.sinkShort')
+            : patternLabel(r.pattern, { short: true });
+    const text =
+      t('import.card.title', { name: headName(ui.source, r), layer: r.layer, head: r.head, label }) +
+      (r.computed
+        ? t('import.card.titleMetrics', {
+            score: fmtMetric(r.pattern.confidence, 3),
+            hn: fmtMetric(s.meanNormalizedEntropy, 3),
+            sink: fmtMetric(s.meanSinkMass, 3),
+            neff: fmtMetric(s.meanNEff, 3),
+          })
+        : '');
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: `head-card pattern-${r.computed ? r.pattern.kind : 'none'}${ui.selected === r.index ? ' selected' : ''}`,
+        id: `head-card-${r.layer}-${r.head}`,
+        dataset: { index: r.index, pattern: r.computed ? r.pattern.kind : '' },
+        title: text,
+        'aria-pressed': ui.selected === r.index ? 'true' : 'false',
+        onclick: () => v.inspect(r.index),
+        ondblclick: () => v.openInPlayground(r.index),
+      },
+      canvas,
+      h('span', { class: 'card-name', translate: 'no' }, headName(ui.source, r)),
+      h(
+        'span',
+        { class: 'card-pattern', translate: r.verdict === 'invalid' ? 'no' : null },
+        r.computed ? `${shortLabel} ${fmtMetric(r.pattern.confidence, 2)}` : shortLabel,
+      ),
+      r.computed
+        ? h(
+            'span',
+            { class: 'card-metrics' },
+            t('import.card.metrics', { hn: fmtMetric(s.meanNormalizedEntropy, 2), sink: fmtMetric(s.meanSinkMass, 2) }),
+          )
+        : null,
+      flagged
+        ? h(
+            'span',
+            {
+              class: 'card-flag',
+              title: t('import.card.flagTitle', {
+                n: r.check.rowsAboveDiagonal,
+                from: r.check.firstRowAboveDiagonal,
+                max: fmtMetric(r.check.maxAboveDiagonal, 3),
+              }),
+            },
+            t('import.card.flag', { n: r.check.rowsAboveDiagonal }),
+          )
+        : null,
+    );
   }
 
   // Cards are built once per analysed head (a thumbnail and its colour scale) and then only
@@ -67,8 +114,17 @@ export function createGrid(v) {
         if (!layers.has(r.layer)) layers.set(r.layer, []);
         layers.get(r.layer).push(r);
       }
-      mount(grid, [...layers.entries()].map(([layer, rs]) => h('div', { class: 'layer-row' },
-        h('span', { class: 'layer-label', translate: 'no' }, ui.source?.layerLabels?.[layer] || `L${layer}`), rs.map(cardOf))));
+      mount(
+        grid,
+        [...layers.entries()].map(([layer, rs]) =>
+          h(
+            'div',
+            { class: 'layer-row' },
+            h('span', { class: 'layer-label', translate: 'no' }, ui.source?.layerLabels?.[layer] || `L${layer}`),
+            rs.map(cardOf),
+          ),
+        ),
+      );
     } else {
       mount(grid, h('div', { class: 'layer-row flat' }, list.map(cardOf)));
     }

@@ -56,8 +56,13 @@ export function initImportView(root, o) {
     $(id).addEventListener(id.endsWith('min') || id.endsWith('max') ? 'input' : 'change', v.renderGrid);
   }
   $('import-cancel').addEventListener('click', () => v.getWorker().cancel());
-  $('import-as-logits').addEventListener('click', () => { $('import-reading').value = 'logits'; v.analyse('logits', false); });
-  $('import-causal').addEventListener('change', () => { if (ui.source && !ui.running) v.analyse(ui.reading, false); });
+  $('import-as-logits').addEventListener('click', () => {
+    $('import-reading').value = 'logits';
+    v.analyse('logits', false);
+  });
+  $('import-causal').addEventListener('change', () => {
+    if (ui.source && !ui.running) v.analyse(ui.reading, false);
+  });
   $('export-heads-csv').addEventListener('click', v.exportHeadsCsv);
   $('export-heads-json').addEventListener('click', v.exportHeadsJson);
   document.addEventListener('keydown', (ev) => {
@@ -85,7 +90,8 @@ export function initImportView(root, o) {
   });
 
   return {
-    importFile: v.importFile, importFiles: v.importFiles,
+    importFile: v.importFile,
+    importFiles: v.importFiles,
     getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }),
   };
 }

@@ -38,8 +38,16 @@ export function createIntake(v) {
     }
     if (source.needsMember) {
       v.showInfo(() => tData('import.needsMember', { file: file.name, n: source.members.length }, ['file']));
-      mount($('import-member'), source.members.map((m) => h('option', { value: m.name, disabled: Boolean(m.error) },
-        m.error ? `${m.name} (${t('import.memberUnreadable')}: ${m.error})` : `${m.name} [${m.shape.join(', ')}] ${m.dtype}`)));
+      mount(
+        $('import-member'),
+        source.members.map((m) =>
+          h(
+            'option',
+            { value: m.name, disabled: Boolean(m.error) },
+            m.error ? `${m.name} (${t('import.memberUnreadable')}: ${m.error})` : `${m.name} [${m.shape.join(', ')}] ${m.dtype}`,
+          ),
+        ),
+      );
       $('import-member-wrap').hidden = false;
       $('import-member-go').onclick = () => importFile(file, { memberName: $('import-member').value, tokens });
       return;
@@ -56,7 +64,8 @@ export function createIntake(v) {
     v.messages.tokens = [];
     const tokenFile = tokens ?? $('import-tokens').files[0];
     if (tokenFile && !source.keyTokens.length) await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries');
-    if ($('import-key-tokens').files[0] && source.layout.nQ !== source.layout.nK) await readTokenFile($('import-key-tokens').files[0], 'keys');
+    if ($('import-key-tokens').files[0] && source.layout.nQ !== source.layout.nK)
+      await readTokenFile($('import-key-tokens').files[0], 'keys');
     v.showInfo(() => describeSource(ui.source));
     const reading = $('import-reading').value;
     await v.analyse(reading === 'logits' ? 'logits' : 'weights', reading === 'auto');
@@ -96,12 +105,21 @@ export function createIntake(v) {
 
   /** The file pickers and the drop zone (dropped anywhere on the view). */
   function wireIntake({ fileInput, tokensInput, keyTokensInput, drop }, root) {
-    fileInput.addEventListener('change', () => { if (fileInput.files[0]) importFile(fileInput.files[0]); fileInput.value = ''; });
-    tokensInput.addEventListener('change', () => {
-      if (tokensInput.files[0] && ui.source) readTokenFile(tokensInput.files[0], ui.source.layout.nQ === ui.source.layout.nK ? 'both' : 'queries');
+    fileInput.addEventListener('change', () => {
+      if (fileInput.files[0]) importFile(fileInput.files[0]);
+      fileInput.value = '';
     });
-    keyTokensInput.addEventListener('change', () => { if (keyTokensInput.files[0] && ui.source) readTokenFile(keyTokensInput.files[0], 'keys'); });
-    const over = (ev) => { ev.preventDefault(); drop.classList.add('over'); };
+    tokensInput.addEventListener('change', () => {
+      if (tokensInput.files[0] && ui.source)
+        readTokenFile(tokensInput.files[0], ui.source.layout.nQ === ui.source.layout.nK ? 'both' : 'queries');
+    });
+    keyTokensInput.addEventListener('change', () => {
+      if (keyTokensInput.files[0] && ui.source) readTokenFile(keyTokensInput.files[0], 'keys');
+    });
+    const over = (ev) => {
+      ev.preventDefault();
+      drop.classList.add('over');
+    };
     root.addEventListener('dragover', over);
     root.addEventListener('dragleave', () => drop.classList.remove('over'));
     root.addEventListener('drop', (ev) => {

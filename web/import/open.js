@@ -30,18 +30,28 @@ export function createOpen(v) {
       return;
     }
     const logits = ui.reading === 'logits';
-    const matrix = Array.from({ length: nQ }, (_, i) => Array.from(values.subarray(i * nK, (i + 1) * nK),
-      (x) => (logits ? (x <= -1e30 ? null : x) : x)));
+    const matrix = Array.from({ length: nQ }, (_, i) =>
+      Array.from(values.subarray(i * nK, (i + 1) * nK), (x) => (logits ? (x <= -1e30 ? null : x) : x)),
+    );
     const queries = Array.from({ length: nQ }, (_, i) => clipToken(s.queryTokens[i] ?? String(i)));
     const keys = Array.from({ length: nK }, (_, j) => clipToken(s.keyTokens[j] ?? String(j)));
     const next = {
-      version: 1, mode: logits ? 'logits' : 'weights',
-      heads: [{ name: `L${r.layer} H${r.head}`, Q: null, K: null, V: null, logits: logits ? matrix : null, weights: logits ? null : matrix }],
-      head: 0, tokens: { queries, keys },
+      version: 1,
+      mode: logits ? 'logits' : 'weights',
+      heads: [
+        { name: `L${r.layer} H${r.head}`, Q: null, K: null, V: null, logits: logits ? matrix : null, weights: logits ? null : matrix },
+      ],
+      head: 0,
+      tokens: { queries, keys },
       mask: { causal: logits && $('import-causal').checked && nQ === nK, window: 0, padding: new Array(nK).fill(false), allow: null },
-      tau: 1, scale: 'auto', topK: 2, row: Math.min(nQ - 1, Math.max(0, nQ - 1)),
+      tau: 1,
+      scale: 'auto',
+      topK: 2,
+      row: Math.min(nQ - 1, Math.max(0, nQ - 1)),
       view: { panel: 'weights', preset: 'import', numbers: 'auto' },
-      source: clipSource(`${s.name}: layer ${r.layer}, head ${r.head} (${s.format}${s.dtype ? `, ${s.dtype}` : ''}; ${logits ? 'read as logits' : 'weights'})`),
+      source: clipSource(
+        `${s.name}: layer ${r.layer}, head ${r.head} (${s.format}${s.dtype ? `, ${s.dtype}` : ''}; ${logits ? 'read as logits' : 'weights'})`,
+      ),
     };
     const err = await v.o.openState(next, 'import');
     if (err) v.setMessages('analysis', [() => tData('import.err.open', { layer: r.layer, head: r.head, detail: err }, ['detail'])]);

@@ -21,22 +21,22 @@ export const PATTERN_KINDS = ['sink', 'self', 'previous', 'next', 'offset', 'str
 
 export const MAX_STATE_TOKENS = SCHEMA.limits.maxTokens; // a head opens in the playground up to this
 export const MAX_TOKEN_CHARS = SCHEMA.limits.maxTokenLength; // code points of a token label
-export const DETAIL_SIDE = 256;           // the inspected head is drawn at full resolution up to this
+export const DETAIL_SIDE = 256; // the inspected head is drawn at full resolution up to this
 
 /** A fresh state of the view. */
 export function createStore() {
   return {
-    source: null,       // the worker's description of the open file
+    source: null, // the worker's description of the open file
     file: null,
-    heads: [],          // analysis results in file order
+    heads: [], // analysis results in file order
     reading: 'weights', // what the analysis used
-    selected: null,     // index of the inspected head
-    detail: null,       // the inspected head's full analysis (rows, thumbnail at DETAIL_SIDE)
-    locked: null,       // [i, j] locked cell of the detail heatmap
+    selected: null, // index of the inspected head
+    detail: null, // the inspected head's full analysis (rows, thumbnail at DETAIL_SIDE)
+    locked: null, // [i, j] locked cell of the detail heatmap
     running: false,
-    causal: false,      // the user said the model is causal (for this analysis)
-    generation: 0,      // counts analyses; a superseded one's messages are dropped
-    layers: new Map(),  // layer -> the core's summary of its heads analysed so far (layerSummaries)
+    causal: false, // the user said the model is causal (for this analysis)
+    generation: 0, // counts analyses; a superseded one's messages are dropped
+    layers: new Map(), // layer -> the core's summary of its heads analysed so far (layerSummaries)
     detailDomain: null, // colour domain of the inspected head's heatmap (for its exports)
     unlockReadout: null, // puts the inspected head's readout back to hovering (Esc)
   };

@@ -20,26 +20,83 @@ export function createTables(v) {
       const m = ui.layers.get(l);
       const rs = computed.filter((r) => r.layer === l);
       const counts = kinds.map((k) => [k, rs.filter((r) => r.pattern.kind === k).length]).filter(([, c]) => c);
-      return [l, t('import.nOfM', { n: m.analysed, m: m.heads }), m.meanNormalizedEntropy, m.meanSinkMass,
-        m.meanNEff, m.meanTopKMass, counts.map(([k, c]) => t('import.patternCount', { n: c, kind: kindName(k, true) })).join(t('import.listSep'))];
+      return [
+        l,
+        t('import.nOfM', { n: m.analysed, m: m.heads }),
+        m.meanNormalizedEntropy,
+        m.meanSinkMass,
+        m.meanNEff,
+        m.meanTopKMass,
+        counts.map(([k, c]) => t('import.patternCount', { n: c, kind: kindName(k, true) })).join(t('import.listSep')),
+      ];
     });
-    mount($('import-layer-table').querySelector('.scroll'), table('layer-summary',
-      ['layer', 'headsAnalysed', 'meanHn', 'meanSinkMass', 'meanNEff', 'meanTopKMass', 'patterns'].map((k) => t(`import.col.${k}`)), layerRows));
+    mount(
+      $('import-layer-table').querySelector('.scroll'),
+      table(
+        'layer-summary',
+        ['layer', 'headsAnalysed', 'meanHn', 'meanSinkMass', 'meanNEff', 'meanTopKMass', 'patterns'].map((k) => t(`import.col.${k}`)),
+        layerRows,
+      ),
+    );
     const verdictText = (v) => (hasKey(`import.verdict.${v}`) ? tn(`import.verdict.${v}`) : v);
-    const headRows = ui.heads.map((r) => [r.layer, r.head, verdictText(r.verdict), r.computed ? patternLabel(r.pattern) : '—', r.pattern.confidence,
-      r.summary.meanEntropy, r.summary.meanNormalizedEntropy, r.summary.meanNEff, r.summary.meanTopKMass, r.summary.meanSinkMass]);
-    mount($('import-head-table').querySelector('.scroll'), table('head-summary',
-      ['layer', 'head', 'verdict', 'pattern', 'score', 'meanH', 'meanHn', 'meanNEff', 'meanTopK', 'meanSink'].map((k) => t(`import.col.${k}`)), headRows));
+    const headRows = ui.heads.map((r) => [
+      r.layer,
+      r.head,
+      verdictText(r.verdict),
+      r.computed ? patternLabel(r.pattern) : '—',
+      r.pattern.confidence,
+      r.summary.meanEntropy,
+      r.summary.meanNormalizedEntropy,
+      r.summary.meanNEff,
+      r.summary.meanTopKMass,
+      r.summary.meanSinkMass,
+    ]);
+    mount(
+      $('import-head-table').querySelector('.scroll'),
+      table(
+        'head-summary',
+        ['layer', 'head', 'verdict', 'pattern', 'score', 'meanH', 'meanHn', 'meanNEff', 'meanTopK', 'meanSink'].map((k) =>
+          t(`import.col.${k}`),
+        ),
+        headRows,
+      ),
+    );
     $('import-layer-table').hidden = false;
     $('import-head-table').hidden = false;
   }
 
   /** A table; the columns in `dataCols` hold data (tokens) and are marked translate="no". */
   function table(id, header, rows, dataCols = []) {
-    return h('table', { class: 'metrics-table', id },
-      h('thead', {}, h('tr', {}, header.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c, k) => h('td', { translate: dataCols.includes(k) ? 'no' : null },
-        typeof c === 'number' ? (Number.isInteger(c) ? String(c) : fmtMetric(c, 4)) : String(c)))))));
+    return h(
+      'table',
+      { class: 'metrics-table', id },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          header.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r) =>
+          h(
+            'tr',
+            {},
+            r.map((c, k) =>
+              h(
+                'td',
+                { translate: dataCols.includes(k) ? 'no' : null },
+                typeof c === 'number' ? (Number.isInteger(c) ? String(c) : fmtMetric(c, 4)) : String(c),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
   }
 
   return { renderTables, table };

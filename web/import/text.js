@@ -15,16 +15,27 @@ export const kindName = (kind, short = false) => {
 /** Label of a pattern result: "previous token", "offset d=19", "fixed position key 7" ...;
  *  short: the class name only ("previous", "offset d=19"), for the thumbnails. */
 export function patternLabel(p, { short = false } = {}) {
-  const param = p.kind === 'offset' ? ` d=${p.parameter}` : p.kind === 'strided' ? ` p=${p.parameter}`
-    : p.kind === 'position' ? t('lab.patternParam.position', { key: p.parameter }) : '';
+  const param =
+    p.kind === 'offset'
+      ? ` d=${p.parameter}`
+      : p.kind === 'strided'
+        ? ` p=${p.parameter}`
+        : p.kind === 'position'
+          ? t('lab.patternParam.position', { key: p.parameter })
+          : '';
   return `${kindName(p.kind, short)}${param}`;
 }
 
 // Names written as they are in every language (formats, products, paths, keys): filled into the
 // table's placeholders and shown as data (translate="no").
 export const NAMES = {
-  ...TECH, dtypes: 'float16/32/64', tools: 'CircuitsVis, BertViz', hf: 'Hugging Face transformers', tl: 'TransformerLens',
-  doc: 'docs/import.md', esc: 'Esc',
+  ...TECH,
+  dtypes: 'float16/32/64',
+  tools: 'CircuitsVis, BertViz',
+  hf: 'Hugging Face transformers',
+  tl: 'TransformerLens',
+  doc: 'docs/import.md',
+  esc: 'Esc',
 };
 /** t() with the NAMES filled in (as text: for attributes and option labels). */
 export const tn = (key, vars = {}) => t(key, { ...NAMES, ...vars });
@@ -44,17 +55,33 @@ export function errDetail(e) {
 /** The open file in one line: name, format, shape, layers, heads, tokens. */
 export function describeSource(s) {
   const l = s.layout;
-  const kind = s.format === 'npy' || s.format === 'npz'
-    ? tData(s.member ? 'import.source.npyMember' : 'import.source.npy', { format: s.format, member: s.member ?? '', dtype: s.dtype }, ['member', 'format', 'dtype'])
-    : tData('import.source.json', { format: s.format });
+  const kind =
+    s.format === 'npy' || s.format === 'npz'
+      ? tData(s.member ? 'import.source.npyMember' : 'import.source.npy', { format: s.format, member: s.member ?? '', dtype: s.dtype }, [
+          'member',
+          'format',
+          'dtype',
+        ])
+      : tData('import.source.json', { format: s.format });
   const cross = l.nQ !== l.nK ? t('import.source.cross', { nQ: l.nQ, nK: l.nK }) : ` × ${l.nQ} × ${l.nK}`;
-  const tokens = !s.keyTokens.length ? t('import.source.noTokens')
-    : s.tokensFrom ? tData('import.source.tokensFrom', { n: s.keyTokens.length, file: s.tokensFrom }, ['file'])
+  const tokens = !s.keyTokens.length
+    ? t('import.source.noTokens')
+    : s.tokensFrom
+      ? tData('import.source.tokensFrom', { n: s.keyTokens.length, file: s.tokensFrom }, ['file'])
       : t('import.source.tokensInFile', { n: s.keyTokens.length });
-  return tData('import.source', {
-    name: s.name, kind, shape: `[${s.shape.join(', ')}]`, layers: t('import.source.layers', { n: l.layers }),
-    heads: t('import.source.heads', { n: l.heads }), cross, tokens,
-  }, ['name', 'kind', 'tokens']);
+  return tData(
+    'import.source',
+    {
+      name: s.name,
+      kind,
+      shape: `[${s.shape.join(', ')}]`,
+      layers: t('import.source.layers', { n: l.layers }),
+      heads: t('import.source.heads', { n: l.heads }),
+      cross,
+      tokens,
+    },
+    ['name', 'kind', 'tokens'],
+  );
 }
 
 /** "L5 H5" or the file's own label of the head ("L9H9"). */

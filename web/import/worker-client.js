@@ -14,7 +14,10 @@ export class ImportWorker {
       const m = ev.data;
       const p = this.pending.get(m.id);
       if (!p) return;
-      if (m.type === 'progress') { p.onProgress?.(m); return; }
+      if (m.type === 'progress') {
+        p.onProgress?.(m);
+        return;
+      }
       this.pending.delete(m.id);
       if (m.type === 'error') {
         const e = m.error;
@@ -26,7 +29,12 @@ export class ImportWorker {
       }
     };
     this.worker.onerror = (ev) => {
-      for (const p of this.pending.values()) p.reject(Object.assign(new Error(`the import worker failed: ${ev.message}`), { i18n: { key: 'import.err.worker', vars: { detail: ev.message }, data: ['detail'] } }));
+      for (const p of this.pending.values())
+        p.reject(
+          Object.assign(new Error(`the import worker failed: ${ev.message}`), {
+            i18n: { key: 'import.err.worker', vars: { detail: ev.message }, data: ['detail'] },
+          }),
+        );
       this.pending.clear();
     };
   }

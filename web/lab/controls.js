@@ -12,15 +12,37 @@ import { t } from '../i18n.js';
  * as text (attributes); tnData() as data nodes (translate="no") for element content.
  */
 export const NAMES = Object.freeze({
-  docAnalysis: 'docs/analysis.md', docMath: 'docs/MATH.md', docLab: 'docs/lab.md',
-  martins: 'Martins & Astudillo 2016', peters: 'Peters', katharopoulos: 'Katharopoulos', roy: 'Roy & Vetterli 2007',
-  citeSink: 'Papamichalis & Ruane 2026, arXiv:2608.14712', performer: 'Performer',
-  aitchison: 'Aitchison', shapley: 'Shapley', frobenius: 'Frobenius', relu: 'ReLU', elu1: 'elu + 1',
-  bmax: 'B = max‖v_i‖', massB: '(1 − mass)·B', dmax: 'δ·max‖v_i‖', hna: 'H_norm(a)', hnb: 'H_norm(β)', dz: 'dz',
-  api: 'results().lab (deletionShift)', phiRelu: 'φ(x) = relu(W x)/√m', phiElu: 'φ(x) = elu(x) + 1',
-  alin: 'a_lin', olin: 'O_lin', olinV: 'O_lin = a_lin V', expForm: 'exp(q·k·scale/τ)',
-  olinForm: 'O_lin[t] = φ(q_t)ᵀ(Σ_j φ(k_j) v_jᵀ) / φ(q_t)ᵀΣ_j φ(k_j)', alinForm: 'a_lin[t, j] = φ(q_t)·φ(k_j) / Σ',
-  cForm: 'c = √(scale/τ)', sweepForm: 'a_j(θ) = softmax(scale · q(θ)·k_j / τ)',
+  docAnalysis: 'docs/analysis.md',
+  docMath: 'docs/MATH.md',
+  docLab: 'docs/lab.md',
+  martins: 'Martins & Astudillo 2016',
+  peters: 'Peters',
+  katharopoulos: 'Katharopoulos',
+  roy: 'Roy & Vetterli 2007',
+  citeSink: 'Papamichalis & Ruane 2026, arXiv:2608.14712',
+  performer: 'Performer',
+  aitchison: 'Aitchison',
+  shapley: 'Shapley',
+  frobenius: 'Frobenius',
+  relu: 'ReLU',
+  elu1: 'elu + 1',
+  bmax: 'B = max‖v_i‖',
+  massB: '(1 − mass)·B',
+  dmax: 'δ·max‖v_i‖',
+  hna: 'H_norm(a)',
+  hnb: 'H_norm(β)',
+  dz: 'dz',
+  api: 'results().lab (deletionShift)',
+  phiRelu: 'φ(x) = relu(W x)/√m',
+  phiElu: 'φ(x) = elu(x) + 1',
+  alin: 'a_lin',
+  olin: 'O_lin',
+  olinV: 'O_lin = a_lin V',
+  expForm: 'exp(q·k·scale/τ)',
+  olinForm: 'O_lin[t] = φ(q_t)ᵀ(Σ_j φ(k_j) v_jᵀ) / φ(q_t)ᵀΣ_j φ(k_j)',
+  alinForm: 'a_lin[t, j] = φ(q_t)·φ(k_j) / Σ',
+  cForm: 'c = √(scale/τ)',
+  sweepForm: 'a_j(θ) = softmax(scale · q(θ)·k_j / τ)',
 });
 const NAME_KEYS = Object.keys(NAMES);
 export const tn = (key, vars = {}) => t(key, { ...NAMES, ...vars });
@@ -46,8 +68,15 @@ export function once(input, text) {
  */
 export function numberParam({ name, label, value, setParams, min, max, step = 'any', title }) {
   const input = h('input', {
-    type: 'number', class: 'num-box', id: `lab-param-${name}`, value: value ?? '', step,
-    min: min ?? null, max: max ?? null, 'aria-label': label, title: title ?? null,
+    type: 'number',
+    class: 'num-box',
+    id: `lab-param-${name}`,
+    value: value ?? '',
+    step,
+    min: min ?? null,
+    max: max ?? null,
+    'aria-label': label,
+    title: title ?? null,
     onchange: (e) => {
       const text = e.target.value.trim();
       if (!once(e.target, text)) return;

@@ -16,8 +16,10 @@ const KINDS = [
 const ALPHA_MIN = 1;
 const ALPHA_MAX = 4;
 
-const methodText = (lab) => (['softmax', 'exact-1.5', 'sparsemax', 'bisection'].includes(lab.method)
-  ? t(`lab.norm.method.${lab.method}`, { n: lab.iterations }) : lab.method);
+const methodText = (lab) =>
+  ['softmax', 'exact-1.5', 'sparsemax', 'bisection'].includes(lab.method)
+    ? t(`lab.norm.method.${lab.method}`, { n: lab.iterations })
+    : lab.method;
 
 /** The alpha slider and number box, kept across renders so a drag is not interrupted. */
 function alphaControls(setParams) {
@@ -25,22 +27,45 @@ function alphaControls(setParams) {
     if (Number.isFinite(x) && x >= ALPHA_MIN && x <= ALPHA_MAX) setParams({ alpha: x });
   };
   const slider = h('input', {
-    type: 'range', id: 'lab-norm-alpha-slider', min: ALPHA_MIN, max: ALPHA_MAX, step: 0.05, 'aria-label': t('lab.norm.alphaSliderAria'),
-    oninput: (e) => { box.value = e.target.value; send(Number(e.target.value)); },
-    onpointerdown: (e) => { e.target.dataset.dragging = '1'; },
-    onpointerup: (e) => { delete e.target.dataset.dragging; },
-    onchange: (e) => { delete e.target.dataset.dragging; },
+    type: 'range',
+    id: 'lab-norm-alpha-slider',
+    min: ALPHA_MIN,
+    max: ALPHA_MAX,
+    step: 0.05,
+    'aria-label': t('lab.norm.alphaSliderAria'),
+    oninput: (e) => {
+      box.value = e.target.value;
+      send(Number(e.target.value));
+    },
+    onpointerdown: (e) => {
+      e.target.dataset.dragging = '1';
+    },
+    onpointerup: (e) => {
+      delete e.target.dataset.dragging;
+    },
+    onchange: (e) => {
+      delete e.target.dataset.dragging;
+    },
   });
   const box = h('input', {
-    type: 'number', id: 'lab-norm-alpha', class: 'num-box small', min: ALPHA_MIN, max: ALPHA_MAX, step: 'any', 'aria-label': t('lab.norm.alphaAria'),
+    type: 'number',
+    id: 'lab-norm-alpha',
+    class: 'num-box small',
+    min: ALPHA_MIN,
+    max: ALPHA_MAX,
+    step: 'any',
+    'aria-label': t('lab.norm.alphaAria'),
     onchange: (e) => {
       const text = e.target.value.trim();
       setParams({ alpha: text === '' ? null : Number(text) }); // out of range: the core's message is shown
     },
   });
-  return h('div', { class: 'norm-controls' },
+  return h(
+    'div',
+    { class: 'norm-controls' },
     h('label', { class: 'inline' }, 'entmax α ', slider, box),
-    h('span', { class: 'note' }, t('lab.norm.alphaNote', { min: ALPHA_MIN, max: ALPHA_MAX })));
+    h('span', { class: 'note' }, t('lab.norm.alphaNote', { min: ALPHA_MIN, max: ALPHA_MAX })),
+  );
 }
 
 /** One normaliser of the selected row: its numbers and one bar per key. */
@@ -52,29 +77,61 @@ function column(kind, d, state, lab) {
   // Many masked keys (a causal row, padding): list only the visible ones; a few stay in place.
   const nMasked = weights.filter((w) => w === null).length;
   const hideMasked = nMasked > 3 && !empty;
-  return h('div', { class: 'norm-col', id: `lab-norm-${kind.id}`, dataset: { kind: kind.id } },
+  return h(
+    'div',
+    { class: 'norm-col', id: `lab-norm-${kind.id}`, dataset: { kind: kind.id } },
     h('h4', { title: tn(kind.help) }, title),
-    h('dl', { class: 'norm-stats' },
-      h('dt', {}, t('lab.norm.entropy')), h('dd', { id: `lab-norm-${kind.id}-entropy`, dataset: { value: d.entropy ?? '' } },
-        empty ? t('lab.undefined') : `${fmtMetric(d.entropy, 4)} nats`),
-      h('dt', {}, t('lab.norm.support')), h('dd', { id: `lab-norm-${kind.id}-support`, dataset: { value: d.support ?? '' } },
-        empty ? t('lab.undefined') : t('lab.norm.supportOf', { n: d.support, m: lab.selected.visible })),
-      h('dt', {}, t('lab.norm.zeros')), h('dd', { id: `lab-norm-${kind.id}-zeros`, dataset: { value: d.zeros ?? '' } },
-        empty ? t('lab.undefined') : String(d.zeros)),
+    h(
+      'dl',
+      { class: 'norm-stats' },
+      h('dt', {}, t('lab.norm.entropy')),
+      h(
+        'dd',
+        { id: `lab-norm-${kind.id}-entropy`, dataset: { value: d.entropy ?? '' } },
+        empty ? t('lab.undefined') : `${fmtMetric(d.entropy, 4)} nats`,
+      ),
+      h('dt', {}, t('lab.norm.support')),
+      h(
+        'dd',
+        { id: `lab-norm-${kind.id}-support`, dataset: { value: d.support ?? '' } },
+        empty ? t('lab.undefined') : t('lab.norm.supportOf', { n: d.support, m: lab.selected.visible }),
+      ),
+      h('dt', {}, t('lab.norm.zeros')),
+      h('dd', { id: `lab-norm-${kind.id}-zeros`, dataset: { value: d.zeros ?? '' } }, empty ? t('lab.undefined') : String(d.zeros)),
       d.threshold !== undefined
-        ? [h('dt', { title: t('lab.norm.thresholdHelp') }, t('lab.norm.threshold')),
-          h('dd', { id: `lab-norm-${kind.id}-threshold`, dataset: { value: d.threshold ?? '' } }, fmtMetric(d.threshold, 4))]
-        : [h('dt', {}, t('lab.norm.threshold')), h('dd', { class: 'muted' }, t('lab.norm.noThreshold'))]),
-    h('div', { class: 'bars norm-bars' }, weights.map((w, j) => {
-      const masked = w === null;
-      if (masked && hideMasked) return null;
-      return h('div', { class: `bar-row${masked ? ' masked' : ''}${w === 0 ? ' zero' : ''}` },
-        h('span', { class: 'bar-label', title: t('lab.keyN', { j }) }, h('span', { class: 'idx' }, String(j)), ' ', tokenNode(state.tokens.keys[j])),
-        h('span', { class: 'bar-track' }, h('span', { class: 'bar', style: { width: `${(100 * (w ?? 0)) / maxW}%` } })),
-        h('span', { class: 'bar-num', id: `lab-norm-${kind.id}-k${j}`, dataset: { value: masked ? '' : String(w) } },
-          masked ? t('lab.masked') : empty ? '0' : fmtCell(w, 4)));
-    }),
-    hideMasked ? h('p', { class: 'note norm-masked-note' }, t('lab.norm.maskedHidden', { n: nMasked })) : null));
+        ? [
+            h('dt', { title: t('lab.norm.thresholdHelp') }, t('lab.norm.threshold')),
+            h('dd', { id: `lab-norm-${kind.id}-threshold`, dataset: { value: d.threshold ?? '' } }, fmtMetric(d.threshold, 4)),
+          ]
+        : [h('dt', {}, t('lab.norm.threshold')), h('dd', { class: 'muted' }, t('lab.norm.noThreshold'))],
+    ),
+    h(
+      'div',
+      { class: 'bars norm-bars' },
+      weights.map((w, j) => {
+        const masked = w === null;
+        if (masked && hideMasked) return null;
+        return h(
+          'div',
+          { class: `bar-row${masked ? ' masked' : ''}${w === 0 ? ' zero' : ''}` },
+          h(
+            'span',
+            { class: 'bar-label', title: t('lab.keyN', { j }) },
+            h('span', { class: 'idx' }, String(j)),
+            ' ',
+            tokenNode(state.tokens.keys[j]),
+          ),
+          h('span', { class: 'bar-track' }, h('span', { class: 'bar', style: { width: `${(100 * (w ?? 0)) / maxW}%` } })),
+          h(
+            'span',
+            { class: 'bar-num', id: `lab-norm-${kind.id}-k${j}`, dataset: { value: masked ? '' : String(w) } },
+            masked ? t('lab.masked') : empty ? '0' : fmtCell(w, 4),
+          ),
+        );
+      }),
+      hideMasked ? h('p', { class: 'note norm-masked-note' }, t('lab.norm.maskedHidden', { n: nMasked })) : null,
+    ),
+  );
 }
 
 /** The per-row table: entropy and exact zeros of each normaliser for every query. */
@@ -85,31 +142,83 @@ function rowsTable(state, lab) {
     return h('td', { dataset: { value: v ?? '' }, class: field === 'zeros' && v > 0 ? 'norm-has-zeros' : null }, text);
   };
   const s = lab.summary;
-  return h('div', { class: 'scroll norm-rows-scroll' }, h('table', { class: 'metrics-table', id: 'lab-norm-rows' },
-    h('caption', {}, t('lab.norm.rowsCaption', { alpha: lab.alpha, tau: lab.tau })),
-    h('thead', {},
-      h('tr', {}, h('th', { rowspan: 2, scope: 'col' }, t('lab.col.query')), h('th', { rowspan: 2, scope: 'col' }, t('lab.col.visible')),
-        KINDS.map((k) => h('th', { colspan: 2, scope: 'colgroup' }, k.id === 'entmax' ? math(`${lab.alpha}-entmax`) : k.title))),
-      h('tr', {}, KINDS.map(() => [h('th', { scope: 'col' }, 'H'), h('th', { scope: 'col' }, t('lab.norm.zerosCol'))]))),
-    h('tbody', {}, lab.rows.map((r) => h('tr', {
-      class: [r.query === lab.row ? 'selected' : '', r.empty ? 'empty' : ''].join(' ').trim() || null, dataset: { row: r.query },
-    },
-    h('th', { scope: 'row' }, h('span', { class: 'idx' }, String(r.query)), ' ', tokenNode(state.tokens.queries[r.query]),
-      r.empty ? h('span', { class: 'badge' }, t('lab.empty')) : null),
-    h('td', { dataset: { value: r.visible } }, String(r.visible)),
-    KINDS.map((k) => [cell(r, k.id, 'entropy'), cell(r, k.id, 'zeros')])))),
-    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', colspan: 2 }, t('lab.norm.footer', { n: lab.rows.length - lab.emptyRows })),
-      KINDS.map((k) => [h('td', { id: `lab-norm-${k.id}-mean-entropy`, dataset: { value: s[k.id].meanEntropy ?? '' } }, fmtMetric(s[k.id].meanEntropy, 4)),
-        h('td', { id: `lab-norm-${k.id}-total-zeros`, dataset: { value: s[k.id].zeros } }, String(s[k.id].zeros))])))));
+  return h(
+    'div',
+    { class: 'scroll norm-rows-scroll' },
+    h(
+      'table',
+      { class: 'metrics-table', id: 'lab-norm-rows' },
+      h('caption', {}, t('lab.norm.rowsCaption', { alpha: lab.alpha, tau: lab.tau })),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { rowspan: 2, scope: 'col' }, t('lab.col.query')),
+          h('th', { rowspan: 2, scope: 'col' }, t('lab.col.visible')),
+          KINDS.map((k) => h('th', { colspan: 2, scope: 'colgroup' }, k.id === 'entmax' ? math(`${lab.alpha}-entmax`) : k.title)),
+        ),
+        h(
+          'tr',
+          {},
+          KINDS.map(() => [h('th', { scope: 'col' }, 'H'), h('th', { scope: 'col' }, t('lab.norm.zerosCol'))]),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        lab.rows.map((r) =>
+          h(
+            'tr',
+            {
+              class: [r.query === lab.row ? 'selected' : '', r.empty ? 'empty' : ''].join(' ').trim() || null,
+              dataset: { row: r.query },
+            },
+            h(
+              'th',
+              { scope: 'row' },
+              h('span', { class: 'idx' }, String(r.query)),
+              ' ',
+              tokenNode(state.tokens.queries[r.query]),
+              r.empty ? h('span', { class: 'badge' }, t('lab.empty')) : null,
+            ),
+            h('td', { dataset: { value: r.visible } }, String(r.visible)),
+            KINDS.map((k) => [cell(r, k.id, 'entropy'), cell(r, k.id, 'zeros')]),
+          ),
+        ),
+      ),
+      h(
+        'tfoot',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row', colspan: 2 }, t('lab.norm.footer', { n: lab.rows.length - lab.emptyRows })),
+          KINDS.map((k) => [
+            h(
+              'td',
+              { id: `lab-norm-${k.id}-mean-entropy`, dataset: { value: s[k.id].meanEntropy ?? '' } },
+              fmtMetric(s[k.id].meanEntropy, 4),
+            ),
+            h('td', { id: `lab-norm-${k.id}-total-zeros`, dataset: { value: s[k.id].zeros } }, String(s[k.id].zeros)),
+          ]),
+        ),
+      ),
+    ),
+  );
 }
 
 export function render(container, { state, lab, setParams }) {
   let root = container.querySelector(':scope > .norm-view');
   if (!root) {
-    root = h('div', { class: 'norm-view' },
+    root = h(
+      'div',
+      { class: 'norm-view' },
       h('p', { class: 'note', dataset: { i18n: 'lab.norm.intro' } }, t('lab.norm.intro')),
       alphaControls(setParams),
-      h('div', { class: 'norm-body' }));
+      h('div', { class: 'norm-body' }),
+    );
     mount(container, root);
   }
   const slider = root.querySelector('#lab-norm-alpha-slider');
@@ -125,12 +234,24 @@ export function render(container, { state, lab, setParams }) {
 
   const sel = lab.selected;
   const query = state.tokens.queries[sel.query] ?? '';
-  mount(root.querySelector('.norm-body'),
-    h('h4', { id: 'lab-norm-title' }, t('lab.queryRow'), ' ', h('span', { class: 'idx' }, String(sel.query)), ' ', tokenNode(query, 'q', { class: 'token-inline' }),
-      t('lab.norm.title', { n: sel.visible, tau: lab.tau, method: methodText(lab) })),
-    sel.empty
-      ? h('p', { class: 'warning', id: 'lab-norm-empty' }, t('lab.norm.empty'))
-      : null,
-    h('div', { class: 'norm-cols' }, KINDS.map((k) => column(k, sel[k.id], state, lab))),
-    rowsTable(state, lab));
+  mount(
+    root.querySelector('.norm-body'),
+    h(
+      'h4',
+      { id: 'lab-norm-title' },
+      t('lab.queryRow'),
+      ' ',
+      h('span', { class: 'idx' }, String(sel.query)),
+      ' ',
+      tokenNode(query, 'q', { class: 'token-inline' }),
+      t('lab.norm.title', { n: sel.visible, tau: lab.tau, method: methodText(lab) }),
+    ),
+    sel.empty ? h('p', { class: 'warning', id: 'lab-norm-empty' }, t('lab.norm.empty')) : null,
+    h(
+      'div',
+      { class: 'norm-cols' },
+      KINDS.map((k) => column(k, sel[k.id], state, lab)),
+    ),
+    rowsTable(state, lab),
+  );
 }

@@ -23,22 +23,58 @@ const nameOf = (p) => (p.name ? h('span', { translate: 'no' }, p.name) : t('lab.
 
 export function render(container, { state, lab }) {
   const selected = lab.heads[state.head];
-  mount(container,
+  mount(
+    container,
     h('p', { class: 'note' }, tnData('lab.patterns.intro')),
-    h('div', { class: 'pattern-grid', id: 'lab-pattern-grid' }, lab.heads.map((p) => h('div', {
-      class: `pattern-cell pattern-${p.kind}${p.head === state.head ? ' selected' : ''}`,
-      dataset: { head: p.head, kind: p.kind },
-    },
-    h('span', { class: 'pattern-head' }, nameOf(p)),
-    h('span', { class: 'pattern-kind' }, label(p)),
-    h('span', { class: 'pattern-score' }, fmtMetric(p.confidence, 3))))),
-    h('table', { class: 'metrics-table', id: 'lab-pattern-scores' },
+    h(
+      'div',
+      { class: 'pattern-grid', id: 'lab-pattern-grid' },
+      lab.heads.map((p) =>
+        h(
+          'div',
+          {
+            class: `pattern-cell pattern-${p.kind}${p.head === state.head ? ' selected' : ''}`,
+            dataset: { head: p.head, kind: p.kind },
+          },
+          h('span', { class: 'pattern-head' }, nameOf(p)),
+          h('span', { class: 'pattern-kind' }, label(p)),
+          h('span', { class: 'pattern-score' }, fmtMetric(p.confidence, 3)),
+        ),
+      ),
+    ),
+    h(
+      'table',
+      { class: 'metrics-table', id: 'lab-pattern-scores' },
       h('caption', {}, tData('lab.patterns.caption', { name: nameOf(selected) })),
-      h('thead', {}, h('tr', {}, CLASSES.map((c) => h('th', { scope: 'col', dataset: { kind: c } }, kindName(c))))),
-      h('tbody', {}, h('tr', {}, CLASSES.map((c) => {
-        const s = selected.scores;
-        const extra = c === 'offset' ? ` (d=${s.offsetD})` : c === 'strided' ? ` (p=${s.period})`
-          : c === 'position' ? ` (${t('lab.patternParam.position', { key: s.positionKey }).trim()})` : '';
-        return h('td', { dataset: { value: s[c] ?? '' } }, `${fmtMetric(s[c], 3)}${extra}`);
-      })))));
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          CLASSES.map((c) => h('th', { scope: 'col', dataset: { kind: c } }, kindName(c))),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        h(
+          'tr',
+          {},
+          CLASSES.map((c) => {
+            const s = selected.scores;
+            const extra =
+              c === 'offset'
+                ? ` (d=${s.offsetD})`
+                : c === 'strided'
+                  ? ` (p=${s.period})`
+                  : c === 'position'
+                    ? ` (${t('lab.patternParam.position', { key: s.positionKey }).trim()})`
+                    : '';
+            return h('td', { dataset: { value: s[c] ?? '' } }, `${fmtMetric(s[c], 3)}${extra}`);
+          }),
+        ),
+      ),
+    ),
+  );
 }

@@ -19,7 +19,6 @@ const DEG_TICKS = [0, 15, 30, 45, 60, 75, 90];
 const RAD_LABELS = ['0', 'π/12', 'π/6', 'π/4', 'π/3', '5π/12', 'π/2'];
 const MAX_LEGEND = 12;
 
-
 const style = (k) => ({ stroke: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] });
 const keyName = (state, j) => `${t('lab.keyN', { j })} ${showToken(state.tokens.keys[j] ?? '')}`;
 /** keyName as nodes: the token is data (translate="no"). */
@@ -28,58 +27,111 @@ const deg = (rad) => (rad * 180) / Math.PI;
 
 /** One plot: every visible key's weight versus θ at temperature taus[t]. */
 function plot(state, lab, ti) {
-  const W = 360, H = 250, L = 44, R = 12, T = 24, B = 52;
+  const W = 360,
+    H = 250,
+    L = 44,
+    R = 12,
+    T = 24,
+    B = 52;
   const sx = (theta) => L + (deg(theta) / 90) * (W - L - R);
   const sy = (w) => T + (1 - w) * (H - T - B);
   const tau = lab.taus[ti];
   const curves = lab.curves[ti].weights;
   const q = lab.query;
   const marked = q && q.theta !== null && q.inRange;
-  return svg('svg', {
-    id: `lab-sweep-plot-${ti}`, class: 'sweep-plot', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
-    'aria-label': t('lab.sweep.plotAria', { n: lab.keys.length, tau }),
-  },
-  svg('text', { x: L, y: 15, class: 'sweep-title' }, `τ = ${tau}` + (tau === lab.stateTau ? t('lab.sweep.stateTau') : '')),
-  [0, 0.25, 0.5, 0.75, 1].map((y) => [
-    svg('line', { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: 'sweep-grid' }),
-    svg('text', { x: L - 5, y: sy(y) + 4, class: 'sweep-tick', 'text-anchor': 'end' }, String(y))]),
-  DEG_TICKS.map((d, i) => {
-    const x = sx((d * Math.PI) / 180);
-    return [
-      svg('line', { x1: x, x2: x, y1: H - B, y2: H - B + 4, class: 'sweep-axis' }),
-      svg('text', { x, y: H - B + 15, class: 'sweep-tick', 'text-anchor': 'middle' }, `${d}°`),
-      svg('text', { x, y: H - B + 28, class: 'sweep-tick sweep-rad', 'text-anchor': 'middle' }, RAD_LABELS[i])];
-  }),
-  svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'sweep-axis' }),
-  svg('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'sweep-axis' }),
-  svg('text', { x: (L + W - R) / 2, y: H - 6, class: 'sweep-label', 'text-anchor': 'middle' }, t('lab.sweep.xAxis')),
-  svg('text', { x: 11, y: (T + H - B) / 2, class: 'sweep-label', 'text-anchor': 'middle', transform: `rotate(-90 11 ${(T + H - B) / 2})` }, t('lab.sweep.yAxis')),
-  curves.map((ys, k) => {
-    const { stroke, dash } = style(k);
-    const d = ys.map((y, i) => `${i ? 'L' : 'M'}${sx(lab.thetas[i]).toFixed(2)},${sy(y).toFixed(2)}`).join('');
-    return svg('path', { d, class: 'sweep-curve', stroke, 'stroke-dasharray': dash || null, dataset: { key: lab.keys[k] } },
-      svg('title', {}, `${keyName(state, lab.keys[k])}, τ = ${tau}`));
-  }),
-  marked ? [
-    svg('line', { x1: sx(q.theta), x2: sx(q.theta), y1: T, y2: H - B, class: 'sweep-marker' }),
-    svg('text', { x: W - R, y: 15, class: 'sweep-marker-text', 'text-anchor': 'end' }, t('lab.sweep.marker', { row: lab.row, theta: fmtMetric(deg(q.theta), 4) })),
-    q.weights[ti].map((w, k) => svg('circle', {
-      cx: sx(q.theta), cy: sy(w), r: 4, class: 'sweep-point', fill: style(k).stroke, id: `lab-sweep-point-${ti}-${lab.keys[k]}`,
-      dataset: { value: String(w) },
-    }, svg('title', {}, t('lab.sweep.pointTitle', { key: keyName(state, lab.keys[k]), w: fmtMetric(w, 6), theta: fmtMetric(deg(q.theta), 4) }))))] : null);
+  return svg(
+    'svg',
+    {
+      id: `lab-sweep-plot-${ti}`,
+      class: 'sweep-plot',
+      viewBox: `0 0 ${W} ${H}`,
+      width: W,
+      height: H,
+      role: 'img',
+      'aria-label': t('lab.sweep.plotAria', { n: lab.keys.length, tau }),
+    },
+    svg('text', { x: L, y: 15, class: 'sweep-title' }, `τ = ${tau}` + (tau === lab.stateTau ? t('lab.sweep.stateTau') : '')),
+    [0, 0.25, 0.5, 0.75, 1].map((y) => [
+      svg('line', { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: 'sweep-grid' }),
+      svg('text', { x: L - 5, y: sy(y) + 4, class: 'sweep-tick', 'text-anchor': 'end' }, String(y)),
+    ]),
+    DEG_TICKS.map((d, i) => {
+      const x = sx((d * Math.PI) / 180);
+      return [
+        svg('line', { x1: x, x2: x, y1: H - B, y2: H - B + 4, class: 'sweep-axis' }),
+        svg('text', { x, y: H - B + 15, class: 'sweep-tick', 'text-anchor': 'middle' }, `${d}°`),
+        svg('text', { x, y: H - B + 28, class: 'sweep-tick sweep-rad', 'text-anchor': 'middle' }, RAD_LABELS[i]),
+      ];
+    }),
+    svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'sweep-axis' }),
+    svg('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'sweep-axis' }),
+    svg('text', { x: (L + W - R) / 2, y: H - 6, class: 'sweep-label', 'text-anchor': 'middle' }, t('lab.sweep.xAxis')),
+    svg(
+      'text',
+      { x: 11, y: (T + H - B) / 2, class: 'sweep-label', 'text-anchor': 'middle', transform: `rotate(-90 11 ${(T + H - B) / 2})` },
+      t('lab.sweep.yAxis'),
+    ),
+    curves.map((ys, k) => {
+      const { stroke, dash } = style(k);
+      const d = ys.map((y, i) => `${i ? 'L' : 'M'}${sx(lab.thetas[i]).toFixed(2)},${sy(y).toFixed(2)}`).join('');
+      return svg(
+        'path',
+        { d, class: 'sweep-curve', stroke, 'stroke-dasharray': dash || null, dataset: { key: lab.keys[k] } },
+        svg('title', {}, `${keyName(state, lab.keys[k])}, τ = ${tau}`),
+      );
+    }),
+    marked
+      ? [
+          svg('line', { x1: sx(q.theta), x2: sx(q.theta), y1: T, y2: H - B, class: 'sweep-marker' }),
+          svg(
+            'text',
+            { x: W - R, y: 15, class: 'sweep-marker-text', 'text-anchor': 'end' },
+            t('lab.sweep.marker', { row: lab.row, theta: fmtMetric(deg(q.theta), 4) }),
+          ),
+          q.weights[ti].map((w, k) =>
+            svg(
+              'circle',
+              {
+                cx: sx(q.theta),
+                cy: sy(w),
+                r: 4,
+                class: 'sweep-point',
+                fill: style(k).stroke,
+                id: `lab-sweep-point-${ti}-${lab.keys[k]}`,
+                dataset: { value: String(w) },
+              },
+              svg(
+                'title',
+                {},
+                t('lab.sweep.pointTitle', { key: keyName(state, lab.keys[k]), w: fmtMetric(w, 6), theta: fmtMetric(deg(q.theta), 4) }),
+              ),
+            ),
+          ),
+        ]
+      : null,
+  );
 }
 
 function legend(state, lab) {
   const shown = lab.keys.slice(0, MAX_LEGEND);
-  return h('ul', { class: 'sweep-legend', 'aria-label': t('lab.sweep.legendAria') },
+  return h(
+    'ul',
+    { class: 'sweep-legend', 'aria-label': t('lab.sweep.legendAria') },
     shown.map((j, k) => {
       const { stroke, dash } = style(k);
-      return h('li', {},
-        svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' },
-          svg('line', { x1: 1, x2: 27, y1: 5, y2: 5, stroke, 'stroke-width': 2.5, 'stroke-dasharray': dash || null })),
-        keyNode(state, j));
+      return h(
+        'li',
+        {},
+        svg(
+          'svg',
+          { width: 28, height: 10, 'aria-hidden': 'true' },
+          svg('line', { x1: 1, x2: 27, y1: 5, y2: 5, stroke, 'stroke-width': 2.5, 'stroke-dasharray': dash || null }),
+        ),
+        keyNode(state, j),
+      );
     }),
-    lab.keys.length > shown.length ? h('li', {}, t('lab.sweep.moreKeys', { n: lab.keys.length - shown.length })) : null);
+    lab.keys.length > shown.length ? h('li', {}, t('lab.sweep.moreKeys', { n: lab.keys.length - shown.length })) : null,
+  );
 }
 
 function table(state, lab) {
@@ -87,27 +139,72 @@ function table(state, lab) {
   const rows = lab.table.map((r, i) => ({ id: String(i), label: `θ = ${r.label} (${fmtMetric(deg(r.theta), 4)}°)`, weights: r.weights }));
   if (q && q.theta !== null) {
     rows.push({
-      id: 'q', weights: q.own,
-      label: t('lab.sweep.ownQ', { row: lab.row, q: q.q.map((x) => fmtMetric(x, 4)).join(', '), theta: fmtMetric(deg(q.theta), 4), norm: fmtMetric(q.norm, 4) }),
+      id: 'q',
+      weights: q.own,
+      label: t('lab.sweep.ownQ', {
+        row: lab.row,
+        q: q.q.map((x) => fmtMetric(x, 4)).join(', '),
+        theta: fmtMetric(deg(q.theta), 4),
+        norm: fmtMetric(q.norm, 4),
+      }),
     });
   }
-  return h('div', { class: 'scroll sweep-table-scroll' }, h('table', { class: 'metrics-table sweep-table', id: 'lab-sweep-table' },
-    h('caption', {}, tnData('lab.sweep.tableCaption')),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'θ'), h('th', { scope: 'col' }, 'τ'),
-      lab.keys.map((j) => h('th', { scope: 'col' }, keyNode(state, j))))),
-    h('tbody', {}, rows.map((r) => lab.taus.map((tau, t) => h('tr', { class: t === 0 ? 'sweep-group' : null },
-      h('th', { scope: 'row', class: 'sweep-theta' }, t === 0 ? r.label : ''),
-      h('td', {}, String(tau)),
-      r.weights[t].map((w, k) => h('td', { id: `lab-sweep-c-${r.id}-${t}-${lab.keys[k]}`, dataset: { value: String(w) } }, fmtMetric(w, 6)))))))));
+  return h(
+    'div',
+    { class: 'scroll sweep-table-scroll' },
+    h(
+      'table',
+      { class: 'metrics-table sweep-table', id: 'lab-sweep-table' },
+      h('caption', {}, tnData('lab.sweep.tableCaption')),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'θ'),
+          h('th', { scope: 'col' }, 'τ'),
+          lab.keys.map((j) => h('th', { scope: 'col' }, keyNode(state, j))),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r) =>
+          lab.taus.map((tau, t) =>
+            h(
+              'tr',
+              { class: t === 0 ? 'sweep-group' : null },
+              h('th', { scope: 'row', class: 'sweep-theta' }, t === 0 ? r.label : ''),
+              h('td', {}, String(tau)),
+              r.weights[t].map((w, k) =>
+                h('td', { id: `lab-sweep-c-${r.id}-${t}-${lab.keys[k]}`, dataset: { value: String(w) } }, fmtMetric(w, 6)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function controls(lab, setParams) {
   const error = h('span', { class: 'error', id: 'lab-sweep-param-error', role: 'alert' });
   const taus = h('input', {
-    type: 'text', id: 'lab-param-taus', class: 'sweep-taus', value: lab.taus.join(', '), 'aria-label': t('lab.sweep.tausAria'),
+    type: 'text',
+    id: 'lab-param-taus',
+    class: 'sweep-taus',
+    value: lab.taus.join(', '),
+    'aria-label': t('lab.sweep.tausAria'),
     onchange: async (e) => {
       const text = e.target.value.trim();
-      const list = text === '' ? null : text.split(/[\s,;]+/).filter(Boolean).map(Number);
+      const list =
+        text === ''
+          ? null
+          : text
+              .split(/[\s,;]+/)
+              .filter(Boolean)
+              .map(Number);
       if (list && (list.length < 1 || list.length > 4 || list.some((x) => !Number.isFinite(x) || x <= 0))) {
         error.textContent = t('lab.sweep.tausError');
         return;
@@ -118,23 +215,37 @@ function controls(lab, setParams) {
     },
   });
   const steps = h('input', {
-    type: 'number', id: 'lab-param-steps', class: 'num-box small', min: 2, max: 721, step: 1, value: String(lab.steps), 'aria-label': t('lab.sweep.stepsAria'),
+    type: 'number',
+    id: 'lab-param-steps',
+    class: 'num-box small',
+    min: 2,
+    max: 721,
+    step: 1,
+    value: String(lab.steps),
+    'aria-label': t('lab.sweep.stepsAria'),
     onchange: async (e) => {
       const text = e.target.value.trim();
       const err = await setParams({ steps: text === '' ? null : Number(text) });
       error.textContent = err ?? '';
     },
   });
-  return h('div', { class: 'sweep-controls' },
+  return h(
+    'div',
+    { class: 'sweep-controls' },
     h('label', { class: 'inline' }, t('lab.sweep.taus'), taus),
     h('label', { class: 'inline' }, t('lab.sweep.steps'), steps),
-    error);
+    error,
+  );
 }
 
 export function render(container, { state, lab, setParams }) {
   const intro = h('p', { class: 'note' }, tnData('lab.sweep.intro'));
   if (!lab.supported) {
-    mount(container, intro, h('p', { class: 'warning', id: 'lab-sweep-unsupported' }, tData('lab.sweep.unsupported', { reason: lab.reason })));
+    mount(
+      container,
+      intro,
+      h('p', { class: 'warning', id: 'lab-sweep-unsupported' }, tData('lab.sweep.unsupported', { reason: lab.reason })),
+    );
     return;
   }
   const q = lab.query;
@@ -150,19 +261,38 @@ export function render(container, { state, lab, setParams }) {
     qNote = h('p', { class: 'note', id: 'lab-sweep-qnote' }, t('lab.sweep.qUnit', { row: lab.row, theta }));
   }
   const masked = lab.masked.length
-    ? h('p', { class: 'note', id: 'lab-sweep-masked' }, tData('lab.sweep.masked', {
-      row: lab.row, keys: lab.masked.map((j, i) => [i ? t('lab.sens.comma') : '', keyNode(state, j)]) }, ['keys']))
+    ? h(
+        'p',
+        { class: 'note', id: 'lab-sweep-masked' },
+        tData(
+          'lab.sweep.masked',
+          {
+            row: lab.row,
+            keys: lab.masked.map((j, i) => [i ? t('lab.sens.comma') : '', keyNode(state, j)]),
+          },
+          ['keys'],
+        ),
+      )
     : null;
-  mount(container, intro,
+  mount(
+    container,
+    intro,
     h('h4', {}, t('lab.sweep.title', { row: lab.row, n: lab.visible, dK: lab.dK, scale: fmtMetric(lab.scale, 6) })),
     controls(lab, setParams),
-    plane, masked,
+    plane,
+    masked,
     lab.empty
       ? h('p', { class: 'warning', id: 'lab-sweep-empty' }, t('lab.sweep.empty', { row: lab.row }))
       : [
-        lab.visible === 1 ? h('p', { class: 'note' }, t('lab.sweep.single')) : null,
-        legend(state, lab),
-        h('div', { class: 'sweep-plots' }, lab.taus.map((_, t) => plot(state, lab, t))),
-        qNote,
-        table(state, lab)]);
+          lab.visible === 1 ? h('p', { class: 'note' }, t('lab.sweep.single')) : null,
+          legend(state, lab),
+          h(
+            'div',
+            { class: 'sweep-plots' },
+            lab.taus.map((_, t) => plot(state, lab, t)),
+          ),
+          qNote,
+          table(state, lab),
+        ],
+  );
 }

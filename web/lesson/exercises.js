@@ -13,19 +13,30 @@ import { rich } from './rich.js';
 
 const f = (x) => fmtMetric(x, 4);
 const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
-const num = (text, id, value) => h('span', { translate: 'no', class: 'lesson-num', id, dataset: value === undefined ? {} : { value: JSON.stringify(value) } }, text);
+const num = (text, id, value) =>
+  h('span', { translate: 'no', class: 'lesson-num', id, dataset: value === undefined ? {} : { value: JSON.stringify(value) } }, text);
 
 // Which exercises are open survives the rebuilds of the panel (not state: a reader's view).
 const open = new Set();
 
 function exercise(k, t, question, solution, tryButton) {
-  const details = h('details', { id: `lesson-ex-${k}`, class: 'lesson-exercise', open: open.has(k) || null },
+  const details = h(
+    'details',
+    { id: `lesson-ex-${k}`, class: 'lesson-exercise', open: open.has(k) || null },
     h('summary', {}, t('lesson.ex.show')),
-    h('div', { id: `lesson-ex-${k}-solution`, class: 'lesson-solution' }, solution));
-  details.addEventListener('toggle', () => { if (details.open) open.add(k); else open.delete(k); });
-  return h('li', { class: 'lesson-ex-item' },
+    h('div', { id: `lesson-ex-${k}-solution`, class: 'lesson-solution' }, solution),
+  );
+  details.addEventListener('toggle', () => {
+    if (details.open) open.add(k);
+    else open.delete(k);
+  });
+  return h(
+    'li',
+    { class: 'lesson-ex-item' },
     h('p', {}, h('strong', {}, t(`lesson.ex.kind${k}`)), t('lesson.gap'), question),
-    tryButton, details);
+    tryButton,
+    details,
+  );
 }
 
 /** The exercises section for the current state and results. */
@@ -40,16 +51,31 @@ export function renderExercises({ state, results, ctx, t }) {
   // 1. d_v and d_k.
   const sol1 = [
     h('p', {}, t('lesson.ex1.solution')),
-    h('p', {}, qkv
-      ? t('lesson.ex1.live', { dk: dK, dv: dV, nk: hd.K.length })
-      : t('lesson.ex1.liveOther', { dv: dV }), t('lesson.gap'), num(vec(out), 'lesson-ex1-output', out)),
+    h(
+      'p',
+      {},
+      qkv ? t('lesson.ex1.live', { dk: dK, dv: dV, nk: hd.K.length }) : t('lesson.ex1.liveOther', { dv: dV }),
+      t('lesson.gap'),
+      num(vec(out), 'lesson-ex1-output', out),
+    ),
   ];
-  const try1 = hd.V && dV > 0 && dV < 1024 && state.mode !== 'x'
-    ? h('button', {
-      type: 'button', id: 'lesson-ex-1-try', class: 'small',
-      onclick: () => ctx.update((s) => { const V = s.heads[s.head].V; V.forEach((row, j) => row.push(j + 1)); }),
-    }, t('lesson.ex1.try'))
-    : null;
+  const try1 =
+    hd.V && dV > 0 && dV < 1024 && state.mode !== 'x'
+      ? h(
+          'button',
+          {
+            type: 'button',
+            id: 'lesson-ex-1-try',
+            class: 'small',
+            onclick: () =>
+              ctx.update((s) => {
+                const V = s.heads[s.head].V;
+                V.forEach((row, j) => row.push(j + 1));
+              }),
+          },
+          t('lesson.ex1.try'),
+        )
+      : null;
 
   // 2. zero scores.
   const visible = results.visible[tr];
@@ -62,47 +88,93 @@ export function renderExercises({ state, results, ctx, t }) {
     const zero = results.scores[tr].every((x) => x === null || x === 0);
     sol2 = [
       h('p', {}, t('lesson.ex2.solution')),
-      h('p', {}, rich(t, zero ? 'lesson.ex2.liveZero' : 'lesson.ex2.liveNotZero', {
-        query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])), n: String(n), w: f(1 / n),
-        mean: num(vec(mean), 'lesson-ex2-mean', mean),
-        weights: num(vec(results.weights[tr]), 'lesson-ex2-weights', results.weights[tr]),
-        output: num(vec(out), 'lesson-ex2-output', out),
-      })),
+      h(
+        'p',
+        {},
+        rich(t, zero ? 'lesson.ex2.liveZero' : 'lesson.ex2.liveNotZero', {
+          query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])),
+          n: String(n),
+          w: f(1 / n),
+          mean: num(vec(mean), 'lesson-ex2-mean', mean),
+          weights: num(vec(results.weights[tr]), 'lesson-ex2-weights', results.weights[tr]),
+          output: num(vec(out), 'lesson-ex2-output', out),
+        }),
+      ),
     ];
   }
   const try2 = qkv
-    ? h('button', {
-      type: 'button', id: 'lesson-ex-2-try', class: 'small',
-      onclick: () => ctx.update((s) => { const Q = s.heads[s.head].Q; s.heads[s.head].Q = Q.map((row) => row.map(() => 0)); }),
-    }, t('lesson.ex2.try'))
+    ? h(
+        'button',
+        {
+          type: 'button',
+          id: 'lesson-ex-2-try',
+          class: 'small',
+          onclick: () =>
+            ctx.update((s) => {
+              const Q = s.heads[s.head].Q;
+              s.heads[s.head].Q = Q.map((row) => row.map(() => 0));
+            }),
+        },
+        t('lesson.ex2.try'),
+      )
     : null;
 
   // 3. deleting a low-weight token.
   let sens = null;
   if (hd.V && state.mode !== 'x') {
-    try { sens = ctx.lab({ ...state, lab: { view: 'sensitivity', params: {} } }); } catch { sens = null; }
+    try {
+      sens = ctx.lab({ ...state, lab: { view: 'sensitivity', params: {} } });
+    } catch {
+      sens = null;
+    }
   }
   const sol3 = [h('p', {}, t('lesson.ex3.solution'))];
   if (sens && sens.supported && !sens.empty && sens.keys.length > 1) {
     const low = sens.keys.reduce((a, b) => (b.weight < a.weight ? b : a));
-    sol3.push(h('p', {}, rich(t, 'lesson.ex3.live', {
-      query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])), key: h('span', { translate: 'no' }, showToken(state.tokens.keys[low.key])),
-      weight: num(f(low.weight), 'lesson-ex3-weight', low.weight),
-      shift: num(f(low.deletion), 'lesson-ex3-deletion', low.deletion),
-      distance: num(f(low.distance), 'lesson-ex3-distance', low.distance),
-    })));
+    sol3.push(
+      h(
+        'p',
+        {},
+        rich(t, 'lesson.ex3.live', {
+          query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])),
+          key: h('span', { translate: 'no' }, showToken(state.tokens.keys[low.key])),
+          weight: num(f(low.weight), 'lesson-ex3-weight', low.weight),
+          shift: num(f(low.deletion), 'lesson-ex3-deletion', low.deletion),
+          distance: num(f(low.distance), 'lesson-ex3-distance', low.distance),
+        }),
+      ),
+    );
   }
-  const try3 = hd.V && state.mode !== 'x'
-    ? h('button', {
-      type: 'button', id: 'lesson-ex-3-try', class: 'small',
-      onclick: () => ctx.update((s) => { s.lab = { view: 'sensitivity', params: {} }; }, { kind: 'lab' }),
-    }, t('lesson.ex3.try'))
-    : null;
+  const try3 =
+    hd.V && state.mode !== 'x'
+      ? h(
+          'button',
+          {
+            type: 'button',
+            id: 'lesson-ex-3-try',
+            class: 'small',
+            onclick: () =>
+              ctx.update(
+                (s) => {
+                  s.lab = { view: 'sensitivity', params: {} };
+                },
+                { kind: 'lab' },
+              ),
+          },
+          t('lesson.ex3.try'),
+        )
+      : null;
 
-  return h('section', { id: 'lesson-exercises', class: 'lesson-exercises', 'aria-labelledby': 'lesson-ex-title' },
+  return h(
+    'section',
+    { id: 'lesson-exercises', class: 'lesson-exercises', 'aria-labelledby': 'lesson-ex-title' },
     h('h3', { id: 'lesson-ex-title' }, t('lesson.ex.title')),
-    h('ol', {},
+    h(
+      'ol',
+      {},
       exercise(1, t, t('lesson.ex1.q'), sol1, try1),
       exercise(2, t, t('lesson.ex2.q'), sol2, try2),
-      exercise(3, t, t('lesson.ex3.q'), sol3, try3)));
+      exercise(3, t, t('lesson.ex3.q'), sol3, try3),
+    ),
+  );
 }

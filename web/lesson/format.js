@@ -15,4 +15,5 @@ export const qk = (state, i) => h('span', { translate: 'no' }, qtok(state, i));
 /** The space between two sentences or a label and its text: none in Chinese. */
 export const sp = () => t('lesson.gap');
 export const data = (text, attrs = {}) => h('span', { translate: 'no', class: 'lesson-num', ...attrs }, text);
-export const keyList = (s, js) => (js.length ? h('span', { translate: 'no' }, js.map((j) => tok(s, j)).join(t('lesson.listSep'))) : t('lesson.none'));
+export const keyList = (s, js) =>
+  js.length ? h('span', { translate: 'no' }, js.map((j) => tok(s, j)).join(t('lesson.listSep'))) : t('lesson.none');

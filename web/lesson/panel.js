@@ -38,9 +38,7 @@ import { renderExercises } from './exercises.js';
 import { createLive } from './live.js';
 import { questions } from './questions.js';
 import { sp } from './format.js';
-import {
-  STEPS, STEP_PREDICTIONS, atStep, predicted, referenceState, setupState,
-} from './steps.js';
+import { STEPS, STEP_PREDICTIONS, atStep, predicted, referenceState, setupState } from './steps.js';
 
 /** A formula rendered by KaTeX (the same in both languages). */
 function tex(source, id) {
@@ -62,16 +60,20 @@ export function initLesson(ctx) {
   const steps = createLive(ctx);
   let lastStep = 0;
   ensureKatexCss(container.ownerDocument);
-  onLangChange(() => { steps.dropPlane(); render(); });
+  onLangChange(() => {
+    steps.dropPlane();
+    render();
+  });
   // The core for the answers' numbers: the page's own (ctx.core).
   const core = () => ctx.core;
 
   const state = () => ctx.getState();
   const results = () => ctx.getResults();
-  const editLesson = (fn) => ctx.update((s) => {
-    s.lesson = atStep(s.lesson, s.lesson.step);
-    fn(s.lesson, s);
-  });
+  const editLesson = (fn) =>
+    ctx.update((s) => {
+      s.lesson = atStep(s.lesson, s.lesson.step);
+      fn(s.lesson, s);
+    });
 
   /** Enters step n: its starting state, the lesson kept (and an open analysis view). */
   function goTo(n) {
@@ -85,13 +87,18 @@ export function initLesson(ctx) {
   if (ctx.toggle) {
     ctx.toggle.addEventListener('click', () => {
       const s = state();
-      if (s?.lesson) ctx.update((x) => { delete x.lesson; });
+      if (s?.lesson)
+        ctx.update((x) => {
+          delete x.lesson;
+        });
       else ctx.commit({ ...setupState(1), lesson: { step: 1, predictions: {}, revealed: [] } }, { structural: true });
     });
   }
 
-
-  const setP = (name, value) => editLesson((l) => { l.predictions[name] = value; });
+  const setP = (name, value) =>
+    editLesson((l) => {
+      l.predictions[name] = value;
+    });
 
   function build(s, r) {
     const lesson = s.lesson;
@@ -99,42 +106,122 @@ export function initLesson(ctx) {
     let ref = null;
     const refState = referenceState(n, s);
     if (refState) {
-      try { ref = ctx.compute(refState); } catch { ref = null; }
+      try {
+        ref = ctx.compute(refState);
+      } catch {
+        ref = null;
+      }
     }
     const revealed = lesson.revealed.includes(n);
     const ready = predicted(lesson, n, s);
     const formula = FORMULAS[n];
     return [
-      h('div', { class: 'lesson-head' },
+      h(
+        'div',
+        { class: 'lesson-head' },
         h('h2', { id: 'lesson-title' }, t('lesson.title')),
-        h('button', { type: 'button', id: 'lesson-close', class: 'small', onclick: () => ctx.update((x) => { delete x.lesson; }) }, t('lesson.close'))),
-      h('nav', { 'aria-label': t('lesson.stepsNav') }, h('ol', { class: 'lesson-steps' }, STEPS.map((k) => h('li', {},
-        h('button', {
-          type: 'button', id: `lesson-step-${k}`, 'aria-current': k === n ? 'step' : null, class: lesson.revealed.includes(k) ? 'done' : null,
-          onclick: () => { if (k !== n) goTo(k); },
-        }, t('lesson.stepShort', { n: k }), h('span', { class: 'visually-hidden' }, ` ${t(`lesson.s${k}.title`)}${lesson.revealed.includes(k) ? `, ${t('lesson.revealedMark')}` : ''}`)))))),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'lesson-close',
+            class: 'small',
+            onclick: () =>
+              ctx.update((x) => {
+                delete x.lesson;
+              }),
+          },
+          t('lesson.close'),
+        ),
+      ),
+      h(
+        'nav',
+        { 'aria-label': t('lesson.stepsNav') },
+        h(
+          'ol',
+          { class: 'lesson-steps' },
+          STEPS.map((k) =>
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                {
+                  type: 'button',
+                  id: `lesson-step-${k}`,
+                  'aria-current': k === n ? 'step' : null,
+                  class: lesson.revealed.includes(k) ? 'done' : null,
+                  onclick: () => {
+                    if (k !== n) goTo(k);
+                  },
+                },
+                t('lesson.stepShort', { n: k }),
+                h(
+                  'span',
+                  { class: 'visually-hidden' },
+                  ` ${t(`lesson.s${k}.title`)}${lesson.revealed.includes(k) ? `, ${t('lesson.revealedMark')}` : ''}`,
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
       h('h3', { id: 'lesson-step-title', tabindex: -1 }, t('lesson.stepOf', { n, total: STEPS.length }), sp(), t(`lesson.s${n}.title`)),
       h('p', {}, t(`lesson.s${n}.do`)),
       formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
       h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
-      h('div', { class: 'lesson-predict' },
+      h(
+        'div',
+        { class: 'lesson-predict' },
         h('h4', {}, t('lesson.predictTitle')),
         h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
-        questions(n, s, lesson, revealed, setP)),
-      h('div', { class: 'lesson-actions' },
+        questions(n, s, lesson, revealed, setP),
+      ),
+      h(
+        'div',
+        { class: 'lesson-actions' },
         revealed
-          ? h('button', { type: 'button', id: 'lesson-hide', onclick: () => editLesson((l) => { l.revealed = l.revealed.filter((k) => k !== n); }) }, t('lesson.hide'))
-          : h('button', {
-            type: 'button', id: 'lesson-reveal', class: 'primary', disabled: !ready, 'aria-describedby': ready ? null : 'lesson-reveal-why',
-            onclick: () => editLesson((l) => { l.revealed = [...new Set([...l.revealed, n])].sort((a, b) => a - b); }),
-          }, t('lesson.reveal')),
-        ready || revealed ? null : h('span', { id: 'lesson-reveal-why', class: 'note' }, t('lesson.revealWhy'))),
-      h('div', { id: 'lesson-answer', class: 'lesson-answer', role: 'status', 'aria-live': 'polite' },
-        revealed ? [h('h4', {}, t('lesson.answerTitle')), answer(n, s, r, ref, ctx, core())] : null),
-      h('div', { class: 'lesson-nav' },
+          ? h(
+              'button',
+              {
+                type: 'button',
+                id: 'lesson-hide',
+                onclick: () =>
+                  editLesson((l) => {
+                    l.revealed = l.revealed.filter((k) => k !== n);
+                  }),
+              },
+              t('lesson.hide'),
+            )
+          : h(
+              'button',
+              {
+                type: 'button',
+                id: 'lesson-reveal',
+                class: 'primary',
+                disabled: !ready,
+                'aria-describedby': ready ? null : 'lesson-reveal-why',
+                onclick: () =>
+                  editLesson((l) => {
+                    l.revealed = [...new Set([...l.revealed, n])].sort((a, b) => a - b);
+                  }),
+              },
+              t('lesson.reveal'),
+            ),
+        ready || revealed ? null : h('span', { id: 'lesson-reveal-why', class: 'note' }, t('lesson.revealWhy')),
+      ),
+      h(
+        'div',
+        { id: 'lesson-answer', class: 'lesson-answer', role: 'status', 'aria-live': 'polite' },
+        revealed ? [h('h4', {}, t('lesson.answerTitle')), answer(n, s, r, ref, ctx, core())] : null,
+      ),
+      h(
+        'div',
+        { class: 'lesson-nav' },
         h('button', { type: 'button', id: 'lesson-prev', disabled: n === 1, onclick: () => goTo(n - 1) }, t('lesson.prev')),
         h('button', { type: 'button', id: 'lesson-reset', onclick: () => goTo(n), title: t('lesson.resetTitle') }, t('lesson.reset')),
-        h('button', { type: 'button', id: 'lesson-next', disabled: n === STEPS.length, onclick: () => goTo(n + 1) }, t('lesson.next'))),
+        h('button', { type: 'button', id: 'lesson-next', disabled: n === STEPS.length, onclick: () => goTo(n + 1) }, t('lesson.next')),
+      ),
       renderExercises({ state: s, results: r, ctx, t }),
     ];
   }
@@ -158,10 +245,24 @@ export function initLesson(ctx) {
       return;
     }
     const plane = steps.plane();
-    if (plane?.dragging()) { // keep the element under the pointer; redraw it and the numbers only
+    if (plane?.dragging()) {
+      // keep the element under the pointer; redraw it and the numbers only
       plane.update(s, r);
       const table = container.querySelector('#lesson-s1-readout');
-      if (table && s.mode === 'qkv') table.replaceWith(steps.step1Table(s, r, (() => { try { return ctx.compute(referenceState(1, s)); } catch { return null; } })()));
+      if (table && s.mode === 'qkv')
+        table.replaceWith(
+          steps.step1Table(
+            s,
+            r,
+            (() => {
+              try {
+                return ctx.compute(referenceState(1, s));
+              } catch {
+                return null;
+              }
+            })(),
+          ),
+        );
       return;
     }
     let focused = container.contains(document.activeElement) ? document.activeElement.id : '';
@@ -170,9 +271,14 @@ export function initLesson(ctx) {
     lastStep = s.lesson.step;
     try {
       mount(container, build(s, r));
-    } catch (e) { // a teaching panel must never stop the page's own views
-      mount(container, h('h2', { id: 'lesson-title' }, t('lesson.title')), h('p', { class: 'note' }, t('lesson.failed', { message: e.message })),
-        h('button', { type: 'button', id: 'lesson-reset', onclick: () => goTo(s.lesson.step) }, t('lesson.reset')));
+    } catch (e) {
+      // a teaching panel must never stop the page's own views
+      mount(
+        container,
+        h('h2', { id: 'lesson-title' }, t('lesson.title')),
+        h('p', { class: 'note' }, t('lesson.failed', { message: e.message })),
+        h('button', { type: 'button', id: 'lesson-reset', onclick: () => goTo(s.lesson.step) }, t('lesson.reset')),
+      );
       return;
     }
     if (focused) {

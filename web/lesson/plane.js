@@ -30,8 +30,13 @@ export function createPlane({ onMove, onHome, t }) {
   let last = null; // {state, results}
   const status = h('p', { id: 'lesson-plane-status', class: 'note lesson-plane-status', role: 'status', 'aria-live': 'polite' });
   const root = svg('svg', {
-    id: 'lesson-plane', class: 'lesson-plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE,
-    role: 'group', 'aria-label': t('lesson.plane.label'),
+    id: 'lesson-plane',
+    class: 'lesson-plane',
+    viewBox: `0 0 ${SIZE} ${SIZE}`,
+    width: SIZE,
+    height: SIZE,
+    role: 'group',
+    'aria-label': t('lesson.plane.label'),
   });
   const el = h('div', { class: 'lesson-plane-wrap' }, root, status);
 
@@ -48,8 +53,11 @@ export function createPlane({ onMove, onHome, t }) {
     const k = state.heads[state.head].K[j];
     const tr = state.row;
     return t('lesson.plane.keyText', {
-      key: showToken(state.tokens.keys[j]), x: clean(k[0]), y: clean(k[1]),
-      score: f(results.scores[tr][j]), weight: f(results.weights[tr][j]),
+      key: showToken(state.tokens.keys[j]),
+      x: clean(k[0]),
+      y: clean(k[1]),
+      score: f(results.scores[tr][j]),
+      weight: f(results.weights[tr][j]),
     });
   }
 
@@ -63,60 +71,84 @@ export function createPlane({ onMove, onHome, t }) {
     const ticks = [];
     for (let v = -Math.floor(range); v <= Math.floor(range); v++) if (v !== 0) ticks.push(v);
     const focusedId = root.ownerDocument.activeElement?.id;
-    root.replaceChildren(...[
-      svg('defs', {}, svg('marker', { id: 'lesson-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
-        svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'lesson-arrow-head' }))),
-      ticks.map((v) => [
-        svg('line', { x1: px(v), x2: px(v), y1: PAD / 2, y2: SIZE - PAD / 2, class: 'lesson-grid' }),
-        svg('line', { y1: py(v), y2: py(v), x1: PAD / 2, x2: SIZE - PAD / 2, class: 'lesson-grid' }),
-        svg('text', { x: px(v), y: py(0) + 13, class: 'lesson-tick', 'text-anchor': 'middle' }, String(v)),
-        svg('text', { x: px(0) - 5, y: py(v) + 4, class: 'lesson-tick', 'text-anchor': 'end' }, String(v)),
-      ]),
-      svg('line', { x1: PAD / 2, x2: SIZE - PAD / 2, y1: py(0), y2: py(0), class: 'lesson-axis' }),
-      svg('line', { y1: PAD / 2, y2: SIZE - PAD / 2, x1: px(0), x2: px(0), class: 'lesson-axis' }),
-      svg('text', { x: SIZE - PAD / 2, y: py(0) - 5, class: 'lesson-tick', 'text-anchor': 'end', translate: 'no' }, 'x₁'),
-      svg('text', { x: px(0) + 5, y: PAD / 2 + 8, class: 'lesson-tick', translate: 'no' }, 'x₂'),
-      svg('g', { id: 'lesson-query', class: 'lesson-query', 'aria-hidden': 'true' },
-        svg('line', { x1: px(0), y1: py(0), x2: px(q[0]), y2: py(q[1]), 'marker-end': 'url(#lesson-arrow)' }),
-        svg('text', { x: Math.min(px(q[0]), SIZE - 70), y: py(q[1]) + (q[1] >= 0 ? 22 : -12), translate: 'no' }, `q = (${clean(q[0])}, ${clean(q[1])})`)),
-      hd.K.map((k, j) => {
-        const weight = results.weights[state.row][j];
-        const visible = results.visible[state.row][j];
-        const g = svg('g', {
-          id: `lesson-key-${j}`, class: `lesson-key${visible ? '' : ' masked'}`, tabindex: 0, role: 'slider',
-          'aria-roledescription': t('lesson.plane.pointRole'),
-          'aria-label': t('lesson.plane.keyName', { key: showToken(state.tokens.keys[j]) }),
-          'aria-valuemin': -LIMIT, 'aria-valuemax': LIMIT, 'aria-valuenow': clean(k[0]),
-          'aria-valuetext': keyText(state, results, j),
-          transform: `translate(${px(k[0])} ${py(k[1])})`,
-          dataset: { x: String(k[0]), y: String(k[1]) },
-        },
-        // A larger transparent target for the pointer; the radius shows the weight.
-        svg('circle', { r: 14, class: 'lesson-key-hit' }),
-        svg('circle', { r: 5 + 9 * weight, class: 'lesson-key-dot' }),
-        svg('text', { x: 10, y: -10, class: 'lesson-key-label', translate: 'no' }, `${showToken(state.tokens.keys[j])} ${f(weight)}`));
-        g.addEventListener('pointerdown', (ev) => {
-          ev.preventDefault();
-          g.focus({ preventScroll: true });
-          drag = { j, pointerId: ev.pointerId };
-          root.setPointerCapture(ev.pointerId);
-        });
-        g.addEventListener('keydown', (ev) => {
-          const d = ev.shiftKey ? BIG_STEP : STEP;
-          const move = { ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d] }[ev.key];
-          if (ev.key === 'Home') {
+    root.replaceChildren(
+      ...[
+        svg(
+          'defs',
+          {},
+          svg(
+            'marker',
+            { id: 'lesson-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+            svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'lesson-arrow-head' }),
+          ),
+        ),
+        ticks.map((v) => [
+          svg('line', { x1: px(v), x2: px(v), y1: PAD / 2, y2: SIZE - PAD / 2, class: 'lesson-grid' }),
+          svg('line', { y1: py(v), y2: py(v), x1: PAD / 2, x2: SIZE - PAD / 2, class: 'lesson-grid' }),
+          svg('text', { x: px(v), y: py(0) + 13, class: 'lesson-tick', 'text-anchor': 'middle' }, String(v)),
+          svg('text', { x: px(0) - 5, y: py(v) + 4, class: 'lesson-tick', 'text-anchor': 'end' }, String(v)),
+        ]),
+        svg('line', { x1: PAD / 2, x2: SIZE - PAD / 2, y1: py(0), y2: py(0), class: 'lesson-axis' }),
+        svg('line', { y1: PAD / 2, y2: SIZE - PAD / 2, x1: px(0), x2: px(0), class: 'lesson-axis' }),
+        svg('text', { x: SIZE - PAD / 2, y: py(0) - 5, class: 'lesson-tick', 'text-anchor': 'end', translate: 'no' }, 'x₁'),
+        svg('text', { x: px(0) + 5, y: PAD / 2 + 8, class: 'lesson-tick', translate: 'no' }, 'x₂'),
+        svg(
+          'g',
+          { id: 'lesson-query', class: 'lesson-query', 'aria-hidden': 'true' },
+          svg('line', { x1: px(0), y1: py(0), x2: px(q[0]), y2: py(q[1]), 'marker-end': 'url(#lesson-arrow)' }),
+          svg(
+            'text',
+            { x: Math.min(px(q[0]), SIZE - 70), y: py(q[1]) + (q[1] >= 0 ? 22 : -12), translate: 'no' },
+            `q = (${clean(q[0])}, ${clean(q[1])})`,
+          ),
+        ),
+        hd.K.map((k, j) => {
+          const weight = results.weights[state.row][j];
+          const visible = results.visible[state.row][j];
+          const g = svg(
+            'g',
+            {
+              id: `lesson-key-${j}`,
+              class: `lesson-key${visible ? '' : ' masked'}`,
+              tabindex: 0,
+              role: 'slider',
+              'aria-roledescription': t('lesson.plane.pointRole'),
+              'aria-label': t('lesson.plane.keyName', { key: showToken(state.tokens.keys[j]) }),
+              'aria-valuemin': -LIMIT,
+              'aria-valuemax': LIMIT,
+              'aria-valuenow': clean(k[0]),
+              'aria-valuetext': keyText(state, results, j),
+              transform: `translate(${px(k[0])} ${py(k[1])})`,
+              dataset: { x: String(k[0]), y: String(k[1]) },
+            },
+            // A larger transparent target for the pointer; the radius shows the weight.
+            svg('circle', { r: 14, class: 'lesson-key-hit' }),
+            svg('circle', { r: 5 + 9 * weight, class: 'lesson-key-dot' }),
+            svg('text', { x: 10, y: -10, class: 'lesson-key-label', translate: 'no' }, `${showToken(state.tokens.keys[j])} ${f(weight)}`),
+          );
+          g.addEventListener('pointerdown', (ev) => {
             ev.preventDefault();
-            onHome(j);
-            return;
-          }
-          if (!move) return;
-          ev.preventDefault();
-          const at = [snap(k[0] + move[0]), snap(k[1] + move[1])].map(clean);
-          onMove(j, at, { final: true });
-        });
-        return g;
-      }),
-    ].flat(Infinity));
+            g.focus({ preventScroll: true });
+            drag = { j, pointerId: ev.pointerId };
+            root.setPointerCapture(ev.pointerId);
+          });
+          g.addEventListener('keydown', (ev) => {
+            const d = ev.shiftKey ? BIG_STEP : STEP;
+            const move = { ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d] }[ev.key];
+            if (ev.key === 'Home') {
+              ev.preventDefault();
+              onHome(j);
+              return;
+            }
+            if (!move) return;
+            ev.preventDefault();
+            const at = [snap(k[0] + move[0]), snap(k[1] + move[1])].map(clean);
+            onMove(j, at, { final: true });
+          });
+          return g;
+        }),
+      ].flat(Infinity),
+    );
     if (focusedId?.startsWith('lesson-key-')) root.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
   }
 

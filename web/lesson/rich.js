@@ -6,5 +6,8 @@ const MARK = '\u0001';
 export function rich(t, key, parts) {
   const vars = {};
   for (const name of Object.keys(parts)) vars[name] = `${MARK}${name}${MARK}`;
-  return t(key, vars).split(MARK).map((piece, i) => (i % 2 === 1 && Object.hasOwn(parts, piece) ? parts[piece] : piece)).filter((x) => x !== '');
+  return t(key, vars)
+    .split(MARK)
+    .map((piece, i) => (i % 2 === 1 && Object.hasOwn(parts, piece) ? parts[piece] : piece))
+    .filter((x) => x !== '');
 }

@@ -22,14 +22,31 @@ export function fourTokens({ causal = false } = {}) {
   return {
     version: 1,
     mode: 'qkv',
-    heads: [{
-      name: 'four tokens',
-      Q: [[1, 0], [0.5, 1], [1, 1], [0, 1.5]],
-      K: [[1, 0.2], [0.2, 1], [1, 1], [-0.5, 1]],
-      V: [[1, 0], [0, 1], [1, 1], [2, -1]],
-      logits: null,
-      weights: null,
-    }],
+    heads: [
+      {
+        name: 'four tokens',
+        Q: [
+          [1, 0],
+          [0.5, 1],
+          [1, 1],
+          [0, 1.5],
+        ],
+        K: [
+          [1, 0.2],
+          [0.2, 1],
+          [1, 1],
+          [-0.5, 1],
+        ],
+        V: [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+          [2, -1],
+        ],
+        logits: null,
+        weights: null,
+      },
+    ],
     head: 0,
     tokens: { queries: ['The', 'cat', 'sat', 'down'], keys: ['The', 'cat', 'sat', 'down'] },
     mask: { causal, window: 0, padding: [false, false, false, false], allow: null },
@@ -38,7 +55,7 @@ export function fourTokens({ causal = false } = {}) {
     topK: 2,
     row: 2,
     view: { panel: 'weights', preset: 'selfattention', numbers: 'auto' },
-    source: 'Hand-made self-attention state for the lesson\'s experiment: toggle the causal mask, turn the temperature, edit a value.',
+    source: "Hand-made self-attention state for the lesson's experiment: toggle the causal mask, turn the temperature, edit a value.",
   };
 }
 
@@ -81,21 +98,25 @@ export function referenceState(step, state) {
   delete s.lesson;
   delete s.lab;
   const hd = s.heads[s.head];
-  if (step === 1) { // the keys as they started
+  if (step === 1) {
+    // the keys as they started
     if (s.mode !== 'qkv' || !sameShape(hd.K, setup.heads[0].K)) return null;
     hd.K = structuredClone(setup.heads[0].K);
     return s;
   }
-  if (step === 2) { // the temperature and the scale as they started
+  if (step === 2) {
+    // the temperature and the scale as they started
     s.tau = setup.tau;
     s.scale = setup.scale;
     return s;
   }
-  if (step === 3) { // no causal mask
+  if (step === 3) {
+    // no causal mask
     s.mask.causal = false;
     return s;
   }
-  if (step === 4) { // the values as they started
+  if (step === 4) {
+    // the values as they started
     if (!sameShape(hd.V, setup.heads[0].V)) return null;
     hd.V = structuredClone(setup.heads[0].V);
     return s;
@@ -114,9 +135,13 @@ export function answerStep1(state, results, ref, core) {
   const hd = state.heads[state.head];
   const setupK = setupState(1).heads[0].K;
   const keys = hd.K.map((k, j) => ({
-    j, key: k, refKey: setupK[j],
-    score: results.scores[t][j], refScore: ref.scores[t][j],
-    weight: results.weights[t][j], refWeight: ref.weights[t][j],
+    j,
+    key: k,
+    refKey: setupK[j],
+    score: results.scores[t][j],
+    refScore: ref.scores[t][j],
+    weight: results.weights[t][j],
+    refWeight: ref.weights[t][j],
     moved: !sameList(k, setupK[j]),
   }));
   const rise = keys.filter((k) => k.weight > k.refWeight + EPS).map((k) => k.j);
@@ -144,8 +169,21 @@ export function answerStep2(state, results, ref) {
   const sums = results.rows.map((r) => (r.empty ? null : r.rowSum));
   const allOne = sums.every((x) => x === null || Math.abs(x - 1) <= EPS);
   return {
-    row: t, tau: state.tau, refTau, scale: results.scale, refScale: ref.scale, factor, refFactor,
-    entropy, refEntropy, observed, answer, changed: answer !== null, sums, allOne, sumsAnswer: allOne ? 'yes' : 'no',
+    row: t,
+    tau: state.tau,
+    refTau,
+    scale: results.scale,
+    refScale: ref.scale,
+    factor,
+    refFactor,
+    entropy,
+    refEntropy,
+    observed,
+    answer,
+    changed: answer !== null,
+    sums,
+    allOne,
+    sumsAnswer: allOne ? 'yes' : 'no',
   };
 }
 
@@ -158,7 +196,11 @@ export function answerStep3(state, results, ref, core) {
   const t = state.row;
   if (!state.mask.causal) return { causalOff: true, row: t };
   const zeros = [];
-  results.visible.forEach((row, i) => row.forEach((v, j) => { if (!v) zeros.push(i * nK + j); }));
+  results.visible.forEach((row, i) =>
+    row.forEach((v, j) => {
+      if (!v) zeros.push(i * nK + j);
+    }),
+  );
   const before = ref.weights[t];
   const visible = results.visible[t];
   const after = results.weights[t];
@@ -166,7 +208,14 @@ export function answerStep3(state, results, ref, core) {
   const masked = visible.some((v, j) => !v && ref.visible[t][j]);
   const sums = results.rows.map((r) => (r.empty ? null : r.rowSum));
   return {
-    row: t, zeros, before, after, expected, kept, maxDiff, sums,
+    row: t,
+    zeros,
+    before,
+    after,
+    expected,
+    kept,
+    maxDiff,
+    sums,
     renorm: masked ? (Math.abs(afterSum - 1) <= EPS ? 'renormalised' : 'less') : 'same',
   };
 }
@@ -185,16 +234,33 @@ export function answerStep4(state, results, ref, core) {
   const out = results.output[t];
   const refOut = ref.output[t];
   const e = core.valueEdit({
-    scores: results.scores, refScores: ref.scores, output: out, refOutput: refOut, values: hd.V, refValues: setupV, changed,
+    scores: results.scores,
+    refScores: ref.scores,
+    output: out,
+    refOutput: refOut,
+    values: hd.V,
+    refValues: setupV,
+    changed,
   });
   const weights = results.weights[t];
   let top = -1;
-  weights.forEach((w, j) => { if (results.visible[t][j] && (top < 0 || w > weights[top])) top = j; });
+  weights.forEach((w, j) => {
+    if (results.visible[t][j] && (top < 0 || w > weights[top])) top = j;
+  });
   const dv = changed.map((j, k) => ({ j, weight: weights[j], size: e.valueShifts[k] }));
   return {
-    row: t, changed, scoresDiff: e.scoresDiff, scoresAnswer: e.scoresDiff === 0 ? 'same' : 'change',
-    output: out, refOutput: refOut, shift: e.shift, shiftSize: e.shiftSize, dv, ratio: e.ratio,
-    top, largestAnswer: 'yes', // |d o_t / d v_j| = a_tj: the largest weight marks the value that moves o_t most
+    row: t,
+    changed,
+    scoresDiff: e.scoresDiff,
+    scoresAnswer: e.scoresDiff === 0 ? 'same' : 'change',
+    output: out,
+    refOutput: refOut,
+    shift: e.shift,
+    shiftSize: e.shiftSize,
+    dv,
+    ratio: e.ratio,
+    top,
+    largestAnswer: 'yes', // |d o_t / d v_j| = a_tj: the largest weight marks the value that moves o_t most
   };
 }
 

@@ -11,9 +11,7 @@ import { LARGE_KEYS } from '../large.js';
 import { onLangChange, t } from '../i18n.js';
 import { onPaletteChange } from '../views/palette.js';
 import { initTabs } from '../views/tabs.js';
-import {
-  commit, core, pendingBoxes, randomSeed, results, scaleCustom, setScaleCustom, state, undo, update, updateWith,
-} from './store.js';
+import { commit, core, pendingBoxes, randomSeed, results, scaleCustom, setScaleCustom, state, undo, update, updateWith } from './store.js';
 import { enterLayerMode, leaveLayerMode, nK, nQ, switchMode as switchedMode } from './edits.js';
 import { rejected, showError } from './errors.js';
 import { choosePalette, chooseLang, wireLink } from './link.js';
@@ -26,13 +24,15 @@ const TAU_MIN = 0.05;
 const TAU_MAX = 20;
 
 export function syncControls() {
-  document.querySelectorAll('input[name="mode"]').forEach((r) => { r.checked = r.value === state.mode; });
+  document.querySelectorAll('input[name="mode"]').forEach((r) => {
+    r.checked = r.value === state.mode;
+  });
   $('mode-note').textContent = t(`app.modeNote.${state.mode}`);
   // A box shows the state unless the user is typing in it (a value not yet committed).
   const tauBox = $('tau');
   if (!pendingBoxes.has('tau')) tauBox.value = String(state.tau);
   $('tau-slider').value = String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau))));
-  const kind = state.scale === 'auto' ? 'auto' : (state.scale === 1 && !scaleCustom) ? 'one' : 'custom';
+  const kind = state.scale === 'auto' ? 'auto' : state.scale === 1 && !scaleCustom ? 'one' : 'custom';
   $('scale-kind').value = kind;
   const scaleBox = $('scale');
   scaleBox.hidden = kind !== 'custom';
@@ -43,9 +43,10 @@ export function syncControls() {
   const hd = state.heads[state.head];
   $('scale-note').textContent = usesScale
     ? t('app.scaleUsed', {
-      scale: results.scale.toPrecision(6), dk: (state.mode === 'x' ? hd.WQ : hd.Q)[0]?.length ?? 0,
-      perHead: state.mode === 'x' && state.heads.length > 1,
-    })
+        scale: results.scale.toPrecision(6),
+        dk: (state.mode === 'x' ? hd.WQ : hd.Q)[0]?.length ?? 0,
+        perHead: state.mode === 'x' && state.heads.length > 1,
+      })
     : t('app.scaleUnused');
   $('causal').checked = state.mask.causal;
   if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
@@ -64,12 +65,15 @@ export function syncControls() {
   const sel = $('preset');
   const [dataset, index] = preset.split('.');
   const realInfo = REAL_DATASETS[dataset];
-  sel.value = realInfo ? realPresetId(dataset, 0) : (LESSON_PRESETS[preset] ? preset : 'custom');
+  sel.value = realInfo ? realPresetId(dataset, 0) : LESSON_PRESETS[preset] ? preset : 'custom';
   $('real-head-wrap').hidden = !realInfo || realInfo.heads.length < 2;
   if (realInfo) {
     const rh = $('real-head');
     if (rh.dataset.dataset !== dataset) {
-      mount(rh, realInfo.heads.map((name, i) => h('option', { value: String(i), translate: 'no' }, name)));
+      mount(
+        rh,
+        realInfo.heads.map((name, i) => h('option', { value: String(i), translate: 'no' }, name)),
+      );
       rh.dataset.dataset = dataset;
     }
     rh.value = index;
@@ -80,12 +84,18 @@ export function syncControls() {
 }
 
 export function fillRowSelect() {
-  mount($('row'), state.tokens.queries.map((token, i) => h('option', { value: String(i), translate: 'no' }, `${i}: ${showToken(token)}`)));
+  mount(
+    $('row'),
+    state.tokens.queries.map((token, i) => h('option', { value: String(i), translate: 'no' }, `${i}: ${showToken(token)}`)),
+  );
 }
 
 export function fillHeadSelects() {
   $('head-wrap').hidden = state.heads.length < 2;
-  mount($('head'), state.heads.map((hd, i) => h('option', { value: String(i), translate: hd.name ? 'no' : null }, hd.name || t('app.headN', { i }))));
+  mount(
+    $('head'),
+    state.heads.map((hd, i) => h('option', { value: String(i), translate: hd.name ? 'no' : null }, hd.name || t('app.headN', { i }))),
+  );
 }
 
 export function renderPadding() {
@@ -95,13 +105,34 @@ export function renderPadding() {
     mount(box, h('p', { class: 'note' }, t('app.paddingMany', { padded: state.mask.padding.filter(Boolean).length, n })));
     return;
   }
-  mount(box, h('span', { class: 'label' }, t('app.paddingLabel')),
-    h('div', { class: 'pad-flags' }, state.tokens.keys.map((token, j) => h('label', { class: 'pad', title: t('app.paddingTitle', { j }) },
-      h('input', {
-        type: 'checkbox', id: `pad-${j}`, checked: state.mask.padding[j],
-        onchange: (ev) => update((s) => { s.mask.padding[j] = ev.target.checked; }, { kind: 'mask' }),
-      }),
-      ` ${j}: `, h('span', { translate: 'no' }, showToken(token))))));
+  mount(
+    box,
+    h('span', { class: 'label' }, t('app.paddingLabel')),
+    h(
+      'div',
+      { class: 'pad-flags' },
+      state.tokens.keys.map((token, j) =>
+        h(
+          'label',
+          { class: 'pad', title: t('app.paddingTitle', { j }) },
+          h('input', {
+            type: 'checkbox',
+            id: `pad-${j}`,
+            checked: state.mask.padding[j],
+            onchange: (ev) =>
+              update(
+                (s) => {
+                  s.mask.padding[j] = ev.target.checked;
+                },
+                { kind: 'mask' },
+              ),
+          }),
+          ` ${j}: `,
+          h('span', { translate: 'no' }, showToken(token)),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The mode radio buttons: a pure edit of edits.js; a large head keeps its mode. */
@@ -117,11 +148,14 @@ function switchMode(mode) {
     syncControls();
     return;
   }
-  updateWith((s) => {
-    const next = switchedMode(s, results, mode);
-    if (next.tau !== s.tau) $('copy-status').textContent = t('app.tauReset', { tau: s.tau });
-    return next;
-  }, { structural: true, kind: 'mode' });
+  updateWith(
+    (s) => {
+      const next = switchedMode(s, results, mode);
+      if (next.tau !== s.tau) $('copy-status').textContent = t('app.tauReset', { tau: s.tau });
+      return next;
+    },
+    { structural: true, kind: 'mode' },
+  );
 }
 
 /** Into mode "x" (a seeded layer) or out of it (the core's derived matrices of every head). */
@@ -144,11 +178,14 @@ function switchLayerMode(mode) {
     showError('mode', rejected(e.message));
     return;
   }
-  updateWith((s) => {
-    const next = leaveLayerMode(s, perHead, mode);
-    if (next.tau !== s.tau) $('copy-status').textContent = t('app.tauReset', { tau: s.tau });
-    return next;
-  }, { structural: true, kind: 'mode' });
+  updateWith(
+    (s) => {
+      const next = leaveLayerMode(s, perHead, mode);
+      if (next.tau !== s.tau) $('copy-status').textContent = t('app.tauReset', { tau: s.tau });
+      return next;
+    },
+    { structural: true, kind: 'mode' },
+  );
 }
 
 /**
@@ -177,14 +214,22 @@ function numberBox(id, o) {
     const text = el.value.trim();
     const x = text === '' ? NaN : Number(text);
     const typed = el.value;
-    if (!Number.isFinite(x)) { refuse(() => t('app.err.notNumber', { text: clipTyped(typed) })); return; }
+    if (!Number.isFinite(x)) {
+      refuse(() => t('app.err.notNumber', { text: clipTyped(typed) }));
+      return;
+    }
     const problem = o.parse(x);
-    if (problem) { refuse(() => t(problem)); return; }
+    if (problem) {
+      refuse(() => t(problem));
+      return;
+    }
     el.classList.remove('invalid');
     const err = update((s) => o.apply(s, x), { kind: o.field, report: false });
     if (typeof err === 'string') refuseDetail(err);
     else if (err && typeof err.then === 'function') {
-      err.then((e) => { if (e) refuseDetail(e); });
+      err.then((e) => {
+        if (e) refuseDetail(e);
+      });
     }
   };
   el.addEventListener('input', () => {
@@ -200,58 +245,132 @@ export function wireControls(relabel) {
   document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener('change', () => switchMode(r.value)));
   $('tau-slider').addEventListener('input', (ev) => {
     const tau = Number((10 ** Number(ev.target.value)).toPrecision(3));
-    update((s) => { s.tau = tau; }, { kind: 'tau' });
+    update(
+      (s) => {
+        s.tau = tau;
+      },
+      { kind: 'tau' },
+    );
   });
   numberBox('tau', {
-    field: 'tau', kept: () => `τ = ${state.tau}`,
+    field: 'tau',
+    kept: () => `τ = ${state.tau}`,
     parse: (x) => (x > 0 ? null : 'app.err.tau'),
-    apply: (s, x) => { s.tau = x; },
+    apply: (s, x) => {
+      s.tau = x;
+    },
   });
   $('scale-kind').addEventListener('change', (ev) => {
     const kind = ev.target.value;
     setScaleCustom(kind === 'custom');
-    update((s) => {
-      s.scale = kind === 'auto' ? 'auto' : kind === 'one' ? 1 : (typeof s.scale === 'number' ? s.scale : 0.5);
-    }, { kind: 'scale' });
+    update(
+      (s) => {
+        s.scale = kind === 'auto' ? 'auto' : kind === 'one' ? 1 : typeof s.scale === 'number' ? s.scale : 0.5;
+      },
+      { kind: 'scale' },
+    );
   });
   numberBox('scale', {
-    field: 'scale', kept: () => `scale = ${state.scale}`,
+    field: 'scale',
+    kept: () => `scale = ${state.scale}`,
     parse: (x) => (x > 0 ? null : 'app.err.scale'),
-    apply: (s, x) => { s.scale = x; },
+    apply: (s, x) => {
+      s.scale = x;
+    },
   });
-  $('causal').addEventListener('change', (ev) => update((s) => { s.mask.causal = ev.target.checked; }, { kind: 'mask' }));
+  $('causal').addEventListener('change', (ev) =>
+    update(
+      (s) => {
+        s.mask.causal = ev.target.checked;
+      },
+      { kind: 'mask' },
+    ),
+  );
   numberBox('window', {
-    field: 'mask.window', kept: () => `w = ${state.mask.window}`,
+    field: 'mask.window',
+    kept: () => `w = ${state.mask.window}`,
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.window'),
-    apply: (s, x) => { s.mask.window = x; },
+    apply: (s, x) => {
+      s.mask.window = x;
+    },
   });
   numberBox('stride', {
-    field: 'mask.stride', kept: () => `s = ${state.mask.stride ?? 0}`,
+    field: 'mask.stride',
+    kept: () => `s = ${state.mask.stride ?? 0}`,
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.stride'),
-    apply: (s, x) => { if (x > 1) s.mask.stride = x; else delete s.mask.stride; },
+    apply: (s, x) => {
+      if (x > 1) s.mask.stride = x;
+      else delete s.mask.stride;
+    },
   });
   numberBox('sinks', {
-    field: 'mask.sinks', kept: () => t('app.kept.sinks', { n: state.mask.sinks ?? 0 }),
+    field: 'mask.sinks',
+    kept: () => t('app.kept.sinks', { n: state.mask.sinks ?? 0 }),
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.sinks'),
-    apply: (s, x) => { if (x > 0) s.mask.sinks = x; else delete s.mask.sinks; },
+    apply: (s, x) => {
+      if (x > 0) s.mask.sinks = x;
+      else delete s.mask.sinks;
+    },
   });
   $('edit-allow').addEventListener('change', () => renderViews());
-  $('clear-allow').addEventListener('click', () => update((s) => { s.mask.allow = null; }, { kind: 'mask' }));
+  $('clear-allow').addEventListener('click', () =>
+    update(
+      (s) => {
+        s.mask.allow = null;
+      },
+      { kind: 'mask' },
+    ),
+  );
   numberBox('topk', {
-    field: 'topK', kept: () => `k = ${state.topK}`,
+    field: 'topK',
+    kept: () => `k = ${state.topK}`,
     parse: (x) => (Number.isInteger(x) && x >= 1 ? null : 'app.err.topk'),
-    apply: (s, x) => { s.topK = x; },
+    apply: (s, x) => {
+      s.topK = x;
+    },
   });
-  $('row').addEventListener('change', (ev) => update((s) => { s.row = Number(ev.target.value); }, { kind: 'row' }));
+  $('row').addEventListener('change', (ev) =>
+    update(
+      (s) => {
+        s.row = Number(ev.target.value);
+      },
+      { kind: 'row' },
+    ),
+  );
   // Heads share the tokens, so the selected row stays: heads compare like for like.
-  $('head').addEventListener('change', (ev) => update((s) => { s.head = Number(ev.target.value); }, { structural: true, kind: 'head' }));
-  $('numbers').addEventListener('change', (ev) => update((s) => { s.view.numbers = ev.target.checked ? 'on' : 'off'; }, { kind: 'view' }));
+  $('head').addEventListener('change', (ev) =>
+    update(
+      (s) => {
+        s.head = Number(ev.target.value);
+      },
+      { structural: true, kind: 'head' },
+    ),
+  );
+  $('numbers').addEventListener('change', (ev) =>
+    update(
+      (s) => {
+        s.view.numbers = ev.target.checked ? 'on' : 'off';
+      },
+      { kind: 'view' },
+    ),
+  );
   $('palette').addEventListener('change', (ev) => choosePalette(ev.target.value));
   $('lang').addEventListener('change', (ev) => chooseLang(ev.target.value));
   onLangChange(relabel);
-  onPaletteChange(() => { if (state && results) renderViews(); });
+  onPaletteChange(() => {
+    if (state && results) renderViews();
+  });
   for (const list of ['view-nav', 'panel-tabs', 'lab-tabs']) initTabs($(list));
-  document.querySelectorAll('#panel-tabs button').forEach((b) => b.addEventListener('click', () => update((s) => { s.view.panel = b.dataset.panel; }, { kind: 'view' })));
+  document.querySelectorAll('#panel-tabs button').forEach((b) =>
+    b.addEventListener('click', () =>
+      update(
+        (s) => {
+          s.view.panel = b.dataset.panel;
+        },
+        { kind: 'view' },
+      ),
+    ),
+  );
   $('preset').addEventListener('change', (ev) => applyPreset(ev.target.value));
   $('real-head').addEventListener('change', (ev) => applyPreset(realPresetId(ev.target.dataset.dataset, ev.target.value)));
   $('undo').addEventListener('click', undo);

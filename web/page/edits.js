@@ -42,15 +42,16 @@ export function freshLabel(prefix, used) {
 
 /** Cell (i, j) of matrix `name` (Q, K, V, logits, weights) of the selected head set to `value`. */
 export function editCell(s, name, i, j, value) {
-  return edited(s, (x) => { x.heads[x.head][name][i][j] = value; });
+  return edited(s, (x) => {
+    x.heads[x.head][name][i][j] = value;
+  });
 }
 
 /** Token label i of `which` ("queries" or "keys"). */
 export function editToken(s, which, i, text) {
   const next = structuredClone(s);
   // Self-attention: queries and keys are the same tokens, so a label edit updates both.
-  const tied = next.tokens.queries.length === next.tokens.keys.length &&
-    next.tokens.queries.every((t, k) => t === next.tokens.keys[k]);
+  const tied = next.tokens.queries.length === next.tokens.keys.length && next.tokens.queries.every((t, k) => t === next.tokens.keys[k]);
   next.tokens[which][i] = text;
   if (tied) next.tokens[which === 'queries' ? 'keys' : 'queries'][i] = text;
   return next;
@@ -87,15 +88,26 @@ export function resizeKeys(s, delta) {
   return edited(s, (x) => {
     const hd = x.heads[x.head];
     if (x.mode === 'qkv') {
-      if (delta > 0) hd.K.push(zeros(hd.K[0].length)); else hd.K.pop();
+      if (delta > 0) hd.K.push(zeros(hd.K[0].length));
+      else hd.K.pop();
     } else {
       const m = hd[x.mode];
-      for (const row of m) { if (delta > 0) row.push(0); else row.pop(); }
+      for (const row of m) {
+        if (delta > 0) row.push(0);
+        else row.pop();
+      }
     }
     if (hd.V) {
-      if (delta > 0) hd.V.push(zeros(hd.V[0]?.length ?? 1)); else hd.V.pop();
+      if (delta > 0) hd.V.push(zeros(hd.V[0]?.length ?? 1));
+      else hd.V.pop();
     }
-    if (delta > 0) { x.tokens.keys.push(freshLabel('k', x.tokens.keys)); x.mask.padding.push(false); } else { x.tokens.keys.pop(); x.mask.padding.pop(); }
+    if (delta > 0) {
+      x.tokens.keys.push(freshLabel('k', x.tokens.keys));
+      x.mask.padding.push(false);
+    } else {
+      x.tokens.keys.pop();
+      x.mask.padding.pop();
+    }
     x.mask.allow = null;
   });
 }
@@ -108,7 +120,10 @@ export function resizeColumns(s, which, delta) {
   return edited(s, (x) => {
     const head = x.heads[x.head];
     for (const m of which === 'dk' ? [head.Q, head.K] : [head.V]) {
-      for (const row of m) { if (delta > 0) row.push(0); else row.pop(); }
+      for (const row of m) {
+        if (delta > 0) row.push(0);
+        else row.pop();
+      }
     }
   });
 }
@@ -134,18 +149,23 @@ export function toggleAllow(s, t, j) {
 export function setGate(s, on) {
   return edited(s, (x) => {
     const hd = x.heads[x.head];
-    if (on) hd.gate = new Array(nQ(x)).fill(0); else delete hd.gate;
+    if (on) hd.gate = new Array(nQ(x)).fill(0);
+    else delete hd.gate;
   });
 }
 
 /** Every gate logit of the selected head set to g. */
 export function setGateAll(s, g) {
-  return edited(s, (x) => { x.heads[x.head].gate = new Array(nQ(x)).fill(g); });
+  return edited(s, (x) => {
+    x.heads[x.head].gate = new Array(nQ(x)).fill(g);
+  });
 }
 
 /** Gate logit of query `row` of the selected head set to g. */
 export function setGateRow(s, row, g) {
-  return edited(s, (x) => { x.heads[x.head].gate[row] = g; });
+  return edited(s, (x) => {
+    x.heads[x.head].gate[row] = g;
+  });
 }
 
 /**
@@ -180,12 +200,17 @@ export function switchMode(s, results, mode) {
 export function enterLayerMode(s, seed) {
   const keys = s.tokens.keys;
   const next = makeLayerState({
-    tokens: keys, dModel: 4, seed,
+    tokens: keys,
+    dModel: 4,
+    seed,
     heads: s.heads.slice(0, 8).map((hd, i) => ({ name: hd.name || `head ${i}`, dK: 2, dV: 2 })),
-    projected: true, residual: true,
+    projected: true,
+    residual: true,
     source: `Random layer (mulberry32 seed ${seed}) on the tokens of: ${s.source}`.slice(0, 500),
   });
-  next.heads.forEach((hd, i) => { if (s.heads[i].gate && s.heads[i].gate.length === keys.length) hd.gate = [...s.heads[i].gate]; });
+  next.heads.forEach((hd, i) => {
+    if (s.heads[i].gate && s.heads[i].gate.length === keys.length) hd.gate = [...s.heads[i].gate];
+  });
   next.head = Math.min(s.head, next.heads.length - 1);
   next.mask = { ...structuredClone(s.mask), allow: nQ(s) === keys.length ? structuredClone(s.mask.allow) : null };
   Object.assign(next, { tau: s.tau, scale: s.scale, topK: s.topK, row: Math.min(s.row, keys.length - 1) });
@@ -202,8 +227,12 @@ export function leaveLayerMode(s, perHead, mode) {
   return edited(s, (x) => {
     x.heads.forEach((hd, i) => {
       const r = perHead[i];
-      hd.Q = r.derived.Q; hd.K = r.derived.K; hd.V = r.derived.V;
-      delete hd.WQ; delete hd.WK; delete hd.WV;
+      hd.Q = r.derived.Q;
+      hd.K = r.derived.K;
+      hd.V = r.derived.V;
+      delete hd.WQ;
+      delete hd.WK;
+      delete hd.WV;
       if (mode === 'logits') hd.logits = r.scores.map((row) => [...row]);
       if (mode === 'weights') hd.weights = r.weights.map((row) => [...row]);
     });

@@ -49,9 +49,15 @@ export function clearErrors() {
   shownErrors.clear();
   for (const id of ERROR_SLOTS) {
     const el = $(id);
-    if (el) { el.hidden = true; el.textContent = ''; }
+    if (el) {
+      el.hidden = true;
+      el.textContent = '';
+    }
   }
-  document.querySelectorAll('#editors .error').forEach((el) => { el.hidden = true; el.textContent = ''; });
+  document.querySelectorAll('#editors .error').forEach((el) => {
+    el.hidden = true;
+    el.textContent = '';
+  });
   // The control boxes show the state again (syncControls), so none stays marked as refused.
   document.querySelectorAll('#editors input.invalid, .controls input.invalid').forEach((el) => el.classList.remove('invalid'));
 }
@@ -67,7 +73,21 @@ export function rewordErrors() {
 export function showBanner(message, kind = 'error') {
   const b = $('banner');
   b.className = `banner ${kind}`;
-  mount(b, h('span', {}, message), h('button', { type: 'button', class: 'small', onclick: () => { b.hidden = true; } }, t('app.dismiss')));
+  mount(
+    b,
+    h('span', {}, message),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'small',
+        onclick: () => {
+          b.hidden = true;
+        },
+      },
+      t('app.dismiss'),
+    ),
+  );
   b.hidden = false;
 }
 

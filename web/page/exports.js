@@ -45,19 +45,32 @@ function weightsGrid() {
   if (results.large) {
     const o = results.overview;
     const pooled = o.rows !== results.nQ || o.cols !== results.nK;
-    return { values: o.data, rows: o.rows, cols: o.cols, pooled,
-      note: pooled ? t('lab.export.maxPooledNote', { rows: o.rows, cols: o.cols, nQ: results.nQ, nK: results.nK }) : '' };
+    return {
+      values: o.data,
+      rows: o.rows,
+      cols: o.cols,
+      pooled,
+      note: pooled ? t('lab.export.maxPooledNote', { rows: o.rows, cols: o.cols, nQ: results.nQ, nK: results.nK }) : '',
+    };
   }
   const values = new Float64Array(results.nQ * results.nK);
-  results.weights.forEach((row, i) => row.forEach((w, j) => { values[i * results.nK + j] = results.visible[i][j] ? w : NaN; }));
+  results.weights.forEach((row, i) =>
+    row.forEach((w, j) => {
+      values[i * results.nK + j] = results.visible[i][j] ? w : NaN;
+    }),
+  );
   return { values, rows: results.nQ, cols: results.nK, pooled: false, note: '' };
 }
 
 function weightsSvg() {
   const g = weightsGrid();
   return heatmapSvg({
-    values: g.values, rows: g.rows, cols: g.cols, domain: g.pooled ? undefined : [0, 1],
-    rowLabels: g.pooled ? [] : state.tokens.queries, colLabels: g.pooled ? [] : state.tokens.keys,
+    values: g.values,
+    rows: g.rows,
+    cols: g.cols,
+    domain: g.pooled ? undefined : [0, 1],
+    rowLabels: g.pooled ? [] : state.tokens.queries,
+    colLabels: g.pooled ? [] : state.tokens.keys,
     title: t('lab.export.weightsTitle', { tau: state.tau, name: state.heads[state.head].name }),
     note: g.note || t('lab.export.weightsGridNote', { nQ: results.nQ, nK: results.nK }),
   });
@@ -69,7 +82,9 @@ export function wireImportExport() {
   $('tab-playground').addEventListener('click', () => showView('playground'));
   $('tab-import').addEventListener('click', () => showView('import'));
   // A file dropped anywhere on the page is an import.
-  document.addEventListener('dragover', (ev) => { if (ev.dataTransfer?.types?.includes('Files')) ev.preventDefault(); });
+  document.addEventListener('dragover', (ev) => {
+    if (ev.dataTransfer?.types?.includes('Files')) ev.preventDefault();
+  });
   document.addEventListener('drop', (ev) => {
     if (!ev.dataTransfer?.files?.length || ev.defaultPrevented) return;
     ev.preventDefault();
@@ -85,26 +100,61 @@ export function wireImportExport() {
   $('export-svg').addEventListener('click', () => download(`${exportStem()}_weights.svg`, weightsSvg(), 'image/svg+xml'));
   $('export-png').addEventListener('click', () => {
     const g = weightsGrid();
-    const canvas = drawHeatmap(document.createElement('canvas'), { values: g.values, rows: g.rows, cols: g.cols, domain: g.pooled ? undefined : [0, 1] });
+    const canvas = drawHeatmap(document.createElement('canvas'), {
+      values: g.values,
+      rows: g.rows,
+      cols: g.cols,
+      domain: g.pooled ? undefined : [0, 1],
+    });
     canvas.toBlob((blob) => download(`${exportStem()}_weights.png`, blob), 'image/png');
   });
-  $('export-csv').addEventListener('click', () => download(`${exportStem()}_rows.csv`, resultsRowsCsv(results, state.tokens.queries), 'text/csv'));
+  $('export-csv').addEventListener('click', () =>
+    download(`${exportStem()}_rows.csv`, resultsRowsCsv(results, state.tokens.queries), 'text/csv'),
+  );
   $('export-json').addEventListener('click', () => download(`${exportStem()}_results.json`, toJson(plainResults()), 'application/json'));
   $('export-html').addEventListener('click', () => {
-    const rows = results.rows.map((m, t) => [t, state.tokens.queries[t], m.empty ? 'empty' : m.entropy, m.normalizedEntropy, m.nEff, m.topKMass, m.sinkMass, m.support]);
-    download(`${exportStem()}_view.html`, standaloneHtml({
-      // The page a person reads follows the language (lab.export.*); its numbers do not change.
-      title: t('lab.export.pageTitle', { name: state.heads[state.head].name }),
-      subtitle: `${state.source ? `${state.source}. ` : ''}${t('lab.export.pageSubtitle', {
-        mode: hasKey(`app.mode.${state.mode}`) ? t(`app.mode.${state.mode}`) : state.mode, tau: state.tau,
-        causal: t(state.mask.causal ? 'lab.export.on' : 'lab.export.off'),
-        window: state.mask.window ? t('lab.export.window', { w: state.mask.window }) : '', row: state.row,
-      })}`,
-      svg: weightsSvg(),
-      tables: [{ caption: t('lab.export.rowsCaptionNats'),
-        header: [t('import.rowCol.query'), t('import.rowCol.token'), 'H', 'H_norm', 'N_eff', t('lab.export.topKMass', { k: state.topK }),
-          t('import.rowCol.sinkMass'), t('import.rowCol.support')], rows }],
-    }), 'text/html');
+    const rows = results.rows.map((m, t) => [
+      t,
+      state.tokens.queries[t],
+      m.empty ? 'empty' : m.entropy,
+      m.normalizedEntropy,
+      m.nEff,
+      m.topKMass,
+      m.sinkMass,
+      m.support,
+    ]);
+    download(
+      `${exportStem()}_view.html`,
+      standaloneHtml({
+        // The page a person reads follows the language (lab.export.*); its numbers do not change.
+        title: t('lab.export.pageTitle', { name: state.heads[state.head].name }),
+        subtitle: `${state.source ? `${state.source}. ` : ''}${t('lab.export.pageSubtitle', {
+          mode: hasKey(`app.mode.${state.mode}`) ? t(`app.mode.${state.mode}`) : state.mode,
+          tau: state.tau,
+          causal: t(state.mask.causal ? 'lab.export.on' : 'lab.export.off'),
+          window: state.mask.window ? t('lab.export.window', { w: state.mask.window }) : '',
+          row: state.row,
+        })}`,
+        svg: weightsSvg(),
+        tables: [
+          {
+            caption: t('lab.export.rowsCaptionNats'),
+            header: [
+              t('import.rowCol.query'),
+              t('import.rowCol.token'),
+              'H',
+              'H_norm',
+              'N_eff',
+              t('lab.export.topKMass', { k: state.topK }),
+              t('import.rowCol.sinkMass'),
+              t('import.rowCol.support'),
+            ],
+            rows,
+          },
+        ],
+      }),
+      'text/html',
+    );
   });
   return view;
 }
@@ -113,8 +163,16 @@ export function wireImportExport() {
 export function plainResults() {
   if (!results?.large) return structuredClone(results);
   const { data, ...overview } = results.overview;
-  const grid = Array.from({ length: overview.rows }, (_, i) => Array.from(data.subarray(i * overview.cols, (i + 1) * overview.cols), (x) => (Number.isNaN(x) ? null : x)));
-  const tile = results.tile && { rows: results.tile.rows, cols: results.tile.cols, at: results.tile.at,
-    weights: Array.from({ length: results.tile.rows }, (_, i) => Array.from(results.tile.weights.subarray(i * results.tile.cols, (i + 1) * results.tile.cols), (x) => (Number.isNaN(x) ? null : x))) };
+  const grid = Array.from({ length: overview.rows }, (_, i) =>
+    Array.from(data.subarray(i * overview.cols, (i + 1) * overview.cols), (x) => (Number.isNaN(x) ? null : x)),
+  );
+  const tile = results.tile && {
+    rows: results.tile.rows,
+    cols: results.tile.cols,
+    at: results.tile.at,
+    weights: Array.from({ length: results.tile.rows }, (_, i) =>
+      Array.from(results.tile.weights.subarray(i * results.tile.cols, (i + 1) * results.tile.cols), (x) => (Number.isNaN(x) ? null : x)),
+    ),
+  };
   return structuredClone({ ...results, overview: { ...overview, data: grid }, tile });
 }

@@ -90,7 +90,9 @@ function startLang(options) {
   try {
     const saved = normaliseLang(localStorage.getItem('attention-playground.lang'));
     if (saved) return saved;
-  } catch { /* storage may be blocked (sandboxed iframe) */ }
+  } catch {
+    /* storage may be blocked (sandboxed iframe) */
+  }
   return normaliseLang(navigator.language) ?? 'en';
 }
 
@@ -102,8 +104,12 @@ function applyPageOptions(fragment, { initial = false } = {}) {
   let palette = options.palette;
   if (!/(^|[#&])palette=/.test(fragment)) {
     try {
-      palette = initial ? (PALETTE_IDS.find((id) => id === localStorage.getItem('attention-playground.palette')) ?? palette) : pageOptions.palette;
-    } catch { /* blocked storage */ }
+      palette = initial
+        ? (PALETTE_IDS.find((id) => id === localStorage.getItem('attention-playground.palette')) ?? palette)
+        : pageOptions.palette;
+    } catch {
+      /* blocked storage */
+    }
   }
   setPageOptions({ ...options, lang, palette });
   setLang(lang); // also fills the static markup on the first call
@@ -148,13 +154,21 @@ function onlyPageOptions(fragment) {
 }
 
 function decodeURIComponentSafe(text) {
-  try { return decodeURIComponent(text); } catch { return text; }
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Switches the interface language (the language control), remembered in the link and locally. */
 export function chooseLang(lang) {
   setPageOptions({ ...pageOptions, lang });
-  try { localStorage.setItem('attention-playground.lang', lang); } catch { /* blocked storage */ }
+  try {
+    localStorage.setItem('attention-playground.lang', lang);
+  } catch {
+    /* blocked storage */
+  }
   setLang(lang);
   flushHash();
 }
@@ -162,7 +176,11 @@ export function chooseLang(lang) {
 /** Switches the heatmaps' palette (the Palette select), remembered in the link and locally. */
 export function choosePalette(id) {
   setPageOptions({ ...pageOptions, palette: id });
-  try { localStorage.setItem('attention-playground.palette', id); } catch { /* blocked storage */ }
+  try {
+    localStorage.setItem('attention-playground.palette', id);
+  } catch {
+    /* blocked storage */
+  }
   setPalette(id);
   flushHash();
 }
@@ -214,11 +232,16 @@ export function wireLink() {
       box.select();
     }
   });
-  window.addEventListener('hashchange', () => { loadFromHash(); });
+  window.addEventListener('hashchange', () => {
+    loadFromHash();
+  });
   window.addEventListener('pagehide', flushHash);
   initShareDialog({
     opener: $('share-class'),
-    link: (options) => { flushBoxes(); return shareUrl(options); },
+    link: (options) => {
+      flushBoxes();
+      return shareUrl(options);
+    },
     options: () => pageOptions,
   });
   // The link is rebuilt as it is used, so it always carries the state on screen.

@@ -14,12 +14,22 @@ const $ = (id) => document.getElementById(id);
 
 export function fillPresetSelect() {
   const sel = $('preset');
-  mount(sel,
-    h('optgroup', { label: t('app.presetGroupLesson') },
-      Object.entries(LESSON_PRESETS).map(([id, p]) => h('option', { value: id }, presetLabel(`app.preset.${id}`, p)))),
-    h('optgroup', { label: t('app.presetGroupReal') },
-      Object.entries(REAL_DATASETS).map(([id, d]) => h('option', { value: realPresetId(id, 0) }, presetLabel(`app.dataset.${DATASET_KEYS[id]}`, d)))),
-    h('option', { value: 'custom', disabled: true }, t('app.presetCustom')));
+  mount(
+    sel,
+    h(
+      'optgroup',
+      { label: t('app.presetGroupLesson') },
+      Object.entries(LESSON_PRESETS).map(([id, p]) => h('option', { value: id }, presetLabel(`app.preset.${id}`, p))),
+    ),
+    h(
+      'optgroup',
+      { label: t('app.presetGroupReal') },
+      Object.entries(REAL_DATASETS).map(([id, d]) =>
+        h('option', { value: realPresetId(id, 0) }, presetLabel(`app.dataset.${DATASET_KEYS[id]}`, d)),
+      ),
+    ),
+    h('option', { value: 'custom', disabled: true }, t('app.presetCustom')),
+  );
   if (state) syncControls();
 }
 

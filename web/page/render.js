@@ -47,16 +47,20 @@ function renderCost() {
   if (state.mode === 'x') {
     const { projectionMacs: proj, attentionMacs: attn, outputMacs: out } = stateCost(core, state);
     $('cost').textContent = t('app.cost.layer', {
-      heads: state.heads.length, n: state.x.X.length, d: state.x.X[0].length,
-      proj: proj.toLocaleString('en'), attn: attn.toLocaleString('en'), out: out ? out.toLocaleString('en') : '',
+      heads: state.heads.length,
+      n: state.x.X.length,
+      d: state.x.X[0].length,
+      proj: proj.toLocaleString('en'),
+      attn: attn.toLocaleString('en'),
+      out: out ? out.toLocaleString('en') : '',
     });
     return;
   }
   const c = stateCost(core, state);
-  const mib = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : t('app.bytes', { n: b }));
+  const mib = (b) =>
+    b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : t('app.bytes', { n: b });
   const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
-  const parts = [t('app.cost.cells', { cells: c.cells.toLocaleString('en') }),
-    t('app.cost.matrix', { size: mib(c.matrixBytes) })];
+  const parts = [t('app.cost.cells', { cells: c.cells.toLocaleString('en') }), t('app.cost.matrix', { size: mib(c.matrixBytes) })];
   if (c.scoreMacs) parts.push(t('app.cost.scores', { macs: big(c.scoreMacs) }));
   if (c.outputMacs) parts.push(t('app.cost.output', { macs: big(c.outputMacs) }));
   parts.push(results.large ? t('app.cost.worker', { size: mib(c.streamBytes) }) : t('app.cost.page'));
@@ -68,7 +72,8 @@ export function renderViews() {
   renderLab();
   try {
     renderFormulas($('formulas'), { state, results });
-  } catch (e) { // a display-only panel must never stop the views
+  } catch (e) {
+    // a display-only panel must never stop the views
     mount($('formulas'), h('p', { class: 'note' }, rejected(e.message, 'app.formulasFailed')));
   }
   if (results.large) {
@@ -89,36 +94,73 @@ export function renderViews() {
       if (x > hi) hi = x;
     }
   }
-  if (lo > hi) { lo = 0; hi = 1; }
-  const selectRow = (i) => update((s) => { s.row = i; }, { kind: 'row' });
+  if (lo > hi) {
+    lo = 0;
+    hi = 1;
+  }
+  const selectRow = (i) =>
+    update(
+      (s) => {
+        s.row = i;
+      },
+      { kind: 'row' },
+    );
   renderHeatmap($('scores-view'), {
-    id: 'scores', title: state.mode === 'weights' ? t('app.scoresTitleWeights') : t('app.scoresTitle'),
+    id: 'scores',
+    title: state.mode === 'weights' ? t('app.scoresTitleWeights') : t('app.scoresTitle'),
     note: state.mode === 'qkv' ? t('app.scoresNoteQkv', { scale: r.scale.toPrecision(4) }) : t('app.scoresNote'),
-    matrix: r.scores, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
-    domain: [lo, hi], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
+    matrix: r.scores,
+    visible: r.visible,
+    rowLabels: queryTokens,
+    colLabels: keyTokens,
+    domain: [lo, hi],
+    selectedRow: state.row,
+    emptyRows,
+    showNumbers: numbers,
+    onSelectRow: selectRow,
   });
   // Edit-the-mask mode: a click on cell (t, j) flips it in the allow-matrix.
-  const flipAllow = (row, j) => { updateWith((s) => toggleAllow(s, row, j), { kind: 'edit' }); };
+  const flipAllow = (row, j) => {
+    updateWith((s) => toggleAllow(s, row, j), { kind: 'edit' });
+  };
   renderHeatmap($('weights-view'), {
-    id: 'weights', title: t('app.weightsTitle'),
+    id: 'weights',
+    title: t('app.weightsTitle'),
     note: t('app.weightsNote', { tau: state.tau }),
-    matrix: r.weights, visible: r.visible, rowLabels: queryTokens, colLabels: keyTokens,
-    domain: [0, 1], selectedRow: state.row, emptyRows, showNumbers: numbers, onSelectRow: selectRow,
+    matrix: r.weights,
+    visible: r.visible,
+    rowLabels: queryTokens,
+    colLabels: keyTokens,
+    domain: [0, 1],
+    selectedRow: state.row,
+    emptyRows,
+    showNumbers: numbers,
+    onSelectRow: selectRow,
     onCellClick: $('edit-allow').checked ? flipAllow : null,
-    rowMetrics: r.rows, announce: true,
+    rowMetrics: r.rows,
+    announce: true,
   });
   // Large matrices: one heatmap at a time, chosen by view.panel; small ones side by side.
   const tabs = nK(state) > SIDE_BY_SIDE_MAX;
   $('panel-tabs').hidden = !tabs;
-  document.querySelectorAll('#panel-tabs button').forEach((b) => b.setAttribute('aria-selected', String(b.dataset.panel === state.view.panel)));
+  document
+    .querySelectorAll('#panel-tabs button')
+    .forEach((b) => b.setAttribute('aria-selected', String(b.dataset.panel === state.view.panel)));
   $('scores-view').hidden = tabs && state.view.panel !== 'scores';
   $('weights-view').hidden = tabs && state.view.panel !== 'weights';
   renderRowPanel($('row-view'), {
-    results: r, row: state.row, queryTokens, keyTokens, topK: state.topK, tau: state.tau,
+    results: r,
+    row: state.row,
+    queryTokens,
+    keyTokens,
+    topK: state.topK,
+    tau: state.tau,
     weights: r.weights[state.row].map((w, j) => (r.visible[state.row][j] ? w : null)),
   });
   renderOutput($('output-view'), {
-    results: r, row: state.row, queryTokens,
+    results: r,
+    row: state.row,
+    queryTokens,
     note: r.gate ? t('app.gatedNote') : null,
   });
   renderLayerViews();
@@ -129,7 +171,17 @@ function renderLayerViews() {
   const layerBox = $('layer-view');
   layerBox.hidden = !results.layer;
   if (results.layer) {
-    renderLayer(layerBox, { state, results, onSelectHead: (i) => update((s) => { s.head = i; }, { structural: true, kind: 'head' }) });
+    renderLayer(layerBox, {
+      state,
+      results,
+      onSelectHead: (i) =>
+        update(
+          (s) => {
+            s.head = i;
+          },
+          { structural: true, kind: 'head' },
+        ),
+    });
   } else {
     layerBox.replaceChildren();
   }
@@ -146,10 +198,30 @@ async function renderLab() {
   const seq = nextLabSeq();
   const current = state.lab?.view ?? 'none';
   const choices = [['none', t('app.labOff')], ...LAB_VIEWS.filter(hasLabView).map((id) => [id, LAB_TITLES[id]])];
-  mount($('lab-tabs'), choices.map(([id, title]) => h('button', {
-    type: 'button', role: 'tab', id: `lab-tab-${id}`, 'aria-selected': String(id === current), 'aria-controls': 'lab-view', dataset: { lab: id },
-    onclick: () => update((s) => { s.lab = { view: id, params: s.lab?.params ?? {} }; }, { kind: 'lab' }),
-  }, title)));
+  mount(
+    $('lab-tabs'),
+    choices.map(([id, title]) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          id: `lab-tab-${id}`,
+          'aria-selected': String(id === current),
+          'aria-controls': 'lab-view',
+          dataset: { lab: id },
+          onclick: () =>
+            update(
+              (s) => {
+                s.lab = { view: id, params: s.lab?.params ?? {} };
+              },
+              { kind: 'lab' },
+            ),
+        },
+        title,
+      ),
+    ),
+  );
   const container = $('lab-view');
   $('lab-error').hidden = true;
   container.classList.remove('stale');
@@ -182,8 +254,12 @@ async function renderLab() {
 
 /** Merges `patch` into state.lab.params and recomputes; resolves to null or the error message. */
 async function setLabParams(patch) {
-  const err = await update((s) => { s.lab = { view: s.lab?.view ?? 'none', params: { ...(s.lab?.params ?? {}), ...patch } }; },
-    { kind: 'lab-params', report: false });
+  const err = await update(
+    (s) => {
+      s.lab = { view: s.lab?.view ?? 'none', params: { ...(s.lab?.params ?? {}), ...patch } };
+    },
+    { kind: 'lab-params', report: false },
+  );
   if (err) {
     mount($('lab-error'), rejected(err));
     $('lab-error').hidden = false;
@@ -200,40 +276,81 @@ function renderLargeViews() {
   $('panel-tabs').hidden = true;
   $('weights-view').hidden = false;
   $('scores-view').hidden = false;
-  mount($('scores-view'), h('div', { class: 'view-head' }, h('h3', {}, t('app.scoresTitle')),
-    h('p', { class: 'note', id: 'scores-not-drawn' }, t('app.scoresNotDrawn', { nQ, nK }))));
+  mount(
+    $('scores-view'),
+    h(
+      'div',
+      { class: 'view-head' },
+      h('h3', {}, t('app.scoresTitle')),
+      h('p', { class: 'note', id: 'scores-not-drawn' }, t('app.scoresNotDrawn', { nQ, nK })),
+    ),
+  );
   const overviewBox = h('div', { id: 'overview-view' });
   const tileBox = h('div', { id: 'tile-view', class: 'tile-view' });
   mount($('weights-view'), overviewBox, tileBox);
   const pick = (query, key) => {
     setZoom([Math.max(0, Math.min(nQ - TILE, query - TILE / 2)), 0, Math.max(0, Math.min(nK - TILE, key - TILE / 2)), 0]);
-    update((s) => { s.row = query; }, { kind: 'row' });
+    update(
+      (s) => {
+        s.row = query;
+      },
+      { kind: 'row' },
+    );
   };
   renderOverview(overviewBox, {
-    grid: r.overview.data, rows: r.overview.rows, cols: r.overview.cols, nQ, nK, pool: r.overview.pool,
-    selectedRow: state.row, tile: r.tile?.at ?? null, onPick: pick,
+    grid: r.overview.data,
+    rows: r.overview.rows,
+    cols: r.overview.cols,
+    nQ,
+    nK,
+    pool: r.overview.pool,
+    selectedRow: state.row,
+    tile: r.tile?.at ?? null,
+    onPick: pick,
   });
   if (r.tile) {
     const [r0, r1, c0, c1] = r.tile.at;
-    const rows = Array.from({ length: r1 - r0 }, (_, i) => Array.from(r.tile.weights.subarray(i * (c1 - c0), (i + 1) * (c1 - c0)), (x) => (Number.isNaN(x) ? null : x)));
+    const rows = Array.from({ length: r1 - r0 }, (_, i) =>
+      Array.from(r.tile.weights.subarray(i * (c1 - c0), (i + 1) * (c1 - c0)), (x) => (Number.isNaN(x) ? null : x)),
+    );
     let tileMax = 0;
     for (const row of rows) for (const x of row) if (x !== null && x > tileMax) tileMax = x;
     renderHeatmap(tileBox, {
-      id: 'tile', title: t('app.tileTitle', { r0, r1: r1 - 1, c0, c1: c1 - 1 }),
+      id: 'tile',
+      title: t('app.tileTitle', { r0, r1: r1 - 1, c0, c1: c1 - 1 }),
       note: t('app.tileNote'),
-      matrix: rows, visible: rows.map((row) => row.map((x) => x !== null)),
-      rowLabels: state.tokens.queries.slice(r0, r1), colLabels: state.tokens.keys.slice(c0, c1),
-      rowIndex: r0, colIndex: c0,
-      domain: [0, tileMax > 0 ? tileMax : 1], selectedRow: state.row - r0, emptyRows: r.rows.slice(r0, r1).map((m) => m.empty),
-      showNumbers: state.view.numbers !== 'off', rowMetrics: r.rows.slice(r0, r1), announce: true,
-      onSelectRow: (i) => update((s) => { s.row = r0 + i; }, { kind: 'row' }),
+      matrix: rows,
+      visible: rows.map((row) => row.map((x) => x !== null)),
+      rowLabels: state.tokens.queries.slice(r0, r1),
+      colLabels: state.tokens.keys.slice(c0, c1),
+      rowIndex: r0,
+      colIndex: c0,
+      domain: [0, tileMax > 0 ? tileMax : 1],
+      selectedRow: state.row - r0,
+      emptyRows: r.rows.slice(r0, r1).map((m) => m.empty),
+      showNumbers: state.view.numbers !== 'off',
+      rowMetrics: r.rows.slice(r0, r1),
+      announce: true,
+      onSelectRow: (i) =>
+        update(
+          (s) => {
+            s.row = r0 + i;
+          },
+          { kind: 'row' },
+        ),
     });
   } else {
     mount(tileBox, h('p', { class: 'note' }, t('app.tileHint')));
   }
   renderRowPanel($('row-view'), {
-    results: r, row: state.row, queryTokens: state.tokens.queries, keyTokens: state.tokens.keys,
-    topK: state.topK, tau: state.tau, weights: r.rowWeights, maxBars: 24,
+    results: r,
+    row: state.row,
+    queryTokens: state.tokens.queries,
+    keyTokens: state.tokens.keys,
+    topK: state.topK,
+    tau: state.tau,
+    weights: r.rowWeights,
+    maxBars: 24,
   });
   renderOutput($('output-view'), { results: r, row: state.row, queryTokens: state.tokens.queries });
 }

@@ -26,17 +26,17 @@ export let results = null;
 // Page options (web/page-options.js): language, embed mode, read-only, palette, hide flags. They
 // travel in the link after the state's keys; the state (getState) never holds them.
 export let pageOptions = defaultOptions();
-export let zoom = null;   // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
+export let zoom = null; // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
 export let scaleCustom = false; // the user chose "custom" scale: keep the box open even for scale = 1
 export let randomSeed = 1; // the seed box of "Random (seed)"; not part of the state (the source names it)
 export let importView = null;
 export let lessonPanel = null; // the guided lesson (web/lesson/panel.js), shown while state.lesson exists
-export let labSeq = 0;    // the lab view being drawn; an older one stops when a newer one starts
+export let labSeq = 0; // the lab view being drawn; an older one stops when a newer one starts
 export const pendingBoxes = new Map(); // number boxes typed in but not yet committed: id -> commit
 // The errors on screen, as functions that word them, so that a language change re-words them.
 export const shownErrors = new Map(); // slot id -> () => message
 
-let large = null;  // LargeHeads (the worker), started on the first large state
+let large = null; // LargeHeads (the worker), started on the first large state
 let busyTimer = 0;
 let hashTimer = 0;
 let undoing = 0; // > 0 while an undo is being committed
@@ -45,14 +45,30 @@ let lastUndoKind = '';
 let lastUndoTime = 0;
 const views = []; // subscribers: view(structural) after each apply
 
-export function setCore(c) { core = c; }
-export function setPageOptions(o) { pageOptions = o; }
-export function setZoom(z) { zoom = z; }
-export function setScaleCustom(on) { scaleCustom = on; }
-export function setRandomSeed(seed) { randomSeed = seed; }
-export function setImportView(view) { importView = view; }
-export function setLessonPanel(panel) { lessonPanel = panel; }
-export function nextLabSeq() { return ++labSeq; }
+export function setCore(c) {
+  core = c;
+}
+export function setPageOptions(o) {
+  pageOptions = o;
+}
+export function setZoom(z) {
+  zoom = z;
+}
+export function setScaleCustom(on) {
+  scaleCustom = on;
+}
+export function setRandomSeed(seed) {
+  randomSeed = seed;
+}
+export function setImportView(view) {
+  importView = view;
+}
+export function setLessonPanel(panel) {
+  lessonPanel = panel;
+}
+export function nextLabSeq() {
+  return ++labSeq;
+}
 
 /** Runs `flush` 200 ms after the last call (a burst of changes writes the link once). */
 export function scheduleHash(flush, ms = 200) {
@@ -154,7 +170,9 @@ async function commitLarge(valid, opts) {
   large ??= new LargeHeads(coreOptions());
   if (!state || structuralKey(state) !== structuralKey(valid)) zoom = null;
   clearTimeout(busyTimer);
-  busyTimer = setTimeout(() => { $('busy').hidden = false; }, 100);
+  busyTimer = setTimeout(() => {
+    $('busy').hidden = false;
+  }, 100);
   try {
     const answer = await large.compute(valid, zoomWithin(valid));
     if (answer.superseded) return null;
@@ -235,7 +253,10 @@ export async function undo() {
   undoing += 1;
   try {
     const err = await commit(prev, { structural: true, kind: 'undo' });
-    if (err) { undoStack.push(prev); $('undo').disabled = false; }
+    if (err) {
+      undoStack.push(prev);
+      $('undo').disabled = false;
+    }
   } finally {
     undoing -= 1;
   }
@@ -247,8 +268,6 @@ function structuralKey(s) {
   const dim = (m) => (m ? `${m.length}x${m[0]?.length ?? 0}` : '-');
   const dims = ['Q', 'K', 'V', 'logits', 'weights'].map((k) => dim(hd[k]));
   const gates = s.heads.map((x) => (x.gate ? 'g' : '-')).join('');
-  const layer = s.mode === 'x'
-    ? [dim(s.x.X), dim(s.x.WO), ...s.heads.map((x) => `${dim(x.WQ)}/${dim(x.WV)}`)]
-    : [];
+  const layer = s.mode === 'x' ? [dim(s.x.X), dim(s.x.WO), ...s.heads.map((x) => `${dim(x.WQ)}/${dim(x.WV)}`)] : [];
   return [s.mode, s.head, s.heads.length, ...dims, gates, ...layer].join('|');
 }

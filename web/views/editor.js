@@ -56,47 +56,92 @@ export function renderEditor(container, o) {
     errorSlot.textContent = msg ? `${label}: ${msg}` : '';
   };
   const cols = o.matrix[0]?.length ?? 0;
-  const head = h('tr', {}, h('th', { class: 'corner' }, o.rowNoun ? noun : ''),
-    Array.from({ length: cols }, (_, j) => h('th', {
-      scope: 'col', class: 'col', translate: o.colLabels ? 'no' : null,
-      title: o.colLabels ? t('app.editor.colTitle', { j, token: o.colLabels[j] }) : null,
-    }, o.colLabels ? showToken(o.colLabels[j] ?? '') : `${o.colPrefix ?? ''}${j + (o.colPrefix ? 1 : 0)}`)));
-  const rows = o.matrix.map((row, i) => h('tr', {},
-    h('th', { scope: 'row' },
-      o.labelsEditable && o.onLabel
-        ? h('input', {
-          class: 'token', type: 'text', value: o.rowLabels[i] ?? '', 'aria-label': t('app.editor.tokenAria', { noun, i }),
-          id: `${o.id}-label-${i}`, maxlength: 200, spellcheck: 'false', dataset: { token: `${o.tokenKind}:${i}` },
-          oninput: (ev) => o.onLabel(i, ev.target.value),
-        })
-        : h('span', { class: 'token', translate: 'no' }, o.rowLabels[i] ?? String(i))),
-    row.map((x, j) => h('td', {}, h('input', {
-      type: 'text', inputmode: 'decimal', class: 'num', id: `${o.id}-r${i}-c${j}`,
-      value: showCell(x), title: x === null ? null : String(x), placeholder: o.allowNull ? t('app.editor.masked') : '',
-      'aria-label': t('app.editor.cellAria', { title: label, i, j }), readonly: o.readOnly || null,
-      oninput: (ev) => {
-        const parsed = parseCell(ev.target.value, o.allowNull);
-        let err = parsed.error ?? null;
-        if (!err) err = o.onCell(i, j, parsed.value);
-        ev.target.classList.toggle('invalid', !!err);
-        ev.target.setAttribute('aria-invalid', err ? 'true' : 'false');
-        showError(err ? t('app.err.cell', { i, j, error: err }) : null);
-      },
-    })))));
+  const head = h(
+    'tr',
+    {},
+    h('th', { class: 'corner' }, o.rowNoun ? noun : ''),
+    Array.from({ length: cols }, (_, j) =>
+      h(
+        'th',
+        {
+          scope: 'col',
+          class: 'col',
+          translate: o.colLabels ? 'no' : null,
+          title: o.colLabels ? t('app.editor.colTitle', { j, token: o.colLabels[j] }) : null,
+        },
+        o.colLabels ? showToken(o.colLabels[j] ?? '') : `${o.colPrefix ?? ''}${j + (o.colPrefix ? 1 : 0)}`,
+      ),
+    ),
+  );
+  const rows = o.matrix.map((row, i) =>
+    h(
+      'tr',
+      {},
+      h(
+        'th',
+        { scope: 'row' },
+        o.labelsEditable && o.onLabel
+          ? h('input', {
+              class: 'token',
+              type: 'text',
+              value: o.rowLabels[i] ?? '',
+              'aria-label': t('app.editor.tokenAria', { noun, i }),
+              id: `${o.id}-label-${i}`,
+              maxlength: 200,
+              spellcheck: 'false',
+              dataset: { token: `${o.tokenKind}:${i}` },
+              oninput: (ev) => o.onLabel(i, ev.target.value),
+            })
+          : h('span', { class: 'token', translate: 'no' }, o.rowLabels[i] ?? String(i)),
+      ),
+      row.map((x, j) =>
+        h(
+          'td',
+          {},
+          h('input', {
+            type: 'text',
+            inputmode: 'decimal',
+            class: 'num',
+            id: `${o.id}-r${i}-c${j}`,
+            value: showCell(x),
+            title: x === null ? null : String(x),
+            placeholder: o.allowNull ? t('app.editor.masked') : '',
+            'aria-label': t('app.editor.cellAria', { title: label, i, j }),
+            readonly: o.readOnly || null,
+            oninput: (ev) => {
+              const parsed = parseCell(ev.target.value, o.allowNull);
+              let err = parsed.error ?? null;
+              if (!err) err = o.onCell(i, j, parsed.value);
+              ev.target.classList.toggle('invalid', !!err);
+              ev.target.setAttribute('aria-invalid', err ? 'true' : 'false');
+              showError(err ? t('app.err.cell', { i, j, error: err }) : null);
+            },
+          }),
+        ),
+      ),
+    ),
+  );
   const r = o.resize ?? {};
-  const button = (label, fn, title) => fn
-    ? h('button', { type: 'button', class: 'small', title, onclick: fn }, label) : null;
-  mount(container,
-    h('div', { class: 'editor-head' },
+  const button = (label, fn, title) => (fn ? h('button', { type: 'button', class: 'small', title, onclick: fn }, label) : null);
+  mount(
+    container,
+    h(
+      'div',
+      { class: 'editor-head' },
       h('h3', {}, label),
       h('span', { class: 'shape' }, `${o.matrix.length} × ${cols}`),
-      h('span', { class: 'buttons' },
+      h(
+        'span',
+        { class: 'buttons' },
         button(t('app.editor.addRow'), r.addRow, t('app.editor.addRowTitle', { noun })),
         button(t('app.editor.removeRow'), r.removeRow, t('app.editor.removeRowTitle', { noun })),
         button(t('app.editor.addCol'), r.addCol, t('app.editor.addColTitle')),
-        button(t('app.editor.removeCol'), r.removeCol, t('app.editor.removeColTitle')))),
+        button(t('app.editor.removeCol'), r.removeCol, t('app.editor.removeColTitle')),
+      ),
+    ),
     o.hint ? h('p', { class: 'note' }, o.hint) : null,
     h('div', { class: 'scroll' }, h('table', { class: 'editor', id: o.id }, h('thead', {}, head), h('tbody', {}, rows))),
-    errorSlot);
+    errorSlot,
+  );
   return { showError };
 }

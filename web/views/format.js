@@ -55,14 +55,16 @@ export function tData(key, vars = {}, data = Object.keys(vars)) {
     values.push(vars[name]);
   }
   const parts = [];
-  // eslint-disable-next-line no-control-regex -- \u0001 n \u0002 mark where a value goes
-  t(key, marked).split(/\u0001(\d+)\u0002/).forEach((piece, k) => {
-    if (k % 2 === 0) {
-      if (piece) parts.push(piece);
-      return;
-    }
-    const v = values[Number(piece)];
-    parts.push((typeof Node !== 'undefined' && v instanceof Node) || Array.isArray(v) ? v : dataSpan(v));
-  });
+  t(key, marked)
+    // eslint-disable-next-line no-control-regex -- \u0001 n \u0002 mark where a value goes
+    .split(/\u0001(\d+)\u0002/)
+    .forEach((piece, k) => {
+      if (k % 2 === 0) {
+        if (piece) parts.push(piece);
+        return;
+      }
+      const v = values[Number(piece)];
+      parts.push((typeof Node !== 'undefined' && v instanceof Node) || Array.isArray(v) ? v : dataSpan(v));
+    });
   return parts;
 }

@@ -126,7 +126,8 @@ export function formulaTex({ state, results }) {
   } else if (state.mode === 'logits') {
     for (const j of shown) scoreLines.push(`s_{${j}} &= \\operatorname{logit}_{${t},${j}} = ${texNumber(s[j])}`);
   } else {
-    for (const j of shown) scoreLines.push(`s_{${j}} &= \\ln a^{0}_{${t},${j}} = \\ln ${texNumber(head.weights[t][j])} = ${texNumber(s[j])}`);
+    for (const j of shown)
+      scoreLines.push(`s_{${j}} &= \\ln a^{0}_{${t},${j}} = \\ln ${texNumber(head.weights[t][j])} = ${texNumber(s[j])}`);
   }
   if (keys.length > MAX_TERMS) scoreLines.push(moreKeys(keys.length - MAX_TERMS));
   out.lines.push({ id: 'formula-scores', tex: `\\begin{aligned}${scoreLines.join('\\\\')}\\end{aligned}` });
@@ -134,7 +135,10 @@ export function formulaTex({ state, results }) {
   // Softmax.
   const tauT = texNumber(tau);
   const expTerm = (j) => `e^{${texNumber(s[j])}/${tauT}}`;
-  const zLines = [`Z &= \\sum_{i\\in\\Omega_{${t}}} e^{s_i/\\tau},\\quad \\tau = ${tauT}`, ...sumLines(keys.map(expTerm), 4, '', more(keys.length))];
+  const zLines = [
+    `Z &= \\sum_{i\\in\\Omega_{${t}}} e^{s_i/\\tau},\\quad \\tau = ${tauT}`,
+    ...sumLines(keys.map(expTerm), 4, '', more(keys.length)),
+  ];
   const aLines = shown.map((j) => `a_{${j}} &= \\frac{e^{s_{${j}}/\\tau}}{Z} = \\frac{${expTerm(j)}}{Z} = ${texNumber(a[j])}`);
   if (keys.length > MAX_TERMS) aLines.push(moreKeys(keys.length - MAX_TERMS));
   out.lines.push({
@@ -147,7 +151,8 @@ export function formulaTex({ state, results }) {
   const hTerms = live.map((j) => `${texNumber(a[j])}\\ln ${texNumber(a[j])}`);
   out.lines.push({
     id: 'formula-entropy',
-    tex: `\\begin{aligned}H &= -\\sum_{j\\in\\Omega_{${t}}} a_j \\ln a_j\\\\${sumLines(hTerms, 3, '-\\big(', '\\big)' + more(live.length)).join('\\\\')}` +
+    tex:
+      `\\begin{aligned}H &= -\\sum_{j\\in\\Omega_{${t}}} a_j \\ln a_j\\\\${sumLines(hTerms, 3, '-\\big(', '\\big)' + more(live.length)).join('\\\\')}` +
       `\\\\&= ${texNumber(row.entropy)}\\ \\text{nats}\\end{aligned}`,
   });
 
@@ -157,10 +162,17 @@ export function formulaTex({ state, results }) {
   if (V && dv > 0) {
     const vTerm = (j) => (dv <= MAX_VECTOR ? `${texNumber(a[j])}\\,${vec(V[j])}` : `${texNumber(a[j])}\\,\\mathbf v_{${j}}`);
     const o = results.output[t];
-    const oTex = dv <= MAX_TERMS ? vec(o) : `(${o.slice(0, MAX_TERMS).map((x) => texNumber(x)).join(',\\ ')},\\ \\ldots)`;
+    const oTex =
+      dv <= MAX_TERMS
+        ? vec(o)
+        : `(${o
+            .slice(0, MAX_TERMS)
+            .map((x) => texNumber(x))
+            .join(',\\ ')},\\ \\ldots)`;
     out.lines.push({
       id: 'formula-output',
-      tex: `\\begin{aligned}\\mathbf o_{${t}} &= \\sum_{j\\in\\Omega_{${t}}} a_j \\mathbf v_j\\\\${sumLines(keys.map(vTerm), dv <= 2 ? 3 : 2, '', more(keys.length)).join('\\\\')}` +
+      tex:
+        `\\begin{aligned}\\mathbf o_{${t}} &= \\sum_{j\\in\\Omega_{${t}}} a_j \\mathbf v_j\\\\${sumLines(keys.map(vTerm), dv <= 2 ? 3 : 2, '', more(keys.length)).join('\\\\')}` +
         `\\\\&= ${oTex}\\end{aligned}`,
     });
   }
@@ -196,8 +208,14 @@ export function renderFormulas(container, { state, results }) {
   const f = formulaTex({ state, results });
   const t = f.row;
   const query = showToken(state.tokens.queries[t] ?? '');
-  const nodes = [h('p', { class: 'formula-note' }, tData('lab.formulas.row', { t, query, tau: state.tau }, ['query']),
-    state.mode === 'qkv' && results.scale !== undefined ? tr('lab.formulas.scale', { scale: fmtMetric(results.scale, 6) }) : '')];
+  const nodes = [
+    h(
+      'p',
+      { class: 'formula-note' },
+      tData('lab.formulas.row', { t, query, tau: state.tau }, ['query']),
+      state.mode === 'qkv' && results.scale !== undefined ? tr('lab.formulas.scale', { scale: fmtMetric(results.scale, 6) }) : '',
+    ),
+  ];
   if (f.large) {
     nodes.push(h('p', { class: 'formula-note' }, tr('lab.formulas.large')));
   }
@@ -209,12 +227,27 @@ export function renderFormulas(container, { state, results }) {
   }
   if (!f.empty && !f.large) {
     const shownKeys = [];
-    results.visible[t].forEach((v, j) => { if (v && shownKeys.length < MAX_TERMS) shownKeys.push(j); });
-    nodes.push(h('p', { class: 'formula-keys' }, tr('lab.formulas.keys'),
-      shownKeys.map((j, k) => [k ? ' · ' : '', `${j} `, h('span', { translate: 'no' }, `“${showToken(state.tokens.keys[j] ?? '')}”`)])));
+    results.visible[t].forEach((v, j) => {
+      if (v && shownKeys.length < MAX_TERMS) shownKeys.push(j);
+    });
+    nodes.push(
+      h(
+        'p',
+        { class: 'formula-keys' },
+        tr('lab.formulas.keys'),
+        shownKeys.map((j, k) => [k ? ' · ' : '', `${j} `, h('span', { translate: 'no' }, `“${showToken(state.tokens.keys[j] ?? '')}”`)]),
+      ),
+    );
   }
   for (const line of f.lines) {
-    nodes.push(h('div', { class: 'formula-block' }, h('div', { class: 'formula-note' }, TITLES[line.id] ? tr(TITLES[line.id]) : ''), formula(line.id, line.tex)));
+    nodes.push(
+      h(
+        'div',
+        { class: 'formula-block' },
+        h('div', { class: 'formula-note' }, TITLES[line.id] ? tr(TITLES[line.id]) : ''),
+        formula(line.id, line.tex),
+      ),
+    );
   }
   if (!f.empty && !f.large && !f.lines.some((l) => l.id === 'formula-output')) {
     nodes.push(h('p', { class: 'formula-note' }, tr('lab.formulas.noValues')));

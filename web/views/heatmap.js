@@ -51,7 +51,10 @@ export function rowSummary(o) {
   const head = t('a11y.summaryHead', { row: o.index, token: quote(o.token) });
   const live = o.weights.map((w, j) => [w, j]).filter(([w, j]) => o.visible[j] && w !== null && Number.isFinite(w));
   if (o.metrics?.empty || !live.length) return t('a11y.summaryEmpty', { head, masked: maskedText });
-  const top = live.filter(([w]) => w > 0).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, o.top ?? 3)
+  const top = live
+    .filter(([w]) => w > 0)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, o.top ?? 3)
     .map(([w, j]) => t('a11y.summaryWeight', { token: quote(o.keys[j]), w: num3(w) }));
   return t('a11y.summary', {
     head,
@@ -115,15 +118,30 @@ export function renderHeatmap(container, o) {
   const c0 = o.colIndex ?? 0;
   const digits = o.digits ?? 2;
   const rowClass = (i) => [i === o.selectedRow ? 'selected' : '', o.emptyRows?.[i] ? 'empty' : ''].join(' ').trim();
-  const rowHeader = (i) => [h('span', { class: 'idx' }, String(r0 + i)), ' ', h('span', { translate: 'no' }, showToken(o.rowLabels[i])),
-    o.emptyRows?.[i] ? h('span', { class: 'badge' }, t('a11y.emptyBadge')) : null];
-  const cellName = (i, j, x, visible) => t('a11y.cellName', {
-    query: quote(o.rowLabels[i]), key: quote(o.colLabels[j]),
-    value: !visible || x === null ? t('a11y.masked') : fmtCell(x, Math.max(digits, 2)),
-  });
-  const summaries = o.rowMetrics ? o.matrix.map((row, i) => rowSummary({
-    index: r0 + i, token: o.rowLabels[i], weights: row, visible: o.visible[i], keys: o.colLabels, metrics: o.rowMetrics[i],
-  })) : null;
+  const rowHeader = (i) => [
+    h('span', { class: 'idx' }, String(r0 + i)),
+    ' ',
+    h('span', { translate: 'no' }, showToken(o.rowLabels[i])),
+    o.emptyRows?.[i] ? h('span', { class: 'badge' }, t('a11y.emptyBadge')) : null,
+  ];
+  const cellName = (i, j, x, visible) =>
+    t('a11y.cellName', {
+      query: quote(o.rowLabels[i]),
+      key: quote(o.colLabels[j]),
+      value: !visible || x === null ? t('a11y.masked') : fmtCell(x, Math.max(digits, 2)),
+    });
+  const summaries = o.rowMetrics
+    ? o.matrix.map((row, i) =>
+        rowSummary({
+          index: r0 + i,
+          token: o.rowLabels[i],
+          weights: row,
+          visible: o.visible[i],
+          keys: o.colLabels,
+          metrics: o.rowMetrics[i],
+        }),
+      )
+    : null;
   const grid = (container.heatmapGrid ??= { i: Math.max(0, o.selectedRow), j: 0, focused: false, lastRow: null });
   container.onSelectRow = o.onSelectRow;
   container.onCellClick = o.onCellClick ?? null;
@@ -156,32 +174,64 @@ export function renderHeatmap(container, o) {
         tr.setAttribute('aria-selected', String(i === o.selectedRow));
         tr.cells[0].replaceChildren(...rowHeader(i).filter(Boolean));
       }
-      row.forEach((x, j) => paintCell(tr.cells[j + 1], cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits));
+      row.forEach((x, j) =>
+        paintCell(tr.cells[j + 1], cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits),
+      );
     });
     if (summaries) fillSummaries(container.querySelector('.row-summaries ul'), summaries, o.selectedRow);
     return;
   }
 
-  const hadFocus = grid.focused && (!document.activeElement || document.activeElement === document.body || !!existing?.contains(document.activeElement));
-  const head = h('tr', { role: 'row' },
+  const hadFocus =
+    grid.focused && (!document.activeElement || document.activeElement === document.body || !!existing?.contains(document.activeElement));
+  const head = h(
+    'tr',
+    { role: 'row' },
     h('th', { class: 'corner', scope: 'col', role: 'columnheader' }, t('a11y.corner')),
     o.colLabels.map((label, j) =>
-      h('th', {
-        scope: 'col', role: 'columnheader', class: vertical ? 'col vertical' : 'col',
-        title: t('a11y.keyTitle', { index: c0 + j, token: label }), translate: 'no',
-      }, h('span', {}, showToken(label)))));
-  const body = o.matrix.map((row, i) => h('tr', { class: rowClass(i) || null, role: 'row', 'aria-selected': String(i === o.selectedRow), dataset: { row: i } },
-    h('th', { scope: 'row', role: 'rowheader', class: 'rowlabel', title: t('a11y.queryTitle', { index: r0 + i, token: o.rowLabels[i] }) }, rowHeader(i)),
-    row.map((x, j) => {
-      const td = h('td', { id: `${o.id}-r${i}-c${j}`, role: 'gridcell', tabindex: i === grid.i && j === grid.j ? '0' : '-1' });
-      paintCell(td, cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits);
-      return td;
-    })));
-  const table = h('table', {
-    class: `heatmap${o.showNumbers ? '' : ' compact'}`, id: o.id, role: 'grid',
-    'aria-label': o.label ?? o.title, 'aria-rowcount': String(nRows + 1), 'aria-colcount': String(n + 1),
-    'aria-describedby': summaries ? `${o.id}-keys-help` : null,
-  }, h('thead', {}, head), h('tbody', {}, body));
+      h(
+        'th',
+        {
+          scope: 'col',
+          role: 'columnheader',
+          class: vertical ? 'col vertical' : 'col',
+          title: t('a11y.keyTitle', { index: c0 + j, token: label }),
+          translate: 'no',
+        },
+        h('span', {}, showToken(label)),
+      ),
+    ),
+  );
+  const body = o.matrix.map((row, i) =>
+    h(
+      'tr',
+      { class: rowClass(i) || null, role: 'row', 'aria-selected': String(i === o.selectedRow), dataset: { row: i } },
+      h(
+        'th',
+        { scope: 'row', role: 'rowheader', class: 'rowlabel', title: t('a11y.queryTitle', { index: r0 + i, token: o.rowLabels[i] }) },
+        rowHeader(i),
+      ),
+      row.map((x, j) => {
+        const td = h('td', { id: `${o.id}-r${i}-c${j}`, role: 'gridcell', tabindex: i === grid.i && j === grid.j ? '0' : '-1' });
+        paintCell(td, cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits);
+        return td;
+      }),
+    ),
+  );
+  const table = h(
+    'table',
+    {
+      class: `heatmap${o.showNumbers ? '' : ' compact'}`,
+      id: o.id,
+      role: 'grid',
+      'aria-label': o.label ?? o.title,
+      'aria-rowcount': String(nRows + 1),
+      'aria-colcount': String(n + 1),
+      'aria-describedby': summaries ? `${o.id}-keys-help` : null,
+    },
+    h('thead', {}, head),
+    h('tbody', {}, body),
+  );
   // Tooltips are written when the pointer reaches a cell, not for every cell on every repaint.
   table.addEventListener('mouseover', (ev) => {
     const td = ev.target.closest('td');
@@ -203,12 +253,12 @@ export function renderHeatmap(container, o) {
     const td = ev.target.closest?.('td');
     if (td && td !== activeCell(table, grid)) setActive(table, grid, td.parentElement.sectionRowIndex, td.cellIndex - 1, false);
   });
-  table.addEventListener('focusout', (ev) => { if (ev.relatedTarget && !table.contains(ev.relatedTarget)) grid.focused = false; });
+  table.addEventListener('focusout', (ev) => {
+    if (ev.relatedTarget && !table.contains(ev.relatedTarget)) grid.focused = false;
+  });
   table.addEventListener('keydown', (ev) => onGridKey(ev, table, grid, container, n));
   const parts = [
-    h('div', { class: 'view-head' },
-      h('h3', {}, o.title),
-      h('p', { class: 'note' }, o.note ?? '')),
+    h('div', { class: 'view-head' }, h('h3', {}, o.title), h('p', { class: 'note' }, o.note ?? '')),
     renderLegend(lo, hi, digits),
     h('div', { class: 'scroll' }, table),
   ];
@@ -216,8 +266,7 @@ export function renderHeatmap(container, o) {
     const list = h('ul', { class: 'row-summaries-list' });
     fillSummaries(list, summaries, o.selectedRow);
     parts.push(h('p', { class: 'visually-hidden', id: `${o.id}-keys-help` }, t(o.onCellClick ? 'a11y.gridHelpMask' : 'a11y.gridHelp')));
-    parts.push(h('details', { class: 'row-summaries', id: `${o.id}-summaries` },
-      h('summary', {}, t('a11y.summariesTitle')), list));
+    parts.push(h('details', { class: 'row-summaries', id: `${o.id}-summaries` }, h('summary', {}, t('a11y.summariesTitle')), list));
   }
   const open = container.querySelector('.row-summaries')?.open;
   mount(container, ...parts);
@@ -266,21 +315,40 @@ function onGridKey(ev, table, grid, container, n) {
   let { i, j } = grid;
   const ctrl = ev.ctrlKey || ev.metaKey;
   switch (ev.key) {
-    case 'ArrowLeft': j -= 1; break;
-    case 'ArrowRight': j += 1; break;
-    case 'ArrowUp': i -= 1; break;
-    case 'ArrowDown': i += 1; break;
-    case 'Home': if (ctrl) i = 0; j = 0; break;
-    case 'End': if (ctrl) i = rows - 1; j = n - 1; break;
-    case 'PageUp': i -= PAGE_ROWS; break;
-    case 'PageDown': i += PAGE_ROWS; break;
+    case 'ArrowLeft':
+      j -= 1;
+      break;
+    case 'ArrowRight':
+      j += 1;
+      break;
+    case 'ArrowUp':
+      i -= 1;
+      break;
+    case 'ArrowDown':
+      i += 1;
+      break;
+    case 'Home':
+      if (ctrl) i = 0;
+      j = 0;
+      break;
+    case 'End':
+      if (ctrl) i = rows - 1;
+      j = n - 1;
+      break;
+    case 'PageUp':
+      i -= PAGE_ROWS;
+      break;
+    case 'PageDown':
+      i += PAGE_ROWS;
+      break;
     case 'Enter':
     case ' ':
       ev.preventDefault();
       if (container.onCellClick) container.onCellClick(grid.i, grid.j);
       else container.onSelectRow?.(grid.i);
       return;
-    default: return;
+    default:
+      return;
   }
   ev.preventDefault();
   i = Math.min(Math.max(0, i), rows - 1);
@@ -313,14 +381,24 @@ function paintCell(td, name, x, visible, lo, hi, showNumbers, digits) {
 export function renderLegend(lo, hi, digits = 2, maskedText = null) {
   const loText = fmtCell(lo, digits);
   const hiText = fmtCell(hi, digits);
-  return h('div', { class: 'legend' },
+  return h(
+    'div',
+    { class: 'legend' },
     h('span', { class: 'legend-num' }, loText),
     h('span', {
-      class: 'legend-bar', role: 'img', style: { 'background-image': paletteGradient() },
+      class: 'legend-bar',
+      role: 'img',
+      style: { 'background-image': paletteGradient() },
       'aria-label': t('a11y.legend', { palette: t(`a11y.palette.${getPalette()}`), lo: loText, hi: hiText }),
     }),
     h('span', { class: 'legend-num' }, hiText),
     maskedText
       ? h('span', { class: 'legend-masked' }, h('span', { class: 'swatch grey' }), ` ${maskedText}`)
-      : h('span', { class: 'legend-masked' }, h('span', { class: 'swatch masked', 'aria-hidden': 'true' }, '×'), ` ${t('a11y.legendMasked')}`));
+      : h(
+          'span',
+          { class: 'legend-masked' },
+          h('span', { class: 'swatch masked', 'aria-hidden': 'true' }, '×'),
+          ` ${t('a11y.legendMasked')}`,
+        ),
+  );
 }

@@ -25,13 +25,19 @@ let keyboardFocus = false; // the canvas had the keyboard focus when the page re
  */
 export function renderOverview(container, o) {
   const canvas = h('canvas', {
-    width: o.cols, height: o.rows, class: 'overview', id: 'overview-canvas',
-    role: 'img', tabindex: '0', 'aria-describedby': 'overview-pooling',
+    width: o.cols,
+    height: o.rows,
+    class: 'overview',
+    id: 'overview-canvas',
+    role: 'img',
+    tabindex: '0',
+    'aria-describedby': 'overview-pooling',
     'aria-label': t('a11y.overviewName', { nQ: o.nQ, nK: o.nK, pool: t(`a11y.pool.${o.pool}`), rows: o.rows, cols: o.cols }),
   });
   // Keyboard zoom: arrows move the tile (its centre) by STEP, Shift by 2 STEP; Enter zooms at the
   // selected row. The tile's query row becomes the selected row, as a click does.
-  const centre = o.tile ? [Math.floor((o.tile[0] + o.tile[1]) / 2), Math.floor((o.tile[2] + o.tile[3]) / 2)]
+  const centre = o.tile
+    ? [Math.floor((o.tile[0] + o.tile[1]) / 2), Math.floor((o.tile[2] + o.tile[3]) / 2)]
     : [o.selectedRow, Math.min(o.nK - 1, o.selectedRow)];
   canvas.addEventListener('keydown', (ev) => {
     const step = ev.shiftKey ? 2 * STEP : STEP;
@@ -43,7 +49,9 @@ export function renderOverview(container, o) {
     const key = Math.min(o.nK - 1, Math.max(0, centre[1] + move[1]));
     o.onPick(query, key);
   });
-  canvas.addEventListener('blur', (ev) => { if (ev.relatedTarget) keyboardFocus = false; });
+  canvas.addEventListener('blur', (ev) => {
+    if (ev.relatedTarget) keyboardFocus = false;
+  });
   const { hi, saturates } = paintGrid(canvas, o.grid, o.rows, o.cols);
   const scale = SIZE / Math.max(o.rows, o.cols);
   canvas.style.setProperty('width', `${Math.round(o.cols * scale)}px`);
@@ -54,13 +62,17 @@ export function renderOverview(container, o) {
   marks.push(h('div', { class: 'overview-row', style: { top: `${rowY}px`, width: `${Math.round(o.cols * scale)}px` } }));
   if (o.tile) {
     const [r0, r1, c0, c1] = o.tile;
-    marks.push(h('div', {
-      class: 'overview-tile',
-      style: {
-        top: `${(r0 / o.nQ) * o.rows * scale}px`, left: `${(c0 / o.nK) * o.cols * scale}px`,
-        height: `${Math.max(2, ((r1 - r0) / o.nQ) * o.rows * scale)}px`, width: `${Math.max(2, ((c1 - c0) / o.nK) * o.cols * scale)}px`,
-      },
-    }));
+    marks.push(
+      h('div', {
+        class: 'overview-tile',
+        style: {
+          top: `${(r0 / o.nQ) * o.rows * scale}px`,
+          left: `${(c0 / o.nK) * o.cols * scale}px`,
+          height: `${Math.max(2, ((r1 - r0) / o.nQ) * o.rows * scale)}px`,
+          width: `${Math.max(2, ((c1 - c0) / o.nK) * o.cols * scale)}px`,
+        },
+      }),
+    );
   }
   frame.append(...marks);
   canvas.addEventListener('click', (ev) => {
@@ -72,16 +84,24 @@ export function renderOverview(container, o) {
   const blockR = o.nQ / o.rows;
   const blockC = o.nK / o.cols;
   const pool = t(`app.pool.${o.pool}`);
-  const block = blockR === 1 && blockC === 1 ? t('app.overview.oneCell')
-    : t('app.overview.block', { pool, r: fmtBlock(blockR), c: fmtBlock(blockC) });
-  mount(container,
-    h('div', { class: 'view-head' },
+  const block =
+    blockR === 1 && blockC === 1 ? t('app.overview.oneCell') : t('app.overview.block', { pool, r: fmtBlock(blockR), c: fmtBlock(blockC) });
+  mount(
+    container,
+    h(
+      'div',
+      { class: 'view-head' },
       h('h3', {}, t('app.overview.title', { nQ: o.nQ, nK: o.nK })),
-      h('p', { class: 'note', id: 'overview-pooling' }, t('app.overview.pooling', { pool, block }) +
-        (saturates ? t('app.overview.saturates', { hi: hi.toPrecision(3) }) : ''))),
+      h(
+        'p',
+        { class: 'note', id: 'overview-pooling' },
+        t('app.overview.pooling', { pool, block }) + (saturates ? t('app.overview.saturates', { hi: hi.toPrecision(3) }) : ''),
+      ),
+    ),
     renderLegend(0, hi, 3, t('app.overview.masked')),
     frame,
-    h('p', { class: 'note' }, t('app.overview.axes', { q: o.nQ - 1, k: o.nK - 1 })));
+    h('p', { class: 'note' }, t('app.overview.axes', { q: o.nQ - 1, k: o.nK - 1 })),
+  );
   if (keyboardFocus && (!document.activeElement || document.activeElement === document.body)) canvas.focus();
 }
 
@@ -95,14 +115,15 @@ export function renderOverview(container, o) {
 export function paintGrid(canvas, grid, rows, cols) {
   const ctx = canvas.getContext('2d');
   const image = ctx.createImageData(cols, rows);
-  const sorted = Float32Array.from(grid).filter((x) => !Number.isNaN(x)).sort();
+  const sorted = Float32Array.from(grid)
+    .filter((x) => !Number.isNaN(x))
+    .sort();
   const top = sorted.length ? sorted[sorted.length - 1] : 0;
   let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
   if (!(hi > 0)) hi = top > 0 ? top : 1;
   for (let i = 0; i < rows * cols; i++) {
     const x = grid[i];
-    const [r, g, b] = Number.isNaN(x) ? [221, 226, 232]
-      : parseRgb(paletteColour(x / hi));
+    const [r, g, b] = Number.isNaN(x) ? [221, 226, 232] : parseRgb(paletteColour(x / hi));
     image.data.set([r, g, b, 255], 4 * i);
   }
   ctx.putImageData(image, 0, 0);

@@ -51,10 +51,20 @@ export function paletteColour(t, id = current) {
 /** [r, g, b] (0..255) of a CSS colour "rgb(...)" or "#rrggbb". */
 export function parseRgb(colour) {
   if (colour.startsWith('#')) {
-    const hex = colour.length === 4 ? colour.slice(1).split('').map((c) => c + c).join('') : colour.slice(1);
+    const hex =
+      colour.length === 4
+        ? colour
+            .slice(1)
+            .split('')
+            .map((c) => c + c)
+            .join('')
+        : colour.slice(1);
     return [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16));
   }
-  return colour.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+  return colour
+    .match(/\d+(\.\d+)?/g)
+    .slice(0, 3)
+    .map(Number);
 }
 
 /** WCAG 2 relative luminance of [r, g, b] (0..255). */

@@ -20,13 +20,20 @@ export const DATASET_KEYS = {
 
 const PATTERNS = [
   [/^Edited from: ([\s\S]*)$/, (m) => tData('app.src.edited', { source: sourceNodes(m[1]) })],
-  [/^Random layer \(mulberry32 seed (-?\d+)\) on the tokens of: ([\s\S]*)$/,
-    (m) => tData('app.src.randomLayerOn', { seed: m[1], source: sourceNodes(m[2]) }, ['source'])],
-  [/^Random layer \(mulberry32 seed (-?\d+)\): X in \[-2, 2\], W in \[-1, 1\], quarter steps\.$/,
-    (m) => [t('app.src.randomLayer', { seed: m[1] })]],
-  [/^Generated: (\d+) tokens, d_k = 16 \(8 random content \+ 8 position dimensions, seed 512\), causal; V = key position\.$/,
-    (m) => [t('app.src.long', { n: m[1] })]],
-  [/^([\s\S]*), head (\S+); real weights from (web\/data\/real\/(\S+)) \(MIT, TransformerLens notebooks\)\. V = key position, so the output is the mean attended position\.$/,
+  [
+    /^Random layer \(mulberry32 seed (-?\d+)\) on the tokens of: ([\s\S]*)$/,
+    (m) => tData('app.src.randomLayerOn', { seed: m[1], source: sourceNodes(m[2]) }, ['source']),
+  ],
+  [
+    /^Random layer \(mulberry32 seed (-?\d+)\): X in \[-2, 2\], W in \[-1, 1\], quarter steps\.$/,
+    (m) => [t('app.src.randomLayer', { seed: m[1] })],
+  ],
+  [
+    /^Generated: (\d+) tokens, d_k = 16 \(8 random content \+ 8 position dimensions, seed 512\), causal; V = key position\.$/,
+    (m) => [t('app.src.long', { n: m[1] })],
+  ],
+  [
+    /^([\s\S]*), head (\S+); real weights from (web\/data\/real\/(\S+)) \(MIT, TransformerLens notebooks\)\. V = key position, so the output is the mean attended position\.$/,
     (m) => {
       const info = REAL_DATASETS[m[4]];
       const key = DATASET_KEYS[m[4]];
@@ -34,7 +41,8 @@ const PATTERNS = [
       const input = / on (".*")$/.exec(info.text)?.[1];
       const text = tData(`app.src.text.${key}`, input ? { input } : {});
       return tData('app.src.real', { text, head: m[2], path: m[3] });
-    }],
+    },
+  ],
 ];
 
 /**

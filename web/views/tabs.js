@@ -24,11 +24,18 @@ export function syncTabs(list) {
     if (!panel) continue;
     if (list.hidden) {
       // Side by side (the heatmaps when there are no tabs): the panels are plain regions again.
-      if (panel.dataset.tabpanel) { panel.removeAttribute('role'); panel.removeAttribute('aria-labelledby'); delete panel.dataset.tabpanel; }
+      if (panel.dataset.tabpanel) {
+        panel.removeAttribute('role');
+        panel.removeAttribute('aria-labelledby');
+        delete panel.dataset.tabpanel;
+      }
       continue;
     }
     // One panel shared by every tab (the lab's): labelled by the selected tab.
-    if (panel.getAttribute('role') !== 'tabpanel') { panel.setAttribute('role', 'tabpanel'); panel.dataset.tabpanel = '1'; }
+    if (panel.getAttribute('role') !== 'tabpanel') {
+      panel.setAttribute('role', 'tabpanel');
+      panel.dataset.tabpanel = '1';
+    }
     if (tab.id && (tab === selected || !panel.hasAttribute('aria-labelledby'))) panel.setAttribute('aria-labelledby', tab.id);
   }
 }
@@ -42,8 +49,12 @@ export function initTabs(list) {
   if (!list || list.dataset.tabsReady) return;
   list.dataset.tabsReady = '1';
   let focusedId = null;
-  list.addEventListener('focusin', (ev) => { focusedId = ev.target.closest('[role="tab"]')?.id || null; });
-  list.addEventListener('focusout', (ev) => { if (ev.relatedTarget) focusedId = null; });
+  list.addEventListener('focusin', (ev) => {
+    focusedId = ev.target.closest('[role="tab"]')?.id || null;
+  });
+  list.addEventListener('focusout', (ev) => {
+    if (ev.relatedTarget) focusedId = null;
+  });
   list.addEventListener('keydown', (ev) => {
     const current = ev.target.closest('[role="tab"]');
     if (!current) return;

@@ -18,20 +18,20 @@ namespace attn {
 /// What a raw n_q x n_k block of numbers looks like, before anything is computed from it.
 struct HeadCheck {
     int n_q = 0, n_k = 0;
-    std::int64_t nonfinite = 0;          ///< NaN or +Inf entries (-Inf is a mask fill, below)
-    int first_nonfinite_row = -1;        ///< row and column of the first one (row-major order)
+    std::int64_t nonfinite = 0;    ///< NaN or +Inf entries (-Inf is a mask fill, below)
+    int first_nonfinite_row = -1;  ///< row and column of the first one (row-major order)
     int first_nonfinite_col = -1;
-    std::int64_t negative = 0;           ///< entries < 0 (finite)
-    std::int64_t above_one = 0;          ///< entries > 1 + kProbabilityTolerance
+    std::int64_t negative = 0;   ///< entries < 0 (finite)
+    std::int64_t above_one = 0;  ///< entries > 1 + kProbabilityTolerance
     /// Entries <= kMaskFill: the -FLT_MAX or -1e38 fill of masked logits, and -Inf (what
     /// TransformerLens' attn_scores and many exports hold above the diagonal). Not
     /// probabilities; read as logits they are masked keys.
     std::int64_t fill = 0;
-    double min_value = 0, max_value = 0; ///< over finite entries (NaN if none)
-    int zero_rows = 0;                   ///< rows whose entries are all exactly 0
+    double min_value = 0, max_value = 0;  ///< over finite entries (NaN if none)
+    int zero_rows = 0;                    ///< rows whose entries are all exactly 0
     /// max |sum_j a_tj - 1| over the rows that are not all zero and hold no NaN or +-Inf.
     double max_row_sum_error = 0;
-    int worst_row = -1;                  ///< the first row where it occurs (-1: no such row)
+    int worst_row = -1;  ///< the first row where it occurs (-1: no such row)
     /// Rows with a positive value above the causal diagonal (key j > t + (n_k - n_q)), the
     /// largest such value and the first such row. Meaningful for probabilities of a head said to
     /// be causal; check_head counts them whatever the head is said to be.
@@ -69,14 +69,14 @@ const char* to_string(Verdict v);
 
 /// Head pattern classes (seed 002; the scoring is ours, docs/analysis.md "Head patterns").
 enum class PatternKind {
-    sink,       ///< most mass on the first key(s) (BOS): score = mean sink mass
-    self,       ///< on the query's own position (offset 0)
-    previous,   ///< on the previous position (offset 1)
-    next,       ///< on the next position (offset -1; bidirectional heads)
-    offset,     ///< on one diagonal at offset d >= 2 (an induction stripe on repeated text)
-    strided,    ///< spread over diagonals at multiples of a period p >= 2
-    position,   ///< on one fixed key column j >= 1 for every query
-    global,     ///< broad: score = mean breadth x (1 - the best score above)
+    sink,      ///< most mass on the first key(s) (BOS): score = mean sink mass
+    self,      ///< on the query's own position (offset 0)
+    previous,  ///< on the previous position (offset 1)
+    next,      ///< on the next position (offset -1; bidirectional heads)
+    offset,    ///< on one diagonal at offset d >= 2 (an induction stripe on repeated text)
+    strided,   ///< spread over diagonals at multiples of a period p >= 2
+    position,  ///< on one fixed key column j >= 1 for every query
+    global,    ///< broad: score = mean breadth x (1 - the best score above)
 };
 const char* to_string(PatternKind k);
 
@@ -90,11 +90,14 @@ struct PatternScores {
     double self = 0;
     double previous = 0;
     double next = 0;
-    double offset = 0;    int offset_d = 0;     ///< best diagonal with |d| >= 2
+    double offset = 0;
+    int offset_d = 0;  ///< best diagonal with |d| >= 2
     /// Mass on the diagonals +-p, +-2p, ... beyond the best single one of them and beyond the
     /// mass of any other residue class d mod p (so flat or decaying rows score 0).
-    double strided = 0;   int period = 0;
-    double position = 0;  int position_key = 0; ///< best fixed column j >= 1
+    double strided = 0;
+    int period = 0;
+    double position = 0;
+    int position_key = 0;  ///< best fixed column j >= 1
     /// mean breadth (N_eff - 1) / (|Omega_t| - 1) times (1 - the largest score above).
     double global = 0;
 };
@@ -125,8 +128,8 @@ struct AnalyzeOptions {
     int top_k = kRowDefaults.top_k;
     int sink_keys = kRowDefaults.sink_keys;
     double delta = kRowDefaults.delta;
-    int thumbnail = 32;      ///< side of the pooled (mean) thumbnail, 0 = none, at most 1024
-    bool want_rows = true;   ///< keep the per-row metrics (the summary is always computed)
+    int thumbnail = 32;     ///< side of the pooled (mean) thumbnail, 0 = none, at most 1024
+    bool want_rows = true;  ///< keep the per-row metrics (the summary is always computed)
 };
 
 struct HeadAnalysis {
@@ -135,11 +138,11 @@ struct HeadAnalysis {
     /// False when the verdict forbids the reading (see analyze_head): then summary.rows = n_q,
     /// its means NaN, no rows, pattern global with confidence 0 and a 0 x 0 thumbnail.
     bool computed = false;
-    HeadSummary summary;            ///< means over non-empty rows
-    std::vector<RowMetrics> rows;   ///< n_q entries when want_rows and computed
+    HeadSummary summary;           ///< means over non-empty rows
+    std::vector<RowMetrics> rows;  ///< n_q entries when want_rows and computed
     Pattern pattern;
-    Matrix thumbnail;               ///< min(thumbnail, n_q) x min(thumbnail, n_k), mean-pooled
-                                    ///< normalised weights; NaN where no cell is visible
+    Matrix thumbnail;  ///< min(thumbnail, n_q) x min(thumbnail, n_k), mean-pooled
+                       ///< normalised weights; NaN where no cell is visible
 };
 
 /// Checks and analyses one head of raw values (row-major n_q x n_k float32, as read from a file).

@@ -70,10 +70,10 @@ struct HeadSummary {
 
 struct Result {
     int n_q = 0, n_k = 0, d_v = 0;
-    double scale = 1.0;      ///< the scale actually used (qkv), 1 otherwise
-    Matrix scores;           ///< n_q x n_k, S before temperature; NaN where not visible
-    Matrix weights;          ///< n_q x n_k, rows sum to 1 over Omega_t, 0 elsewhere
-    Matrix output;           ///< n_q x d_v, O = A V (0 rows for empty queries)
+    double scale = 1.0;                 ///< the scale actually used (qkv), 1 otherwise
+    Matrix scores;                      ///< n_q x n_k, S before temperature; NaN where not visible
+    Matrix weights;                     ///< n_q x n_k, rows sum to 1 over Omega_t, 0 elsewhere
+    Matrix output;                      ///< n_q x d_v, O = A V (0 rows for empty queries)
     std::vector<std::uint8_t> visible;  ///< n_q x n_k, 1 where the key is in Omega_t
     std::vector<RowMetrics> rows;       ///< n_q entries
     HeadSummary summary;

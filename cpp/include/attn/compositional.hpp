@@ -37,14 +37,14 @@ std::vector<double> normalized(const std::vector<double>& row);
 
 /// The sink/content split of one row (MATH.md, "Entropy identity").
 struct SinkSplit {
-    double sink_mass = 0;        ///< s = sum of a_j, j < sink_keys; in [0, 1]
-    double content_mass = 0;     ///< 1 - s, summed directly over the content keys (no cancellation)
-    double sink_entropy = 0;     ///< h(s), nats, in [0, ln 2]
-    double content_entropy = 0;  ///< H(c), nats, in [0, ln(n - sink_keys)]; NaN when s = 1
-    double content_term = 0;     ///< (1 - s) H(c); 0 when s = 1 (its limit, so the identity holds)
-    double sink_spread = 0;      ///< H(sigma), sigma = a_{:k} / s: 0 when k = 1; NaN when s = 0
-    double sink_spread_term = 0; ///< s H(sigma); 0 when k = 1 or s = 0
-    double entropy = 0;          ///< H(a) computed directly from a
+    double sink_mass = 0;         ///< s = sum of a_j, j < sink_keys; in [0, 1]
+    double content_mass = 0;      ///< 1 - s, summed directly over the content keys (no cancellation)
+    double sink_entropy = 0;      ///< h(s), nats, in [0, ln 2]
+    double content_entropy = 0;   ///< H(c), nats, in [0, ln(n - sink_keys)]; NaN when s = 1
+    double content_term = 0;      ///< (1 - s) H(c); 0 when s = 1 (its limit, so the identity holds)
+    double sink_spread = 0;       ///< H(sigma), sigma = a_{:k} / s: 0 when k = 1; NaN when s = 0
+    double sink_spread_term = 0;  ///< s H(sigma); 0 when k = 1 or s = 0
+    double entropy = 0;           ///< H(a) computed directly from a
     /// H(a) - (h(s) + s H(sigma) + (1 - s) H(c)): 0 up to rounding (~1e-16)
     double residual = 0;
     bool content_defined() const { return content_mass > 0; }
@@ -96,13 +96,13 @@ RowComparison compare_rows(const std::vector<double>& a, const std::vector<doubl
 /// 0 when k = 1.
 struct AitchisonSplit {
     bool defined = false;
-    std::string reason;         ///< why not defined ("" when defined)
-    double distance = 0;        ///< d_A(x, y) = ||clr x - clr y||_2
-    double balance_x = 0;       ///< b(x)
-    double balance_y = 0;       ///< b(y)
-    double sink_term = 0;       ///< |b(x) - b(y)|
-    double within_sink = 0;     ///< d_A between the sink subcompositions (0 when k = 1)
-    double content_term = 0;    ///< d_A(c_x, c_y) between the content subcompositions
+    std::string reason;       ///< why not defined ("" when defined)
+    double distance = 0;      ///< d_A(x, y) = ||clr x - clr y||_2
+    double balance_x = 0;     ///< b(x)
+    double balance_y = 0;     ///< b(y)
+    double sink_term = 0;     ///< |b(x) - b(y)|
+    double within_sink = 0;   ///< d_A between the sink subcompositions (0 when k = 1)
+    double content_term = 0;  ///< d_A(c_x, c_y) between the content subcompositions
 };
 
 /// From two strictly positive compositions of D >= 2 parts, parts 0..k-1 the sink (1 <= k < D).
@@ -157,9 +157,9 @@ struct Flip {
 };
 
 struct FlipReport {
-    long long triples = 0;    ///< triples (R, P < Q) with all four head-level values defined
-    long long flips = 0;      ///< how many of them flip
-    std::vector<Flip> list;   ///< the first `max_list` flips, by R, then P, then Q
+    long long triples = 0;   ///< triples (R, P < Q) with all four head-level values defined
+    long long flips = 0;     ///< how many of them flip
+    std::vector<Flip> list;  ///< the first `max_list` flips, by R, then P, then Q
 };
 
 /// Flip detector over H heads. keep[i][j], drop[i][j]: H x H symmetric head-level values of one
@@ -195,17 +195,17 @@ struct HeadRows {
 /// when a part is visible in one row only ("a zero part"), when fewer than 2 parts remain, or
 /// when no sink key or no content key is a part.
 struct HeadComparison {
-    int rows = 0;             ///< rows averaged for JSD, cosine and entropy gap
-    KeepDrop jsd;             ///< mean JSD (nats); NaN when rows = 0
-    KeepDrop cosine;          ///< mean cosine similarity
-    KeepDrop entropy_gap;     ///< mean |H(x) - H(y)| (nats)
-    int aitchison_rows = 0;   ///< rows where d_A is defined
+    int rows = 0;                  ///< rows averaged for JSD, cosine and entropy gap
+    KeepDrop jsd;                  ///< mean JSD (nats); NaN when rows = 0
+    KeepDrop cosine;               ///< mean cosine similarity
+    KeepDrop entropy_gap;          ///< mean |H(x) - H(y)| (nats)
+    int aitchison_rows = 0;        ///< rows where d_A is defined
     std::string aitchison_reason;  ///< the first undefined row's reason ("row t: ...") or ""
-    double aitchison = 0;     ///< mean d_A over those rows; NaN when aitchison_rows = 0
-    double aitchison_sq = 0;  ///< mean d_A^2 = sink_sq + within_sink_sq + content_sq
-    double sink_sq = 0;       ///< mean (b(x) - b(y))^2
-    double within_sink_sq = 0;  ///< mean squared sink-subcomposition distance (0 with one sink key)
-    double content_sq = 0;    ///< mean d_A(c_x, c_y)^2
+    double aitchison = 0;          ///< mean d_A over those rows; NaN when aitchison_rows = 0
+    double aitchison_sq = 0;       ///< mean d_A^2 = sink_sq + within_sink_sq + content_sq
+    double sink_sq = 0;            ///< mean (b(x) - b(y))^2
+    double within_sink_sq = 0;     ///< mean squared sink-subcomposition distance (0 with one sink key)
+    double content_sq = 0;         ///< mean d_A(c_x, c_y)^2
 };
 
 /// Compares head x with head y (see HeadComparison). Throws kShapeMismatch for different shapes.

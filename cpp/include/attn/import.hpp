@@ -68,8 +68,8 @@ void to_float32(DType t, const std::uint8_t* src, std::size_t count, float* dst)
 struct Layout {
     int layers = 1;
     int heads = 1;
-    int n_q = 0;   ///< queries (destination positions, axis -2)
-    int n_k = 0;   ///< keys (source positions, axis -1)
+    int n_q = 0;  ///< queries (destination positions, axis -2)
+    int n_k = 0;  ///< keys (source positions, axis -1)
     std::uint64_t head_elements() const { return static_cast<std::uint64_t>(n_q) * n_k; }
     int total_heads() const { return layers * heads; }
 };

@@ -18,8 +18,7 @@ struct KernelSet {
     const char* name;
 
     /// scores[i][j] = scale * dot(q_i, k_j).  q: n_q x d, k: n_k x d, scores: n_q x n_k.
-    void (*scores_qk)(const float* q, const float* k, int n_q, int n_k, int d, float scale,
-                      float* scores);
+    void (*scores_qk)(const float* q, const float* k, int n_q, int n_k, int d, float scale, float* scores);
 
     /// Softmax of one row over its visible keys, with temperature, and the row's metrics.
     ///   in:  s[0..n)       scores (anything, even NaN, where visible[j] == 0: never read there)
@@ -29,8 +28,8 @@ struct KernelSet {
     /// Stable: subtracts max over Omega_t. Entropy as H = ln Z - sum(e_j x_j)/Z with
     /// x_j = (s_j - max)/tau (no log per element). Error: H within 1e-6 relative of a double
     /// reference for rows up to 4096 keys.
-    void (*softmax_row)(const float* s, const std::uint8_t* visible, int n, const RowParams& p,
-                        float* a, RowMetrics& m);
+    void (*softmax_row)(const float* s, const std::uint8_t* visible, int n, const RowParams& p, float* a,
+                        RowMetrics& m);
 
     /// out (n_q x d_v) = a (n_q x n_k) * v (n_k x d_v).
     void (*weighted_sum)(const float* a, const float* v, int n_q, int n_k, int d_v, float* out);

@@ -26,11 +26,11 @@ namespace attn {
 
 /// Keys of one query row for the angle sweep.
 struct SweepKeys {
-    int n_k = 0;                         ///< number of keys (>= 0)
-    int d_k = 0;                         ///< key dimension, >= 2 (q(theta) needs two axes)
-    std::vector<double> keys;            ///< n_k x d_k, row-major, finite
-    std::vector<std::uint8_t> visible;   ///< n_k flags (1 = key in Omega_t) or empty = all visible
-    double scale = 1.0;                  ///< multiplies q . k_j; finite and > 0
+    int n_k = 0;                        ///< number of keys (>= 0)
+    int d_k = 0;                        ///< key dimension, >= 2 (q(theta) needs two axes)
+    std::vector<double> keys;           ///< n_k x d_k, row-major, finite
+    std::vector<std::uint8_t> visible;  ///< n_k flags (1 = key in Omega_t) or empty = all visible
+    double scale = 1.0;                 ///< multiplies q . k_j; finite and > 0
 };
 
 /// Weights of the unit query q(theta) = cos(theta) e_1 + sin(theta) e_2 (the plane of the first
@@ -52,7 +52,7 @@ struct AngleSweep {
     std::vector<int> keys;       ///< the visible keys (Omega_t), ascending; empty when `empty`
     /// weights[t][k][i] = a_{keys[k]}(thetas[i]) at temperature taus[t]; each [t][.][i] sums to 1.
     std::vector<std::vector<std::vector<double>>> weights;
-    bool empty = false;          ///< no visible key: keys and every weights[t] are empty
+    bool empty = false;  ///< no visible key: keys and every weights[t] are empty
 };
 
 /// Runs angle_weights() over the grid. taus: 1 to 16 temperatures, each finite and > 0
@@ -75,16 +75,16 @@ struct RowProblem {
     /// The query q_t (d_k numbers) when the scores are s_j = scale * q_t . k_j (mode qkv); empty
     /// otherwise (then the key derivatives are undefined: there are no keys to move).
     std::vector<double> query;
-    double scale = 1.0;                 ///< the scale of s_j = scale q.k_j (finite > 0 when `query` is given)
-    double tau = 1.0;                   ///< temperature, finite and > 0
+    double scale = 1.0;  ///< the scale of s_j = scale q.k_j (finite > 0 when `query` is given)
+    double tau = 1.0;    ///< temperature, finite and > 0
 };
 
 /// What moving one visible key j does to the row's output. Norms are Euclidean (vectors) and
 /// operator 2-norms (matrices); the rank-one d o/d k_j has equal operator and Frobenius norms.
 struct KeySensitivity {
-    int key = 0;             ///< j
-    double weight = 0;       ///< a_j
-    double distance = 0;     ///< ||v_j - o||: how far value j lies from the output
+    int key = 0;          ///< j
+    double weight = 0;    ///< a_j
+    double distance = 0;  ///< ||v_j - o||: how far value j lies from the output
     /// ||d o / d v_j|| = ||a_j I|| = a_j: a change dv of value j moves o by exactly a_j dv.
     double value_effect = 0;
     /// ||d o / d s_j|| = a_j ||v_j - o|| / tau  (d o/d s_j = a_j (v_j - o) / tau).
@@ -107,10 +107,10 @@ struct Leaders {
 };
 
 struct RowSensitivity {
-    bool empty = false;                 ///< no visible key: everything below is empty
-    std::vector<double> weights;        ///< n_k weights a_j (0 where masked)
-    std::vector<double> output;         ///< o, d_v numbers (empty when `empty`)
-    std::vector<KeySensitivity> keys;   ///< one per visible key, ascending j
+    bool empty = false;                ///< no visible key: everything below is empty
+    std::vector<double> weights;       ///< n_k weights a_j (0 where masked)
+    std::vector<double> output;        ///< o, d_v numbers (empty when `empty`)
+    std::vector<KeySensitivity> keys;  ///< one per visible key, ascending j
     Leaders leaders;
 };
 
@@ -141,11 +141,11 @@ double weight_sum(const std::vector<double>& weights);
 /// Step 3, "the causal mask renormalises the row": the reference row `before` (no mask), the
 /// flags of the keys the mask leaves visible and the masked row `after`.
 struct Renormalisation {
-    double kept = 0;               ///< sum of before_j over the visible keys (in order)
+    double kept = 0;  ///< sum of before_j over the visible keys (in order)
     /// before_j / kept at visible keys, 0 elsewhere (NaN at visible keys when kept = 0)
     std::vector<double> expected;
-    double max_diff = 0;           ///< max_j |after_j - expected_j| (NaN if any term is NaN)
-    double after_sum = 0;          ///< sum_j after_j, in order
+    double max_diff = 0;   ///< max_j |after_j - expected_j| (NaN if any term is NaN)
+    double after_sum = 0;  ///< sum_j after_j, in order
 };
 
 /// Throws attn::Error(kShapeMismatch, field "weights") unless before, visible and after have one

@@ -63,27 +63,27 @@ std::vector<double> random_feature_matrix(int m, int d, std::uint64_t seed);
 
 /// One query's comparison.
 struct LinearRow {
-    bool empty = false;       ///< Omega_t is empty (softmax's empty row too): everything undefined
-    bool degenerate = false;  ///< phi(q_t) . sum phi(k_j) = 0 (relu: every feature of q_t or of the
-                              ///< visible keys is 0): a_lin and O_lin undefined
-    double denominator = 0;   ///< phi(q_t)^T sum_{j in Omega_t} phi(k_j) (NaN when empty)
-    double output_error = 0;  ///< ||O_lin[t] - O_soft[t]||_2 (NaN when undefined or d_v = 0)
-    double relative_error = 0;  ///< output_error / ||O_soft[t]||_2 (NaN also when ||O_soft[t]|| = 0)
+    bool empty = false;           ///< Omega_t is empty (softmax's empty row too): everything undefined
+    bool degenerate = false;      ///< phi(q_t) . sum phi(k_j) = 0 (relu: every feature of q_t or of the
+                                  ///< visible keys is 0): a_lin and O_lin undefined
+    double denominator = 0;       ///< phi(q_t)^T sum_{j in Omega_t} phi(k_j) (NaN when empty)
+    double output_error = 0;      ///< ||O_lin[t] - O_soft[t]||_2 (NaN when undefined or d_v = 0)
+    double relative_error = 0;    ///< output_error / ||O_soft[t]||_2 (NaN also when ||O_soft[t]|| = 0)
     double max_weight_error = 0;  ///< max_j |a_lin[t,j] - a_soft[t,j]| (NaN when undefined)
 };
 
 struct LinearAttention {
     int n_q = 0, n_k = 0, d_v = 0;
-    int m = 0;                 ///< feature dimension used (d_k for elu)
-    double input_scale = 1;    ///< c = sqrt(scale / tau)
-    std::string path;          ///< "prefix" or "per-row" (see Cost above)
-    std::vector<double> weights;  ///< n_q x n_k implied weights a_lin (0 outside Omega_t, 0 rows when undefined)
-    std::vector<double> output;   ///< n_q x d_v, O_lin (0 rows when undefined)
-    std::vector<LinearRow> rows;  ///< n_q entries
-    int defined_rows = 0;         ///< rows neither empty nor degenerate
-    double mean_output_error = 0;     ///< over defined rows (NaN if none or d_v = 0)
-    double mean_relative_error = 0;   ///< over defined rows with ||O_soft[t]|| > 0 (NaN if none)
-    double mean_max_weight_error = 0; ///< over defined rows (NaN if none)
+    int m = 0;                         ///< feature dimension used (d_k for elu)
+    double input_scale = 1;            ///< c = sqrt(scale / tau)
+    std::string path;                  ///< "prefix" or "per-row" (see Cost above)
+    std::vector<double> weights;       ///< n_q x n_k implied weights a_lin (0 outside Omega_t, 0 rows when undefined)
+    std::vector<double> output;        ///< n_q x d_v, O_lin (0 rows when undefined)
+    std::vector<LinearRow> rows;       ///< n_q entries
+    int defined_rows = 0;              ///< rows neither empty nor degenerate
+    double mean_output_error = 0;      ///< over defined rows (NaN if none or d_v = 0)
+    double mean_relative_error = 0;    ///< over defined rows with ||O_soft[t]|| > 0 (NaN if none)
+    double mean_max_weight_error = 0;  ///< over defined rows (NaN if none)
 };
 
 /// Linear attention of the qkv problem `p` beside its softmax result `soft` = compute(p) (same

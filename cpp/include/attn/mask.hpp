@@ -39,8 +39,7 @@ struct MaskSpec {
         if (stride > 1 && !sink && ((pos - j) % stride + stride) % stride != 0) return false;
         if (!key_padding.empty() && key_padding[static_cast<std::size_t>(j)]) return false;
         if (!allow.empty() &&
-            !allow[static_cast<std::size_t>(t) * static_cast<std::size_t>(n_k) +
-                   static_cast<std::size_t>(j)])
+            !allow[static_cast<std::size_t>(t) * static_cast<std::size_t>(n_k) + static_cast<std::size_t>(j)])
             return false;
         return true;
     }

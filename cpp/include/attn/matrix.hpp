@@ -17,9 +17,7 @@ struct Matrix {
 
     bool empty() const noexcept { return rows == 0 || cols == 0; }
     float* row(int i) noexcept { return data.data() + static_cast<std::size_t>(i) * cols; }
-    const float* row(int i) const noexcept {
-        return data.data() + static_cast<std::size_t>(i) * cols;
-    }
+    const float* row(int i) const noexcept { return data.data() + static_cast<std::size_t>(i) * cols; }
     float& operator()(int i, int j) noexcept { return row(i)[j]; }
     float operator()(int i, int j) const noexcept { return row(i)[j]; }
 };

@@ -37,20 +37,20 @@ struct HeadProjection {
 /// A multi-head layer's inputs. Mask, temperature, scale (per head: <= 0 means 1/sqrt(d_k of that
 /// head)), top-k, sink keys and delta come from `settings` (a Problem whose matrices are ignored).
 struct LayerProblem {
-    Matrix x;                          ///< n x d_model, finite; 1 <= n <= kMaxTokens, 1 <= d_model <= kMaxDim
-    std::vector<HeadProjection> heads; ///< 1 to kMaxHeads heads
-    Matrix wo;                         ///< (sum_h d_v^h) x d_out, finite, or empty (no projection)
-    bool residual = false;             ///< output = X + concat W_O; needs d_out = d_model
-    Problem settings;                  ///< mask, tau, scale, top_k, sink_keys, delta
+    Matrix x;                           ///< n x d_model, finite; 1 <= n <= kMaxTokens, 1 <= d_model <= kMaxDim
+    std::vector<HeadProjection> heads;  ///< 1 to kMaxHeads heads
+    Matrix wo;                          ///< (sum_h d_v^h) x d_out, finite, or empty (no projection)
+    bool residual = false;              ///< output = X + concat W_O; needs d_out = d_model
+    Problem settings;                   ///< mask, tau, scale, top_k, sink_keys, delta
 };
 
 /// What a layer computes.
 struct LayerResult {
-    std::vector<Problem> problems;   ///< per head: the derived qkv Problem (Q_h, K_h, V_h + settings)
-    std::vector<Result> heads;       ///< per head: compute(problems[h]), with `output` gated if a gate
-    std::vector<Matrix> ungated;     ///< per head: A V before the gate (empty Matrix when no gate)
-    Matrix concat;                   ///< n x sum_h d_v^h: the heads' (gated) outputs side by side
-    Matrix output;                   ///< n x d_out: concat W_O (+ X when residual)
+    std::vector<Problem> problems;  ///< per head: the derived qkv Problem (Q_h, K_h, V_h + settings)
+    std::vector<Result> heads;      ///< per head: compute(problems[h]), with `output` gated if a gate
+    std::vector<Matrix> ungated;    ///< per head: A V before the gate (empty Matrix when no gate)
+    Matrix concat;                  ///< n x sum_h d_v^h: the heads' (gated) outputs side by side
+    Matrix output;                  ///< n x d_out: concat W_O (+ X when residual)
 };
 
 /// Logistic sigmoid 1 / (1 + e^-g), in double, without overflow for any finite or infinite g.

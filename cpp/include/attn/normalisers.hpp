@@ -61,14 +61,10 @@ NormalisedRow sparsemax_row(const float* z, int n, double tau, const std::uint8_
 /// method bisection needs alpha > 1). Bisection runs `iterations` (>= 1) halvings of the
 /// bracket and renormalises the result so it sums to 1. Other arguments and errors as
 /// softmax_row().
-NormalisedRow entmax_row(const double* z, int n, double alpha, double tau,
-                         const std::uint8_t* visible = nullptr,
-                         EntmaxMethod method = EntmaxMethod::automatic,
-                         int iterations = kEntmaxBisectionIterations);
-NormalisedRow entmax_row(const float* z, int n, double alpha, double tau,
-                         const std::uint8_t* visible = nullptr,
-                         EntmaxMethod method = EntmaxMethod::automatic,
-                         int iterations = kEntmaxBisectionIterations);
+NormalisedRow entmax_row(const double* z, int n, double alpha, double tau, const std::uint8_t* visible = nullptr,
+                         EntmaxMethod method = EntmaxMethod::automatic, int iterations = kEntmaxBisectionIterations);
+NormalisedRow entmax_row(const float* z, int n, double alpha, double tau, const std::uint8_t* visible = nullptr,
+                         EntmaxMethod method = EntmaxMethod::automatic, int iterations = kEntmaxBisectionIterations);
 
 /// Shannon entropy -sum p ln p in nats over p > 0 (0 ln 0 = 0, no epsilon); NaN for an empty row.
 double row_entropy(const NormalisedRow& r);

@@ -72,10 +72,10 @@ TunnelVision tunnel_vision(double attention_h_norm, double evidence_h_norm, doub
 ///   target   = mean_t (H_t - H*)^2 (pulls every row's entropy towards H*)
 /// The seed sums over layers, heads and rows: sum = rows * mean.
 struct Regularisers {
-    int rows = 0;            ///< rows counted
-    double minimise = 0;     ///< nats; NaN when rows = 0
-    double maximise = 0;     ///< nats
-    double target = 0;       ///< nats^2
+    int rows = 0;         ///< rows counted
+    double minimise = 0;  ///< nats; NaN when rows = 0
+    double maximise = 0;  ///< nats
+    double target = 0;    ///< nats^2
 };
 
 /// From per-row entropies (NaN = empty row, skipped) and H* >= 0.

@@ -15,7 +15,8 @@ template <class T>
 double top_k_mass(std::vector<T>& p, int k) {
     const std::size_t kk = std::min(p.size(), static_cast<std::size_t>(std::max(k, 0)));
     if (kk == 0) return 0.0;
-    if (kk < p.size()) std::nth_element(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(kk - 1), p.end(), std::greater<T>());
+    if (kk < p.size())
+        std::nth_element(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(kk - 1), p.end(), std::greater<T>());
     double s = 0.0;
     for (std::size_t i = 0; i < kk; ++i) s += p[i];
     return s;

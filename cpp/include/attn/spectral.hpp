@@ -28,7 +28,7 @@ namespace attn {
 struct StochasticMatrix {
     int rows = 0;
     int cols = 0;
-    std::vector<double> a;     ///< rows * cols values
+    std::vector<double> a;            ///< rows * cols values
     std::vector<std::uint8_t> empty;  ///< rows flags: 1 where the row summed to 0 (or was non-finite)
     int empty_rows = 0;
 };
@@ -39,15 +39,15 @@ StochasticMatrix row_stochastic(const Matrix& weights);
 
 /// The stationary distribution found by power iteration.
 struct Stationary {
-    bool defined = false;       ///< false for a non-square A or one with empty rows
+    bool defined = false;          ///< false for a non-square A or one with empty rows
     std::string undefined_reason;  ///< why not, when !defined ("" otherwise)
-    std::vector<double> pi;     ///< n entries, >= 0, sum 1 (empty when !defined)
-    double steps = 0;           ///< steps of the lazy chain taken, a power of two (a double: up
-                                ///< to 2^60 once squaring takes over)
-    int squarings = 0;          ///< matrix squarings done (0 when plain steps sufficed)
-    double change = 0;          ///< ||pi_t - pi_{t/2}||_1: what the last half of the run changed
-    double residual = 0;        ///< ||pi A - pi||_1 of the returned pi (NaN when !defined)
-    bool converged = false;     ///< change <= tolerance and residual <= tolerance
+    std::vector<double> pi;        ///< n entries, >= 0, sum 1 (empty when !defined)
+    double steps = 0;              ///< steps of the lazy chain taken, a power of two (a double: up
+                                   ///< to 2^60 once squaring takes over)
+    int squarings = 0;             ///< matrix squarings done (0 when plain steps sufficed)
+    double change = 0;             ///< ||pi_t - pi_{t/2}||_1: what the last half of the run changed
+    double residual = 0;           ///< ||pi A - pi||_1 of the returned pi (NaN when !defined)
+    bool converged = false;        ///< change <= tolerance and residual <= tolerance
 };
 
 /// log2 of the plain power-iteration steps stationary() takes before it squares (2^10 = 1024).

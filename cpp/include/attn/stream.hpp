@@ -31,19 +31,19 @@ struct HeadView {
 enum class Pool { max, mean };
 
 struct StreamOptions {
-    MaskSpec mask;               ///< as in Problem (padding: n_k flags, allow: n_q x n_k, or empty)
-    kernels::RowParams row;      ///< tau, top_k, sink_keys, delta
-    double scale = 0.0;          ///< qkv: <= 0 or NaN = 1/sqrt(d_k)
-    int block_rows = 64;         ///< rows per block, >= 1
-    int overview = 0;            ///< side of the pooled overview (0 = none), at most 1024
+    MaskSpec mask;           ///< as in Problem (padding: n_k flags, allow: n_q x n_k, or empty)
+    kernels::RowParams row;  ///< tau, top_k, sink_keys, delta
+    double scale = 0.0;      ///< qkv: <= 0 or NaN = 1/sqrt(d_k)
+    int block_rows = 64;     ///< rows per block, >= 1
+    int overview = 0;        ///< side of the pooled overview (0 = none), at most 1024
     Pool pool = Pool::max;
-    bool want_output = true;     ///< compute O = A V when the head has values
+    bool want_output = true;  ///< compute O = A V when the head has values
 };
 
 struct StreamResult {
     int n_q = 0, n_k = 0, d_v = 0;
     double scale = 1.0;
-    std::vector<RowMetrics> rows;   ///< n_q entries, identical to compute()'s
+    std::vector<RowMetrics> rows;  ///< n_q entries, identical to compute()'s
     HeadSummary summary;
     Matrix output;                  ///< n_q x d_v (empty without values or want_output)
     Matrix overview;                ///< min(overview, n_q) x min(overview, n_k) pooled weights;

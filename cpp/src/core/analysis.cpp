@@ -33,8 +33,7 @@ constexpr std::size_t kChunkCells = std::size_t{1} << 22;
 class Thumbnail {
 public:
     Thumbnail(int side, int n_q, int n_k)
-        : n_q_(n_q), n_k_(n_k), rows_(side ? std::min(side, n_q) : 0),
-          cols_(side ? std::min(side, n_k) : 0) {
+        : n_q_(n_q), n_k_(n_k), rows_(side ? std::min(side, n_q) : 0), cols_(side ? std::min(side, n_k) : 0) {
         if (!rows_) return;
         sum_.assign(static_cast<std::size_t>(rows_) * cols_, 0.0);
         seen_.assign(sum_.size(), 0);
@@ -50,8 +49,8 @@ public:
         for (int c = 0; c < cols_; ++c) {
             double s = 0;
             std::uint8_t v = 0;
-            for (int j = col_start_[static_cast<std::size_t>(c)];
-                 j < col_start_[static_cast<std::size_t>(c) + 1]; ++j) {
+            for (int j = col_start_[static_cast<std::size_t>(c)]; j < col_start_[static_cast<std::size_t>(c) + 1];
+                 ++j) {
                 s += w[j];
                 v |= vis[j];
             }
@@ -65,24 +64,21 @@ public:
         for (int r = 0; r < rows_; ++r)
             for (int c = 0; c < cols_; ++c) {
                 const std::size_t i = static_cast<std::size_t>(r) * cols_ + static_cast<std::size_t>(c);
-                const double cells = static_cast<double>(row_count_[static_cast<std::size_t>(r)]) *
-                                     (col_start_[static_cast<std::size_t>(c) + 1] -
-                                      col_start_[static_cast<std::size_t>(c)]);
-                m(r, c) = seen_[i] ? static_cast<float>(sum_[i] / cells)
-                                   : std::numeric_limits<float>::quiet_NaN();
+                const double cells =
+                    static_cast<double>(row_count_[static_cast<std::size_t>(r)]) *
+                    (col_start_[static_cast<std::size_t>(c) + 1] - col_start_[static_cast<std::size_t>(c)]);
+                m(r, c) = seen_[i] ? static_cast<float>(sum_[i] / cells) : std::numeric_limits<float>::quiet_NaN();
             }
         return m;
     }
 
 private:
-    static int cell(int i, int cells, int n) {
-        return static_cast<int>(static_cast<long long>(i) * cells / n);
-    }
+    static int cell(int i, int cells, int n) { return static_cast<int>(static_cast<long long>(i) * cells / n); }
     int n_q_, n_k_, rows_, cols_;
     std::vector<double> sum_;
     std::vector<std::uint8_t> seen_;
-    std::vector<int> col_start_;   // keys [col_start_[c], col_start_[c + 1]) pool into column c
-    std::vector<int> row_count_;   // queries pooled into each row of cells
+    std::vector<int> col_start_;  // keys [col_start_[c], col_start_[c + 1]) pool into column c
+    std::vector<int> row_count_;  // queries pooled into each row of cells
 };
 
 }  // namespace
@@ -230,10 +226,14 @@ Verdict verdict(const HeadCheck& c) {
 
 const char* to_string(Verdict v) {
     switch (v) {
-        case Verdict::probabilities: return "probabilities";
-        case Verdict::probabilities_warn: return "probabilities_warn";
-        case Verdict::not_probabilities: return "not_probabilities";
-        case Verdict::invalid: return "invalid";
+        case Verdict::probabilities:
+            return "probabilities";
+        case Verdict::probabilities_warn:
+            return "probabilities_warn";
+        case Verdict::not_probabilities:
+            return "not_probabilities";
+        case Verdict::invalid:
+            return "invalid";
     }
     return "?";
 }
@@ -259,9 +259,9 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
     HeadAnalysis out;
     out.check = check_head(values, n_q, n_k);
     out.verdict = verdict(out.check);
-    out.computed = mode == Mode::weights ? (out.verdict == Verdict::probabilities ||
-                                            out.verdict == Verdict::probabilities_warn)
-                                         : out.verdict != Verdict::invalid;
+    out.computed = mode == Mode::weights
+                       ? (out.verdict == Verdict::probabilities || out.verdict == Verdict::probabilities_warn)
+                       : out.verdict != Verdict::invalid;
     out.summary.rows = n_q;
     if (!out.computed) {
         out.summary.mean_entropy = out.summary.mean_normalized_entropy = out.summary.mean_n_eff =
@@ -300,8 +300,7 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
         h.given = src;
         // The causal test of row t is j <= t + (n_k - n_q), the diagonal check_head uses.
         so.mask.row_offset = c0 + (n_k - n_q);
-        const detail::BlockSink sink = [&](int r0, int n, const float*, const std::uint8_t* vis,
-                                           const float* w) {
+        const detail::BlockSink sink = [&](int r0, int n, const float*, const std::uint8_t* vis, const float* w) {
             for (int i = 0; i < n; ++i) {
                 const std::size_t at = static_cast<std::size_t>(i) * nk;
                 pattern.add_row(c0 + r0 + i, w + at);

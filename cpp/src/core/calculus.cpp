@@ -45,11 +45,13 @@ std::vector<double> entropy_gradient(const std::vector<double>& p, double tau) {
 double entropy_tau_derivative(const std::vector<double>& p, const std::vector<double>& z, double tau) {
     check_tau(tau);
     if (p.size() != z.size())
-        throw Error(ErrorCode::kShapeMismatch, "scores", "entropy_tau_derivative: " + std::to_string(p.size()) +
-                                                             " weights but " + std::to_string(z.size()) + " scores");
+        throw Error(ErrorCode::kShapeMismatch, "scores",
+                    "entropy_tau_derivative: " + std::to_string(p.size()) + " weights but " + std::to_string(z.size()) +
+                        " scores");
     double mean = 0;
     for (std::size_t i = 0; i < z.size(); ++i) {
-        if (!std::isfinite(z[i])) throw Error(ErrorCode::kNonFinite, "scores", "score " + std::to_string(i) + " is not finite");
+        if (!std::isfinite(z[i]))
+            throw Error(ErrorCode::kNonFinite, "scores", "score " + std::to_string(i) + " is not finite");
         mean += p[i] * z[i];
     }
     double var = 0;  // two passes: sum p (z - mean)^2 is >= 0, unlike E[z^2] - E[z]^2

@@ -22,17 +22,21 @@ void check_probability(const std::vector<double>& a) {
         sum += x;
     }
     if (!(std::fabs(sum - 1.0) <= 1e-9))
-        throw Error(ErrorCode::kInvalidValue, "row", "a probability row must sum to 1 (got " + std::to_string(sum) + ")");
+        throw Error(ErrorCode::kInvalidValue, "row",
+                    "a probability row must sum to 1 (got " + std::to_string(sum) + ")");
 }
 
 void same_length(std::size_t a, std::size_t b, const char* what) {
     if (a != b)
-        throw Error(ErrorCode::kShapeMismatch, what,
-                    std::string(what) + ": the two rows have " + std::to_string(a) + " and " + std::to_string(b) + " entries");
+        throw Error(
+            ErrorCode::kShapeMismatch, what,
+            std::string(what) + ": the two rows have " + std::to_string(a) + " and " + std::to_string(b) + " entries");
 }
 
 // x ln(x / m) with 0 ln 0 = 0.
-double kl_term(double x, double m) { return x > 0 ? x * std::log(x / m) : 0.0; }
+double kl_term(double x, double m) {
+    return x > 0 ? x * std::log(x / m) : 0.0;
+}
 
 AitchisonSplit undefined(std::string reason) {
     AitchisonSplit s;
@@ -81,7 +85,8 @@ std::vector<double> normalized(const std::vector<double>& row) {
             throw Error(ErrorCode::kInvalidValue, "row", "a row of weights needs finite entries >= 0");
         sum += x;
     }
-    if (!(sum > 0)) throw Error(ErrorCode::kInvalidValue, "row", "an empty row (weights summing to 0) has no distribution");
+    if (!(sum > 0))
+        throw Error(ErrorCode::kInvalidValue, "row", "an empty row (weights summing to 0) has no distribution");
     std::vector<double> out(row.size());
     for (std::size_t i = 0; i < row.size(); ++i) out[i] = row[i] / sum;
     return out;
@@ -224,7 +229,8 @@ AitchisonSplit aitchison(const std::vector<double>& x, const std::vector<double>
     std::vector<double> lx(x.size()), ly(y.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
         if (!(x[i] > 0) || !(y[i] > 0) || !std::isfinite(x[i]) || !std::isfinite(y[i]))
-            return undefined("part " + std::to_string(i) + " is not strictly positive (a zero part) and no logits are given");
+            return undefined("part " + std::to_string(i) +
+                             " is not strictly positive (a zero part) and no logits are given");
         lx[i] = std::log(x[i]);
         ly[i] = std::log(y[i]);
     }
@@ -235,7 +241,8 @@ Attribution attribute(const SinkSplit& before, const SinkSplit& after) {
     Attribution a;
     if (!before.content_defined() || !after.content_defined()) {
         a.total = kNaN;
-        for (Attribution::Part* p : {&a.termwise, &a.sink_first, &a.content_first, &a.shapley}) p->sink = p->content = kNaN;
+        for (Attribution::Part* p : {&a.termwise, &a.sink_first, &a.content_first, &a.shapley})
+            p->sink = p->content = kNaN;
         return a;
     }
     // The sink block's own change: h(s) and, with several sink keys, s H(sigma).
@@ -247,7 +254,8 @@ Attribution attribute(const SinkSplit& before, const SinkSplit& after) {
     // (s1 - s2) = (m2 - m1): written with the content masses, as F uses them.
     a.sink_first = {dh + (m2 - m1) * hc1, m2 * (hc2 - hc1)};
     a.content_first = {dh + (m2 - m1) * hc2, m1 * (hc2 - hc1)};
-    a.shapley = {0.5 * (a.sink_first.sink + a.content_first.sink), 0.5 * (a.sink_first.content + a.content_first.content)};
+    a.shapley = {0.5 * (a.sink_first.sink + a.content_first.sink),
+                 0.5 * (a.sink_first.content + a.content_first.content)};
     return a;
 }
 
@@ -295,7 +303,8 @@ AitchisonSplit aitchison_of_rows(const std::vector<double>& a, const std::vector
         const bool in_y = logs ? !std::isnan(lb[j]) : b[j] > 0;
         if (!in_x && !in_y) continue;  // outside both rows' Omega: a structural zero of both
         if (in_x != in_y)
-            return undefined("key " + std::to_string(j) + (logs ? " is visible in one row only" : " has weight 0 in one row only") +
+            return undefined("key " + std::to_string(j) +
+                             (logs ? " is visible in one row only" : " has weight 0 in one row only") +
                              " (a zero part" + (logs ? ")" : "; no logits are given)"));
         lx.push_back(logs ? la[j] : std::log(a[j]));
         ly.push_back(logs ? lb[j] : std::log(b[j]));

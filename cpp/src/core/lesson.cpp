@@ -18,9 +18,10 @@ constexpr double kPi = 3.14159265358979323846;
 
 void check_keys(const SweepKeys& k) {
     if (k.d_k < 2)
-        throw Error(ErrorCode::kShapeMismatch, "K",
-                    "the angle sweep needs keys of dimension >= 2 (q(theta) lies in the plane of the first two axes); d_k = " +
-                        std::to_string(k.d_k));
+        throw Error(
+            ErrorCode::kShapeMismatch, "K",
+            "the angle sweep needs keys of dimension >= 2 (q(theta) lies in the plane of the first two axes); d_k = " +
+                std::to_string(k.d_k));
     if (k.n_k < 0 || k.keys.size() != static_cast<std::size_t>(k.n_k) * static_cast<std::size_t>(k.d_k))
         throw Error(ErrorCode::kShapeMismatch, "K", "keys must hold n_k x d_k numbers");
     if (!k.visible.empty() && k.visible.size() != static_cast<std::size_t>(k.n_k))
@@ -43,9 +44,20 @@ void check_tau(double tau, const char* field) {
 /// (cos theta, sin theta), exact at 0, pi/4 and pi/2 (the lesson's table angles), where the
 /// library's cos(pi/2) = 6e-17 and cos(pi/4) != sin(pi/4) would leave a last-bit asymmetry.
 void direction(double theta, double& c, double& s) {
-    if (theta == 0) { c = 1; s = 0; return; }
-    if (theta == kPi / 2) { c = 0; s = 1; return; }
-    if (theta == kPi / 4) { c = s = std::sqrt(0.5); return; }
+    if (theta == 0) {
+        c = 1;
+        s = 0;
+        return;
+    }
+    if (theta == kPi / 2) {
+        c = 0;
+        s = 1;
+        return;
+    }
+    if (theta == kPi / 4) {
+        c = s = std::sqrt(0.5);
+        return;
+    }
     c = std::cos(theta);
     s = std::sin(theta);
 }
@@ -71,8 +83,7 @@ void check_row(const RowProblem& p) {
         throw Error(ErrorCode::kShapeMismatch, "scores", "scores must hold n_k numbers");
     if (!p.visible.empty() && p.visible.size() != static_cast<std::size_t>(p.n_k))
         throw Error(ErrorCode::kShapeMismatch, "scores", "visible must hold n_k flags");
-    if (p.d_v < 1)
-        throw Error(ErrorCode::kShapeMismatch, "V", "the output needs values (d_v >= 1)");
+    if (p.d_v < 1) throw Error(ErrorCode::kShapeMismatch, "V", "the output needs values (d_v >= 1)");
     if (p.values.size() != static_cast<std::size_t>(p.n_k) * static_cast<std::size_t>(p.d_v))
         throw Error(ErrorCode::kShapeMismatch, "V", "values must hold n_k x d_v numbers");
     check_tau(p.tau, "tau");
@@ -119,16 +130,13 @@ NormalisedRow angle_weights(const SweepKeys& keys, double theta, double tau) {
 
 AngleSweep angle_sweep(const SweepKeys& keys, const std::vector<double>& taus, int steps) {
     check_keys(keys);
-    if (taus.empty() || taus.size() > 16)
-        throw Error(ErrorCode::kInvalidValue, "taus", "give 1 to 16 temperatures");
+    if (taus.empty() || taus.size() > 16) throw Error(ErrorCode::kInvalidValue, "taus", "give 1 to 16 temperatures");
     for (double t : taus) check_tau(t, "taus");
-    if (steps < 2 || steps > 10001)
-        throw Error(ErrorCode::kInvalidValue, "steps", "steps must be between 2 and 10001");
+    if (steps < 2 || steps > 10001) throw Error(ErrorCode::kInvalidValue, "steps", "steps must be between 2 and 10001");
 
     AngleSweep out;
     out.taus = taus;
-    for (int i = 0; i < steps; ++i)
-        out.thetas.push_back(i == steps - 1 ? kPi / 2 : (kPi / 2) * i / (steps - 1));
+    for (int i = 0; i < steps; ++i) out.thetas.push_back(i == steps - 1 ? kPi / 2 : (kPi / 2) * i / (steps - 1));
     for (int j = 0; j < keys.n_k; ++j)
         if (keys.visible.empty() || keys.visible[static_cast<std::size_t>(j)]) out.keys.push_back(j);
     out.empty = out.keys.empty();
@@ -218,7 +226,8 @@ RowSensitivity row_sensitivity(const RowProblem& p) {
             }
             k.deletion_shift.resize(static_cast<std::size_t>(p.d_v));
             for (int c = 0; c < p.d_v; ++c)
-                k.deletion_shift[static_cast<std::size_t>(c)] = o2[static_cast<std::size_t>(c)] - o[static_cast<std::size_t>(c)];
+                k.deletion_shift[static_cast<std::size_t>(c)] =
+                    o2[static_cast<std::size_t>(c)] - o[static_cast<std::size_t>(c)];
             k.deletion = norm(k.deletion_shift);
         } else {
             k.deletion = kNaN;
@@ -240,8 +249,7 @@ RowSensitivity row_sensitivity(const RowProblem& p) {
 
 std::vector<double> output_key_jacobian(const RowProblem& p, int j) {
     check_row(p);
-    if (p.query.empty())
-        throw Error(ErrorCode::kInvalidValue, "query", "d o / d k_j needs the query (mode qkv)");
+    if (p.query.empty()) throw Error(ErrorCode::kInvalidValue, "query", "d o / d k_j needs the query (mode qkv)");
     if (j < 0 || j >= p.n_k) throw Error(ErrorCode::kInvalidValue, "key", "key index out of range");
     const std::size_t d_k = p.query.size();
     std::vector<double> jac(static_cast<std::size_t>(p.d_v) * d_k, 0.0);
@@ -276,8 +284,10 @@ Renormalisation renormalisation(const std::vector<double>& before, const std::ve
     for (std::size_t j = 0; j < before.size(); ++j) {
         out.expected[j] = visible[j] ? before[j] / out.kept : 0.0;
         const double d = std::fabs(after[j] - out.expected[j]);
-        if (std::isnan(d)) nan = true;
-        else worst = std::max(worst, d);
+        if (std::isnan(d))
+            nan = true;
+        else
+            worst = std::max(worst, d);
     }
     out.max_diff = nan ? kNaN : worst;
     out.after_sum = weight_sum(after);
@@ -299,8 +309,10 @@ ValueEdit value_edit(const ValueEditProblem& p) {
     ValueEdit out;
     for (std::size_t c = 0; c < cells; ++c) {
         const double x = p.scores[c], y = p.ref_scores[c];
-        if (std::isnan(x) != std::isnan(y)) out.scores_diff = std::numeric_limits<double>::infinity();
-        else if (!std::isnan(x)) out.scores_diff = std::max(out.scores_diff, std::fabs(x - y));
+        if (std::isnan(x) != std::isnan(y))
+            out.scores_diff = std::numeric_limits<double>::infinity();
+        else if (!std::isnan(x))
+            out.scores_diff = std::max(out.scores_diff, std::fabs(x - y));
     }
     out.shift.resize(p.output.size());
     for (std::size_t c = 0; c < p.output.size(); ++c) out.shift[c] = p.output[c] - p.ref_output[c];

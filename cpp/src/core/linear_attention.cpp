@@ -16,7 +16,9 @@ constexpr double kPi = 3.14159265358979323846;
 
 }  // namespace
 
-const char* to_string(FeatureMap f) { return f == FeatureMap::elu ? "elu" : "relu"; }
+const char* to_string(FeatureMap f) {
+    return f == FeatureMap::elu ? "elu" : "relu";
+}
 
 std::vector<double> gaussian_draws(std::uint64_t seed, std::size_t count) {
     std::mt19937_64 engine(seed);
@@ -39,8 +41,9 @@ std::vector<double> random_feature_matrix(int m, int d, std::uint64_t seed) {
 
 LinearAttention linear_attention(const Problem& p, const Result& soft, const LinearOptions& o) {
     if (p.mode != Mode::qkv)
-        throw Error(ErrorCode::kInvalidValue, "mode",
-                    std::string("linear attention needs Q, K and V (mode qkv); this head is given as ") + to_string(p.mode));
+        throw Error(
+            ErrorCode::kInvalidValue, "mode",
+            std::string("linear attention needs Q, K and V (mode qkv); this head is given as ") + to_string(p.mode));
     if (o.feature == FeatureMap::relu && (o.features < 1 || o.features > kMaxRandomFeatures))
         throw Error(ErrorCode::kInvalidValue, "features",
                     "the number of random features must be between 1 and " + std::to_string(kMaxRandomFeatures));
@@ -79,7 +82,8 @@ LinearAttention linear_attention(const Problem& p, const Result& soft, const Lin
             } else {
                 for (int r = 0; r < m; ++r) {
                     double z = 0;
-                    for (int d = 0; d < d_k; ++d) z += w[static_cast<std::size_t>(r) * d_k + d] * c * static_cast<double>(x(i, d));
+                    for (int d = 0; d < d_k; ++d)
+                        z += w[static_cast<std::size_t>(r) * d_k + d] * c * static_cast<double>(x(i, d));
                     fi[r] = z > 0 ? z * inv_sqrt_m : 0.0;
                 }
             }
@@ -201,7 +205,8 @@ LinearAttention linear_attention(const Problem& p, const Result& soft, const Lin
         ++L.defined_rows;
         double maxw = 0;
         for (int j = 0; j < n_k; ++j)
-            maxw = std::max(maxw, std::fabs(L.weights[static_cast<std::size_t>(t) * n_k + j] - static_cast<double>(soft.weights(t, j))));
+            maxw = std::max(maxw, std::fabs(L.weights[static_cast<std::size_t>(t) * n_k + j] -
+                                            static_cast<double>(soft.weights(t, j))));
         row.max_weight_error = maxw;
         sum_w += maxw;
         if (d_v == 0) {

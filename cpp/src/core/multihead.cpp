@@ -9,7 +9,9 @@
 namespace attn {
 namespace {
 
-std::string dims(const Matrix& m) { return std::to_string(m.rows) + " x " + std::to_string(m.cols); }
+std::string dims(const Matrix& m) {
+    return std::to_string(m.rows) + " x " + std::to_string(m.cols);
+}
 
 std::string head_field(int h, const char* what) {
     return "heads[" + std::to_string(h) + "]." + what;
@@ -20,30 +22,27 @@ void check_finite(const Matrix& m, const std::string& field) {
         for (int j = 0; j < m.cols; ++j)
             if (!std::isfinite(m(i, j)))
                 throw Error(ErrorCode::kNonFinite, field,
-                            field + "[" + std::to_string(i) + "][" + std::to_string(j) +
-                                "] is not a finite number");
+                            field + "[" + std::to_string(i) + "][" + std::to_string(j) + "] is not a finite number");
 }
 
 void check_stored(const Matrix& m, const std::string& field) {
     if (m.rows < 0 || m.cols < 0 ||
         m.data.size() != static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols))
         throw Error(ErrorCode::kShapeMismatch, field,
-                    field + " holds " + std::to_string(m.data.size()) + " values but is declared " +
-                        dims(m));
+                    field + " holds " + std::to_string(m.data.size()) + " values but is declared " + dims(m));
 }
 
 void check_projection(const Matrix& w, int d_model, const std::string& field, const char* dim_name) {
     check_stored(w, field);
     if (w.rows != d_model)
         throw Error(ErrorCode::kShapeMismatch, field,
-                    field + " has " + std::to_string(w.rows) + " rows but X has d_model = " +
-                        std::to_string(d_model) + " columns; a projection is d_model x " + dim_name);
+                    field + " has " + std::to_string(w.rows) + " rows but X has d_model = " + std::to_string(d_model) +
+                        " columns; a projection is d_model x " + dim_name);
     if (w.cols < 1)
         throw Error(ErrorCode::kShapeMismatch, field, field + " needs at least one column (" + dim_name + " >= 1)");
     if (w.cols > kMaxDim)
         throw Error(ErrorCode::kTooLarge, field,
-                    field + " has " + std::to_string(w.cols) + " columns; the limit is " +
-                        std::to_string(kMaxDim));
+                    field + " has " + std::to_string(w.cols) + " columns; the limit is " + std::to_string(kMaxDim));
     check_finite(w, field);
 }
 
@@ -53,8 +52,10 @@ Matrix project(const Matrix& x, const Matrix& w, const std::string& field, const
     for (float v : out.data)
         if (!std::isfinite(v))
             throw Error(ErrorCode::kNonFinite, field,
-                        std::string(what) + " = X " + field + " overflows float32 (a value beyond "
-                        "3.4e38); use smaller numbers in X or " + field);
+                        std::string(what) + " = X " + field +
+                            " overflows float32 (a value beyond "
+                            "3.4e38); use smaller numbers in X or " +
+                            field);
     return out;
 }
 
@@ -70,9 +71,8 @@ double gate_sigmoid(double g) noexcept {
 Matrix apply_gate(const Matrix& y, const std::vector<double>& gate, const char* field) {
     if (gate.size() != static_cast<std::size_t>(y.rows))
         throw Error(ErrorCode::kShapeMismatch, field,
-                    std::string(field) + " has " + std::to_string(gate.size()) +
-                        " gate logits but there are " + std::to_string(y.rows) +
-                        " query rows; a gate has one logit per query row");
+                    std::string(field) + " has " + std::to_string(gate.size()) + " gate logits but there are " +
+                        std::to_string(y.rows) + " query rows; a gate has one logit per query row");
     Matrix out(y.rows, y.cols);
     for (int t = 0; t < y.rows; ++t) {
         const double g = gate[static_cast<std::size_t>(t)];
@@ -110,15 +110,14 @@ void validate_layer(const LayerProblem& layer) {
     if (x.rows < 1 || x.cols < 1)
         throw Error(ErrorCode::kShapeMismatch, "x.X", "X needs at least one token (row) and one column (d_model >= 1)");
     if (x.rows > kMaxTokens || x.cols > kMaxDim)
-        throw Error(ErrorCode::kTooLarge, "x.X",
-                    "X is " + dims(x) + "; the limit is " + std::to_string(kMaxTokens) + " x " +
-                        std::to_string(kMaxDim));
+        throw Error(
+            ErrorCode::kTooLarge, "x.X",
+            "X is " + dims(x) + "; the limit is " + std::to_string(kMaxTokens) + " x " + std::to_string(kMaxDim));
     check_finite(x, "x.X");
     const int n_heads = static_cast<int>(layer.heads.size());
     if (n_heads < 1 || n_heads > kMaxHeads)
         throw Error(ErrorCode::kTooLarge, "heads",
-                    "a layer has 1 to " + std::to_string(kMaxHeads) + " heads (got " +
-                        std::to_string(n_heads) + ")");
+                    "a layer has 1 to " + std::to_string(kMaxHeads) + " heads (got " + std::to_string(n_heads) + ")");
     long long sum_dv = 0;
     for (int h = 0; h < n_heads; ++h) {
         const HeadProjection& hp = layer.heads[static_cast<std::size_t>(h)];
@@ -164,7 +163,8 @@ void validate_layer(const LayerProblem& layer) {
     if (layer.residual && d_out != x.cols)
         throw Error(ErrorCode::kShapeMismatch, "x.residual",
                     "the residual X + output needs the output width (" + std::to_string(d_out) +
-                        (layer.wo.rows == 0 && layer.wo.cols == 0 ? ", the sum of the heads' d_v, as there is no WO" : ", the columns of WO") +
+                        (layer.wo.rows == 0 && layer.wo.cols == 0 ? ", the sum of the heads' d_v, as there is no WO"
+                                                                  : ", the columns of WO") +
                         ") to equal d_model = " + std::to_string(x.cols) + " (the columns of X)");
 }
 
@@ -240,7 +240,9 @@ LayerCost layer_cost(const LayerShape& shape) {
     for (std::size_t h = 0; h < shape.d_k.size(); ++h) {
         const double dk = shape.d_k[h];
         const double dv = shape.d_v[h];
-        if (dk < 0 || dv < 0) throw Error(ErrorCode::kInvalidValue, head_field(static_cast<int>(h), "WQ"), "d_k and d_v cannot be negative");
+        if (dk < 0 || dv < 0)
+            throw Error(ErrorCode::kInvalidValue, head_field(static_cast<int>(h), "WQ"),
+                        "d_k and d_v cannot be negative");
         c.projection_macs += n * d * (2 * dk + dv);
         c.attention_macs += n * n * (dk + dv);
     }

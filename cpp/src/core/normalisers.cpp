@@ -35,7 +35,8 @@ Visible gather(const T* z, int n, double tau, const std::uint8_t* visible) {
         const double zj = static_cast<double>(z[j]);
         if (zj == -std::numeric_limits<double>::infinity()) continue;  // -inf marks a masked key
         if (!std::isfinite(zj))
-            throw Error(ErrorCode::kNonFinite, "scores", "score of visible key " + std::to_string(j) + " is NaN or +inf");
+            throw Error(ErrorCode::kNonFinite, "scores",
+                        "score of visible key " + std::to_string(j) + " is NaN or +inf");
         v.index.push_back(j);
         v.x.push_back(zj / tau);
         m = std::max(m, zj / tau);
@@ -138,8 +139,10 @@ NormalisedRow entmax_bisect_of(const Visible& v, int n, double alpha, int iterat
     for (int it = 0; it < iterations; ++it) {
         const double mid = 0.5 * (lo + hi);
         if (mid <= lo || mid >= hi) break;  // the bracket is one ulp wide
-        if (mass(mid) >= 1.0) lo = mid;
-        else hi = mid;
+        if (mass(mid) >= 1.0)
+            lo = mid;
+        else
+            hi = mid;
     }
     const double theta = 0.5 * (lo + hi);
     std::vector<double> p(m);
@@ -150,7 +153,8 @@ NormalisedRow entmax_bisect_of(const Visible& v, int n, double alpha, int iterat
 
 void check_alpha(double alpha, EntmaxMethod method, int iterations) {
     if (!std::isfinite(alpha) || alpha < 1.0)
-        throw Error(ErrorCode::kInvalidValue, "alpha", "entmax alpha must be finite and >= 1 (got " + std::to_string(alpha) + ")");
+        throw Error(ErrorCode::kInvalidValue, "alpha",
+                    "entmax alpha must be finite and >= 1 (got " + std::to_string(alpha) + ")");
     if (method == EntmaxMethod::bisection && alpha == 1.0)
         throw Error(ErrorCode::kInvalidValue, "alpha", "entmax bisection needs alpha > 1 (alpha = 1 is softmax)");
     if (iterations < 1)
@@ -158,8 +162,8 @@ void check_alpha(double alpha, EntmaxMethod method, int iterations) {
 }
 
 template <typename T>
-NormalisedRow entmax_impl(const T* z, int n, double alpha, double tau, const std::uint8_t* visible,
-                          EntmaxMethod method, int iterations) {
+NormalisedRow entmax_impl(const T* z, int n, double alpha, double tau, const std::uint8_t* visible, EntmaxMethod method,
+                          int iterations) {
     check_alpha(alpha, method, iterations);
     const Visible v = gather(z, n, tau, visible);
     if (method == EntmaxMethod::bisection) return entmax_bisect_of(v, n, alpha, iterations);

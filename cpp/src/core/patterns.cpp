@@ -22,22 +22,34 @@ constexpr int kMaxPeriod = 64;
 constexpr double kPeriodTolerance = 0.02;
 
 /// A weight as the scores read it: NaN, Inf and negatives are 0.
-inline float clean(float x) noexcept { return (x > 0.0f && x <= FLT_MAX) ? x : 0.0f; }
+inline float clean(float x) noexcept {
+    return (x > 0.0f && x <= FLT_MAX) ? x : 0.0f;
+}
 
-inline double clamp01(double x) noexcept { return x > 1.0 ? 1.0 : (x > 0.0 ? x : 0.0); }
+inline double clamp01(double x) noexcept {
+    return x > 1.0 ? 1.0 : (x > 0.0 ? x : 0.0);
+}
 
 }  // namespace
 
 const char* to_string(PatternKind k) {
     switch (k) {
-        case PatternKind::sink: return "sink";
-        case PatternKind::self: return "self";
-        case PatternKind::previous: return "previous";
-        case PatternKind::next: return "next";
-        case PatternKind::offset: return "offset";
-        case PatternKind::strided: return "strided";
-        case PatternKind::position: return "position";
-        case PatternKind::global: return "global";
+        case PatternKind::sink:
+            return "sink";
+        case PatternKind::self:
+            return "self";
+        case PatternKind::previous:
+            return "previous";
+        case PatternKind::next:
+            return "next";
+        case PatternKind::offset:
+            return "offset";
+        case PatternKind::strided:
+            return "strided";
+        case PatternKind::position:
+            return "position";
+        case PatternKind::global:
+            return "global";
     }
     return "?";
 }
@@ -105,8 +117,7 @@ Pattern PatternAccumulator::finish(double mean_breadth) const {
     for (std::size_t i = 0; i < diags; ++i) drows[i] = (run += diag_rows_[i]);
     auto diag_mean = [&](int d) -> double {
         const std::ptrdiff_t i = static_cast<std::ptrdiff_t>(d) - d_min;
-        if (i < 0 || i >= static_cast<std::ptrdiff_t>(diags) || drows[static_cast<std::size_t>(i)] == 0)
-            return 0.0;
+        if (i < 0 || i >= static_cast<std::ptrdiff_t>(diags) || drows[static_cast<std::size_t>(i)] == 0) return 0.0;
         return diag_[static_cast<std::size_t>(i)] / static_cast<double>(drows[static_cast<std::size_t>(i)]);
     };
 
@@ -180,17 +191,24 @@ Pattern PatternAccumulator::finish(double mean_breadth) const {
     // Global: how broad the rows are (the fraction of their visible keys they effectively use),
     // times the mass no structure above explains (docs/analysis.md: why not the normalised
     // entropy, which is 0.69 for a row with half its mass on one key of 33).
-    const double structured = std::max({s.sink, s.self, s.previous, s.next, s.offset, s.strided,
-                                        s.position});
+    const double structured = std::max({s.sink, s.self, s.previous, s.next, s.offset, s.strided, s.position});
     const double b = std::isnan(mean_breadth) ? 0.0 : clamp01(mean_breadth);
     s.global = clamp01(b * (1.0 - structured));
 
     // Winner: the largest score; ties go to the class listed first in PatternKind.
-    const struct { PatternKind k; double v; int param; } cand[] = {
-        {PatternKind::sink, s.sink, 0},          {PatternKind::self, s.self, 0},
-        {PatternKind::previous, s.previous, 0},  {PatternKind::next, s.next, 0},
-        {PatternKind::offset, s.offset, s.offset_d}, {PatternKind::strided, s.strided, s.period},
-        {PatternKind::position, s.position, s.position_key}, {PatternKind::global, s.global, 0},
+    const struct {
+        PatternKind k;
+        double v;
+        int param;
+    } cand[] = {
+        {PatternKind::sink, s.sink, 0},
+        {PatternKind::self, s.self, 0},
+        {PatternKind::previous, s.previous, 0},
+        {PatternKind::next, s.next, 0},
+        {PatternKind::offset, s.offset, s.offset_d},
+        {PatternKind::strided, s.strided, s.period},
+        {PatternKind::position, s.position, s.position_key},
+        {PatternKind::global, s.global, 0},
     };
     double top = -1;
     for (const auto& c : cand)
@@ -239,8 +257,7 @@ double mean_breadth_of(const float* weights, int n_q, int n_k) {
 Pattern classify_pattern(const float* weights, int n_q, int n_k) {
     detail::PatternAccumulator acc(n_q, n_k);
     if (!weights) return acc.finish(std::numeric_limits<double>::quiet_NaN());
-    for (int t = 0; t < n_q; ++t)
-        acc.add_row(t, weights + static_cast<std::size_t>(t) * static_cast<std::size_t>(n_k));
+    for (int t = 0; t < n_q; ++t) acc.add_row(t, weights + static_cast<std::size_t>(t) * static_cast<std::size_t>(n_k));
     return acc.finish(detail::mean_breadth_of(weights, n_q, n_k));
 }
 

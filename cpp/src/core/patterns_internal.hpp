@@ -33,13 +33,13 @@ public:
     Pattern finish(double mean_breadth) const;
 
 private:
-    int n_q_, n_k_, off_;            // off_ = n_k - n_q: t' = t + off_
-    int rows_ = 0;                   // non-empty rows
-    bool above_ = false;             // some row has weight above its diagonal (j > t')
-    double sink_ = 0;                // sum of a[t][0]
-    std::vector<double> diag_;       // [d + n_q - 1]: sum of a[t][t' - d] over keys j >= 1
+    int n_q_, n_k_, off_;                  // off_ = n_k - n_q: t' = t + off_
+    int rows_ = 0;                         // non-empty rows
+    bool above_ = false;                   // some row has weight above its diagonal (j > t')
+    double sink_ = 0;                      // sum of a[t][0]
+    std::vector<double> diag_;             // [d + n_q - 1]: sum of a[t][t' - d] over keys j >= 1
     std::vector<std::int64_t> diag_rows_;  // difference array of the rows having diagonal d
-    std::vector<double> col_;        // [j]: sum of a[t][j]
+    std::vector<double> col_;              // [j]: sum of a[t][j]
     std::vector<std::int64_t> col_rows_;   // difference array of the rows with t' >= j
 };
 

@@ -48,8 +48,7 @@ double max_value_norm(const Matrix& v) {
 double ignored_contribution(const float* w, const Matrix& v, const std::vector<int>& support) {
     std::vector<char> in(static_cast<std::size_t>(v.rows), 0);
     for (int k : support) {
-        if (k < 0 || k >= v.rows)
-            throw Error(ErrorCode::kShapeMismatch, "support", "a support key is not a row of V");
+        if (k < 0 || k >= v.rows) throw Error(ErrorCode::kShapeMismatch, "support", "a support key is not a row of V");
         in[static_cast<std::size_t>(k)] = 1;
     }
     std::vector<double> acc(static_cast<std::size_t>(v.cols), 0.0);

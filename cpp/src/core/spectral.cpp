@@ -133,7 +133,8 @@ Stationary stationary(const StochasticMatrix& a, int plain_doublings, int max_do
 
 std::vector<double> singular_values(const StochasticMatrix& a) {
     if (a.rows == 0 || a.cols == 0) return {};
-    Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(a.a.data(), a.rows, a.cols);
+    Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(a.a.data(), a.rows,
+                                                                                               a.cols);
     const Eigen::MatrixXd dense = m;
     Eigen::BDCSVD<Eigen::MatrixXd> svd(dense);  // singular values only (no U, V)
     const Eigen::VectorXd& sv = svd.singularValues();

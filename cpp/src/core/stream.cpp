@@ -19,8 +19,8 @@ void check_finite(const float* x, std::size_t n, int cols, const char* name) {
     for (std::size_t i = 0; i < n; ++i)
         if (!std::isfinite(x[i]))
             throw Error(ErrorCode::kNonFinite, name,
-                        std::string(name) + "[" + std::to_string(i / cols) + "][" +
-                            std::to_string(i % cols) + "] is not a finite number");
+                        std::string(name) + "[" + std::to_string(i / cols) + "][" + std::to_string(i % cols) +
+                            "] is not a finite number");
 }
 
 }  // namespace
@@ -39,23 +39,19 @@ void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
                     "temperature tau must be a finite number > 0 (got " + num(o.row.tau) +
                         "); the limit tau -> 0 is argmax, not tau = 0");
     if (o.row.top_k < 1) throw Error(ErrorCode::kInvalidValue, "topK", "top-k needs k >= 1");
-    if (o.row.sink_keys < 0)
-        throw Error(ErrorCode::kInvalidValue, "sinkKeys", "the number of sink keys must be >= 0");
+    if (o.row.sink_keys < 0) throw Error(ErrorCode::kInvalidValue, "sinkKeys", "the number of sink keys must be >= 0");
     if (!(o.row.delta >= 0.0 && o.row.delta < 1.0))
         throw Error(ErrorCode::kInvalidValue, "delta", "delta must be in [0, 1)");
     if (std::isinf(o.scale)) throw Error(ErrorCode::kInvalidValue, "scale", "scale must be finite");
     if (o.block_rows < 1 || o.overview < 0 || o.overview > 1024)
-        throw Error(ErrorCode::kInvalidValue, "options",
-                    "block_rows must be >= 1 and the overview between 0 and 1024");
+        throw Error(ErrorCode::kInvalidValue, "options", "block_rows must be >= 1 and the overview between 0 and 1024");
     if (h.n_q < 1 || h.n_k < 1)
         throw Error(ErrorCode::kShapeMismatch, "shape", "a head needs at least one query and one key");
-    if (h.n_q > max_tokens || h.n_k > max_tokens || h.d_k > kMaxDim || h.d_v > kMaxDim ||
-        h.d_k < 0 || h.d_v < 0)
+    if (h.n_q > max_tokens || h.n_k > max_tokens || h.d_k > kMaxDim || h.d_v > kMaxDim || h.d_k < 0 || h.d_v < 0)
         throw Error(ErrorCode::kTooLarge, "shape",
-                    "the head is " + std::to_string(h.n_q) + " x " + std::to_string(h.n_k) +
-                        " with d_k = " + std::to_string(h.d_k) + ", d_v = " +
-                        std::to_string(h.d_v) + "; the limits are " + std::to_string(max_tokens) +
-                        " tokens and " + std::to_string(kMaxDim) + " dimensions");
+                    "the head is " + std::to_string(h.n_q) + " x " + std::to_string(h.n_k) + " with d_k = " +
+                        std::to_string(h.d_k) + ", d_v = " + std::to_string(h.d_v) + "; the limits are " +
+                        std::to_string(max_tokens) + " tokens and " + std::to_string(kMaxDim) + " dimensions");
     if (o.mask.window < 0 || o.mask.window > max_tokens)
         throw Error(ErrorCode::kInvalidValue, "mask.window", "window must be >= 0 (0 = off)");
     if (o.mask.stride < 0 || o.mask.stride > max_tokens)
@@ -64,17 +60,15 @@ void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
         throw Error(ErrorCode::kInvalidValue, "mask.sinks", "the number of attention-sink keys must be >= 0");
     if (!o.mask.key_padding.empty() && o.mask.key_padding.size() != static_cast<std::size_t>(h.n_k))
         throw Error(ErrorCode::kShapeMismatch, "mask.padding",
-                    "padding has " + std::to_string(o.mask.key_padding.size()) +
-                        " flags but there are " + std::to_string(h.n_k) + " keys");
+                    "padding has " + std::to_string(o.mask.key_padding.size()) + " flags but there are " +
+                        std::to_string(h.n_k) + " keys");
     if (!o.mask.allow.empty() &&
         o.mask.allow.size() != static_cast<std::size_t>(h.n_q) * static_cast<std::size_t>(h.n_k))
         throw Error(ErrorCode::kShapeMismatch, "mask.allow",
-                    "the allow-matrix must be " + std::to_string(h.n_q) + " x " +
-                        std::to_string(h.n_k));
+                    "the allow-matrix must be " + std::to_string(h.n_q) + " x " + std::to_string(h.n_k));
     if (h.d_v > 0 && !h.v) throw Error(ErrorCode::kShapeMismatch, "V", "V is missing");
     if (h.mode == Mode::qkv) {
-        if (h.d_k < 1 || !h.q || !h.k)
-            throw Error(ErrorCode::kShapeMismatch, "Q", "Q and K need at least one column");
+        if (h.d_k < 1 || !h.q || !h.k) throw Error(ErrorCode::kShapeMismatch, "Q", "Q and K need at least one column");
         check_finite(h.q, static_cast<std::size_t>(h.n_q) * h.d_k, h.d_k, "Q");
         check_finite(h.k, static_cast<std::size_t>(h.n_k) * h.d_k, h.d_k, "K");
     } else if (!h.given) {
@@ -116,10 +110,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     r.n_q = n_q;
     r.n_k = n_k;
     r.d_v = o.want_output ? h.d_v : 0;
-    r.scale = h.mode != Mode::qkv ? 1.0
-              : (std::isnan(o.scale) || o.scale <= 0.0)
-                  ? 1.0 / std::sqrt(static_cast<double>(h.d_k))
-                  : o.scale;
+    r.scale = h.mode != Mode::qkv                       ? 1.0
+              : (std::isnan(o.scale) || o.scale <= 0.0) ? 1.0 / std::sqrt(static_cast<double>(h.d_k))
+                                                        : o.scale;
     r.rows.resize(static_cast<std::size_t>(n_q));
     r.output = Matrix(n_q, r.d_v);
 
@@ -138,8 +131,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     if (ov_r) ov_seen.assign(static_cast<std::size_t>(ov_r) * ov_c, 0);
     std::vector<int> col_cell(static_cast<std::size_t>(ov_c ? n_k : 0));
     for (int j = 0; j < static_cast<int>(col_cell.size()); ++j)
-        col_cell[static_cast<std::size_t>(j)] =
-            static_cast<int>(static_cast<long long>(j) * ov_c / n_k);
+        col_cell[static_cast<std::size_t>(j)] = static_cast<int>(static_cast<long long>(j) * ov_c / n_k);
 
     const int block = std::min(o.block_rows, n_q);
     const std::size_t cells = static_cast<std::size_t>(block) * static_cast<std::size_t>(n_k);
@@ -184,14 +176,13 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                 float x = h.mode == Mode::qkv ? s[j] : g[j];
                 if (h.mode == Mode::weights) {
                     if (!(x >= 0.0f) || x == std::numeric_limits<float>::infinity())
-                        throw Error(std::isnan(x) || std::isinf(x) ? ErrorCode::kNonFinite
-                                                                   : ErrorCode::kInvalidValue,
-                                    given_name,
-                                    std::string(given_name) + "[" + std::to_string(t) + "][" +
-                                        std::to_string(j) + "] = " + num(x) +
-                                        (std::isnan(x) || std::isinf(x)
-                                             ? " is not a finite number"
-                                             : " is negative; attention weights are probabilities"));
+                        throw Error(
+                            std::isnan(x) || std::isinf(x) ? ErrorCode::kNonFinite : ErrorCode::kInvalidValue,
+                            given_name,
+                            std::string(given_name) + "[" + std::to_string(t) + "][" + std::to_string(j) +
+                                "] = " + num(x) +
+                                (std::isnan(x) || std::isinf(x) ? " is not a finite number"
+                                                                : " is negative; attention weights are probabilities"));
                     x = std::log(x);  // S = ln a: softmax(S / tau) = a^(1/tau) renormalised
                 } else if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
                            (h.mode == Mode::qkv && x == neg_inf)) {
@@ -199,30 +190,33 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                         // Finite Q and K can still overflow float32 in Q K^T: refuse it rather
                         // than read an overflow to -inf as a masked key.
                         throw Error(ErrorCode::kNonFinite, "scores",
-                                    "the score of query " + std::to_string(t) + " and key " +
-                                        std::to_string(j) +
+                                    "the score of query " + std::to_string(t) + " and key " + std::to_string(j) +
                                         " overflows float32 (|Q K^T x scale| > 3.4e38); use "
                                         "smaller values or a smaller scale");
                     throw Error(ErrorCode::kNonFinite, given_name,
-                                std::string(given_name) + "[" + std::to_string(t) + "][" +
-                                    std::to_string(j) + "] is not a finite number");
+                                std::string(given_name) + "[" + std::to_string(t) + "][" + std::to_string(j) +
+                                    "] is not a finite number");
                 }
                 // A -inf score (a masked logit, ln 0) is not visible either.
                 vis[j] = x != neg_inf;
                 s[j] = vis[j] ? x : nan;
             };
             for (int j = 0; j < sink_end; ++j) admit(j, true);
-            for (int j = sink_end; j < lo; ++j) { vis[j] = 0; s[j] = nan; }
-            for (int j = hi; j < n_k; ++j) { vis[j] = 0; s[j] = nan; }
+            for (int j = sink_end; j < lo; ++j) {
+                vis[j] = 0;
+                s[j] = nan;
+            }
+            for (int j = hi; j < n_k; ++j) {
+                vis[j] = 0;
+                s[j] = nan;
+            }
             for (int j = lo; j < hi; ++j) admit(j, per_key);
             // Stage 3: weights and row metrics.
             kern.softmax_row(s, vis, n_k, o.row, weights.data() + static_cast<std::size_t>(i) * n_k,
                              r.rows[static_cast<std::size_t>(t)]);
         }
         // Stage 4: output O = A V for this block.
-        if (r.d_v > 0)
-            kern.weighted_sum(weights.data(), h.v, rows, n_k, h.d_v,
-                              r.output.row(r0));
+        if (r.d_v > 0) kern.weighted_sum(weights.data(), h.v, rows, n_k, h.d_v, r.output.row(r0));
         // Overview: pool the block's weights into its cells.
         if (ov_r) {
             for (int i = 0; i < rows; ++i) {
@@ -272,17 +266,15 @@ double compute_scores(const HeadView& h, const StreamOptions& o, float* out) {
     if (h.mode != Mode::qkv)
         throw Error(ErrorCode::kInvalidValue, "mode", "scores are computed from Q and K (mode qkv)");
     detail::validate_view(h, o, kMaxStreamTokens);
-    const double scale = (std::isnan(o.scale) || o.scale <= 0.0)
-                             ? 1.0 / std::sqrt(static_cast<double>(h.d_k))
-                             : o.scale;
+    const double scale =
+        (std::isnan(o.scale) || o.scale <= 0.0) ? 1.0 / std::sqrt(static_cast<double>(h.d_k)) : o.scale;
     kernels::active().scores_qk(h.q, h.k, h.n_q, h.n_k, h.d_k, static_cast<float>(scale), out);
     // Same refusal as the pipeline: an overflowing Q K^T must not become a masked (-inf) logit.
     const std::size_t cells = static_cast<std::size_t>(h.n_q) * static_cast<std::size_t>(h.n_k);
     for (std::size_t c = 0; c < cells; ++c)
         if (!std::isfinite(out[c]))
             throw Error(ErrorCode::kNonFinite, "scores",
-                        "the score of query " + std::to_string(c / h.n_k) + " and key " +
-                            std::to_string(c % h.n_k) +
+                        "the score of query " + std::to_string(c / h.n_k) + " and key " + std::to_string(c % h.n_k) +
                             " overflows float32 (|Q K^T x scale| > 3.4e38); use smaller values or "
                             "a smaller scale");
     return scale;
@@ -290,16 +282,17 @@ double compute_scores(const HeadView& h, const StreamOptions& o, float* out) {
 
 Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1) {
     detail::validate_view(h, o, kMaxStreamTokens);
-    if (r0 < 0 || r1 > h.n_q || r0 >= r1 || c0 < 0 || c1 > h.n_k || c0 >= c1 || r1 - r0 > 512 ||
-        c1 - c0 > 512)
+    if (r0 < 0 || r1 > h.n_q || r0 >= r1 || c0 < 0 || c1 > h.n_k || c0 >= c1 || r1 - r0 > 512 || c1 - c0 > 512)
         throw Error(ErrorCode::kInvalidValue, "tile",
                     "a tile needs 0 <= r0 < r1 <= n_q, 0 <= c0 < c1 <= n_k and at most 512 x 512");
     // Only the tile's rows go through the pipeline: a view of them, queries offset by r0. The
     // mask's row index must stay the absolute t, so the rows are computed with a shifted mask.
     HeadView rows = h;
     rows.n_q = r1 - r0;
-    if (h.mode == Mode::qkv) rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
-    else rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
+    if (h.mode == Mode::qkv)
+        rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
+    else
+        rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
     rows.d_v = 0;
     StreamOptions ro = o;
     ro.overview = 0;
@@ -310,8 +303,7 @@ Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, i
                              o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
     Matrix tile(r1 - r0, c1 - c0);
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    const detail::BlockSink sink = [&](int b0, int n, const float*, const std::uint8_t* vis,
-                                       const float* w) {
+    const detail::BlockSink sink = [&](int b0, int n, const float*, const std::uint8_t* vis, const float* w) {
         for (int i = 0; i < n; ++i) {
             const std::size_t at = static_cast<std::size_t>(i) * h.n_k;
             float* out = tile.row(b0 + i);

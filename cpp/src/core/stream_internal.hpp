@@ -14,8 +14,8 @@ std::string num(double x);
 
 /// Receives each block of rows: first row r0, `rows` rows of n_k scores (NaN where not visible),
 /// visibility flags and weights. Called in row order.
-using BlockSink = std::function<void(int r0, int rows, const float* scores,
-                                     const std::uint8_t* visible, const float* weights)>;
+using BlockSink =
+    std::function<void(int r0, int rows, const float* scores, const std::uint8_t* visible, const float* weights)>;
 
 /// Shapes, options and finiteness of Q, K, V; throws attn::Error.
 void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens);

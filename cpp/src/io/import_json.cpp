@@ -19,14 +19,22 @@ using json = nlohmann::json;
 
 const char* type_name(const json& j) {
     switch (j.type()) {
-        case json::value_t::null: return "null";
-        case json::value_t::boolean: return "a boolean";
-        case json::value_t::string: return "a string";
-        case json::value_t::object: return "an object";
-        case json::value_t::array: return "a list";
-        case json::value_t::binary: return "binary";
-        case json::value_t::discarded: return "invalid";
-        default: return "a number";
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return "a boolean";
+        case json::value_t::string:
+            return "a string";
+        case json::value_t::object:
+            return "an object";
+        case json::value_t::array:
+            return "a list";
+        case json::value_t::binary:
+            return "binary";
+        case json::value_t::discarded:
+            return "invalid";
+        default:
+            return "a number";
     }
 }
 
@@ -77,21 +85,22 @@ private:
                 out.push_back(std::numeric_limits<float>::quiet_NaN());
             } else if (j.is_array()) {
                 throw Error(ErrorCode::kShapeMismatch, "attention",
-                            path + " is a list where a number is expected (the lists are nested "
-                                   "deeper here than along the first entries)");
+                            path +
+                                " is a list where a number is expected (the lists are nested "
+                                "deeper here than along the first entries)");
             } else {
                 bad("attention", path + " is " + type_name(j) + ", expected a number");
             }
             return;
         }
         if (!j.is_array())
-            throw Error(ErrorCode::kShapeMismatch, "attention",
-                        path + " is " + type_name(j) + ", expected a list of " +
-                            std::to_string(shape_[depth]) + " entries");
+            throw Error(
+                ErrorCode::kShapeMismatch, "attention",
+                path + " is " + type_name(j) + ", expected a list of " + std::to_string(shape_[depth]) + " entries");
         if (static_cast<std::int64_t>(j.size()) != shape_[depth])
-            throw Error(ErrorCode::kShapeMismatch, "attention",
-                        path + " has " + std::to_string(j.size()) + " entries, expected " +
-                            std::to_string(shape_[depth]));
+            throw Error(
+                ErrorCode::kShapeMismatch, "attention",
+                path + " has " + std::to_string(j.size()) + " entries, expected " + std::to_string(shape_[depth]));
         const std::size_t keep = path.size();
         for (std::size_t i = 0; i < j.size(); ++i) {
             path += "[" + std::to_string(i) + "]";
@@ -110,8 +119,7 @@ std::vector<std::string> string_list(const json& j, const std::string& field) {
     out.reserve(j.size());
     for (std::size_t i = 0; i < j.size(); ++i) {
         if (!j[i].is_string())
-            bad(field, field + "[" + std::to_string(i) + "] is " + type_name(j[i]) +
-                           ", expected a string");
+            bad(field, field + "[" + std::to_string(i) + "] is " + type_name(j[i]) + ", expected a string");
         out.push_back(j[i].get<std::string>());
     }
     return out;
@@ -124,10 +132,14 @@ std::vector<std::string> labels(const json& obj, const char* key, int expected, 
     if (!it->is_array()) bad(key, std::string(key) + " must be a list of labels");
     std::vector<std::string> out;
     for (const json& x : *it) {
-        if (x.is_string()) out.push_back(x.get<std::string>());
-        else if (x.is_number_integer()) out.push_back(std::to_string(x.get<long long>()));
-        else if (x.is_number()) out.push_back(x.dump());
-        else bad(key, std::string(key) + " must be a list of numbers or strings");
+        if (x.is_string())
+            out.push_back(x.get<std::string>());
+        else if (x.is_number_integer())
+            out.push_back(std::to_string(x.get<long long>()));
+        else if (x.is_number())
+            out.push_back(x.dump());
+        else
+            bad(key, std::string(key) + " must be a list of numbers or strings");
     }
     if (static_cast<int>(out.size()) != expected)
         throw Error(ErrorCode::kShapeMismatch, key,
@@ -138,8 +150,7 @@ std::vector<std::string> labels(const json& obj, const char* key, int expected, 
 
 /// Reads a nested list into `t`. `layer_list`: the outer list is layers, each [1, H, n, n] or
 /// [H, n, n] (BertViz's attn, a bare list of HF per-layer outputs).
-void read_tensor(const json& root, const std::string& name, bool layer_list, Tensor& t,
-                 std::size_t text_bytes) {
+void read_tensor(const json& root, const std::string& name, bool layer_list, Tensor& t, std::size_t text_bytes) {
     Flattener f(root, name);
     std::vector<std::int64_t> shape = f.shape();
     if (layer_list && shape.size() == 5 && shape[1] != 1 && shape[0] != 1)
@@ -167,9 +178,9 @@ void set_tokens(Tensor& t, std::vector<std::string> queries, std::vector<std::st
         if (!keys.empty() && t.layout.n_q <= t.layout.n_k)
             queries.assign(keys.end() - t.layout.n_q, keys.end());
         else if (!keys.empty())
-            throw Error(ErrorCode::kShapeMismatch, "tokens",
-                        std::to_string(keys.size()) + " tokens for a tensor with " +
-                            std::to_string(t.layout.n_q) + " queries");
+            throw Error(
+                ErrorCode::kShapeMismatch, "tokens",
+                std::to_string(keys.size()) + " tokens for a tensor with " + std::to_string(t.layout.n_q) + " queries");
     } else {
         check_token_count(queries, t.layout.n_q, "queries");
         check_token_count(keys, t.layout.n_k, "keys");
@@ -199,8 +210,7 @@ constexpr const char* kExpected =
 void check_token_count(const std::vector<std::string>& tokens, int expected, const char* axis) {
     if (tokens.empty() || static_cast<long long>(tokens.size()) == expected) return;
     throw Error(ErrorCode::kShapeMismatch, "tokens",
-                std::to_string(tokens.size()) + " tokens for a tensor with " +
-                    std::to_string(expected) + " " + axis);
+                std::to_string(tokens.size()) + " tokens for a tensor with " + std::to_string(expected) + " " + axis);
 }
 
 Tensor parse_attention_json(std::string_view text) {
@@ -215,8 +225,7 @@ Tensor parse_attention_json(std::string_view text) {
     try {
         doc = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        bad("file", "not an attention file: the text is not valid JSON (at byte " +
-                        std::to_string(e.byte) + ")");
+        bad("file", "not an attention file: the text is not valid JSON (at byte " + std::to_string(e.byte) + ")");
     } catch (const json::out_of_range&) {
         // A number beyond the double range (1e400): nlohmann refuses it with out_of_range 406,
         // which used to escape the reader (an abort of `attn analyze`; found by
@@ -229,7 +238,8 @@ Tensor parse_attention_json(std::string_view text) {
         t.format = "bertviz";
         return t;
     }
-    if (!doc.is_object()) bad("file", std::string("not an attention file: the JSON is ") + type_name(doc) + "; " + kExpected);
+    if (!doc.is_object())
+        bad("file", std::string("not an attention file: the JSON is ") + type_name(doc) + "; " + kExpected);
     if (doc.contains("version") && doc.contains("heads"))
         bad("file", "this is a playground state (docs/state.md), not an attention file");
 
@@ -249,32 +259,31 @@ Tensor parse_attention_json(std::string_view text) {
     }
     if (bv) {
         auto attn = bv->find("attn");
-        if (attn == bv->end())
-            bad("file", "not an attention file: \"" + bv_name + "attn\" is missing; " + kExpected);
+        if (attn == bv->end()) bad("file", "not an attention file: \"" + bv_name + "attn\" is missing; " + kExpected);
         read_tensor(*attn, bv_name + "attn", /*layer_list=*/true, t, text.size());
         std::vector<std::string> left, right;
         if (auto it = bv->find("left_text"); it != bv->end()) left = string_list(*it, bv_name + "left_text");
         if (auto it = bv->find("right_text"); it != bv->end()) right = string_list(*it, bv_name + "right_text");
         const bool cross = !left.empty() && !right.empty() && left != right;
-        if (cross) set_tokens(t, std::move(left), std::move(right), true);
-        else set_tokens(t, {}, right.empty() ? std::move(left) : std::move(right), false);
+        if (cross)
+            set_tokens(t, std::move(left), std::move(right), true);
+        else
+            set_tokens(t, {}, right.empty() ? std::move(left) : std::move(right), false);
         t.format = "bertviz";
         return t;
     }
 
     auto attn = doc.find("attention");
-    if (attn == doc.end())
-        bad("file", "not an attention file: found keys " + key_list(doc) + "; " + kExpected);
+    if (attn == doc.end()) bad("file", "not an attention file: found keys " + key_list(doc) + "; " + kExpected);
     read_tensor(*attn, "attention", /*layer_list=*/false, t, text.size());
 
     const bool has_q = doc.contains("queryTokens"), has_k = doc.contains("keyTokens");
     if (has_q != has_k)
-        bad(has_q ? "keyTokens" : "queryTokens",
-            std::string("\"") + (has_q ? "queryTokens" : "keyTokens") + "\" needs \"" +
-                (has_q ? "keyTokens" : "queryTokens") + "\" too (cross-attention)");
+        bad(has_q ? "keyTokens" : "queryTokens", std::string("\"") + (has_q ? "queryTokens" : "keyTokens") +
+                                                     "\" needs \"" + (has_q ? "keyTokens" : "queryTokens") +
+                                                     "\" too (cross-attention)");
     if (has_q) {
-        set_tokens(t, string_list(doc["queryTokens"], "queryTokens"),
-                   string_list(doc["keyTokens"], "keyTokens"), true);
+        set_tokens(t, string_list(doc["queryTokens"], "queryTokens"), string_list(doc["keyTokens"], "keyTokens"), true);
     } else if (auto it = doc.find("tokens"); it != doc.end() && !it->is_null()) {
         set_tokens(t, {}, string_list(*it, "tokens"), false);
     }
@@ -298,16 +307,16 @@ std::vector<std::string> parse_tokens(std::string_view text) {
         text = repaired;
     }
     std::size_t first = 0;
-    while (first < text.size() && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' ||
-                                   text[first] == '\n'))
+    while (first < text.size() &&
+           (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' || text[first] == '\n'))
         ++first;
     if (first < text.size() && (text[first] == '[' || text[first] == '{')) {
         json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
         if (!doc.is_discarded()) {
             // A line list whose first line is "[CLS]" is not JSON and falls through to lines.
             if (!doc.is_array())
-                bad("tokens", std::string("the token file is JSON but ") + type_name(doc) +
-                                  ", expected a list of strings");
+                bad("tokens",
+                    std::string("the token file is JSON but ") + type_name(doc) + ", expected a list of strings");
             return string_list(doc, "tokens");
         }
     }

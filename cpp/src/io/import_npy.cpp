@@ -89,8 +89,7 @@ public:
         return out;
     }
     [[noreturn]] void fail(const std::string& what) {
-        bad("malformed .npy header: " + what + " at byte " + std::to_string(offset()) +
-            " of the dict");
+        bad("malformed .npy header: " + what + " at byte " + std::to_string(offset()) + " of the dict");
     }
 
 private:
@@ -107,8 +106,8 @@ private:
         bool negative = false;
         if (p_ < end_ && (*p_ == '-' || *p_ == '+')) negative = *p_++ == '-';
         if (p_ == end_ || *p_ < '0' || *p_ > '9')
-            bad("malformed .npy header: shape extents must be integers (at byte " +
-                std::to_string(offset()) + " of the dict)");
+            bad("malformed .npy header: shape extents must be integers (at byte " + std::to_string(offset()) +
+                " of the dict)");
         std::uint64_t v = 0;
         while (p_ < end_ && *p_ >= '0' && *p_ <= '9') {
             if (v > (static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) - 9) / 10)
@@ -118,8 +117,7 @@ private:
         if (p_ < end_ && (*p_ == 'L' || *p_ == 'l')) ++p_;
         if (p_ < end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E'))
             bad("malformed .npy header: shape extents must be integers");
-        if (negative && v != 0)
-            bad("the .npy shape has a negative extent (-" + std::to_string(v) + ")");
+        if (negative && v != 0) bad("the .npy shape has a negative extent (-" + std::to_string(v) + ")");
         return static_cast<std::int64_t>(v);
     }
 
@@ -135,27 +133,48 @@ DType dtype_from_descr(const std::string& d) {
         const std::string code = d.substr(1);
         const bool little = order == '<' || order == '=';  // '=' is native: little on our targets
         if (code == "f2" || code == "f4" || code == "f8" || code == "e" || code == "f" || code == "d") {
-            const char* name = code == "f2" || code == "e" ? "float16"
-                               : code == "f4" || code == "f" ? "float32" : "float64";
-            if (little) return code == "f2" || code == "e" ? DType::f16
-                               : code == "f4" || code == "f" ? DType::f32 : DType::f64;
+            const char* name = code == "f2" || code == "e"   ? "float16"
+                               : code == "f4" || code == "f" ? "float32"
+                                                             : "float64";
+            if (little)
+                return code == "f2" || code == "e" ? DType::f16 : code == "f4" || code == "f" ? DType::f32 : DType::f64;
             if (order == '>')
-                bad(std::string("big-endian ") + name + " ('" + d + "'): convert with arr.astype('<" +
-                    code + "')");
+                bad(std::string("big-endian ") + name + " ('" + d + "'): convert with arr.astype('<" + code + "')");
         }
     }
     const char c = d.size() >= 2 ? d[1] : (d.empty() ? '\0' : d[0]);
     const char* kind = nullptr;
     switch (c) {
-        case 'O': kind = "object arrays"; break;
-        case 'i': kind = "integer arrays"; break;
-        case 'u': kind = "unsigned integer arrays"; break;
-        case 'b': case '?': kind = "boolean arrays"; break;
-        case 'c': kind = "complex arrays"; break;
-        case 'U': case 'S': case 'a': kind = "string arrays"; break;
-        case 'M': case 'm': kind = "date/time arrays"; break;
-        case 'V': kind = "structured (void) arrays"; break;
-        default: break;
+        case 'O':
+            kind = "object arrays";
+            break;
+        case 'i':
+            kind = "integer arrays";
+            break;
+        case 'u':
+            kind = "unsigned integer arrays";
+            break;
+        case 'b':
+        case '?':
+            kind = "boolean arrays";
+            break;
+        case 'c':
+            kind = "complex arrays";
+            break;
+        case 'U':
+        case 'S':
+        case 'a':
+            kind = "string arrays";
+            break;
+        case 'M':
+        case 'm':
+            kind = "date/time arrays";
+            break;
+        case 'V':
+            kind = "structured (void) arrays";
+            break;
+        default:
+            break;
     }
     bad(std::string(kind ? kind : "the dtype") + " ('" + d +
         "') cannot be read: only little-endian float16, float32 and float64 arrays can (convert "
@@ -166,18 +185,24 @@ DType dtype_from_descr(const std::string& d) {
 
 std::size_t item_size(DType t) {
     switch (t) {
-        case DType::f16: return 2;
-        case DType::f32: return 4;
-        case DType::f64: return 8;
+        case DType::f16:
+            return 2;
+        case DType::f32:
+            return 4;
+        case DType::f64:
+            return 8;
     }
     return 4;
 }
 
 const char* to_string(DType t) {
     switch (t) {
-        case DType::f16: return "float16";
-        case DType::f32: return "float32";
-        case DType::f64: return "float64";
+        case DType::f16:
+            return "float16";
+        case DType::f32:
+            return "float32";
+        case DType::f64:
+            return "float64";
     }
     return "float32";
 }
@@ -188,16 +213,13 @@ std::size_t npy_header_length(const std::uint8_t* bytes, std::size_t n) {
     const std::size_t m = n < 6 ? n : 6;
     if (n == 0 || std::memcmp(bytes, kMagic, m) != 0)
         bad("not a .npy file: it does not start with the magic bytes \\x93NUMPY");
-    if (n < 12)
-        bad("truncated .npy header: the file has " + std::to_string(n) +
-            " bytes, a header needs at least 12");
+    if (n < 12) bad("truncated .npy header: the file has " + std::to_string(n) + " bytes, a header needs at least 12");
     const int major = bytes[6], minor = bytes[7];
     std::size_t total = 0;
     if (major == 1) {
         total = 10 + (static_cast<std::size_t>(bytes[8]) | static_cast<std::size_t>(bytes[9]) << 8);
     } else if (major == 2 || major == 3) {
-        const std::uint32_t len = static_cast<std::uint32_t>(bytes[8]) |
-                                  static_cast<std::uint32_t>(bytes[9]) << 8 |
+        const std::uint32_t len = static_cast<std::uint32_t>(bytes[8]) | static_cast<std::uint32_t>(bytes[9]) << 8 |
                                   static_cast<std::uint32_t>(bytes[10]) << 16 |
                                   static_cast<std::uint32_t>(bytes[11]) << 24;
         if (len > kMaxHeaderBytes)
@@ -217,8 +239,7 @@ std::size_t npy_header_length(const std::uint8_t* bytes, std::size_t n) {
 NpyHeader parse_npy_header(const std::uint8_t* bytes, std::size_t n) {
     const std::size_t total = npy_header_length(bytes, n);
     if (n < total)
-        bad("truncated .npy header: it needs " + std::to_string(total) + " bytes, the file has " +
-            std::to_string(n));
+        bad("truncated .npy header: it needs " + std::to_string(total) + " bytes, the file has " + std::to_string(n));
     NpyHeader h;
     h.version_major = bytes[6];
     const std::size_t start = h.version_major == 1 ? 10 : 12;
@@ -255,7 +276,10 @@ NpyHeader parse_npy_header(const std::uint8_t* bytes, std::size_t n) {
     if (!r.at_end()) r.fail("unexpected text after the dict");
     if (!have_descr || !have_order || !have_shape)
         bad(std::string("malformed .npy header: the dict lacks '") +
-            (!have_descr ? "descr" : !have_order ? "fortran_order" : "shape") + "'");
+            (!have_descr   ? "descr"
+             : !have_order ? "fortran_order"
+                           : "shape") +
+            "'");
 
     h.dtype = dtype_from_descr(descr);
     if (fortran) {
@@ -274,8 +298,7 @@ NpyHeader parse_npy_header(const std::uint8_t* bytes, std::size_t n) {
         for (std::int64_t e : h.shape) {
             const auto u = static_cast<std::uint64_t>(e);
             if (elements > std::numeric_limits<std::uint64_t>::max() / item / u)
-                bad("the .npy shape " + shape_string(h.shape) +
-                    " is too large: its byte size overflows 64 bits");
+                bad("the .npy shape " + shape_string(h.shape) + " is too large: its byte size overflows 64 bits");
             elements *= u;
         }
     } else {
@@ -331,8 +354,7 @@ void to_float32(DType t, const std::uint8_t* src, std::size_t count, float* dst)
                 double d;
                 std::memcpy(&d, src + 8 * i, sizeof d);
                 if (std::isfinite(d) && std::fabs(d) >= kOverflow)
-                    dst[i] = d > 0 ? std::numeric_limits<float>::infinity()
-                                   : -std::numeric_limits<float>::infinity();
+                    dst[i] = d > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
                 else
                     dst[i] = static_cast<float>(d);
             }
@@ -346,8 +368,7 @@ Layout layout_from_shape(const std::vector<std::int64_t>& shape) {
     const std::size_t rank = shape.size();
     if (rank < 2 || rank > 5)
         throw Error(ErrorCode::kShapeMismatch, "shape",
-                    "shape " + s + " has " + std::to_string(rank) +
-                        (rank == 1 ? " axis" : " axes") +
+                    "shape " + s + " has " + std::to_string(rank) + (rank == 1 ? " axis" : " axes") +
                         ": an attention tensor is [n_q, n_k], [heads, n_q, n_k], [layers, heads, "
                         "n_q, n_k] or [1, layers, heads, n_q, n_k]");
     for (std::int64_t e : shape) {
@@ -357,8 +378,7 @@ Layout layout_from_shape(const std::vector<std::int64_t>& shape) {
     }
     if (rank == 5 && shape[0] != 1)
         throw Error(ErrorCode::kShapeMismatch, "shape",
-                    "shape " + s + ": pick one example: the batch axis has " +
-                        std::to_string(shape[0]) + " entries");
+                    "shape " + s + ": pick one example: the batch axis has " + std::to_string(shape[0]) + " entries");
     const std::int64_t n_q = shape[rank - 2], n_k = shape[rank - 1];
     const std::int64_t heads = rank >= 3 ? shape[rank - 3] : 1;
     const std::int64_t layers = rank >= 4 ? shape[rank - 4] : 1;

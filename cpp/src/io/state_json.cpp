@@ -32,8 +32,9 @@ Matrix get_matrix(const json& j, const std::string& field, bool null_is_masked) 
         for (std::size_t i = 0; i < m.data.size(); ++i) {
             if (std::fabs(x[i]) > std::numeric_limits<float>::max())
                 throw Error(ErrorCode::kInvalidValue, field,
-                            field + "[" + std::to_string(i / m.cols) + "][" + std::to_string(i % m.cols) + "] = " +
-                                json(x[i]).dump() + " is outside the float32 range (magnitude <= 3.4e38) the core computes in");
+                            field + "[" + std::to_string(i / m.cols) + "][" + std::to_string(i % m.cols) +
+                                "] = " + json(x[i]).dump() +
+                                " is outside the float32 range (magnitude <= 3.4e38) the core computes in");
             m.data[i] = static_cast<float>(x[i]);
         }
         return m;
@@ -72,21 +73,25 @@ json matrix_json(const Matrix& m) {
     return out;
 }
 
-json metric(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+json metric(double x) {
+    return std::isfinite(x) ? json(x) : json(nullptr);
+}
 
 /// A parsed state: the selected head's Problem (in mode "x" the derived qkv problem of that head),
 /// and what mode "x" and the gate add.
 struct Parsed {
     Problem problem;
     int head = 0;
-    bool x_mode = false;         ///< state.mode == "x"
-    LayerProblem layer;          ///< mode "x" only: X, every head's projections and gates, W_O
-    std::vector<double> gate;    ///< the selected head's gate logits (empty = no gate)
+    bool x_mode = false;             ///< state.mode == "x"
+    LayerProblem layer;              ///< mode "x" only: X, every head's projections and gates, W_O
+    std::vector<double> gate;        ///< the selected head's gate logits (empty = no gate)
     std::vector<std::string> names;  ///< every head's name
 };
 
 Parsed parse_validated(const json& s);
-Parsed parse_state(const std::string& state_json) { return parse_validated(validated_state(state_json)); }
+Parsed parse_state(const std::string& state_json) {
+    return parse_validated(validated_state(state_json));
+}
 
 /// heads[i].gate as validated: absent (no gate) or n_q finite numbers.
 std::vector<double> get_gate(const json& head, const std::string& /*hf*/, int /*n_q*/) {
@@ -191,8 +196,7 @@ json result_json(const Result& r, const char* mode, int head) {
     json vis = json::array();
     for (int i = 0; i < r.n_q; ++i) {
         json row = json::array();
-        for (int j = 0; j < r.n_k; ++j)
-            row.push_back(r.visible[static_cast<std::size_t>(i) * r.n_k + j] != 0);
+        for (int j = 0; j < r.n_k; ++j) row.push_back(r.visible[static_cast<std::size_t>(i) * r.n_k + j] != 0);
         vis.push_back(std::move(row));
     }
     out["visible"] = std::move(vis);
@@ -288,18 +292,20 @@ json compute_parsed(const Parsed& ps) {
     for (std::size_t h = 0; h < lr.heads.size(); ++h) {
         const Result& hr = lr.heads[h];
         const HeadSummary& sm = hr.summary;
-        json e = {{"head", static_cast<int>(h)},
-                  {"name", ps.names[h]},
-                  {"dK", lr.problems[h].q.cols},
-                  {"dV", hr.output.cols},
-                  {"scale", hr.scale},
-                  {"weights", static_cast<long long>(hr.n_q) * hr.n_k <= kLayerWeightsMaxCells
-                                  ? visible_weights_json(hr) : json(nullptr)},
-                  {"output", matrix_json(hr.output)},
-                  {"summary", {{"emptyRows", sm.empty_rows},
-                               {"meanEntropy", metric(sm.mean_entropy)},
-                               {"meanNEff", metric(sm.mean_n_eff)},
-                               {"meanSinkMass", metric(sm.mean_sink_mass)}}}};
+        json e = {
+            {"head", static_cast<int>(h)},
+            {"name", ps.names[h]},
+            {"dK", lr.problems[h].q.cols},
+            {"dV", hr.output.cols},
+            {"scale", hr.scale},
+            {"weights", static_cast<long long>(hr.n_q) * hr.n_k <= kLayerWeightsMaxCells ? visible_weights_json(hr)
+                                                                                         : json(nullptr)},
+            {"output", matrix_json(hr.output)},
+            {"summary",
+             {{"emptyRows", sm.empty_rows},
+              {"meanEntropy", metric(sm.mean_entropy)},
+              {"meanNEff", metric(sm.mean_n_eff)},
+              {"meanSinkMass", metric(sm.mean_sink_mass)}}}};
         if (!ps.layer.heads[h].gate.empty()) {
             e["ungatedOutput"] = matrix_json(lr.ungated[h]);
             e["gate"] = ps.layer.heads[h].gate;

@@ -31,7 +31,7 @@ struct Marker {
     const char* shown;
 };
 const Marker kMarkers[] = {
-    {"\x01js:NaN", "NaN"},          {"\x01js:Infinity", "Infinity"}, {"\x01js:-Infinity", "-Infinity"},
+    {"\x01js:NaN", "NaN"},           {"\x01js:Infinity", "Infinity"},   {"\x01js:-Infinity", "-Infinity"},
     {"\x01js:undefined", "nothing"}, {"\x01js:function", "a function"}, {"\x01js:symbol", "a symbol"},
     {"\x01js:bigint", "a bigint"},
 };
@@ -60,8 +60,12 @@ bool long_string(const oj* v, long long& code_points, std::string& start) {
     return true;
 }
 
-bool is_text(const oj* v) { return v && v->is_string() && !marker_of(*v); }
-bool is_number(const oj* v) { return v && v->is_number(); }
+bool is_text(const oj* v) {
+    return v && v->is_string() && !marker_of(*v);
+}
+bool is_number(const oj* v) {
+    return v && v->is_number();
+}
 
 /// A double as JavaScript's String(x) writes it (ECMA-262 Number::toString), from the shortest
 /// round-trip digits nlohmann's serialiser finds.
@@ -81,8 +85,10 @@ std::string js_number(double x) {
     std::string digits;
     int point = static_cast<int>(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '.') point = static_cast<int>(i);
-        else digits += s[i];
+        if (s[i] == '.')
+            point = static_cast<int>(i);
+        else
+            digits += s[i];
     }
     int lead = 0;
     while (lead < static_cast<int>(digits.size()) - 1 && digits[lead] == '0') ++lead;
@@ -114,7 +120,9 @@ int code_points(const std::string& s) {
 }
 
 /// UTF-16 code units of each code point: JavaScript's String length.
-int utf16_units(unsigned char lead) { return lead >= 0xF0 ? 2 : 1; }
+int utf16_units(unsigned char lead) {
+    return lead >= 0xF0 ? 2 : 1;
+}
 
 /// Short description of a value for messages: "-1", "\"abc\"", "an object", "nothing".
 std::string describe(const oj* v) {
@@ -157,10 +165,16 @@ const oj* own(const oj& obj, const char* key) {
     auto it = obj.find(key);
     return it == obj.end() ? nullptr : &*it;
 }
-bool absent(const oj* v) { return !v || v->is_null(); }
-bool undefined(const oj* v) { return !v; }
+bool absent(const oj* v) {
+    return !v || v->is_null();
+}
+bool undefined(const oj* v) {
+    return !v;
+}
 
-bool is_record(const oj* v) { return v && v->is_object(); }
+bool is_record(const oj* v) {
+    return v && v->is_object();
+}
 
 const oj& require_record(const oj* v, const std::string& path) {
     if (!is_record(v)) bad(path, path + " must be an object (got " + describe(v) + ")");
@@ -175,9 +189,9 @@ void reject_unknown_keys(const oj& obj, const std::vector<const char*>& allowed,
         if (ok) continue;
         std::string known;
         for (const char* a : allowed) known += (known.empty() ? "" : ", ") + std::string(a);
-        bad(path.empty() ? it.key() : path + "." + it.key(),
-            (path.empty() ? std::string("the state") : path) + " has an unknown field " + oj(it.key()).dump() +
-                " (known fields: " + known + ")");
+        bad(path.empty() ? it.key() : path + "." + it.key(), (path.empty() ? std::string("the state") : path) +
+                                                                 " has an unknown field " + oj(it.key()).dump() +
+                                                                 " (known fields: " + known + ")");
     }
 }
 
@@ -189,8 +203,8 @@ bool is_integral(const oj* v) {
 }
 
 long long require_integer(const oj* v, const std::string& path, long long lo, long long hi) {
-    const bool ok = is_integral(v) && v->get<double>() >= static_cast<double>(lo) &&
-                    v->get<double>() <= static_cast<double>(hi);
+    const bool ok =
+        is_integral(v) && v->get<double>() >= static_cast<double>(lo) && v->get<double>() <= static_cast<double>(hi);
     if (!ok)
         bad(path, path + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
                       describe(v) + ")");
@@ -206,7 +220,8 @@ const std::string& require_string(const oj* v, const std::string& path, int max_
     long long n = 0;
     std::string start;
     if (long_string(v, n, start))
-        bad(path, path + " must be at most " + std::to_string(max_length) + " characters (got " + std::to_string(n) + ")");
+        bad(path,
+            path + " must be at most " + std::to_string(max_length) + " characters (got " + std::to_string(n) + ")");
     if (!is_text(v)) bad(path, path + " must be a string (got " + describe(v) + ")");
     const std::string& s = v->get_ref<const std::string&>();
     if (static_cast<int>(s.size()) > max_length && code_points(s) > max_length)
@@ -228,20 +243,28 @@ enum class Cell { finite, finite_or_null, non_negative, boolean };
 
 const char* wants(Cell c) {
     switch (c) {
-        case Cell::finite: return "a finite number";
-        case Cell::finite_or_null: return "a finite number or null (masked)";
-        case Cell::non_negative: return "a finite number >= 0";
-        case Cell::boolean: return "true or false";
+        case Cell::finite:
+            return "a finite number";
+        case Cell::finite_or_null:
+            return "a finite number or null (masked)";
+        case Cell::non_negative:
+            return "a finite number >= 0";
+        case Cell::boolean:
+            return "true or false";
     }
     return "";
 }
 
 bool accepts(Cell c, const oj& x) {
     switch (c) {
-        case Cell::finite: return x.is_number();
-        case Cell::finite_or_null: return x.is_null() || x.is_number();
-        case Cell::non_negative: return x.is_number() && x.get<double>() >= 0;
-        case Cell::boolean: return x.is_boolean();
+        case Cell::finite:
+            return x.is_number();
+        case Cell::finite_or_null:
+            return x.is_null() || x.is_number();
+        case Cell::non_negative:
+            return x.is_number() && x.get<double>() >= 0;
+        case Cell::boolean:
+            return x.is_boolean();
     }
     return false;
 }
@@ -290,7 +313,8 @@ Mat read_packed(const oj& v, const std::string& path, int min_cols, int max_cols
 }
 
 Mat read_matrix(const oj* v, const std::string& path, int min_cols, int max_cols, Cell cell) {
-    if (v && v->is_object() && packed_matrices() && own(*v, kPackedKey)) return read_packed(*v, path, min_cols, max_cols, cell);
+    if (v && v->is_object() && packed_matrices() && own(*v, kPackedKey))
+        return read_packed(*v, path, min_cols, max_cols, cell);
     if (!v || !v->is_array())
         bad(path, path + " must be a matrix (an array of rows) or null (got " + describe(v) + ")");
     Mat m;
@@ -393,8 +417,8 @@ oj read_projected_head(const oj& h, const std::string& path, const std::string& 
              path + ".WK has " + std::to_string(w[1].cols) + " columns but " + path + ".WQ has " +
                  std::to_string(w[0].cols) + "; WQ and WK must share d_k");
     shape.sum_dv += w[2].cols;
-    oj out = {{"name", name}, {"Q", nullptr}, {"K", nullptr}, {"V", nullptr}, {"logits", nullptr},
-              {"weights", nullptr}};
+    oj out = {{"name", name}, {"Q", nullptr},      {"K", nullptr},
+              {"V", nullptr}, {"logits", nullptr}, {"weights", nullptr}};
     out["WQ"] = std::move(w[0].data);
     out["WK"] = std::move(w[1].data);
     out["WV"] = std::move(w[2].data);
@@ -426,11 +450,11 @@ oj read_head(const oj* v, int index, const std::string& mode, Shape& shape) {
         const oj* x = own(h, kMatrixNames[static_cast<std::size_t>(i)]);
         if (absent(x)) continue;
         m[i].present = true;
-        m[i].m = read_matrix(x, path + "." + kMatrixNames[static_cast<std::size_t>(i)], min_cols[i], max_cols[i],
-                             cells[i]);
+        m[i].m =
+            read_matrix(x, path + "." + kMatrixNames[static_cast<std::size_t>(i)], min_cols[i], max_cols[i], cells[i]);
     }
     enum { Q, K, V, LOGITS, WEIGHTS };
-    const std::vector<int> needed = mode == "qkv" ? std::vector<int>{Q, K}
+    const std::vector<int> needed = mode == "qkv"      ? std::vector<int>{Q, K}
                                     : mode == "logits" ? std::vector<int>{LOGITS}
                                                        : std::vector<int>{WEIGHTS};
     for (int key : needed)
@@ -510,8 +534,8 @@ oj read_lab(const oj* v) {
     for (auto it = params_in.begin(); it != params_in.end(); ++it) {
         const std::string path = "lab.params." + it.key();
         if (!lab_param_name(it.key()))
-            bad("lab.params", "lab.params has a parameter named " + oj(it.key()).dump() +
-                                  "; names are letters and digits");
+            bad("lab.params",
+                "lab.params has a parameter named " + oj(it.key()).dump() + "; names are letters and digits");
         const oj& x = it.value();
         const auto zero = [](const oj& n) { return n.is_number_float() && n.get<double>() == 0 ? oj(0) : n; };
         if (x.is_null() || x.is_boolean() || x.is_number()) {
@@ -542,8 +566,8 @@ struct LessonChoice {
 /// whose weight rises in step 1; cells t * n_k + j that become zero in step 3).
 const std::vector<LessonChoice>& lesson_choices() {
     static const std::vector<LessonChoice> c = {
-        {"entropy", {"up", "down", "same"}}, {"sums", {"yes", "no"}},       {"renorm", {"same", "renormalised", "less"}},
-        {"scores", {"change", "same"}},      {"largest", {"yes", "no"}},    {"reproduce", {"yes", "no"}},
+        {"entropy", {"up", "down", "same"}}, {"sums", {"yes", "no"}},    {"renorm", {"same", "renormalised", "less"}},
+        {"scores", {"change", "same"}},      {"largest", {"yes", "no"}}, {"reproduce", {"yes", "no"}},
     };
     return c;
 }
@@ -556,8 +580,8 @@ const LessonList kLessonLists[] = {{"rise", 63, 64}, {"zeros", 4095, 256}};
 /// A strictly increasing list of integers in [lo, hi], at most `length` long.
 oj read_index_list(const oj* x, const std::string& path, int hi, int length, int lo = 0) {
     if (!x || !x->is_array() || x->size() > static_cast<std::size_t>(length))
-        bad(path, path + " must be a list of at most " + std::to_string(length) + " integers (got " + describe(x) +
-                      ")");
+        bad(path,
+            path + " must be a list of at most " + std::to_string(length) + " integers (got " + describe(x) + ")");
     oj out = oj::array();
     std::string shown;
     for (std::size_t i = 0; i < x->size(); ++i) {
@@ -606,8 +630,9 @@ bool preset_id(const std::string& s) {
 
 oj read_state(const oj& state) {
     if (!state.is_object()) bad("state", "the state must be an object (got " + describe(&state) + ")");
-    reject_unknown_keys(state, {"version", "mode", "heads", "head", "tokens", "mask", "tau", "scale", "topK", "row",
-                                "view", "source", "lab", "lesson", "x"},
+    reject_unknown_keys(state,
+                        {"version", "mode", "heads", "head", "tokens", "mask", "tau", "scale", "topK", "row", "view",
+                         "source", "lab", "lesson", "x"},
                         "");
     const oj* version = own(state, "version");
     if (!is_integral(version) || version->get<double>() != 1)
@@ -615,9 +640,10 @@ oj read_state(const oj& state) {
     const std::string mode = require_one_of(own(state, "mode"), "mode", {"qkv", "logits", "weights", "x"});
 
     const oj* heads_in = own(state, "heads");
-    if (!heads_in || !heads_in->is_array() || heads_in->empty() || heads_in->size() > static_cast<std::size_t>(kMaxHeads))
-        bad("heads", "heads must be an array of 1 to " + std::to_string(kMaxHeads) + " heads (got " +
-                         describe(heads_in) + ")");
+    if (!heads_in || !heads_in->is_array() || heads_in->empty() ||
+        heads_in->size() > static_cast<std::size_t>(kMaxHeads))
+        bad("heads",
+            "heads must be an array of 1 to " + std::to_string(kMaxHeads) + " heads (got " + describe(heads_in) + ")");
     Shape shape;
     const oj* x_in = own(state, "x");
     Mat X, WO;
@@ -638,8 +664,9 @@ oj read_state(const oj& state) {
         shape.d_model = X.cols;
         shape.q_from = shape.k_from = "x.X";
     } else if (!absent(x_in)) {
-        bad("x", "x is only used in mode \"x\" (multi-head attention from X); remove it or set mode to \"x\" (mode is " +
-                     oj(mode).dump() + ")");
+        bad("x",
+            "x is only used in mode \"x\" (multi-head attention from X); remove it or set mode to \"x\" (mode is " +
+                oj(mode).dump() + ")");
     }
     oj heads = oj::array();
     for (std::size_t i = 0; i < heads_in->size(); ++i)
@@ -670,8 +697,8 @@ oj read_state(const oj& state) {
     oj keys = read_string_list(own(tokens_in, "keys"), "tokens.keys", kMaxTokenLength);
     if (queries.size() != static_cast<std::size_t>(n_q))
         fail(ErrorCode::kShapeMismatch, "tokens.queries",
-             "tokens.queries has " + std::to_string(queries.size()) + " labels but there are n_q = " +
-                 std::to_string(n_q) + " queries (rows of " + shape.q_from + ")");
+             "tokens.queries has " + std::to_string(queries.size()) +
+                 " labels but there are n_q = " + std::to_string(n_q) + " queries (rows of " + shape.q_from + ")");
     if (keys.size() != static_cast<std::size_t>(n_k))
         fail(ErrorCode::kShapeMismatch, "tokens.keys",
              "tokens.keys has " + std::to_string(keys.size()) + " labels but there are n_k = " + std::to_string(n_k) +
@@ -686,7 +713,8 @@ oj read_state(const oj& state) {
                  describe(padding_in) + ")");
     oj padding = oj::array();
     for (int j = 0; j < n_k; ++j)
-        padding.push_back(require_boolean(&(*padding_in)[static_cast<std::size_t>(j)], "mask.padding[" + std::to_string(j) + "]"));
+        padding.push_back(
+            require_boolean(&(*padding_in)[static_cast<std::size_t>(j)], "mask.padding[" + std::to_string(j) + "]"));
     oj allow = nullptr;
     if (const oj* a = own(mask_in, "allow"); !absent(a)) {
         Mat m = read_matrix(a, "mask.allow", 1, kMaxTokens, Cell::boolean);
@@ -741,7 +769,8 @@ oj read_state(const oj& state) {
     if (const oj* lab = own(state, "lab"); !undefined(lab)) out["lab"] = read_lab(lab);
     if (const oj* lesson = own(state, "lesson"); !undefined(lesson)) out["lesson"] = read_lesson(lesson);
     if (mode == "x")
-        out["x"] = {{"X", std::move(X.data)}, {"WO", has_wo ? std::move(WO.data) : oj(nullptr)}, {"residual", residual}};
+        out["x"] = {
+            {"X", std::move(X.data)}, {"WO", has_wo ? std::move(WO.data) : oj(nullptr)}, {"residual", residual}};
     return out;
 }
 
@@ -764,9 +793,15 @@ namespace {
 thread_local const PackedMatrices* current_packs = nullptr;
 }
 
-PackedScope::PackedScope(PackedMatrices packs) : previous_(current_packs), packs_(packs) { current_packs = &packs_; }
-PackedScope::~PackedScope() { current_packs = previous_; }
-const PackedMatrices* packed_matrices() { return current_packs; }
+PackedScope::PackedScope(PackedMatrices packs) : previous_(current_packs), packs_(packs) {
+    current_packs = &packs_;
+}
+PackedScope::~PackedScope() {
+    current_packs = previous_;
+}
+const PackedMatrices* packed_matrices() {
+    return current_packs;
+}
 
 std::string schema_json() {
     oj lesson_choices_json = oj::object();

@@ -24,8 +24,7 @@ std::vector<Entry> build_registry() {
     if (__builtin_cpu_supports("sse4.1")) r.push_back({&sse41_set(), &sse41_bench()});
 #endif
 #if defined(ATTN_KERNELS_AVX2)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        r.push_back({&avx2_set(), &avx2_bench()});
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) r.push_back({&avx2_set(), &avx2_bench()});
 #endif
 #if defined(ATTN_KERNELS_WASM_SIMD128)
     r.push_back({&wasm_simd128_set(), &wasm_simd128_bench()});
@@ -51,7 +50,9 @@ std::vector<const KernelSet*> available() {
     return out;
 }
 
-const KernelSet& active() { return *current(); }
+const KernelSet& active() {
+    return *current();
+}
 
 bool select(const std::string& name) {
     for (const Entry& e : registry())

@@ -10,8 +10,7 @@
 namespace attn::kernels {
 namespace {
 
-void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale,
-               float* scores) {
+void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale, float* scores) {
     for (int i = 0; i < n_q; ++i) {
         const float* qi = q + static_cast<std::size_t>(i) * d;
         for (int j = 0; j < n_k; ++j) {
@@ -23,8 +22,7 @@ void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float sc
     }
 }
 
-void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a,
-                 RowMetrics& m) {
+void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a, RowMetrics& m) {
     const double tau = rp.tau;
     const int top_k = rp.top_k;
     const int sink_keys = rp.sink_keys;

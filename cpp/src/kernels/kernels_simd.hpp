@@ -20,8 +20,7 @@ namespace attn::kernels {
 struct RowBench {
     const char* name;  ///< the KernelSet's name
     /// out[r][j] = softmax(in[r] / tau)_j and entropy[r] = H(out[r]) (nats), r < rows, j < n.
-    void (*softmax_entropy)(const float* in, float* out, float* entropy, int rows, int n,
-                            float tau);
+    void (*softmax_entropy)(const float* in, float* out, float* entropy, int rows, int n, float tau);
     /// out[r][j] = softmax(in[r] / tau)_j.
     void (*softmax)(const float* in, float* out, int rows, int n, float tau);
     /// y[i] = exp(x[i]) with the set's exp, for x[i] in [-87, 0] (0 below -87); for error tests.

@@ -124,8 +124,7 @@ void scalar_rows(const float* in, float* out, float* entropy, int rows, int n, f
     }
 }
 
-void scalar_softmax_entropy(const float* in, float* out, float* entropy, int rows, int n,
-                            float tau) {
+void scalar_softmax_entropy(const float* in, float* out, float* entropy, int rows, int n, float tau) {
     scalar_rows<true>(in, out, entropy, rows, n, tau);
 }
 

@@ -51,7 +51,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// exp(x) is taken as 0 below this (exp(-87) = 1.6e-38, the float normal range ends at 1.2e-38).
 constexpr float kExpLo = -87.0f;
 
-inline float max_f(float a, float b) { return b > a ? b : a; }  // keeps a if b is NaN
+inline float max_f(float a, float b) {
+    return b > a ? b : a;
+}  // keeps a if b is NaN
 
 /// The few operations xsimd 8.1 lacks or does slowly on a target, on masks held as float batches
 /// (all-ones / all-zeros lanes).
@@ -93,8 +95,12 @@ struct Ops<xsimd::sse4_1> {
         return _mm_min_ps(x, acc);
 #endif
     }
-    static B gt(B a, B b) { return _mm_cmpgt_ps(a, b); }
-    static B ge(B a, B b) { return _mm_cmpge_ps(a, b); }
+    static B gt(B a, B b) {
+        return _mm_cmpgt_ps(a, b);
+    }
+    static B ge(B a, B b) {
+        return _mm_cmpge_ps(a, b);
+    }
     /// 2^k for t = k + 1.5 * 2^23 (k integer in [-126, 127]): shift k's low bits into the exponent.
     static B pow2_of_shifted(B t) {
         const __m128i bits = _mm_slli_epi32(_mm_castps_si128(t), 23);
@@ -103,7 +109,9 @@ struct Ops<xsimd::sse4_1> {
     /// Double accumulators for float partial sums: lanes widened in registers (cheaper than a
     /// store and W scalar conversions, notably in WASM: f64x2.promote_low_f32x4).
     using D = __m128d;
-    static D dzero() { return _mm_setzero_pd(); }
+    static D dzero() {
+        return _mm_setzero_pd();
+    }
     static void widen_add(B x, D& lo, D& hi) {
         lo = _mm_add_pd(lo, _mm_cvtps_pd(x));
         hi = _mm_add_pd(hi, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
@@ -160,7 +168,7 @@ struct Ops<xsimd::fma3<xsimd::avx2>> {
 /// P(r), degree 4, in e^r ~ 1 + r + r^2 P(r) on [-ln2/2, ln2/2]: a Chebyshev fit of
 /// (e^r - 1 - r) / r^2 (mpmath.chebyfit, rounded to float), 1.0e-8 relative error before
 /// rounding, i.e. one polynomial term fewer than Cephes expf for the same float32 result.
-constexpr float kExpConstants[9] = {1.44269504088896341f, 12582912.0f, 0.693359375f,
+constexpr float kExpConstants[9] = {1.44269504088896341f, 12582912.0f,    0.693359375f,
                                     -2.12194440e-4f,      1.39262842e-3f, 8.36325902e-3f,
                                     4.16665524e-2f,       1.66665763e-1f, 0.5f};
 
@@ -170,8 +178,16 @@ struct ExpK {
     using B = xsimd::batch<float, A>;
     B log2e, shifter, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, one;
     explicit ExpK(const float* c)
-        : log2e(c[0]), shifter(c[1]), ln2_hi(c[2]), ln2_lo(c[3]), p0(c[4]), p1(c[5]), p2(c[6]),
-          p3(c[7]), p4(c[8]), one(1.0f) {}
+        : log2e(c[0]),
+          shifter(c[1]),
+          ln2_hi(c[2]),
+          ln2_lo(c[3]),
+          p0(c[4]),
+          p1(c[5]),
+          p2(c[6]),
+          p3(c[7]),
+          p4(c[8]),
+          one(1.0f) {}
 };
 
 /// exp(x) for x in [kExpLo, 0] (callers clamp). Cody-Waite reduction x = k ln2 + r, |r| <= ln2/2,
@@ -303,9 +319,9 @@ struct ExpSums {
 /// One step of the fused pass on one vector: e = exp(x) (0 below kExpLo, so exactly 0 for the -inf
 /// of a masked key), stored to dst; z += e; ex += e * x (x clamped: 0 * finite, never 0 * inf).
 template <class A, bool kEntropy, bool kExactZero>
-inline void exp_step(const float* src, float* dst, xsimd::batch<float, A> vm,
-                     xsimd::batch<float, A> vit, xsimd::batch<float, A> lo, const ExpK<A>& c,
-                     xsimd::batch<float, A>& z, xsimd::batch<float, A>& ex) {
+inline void exp_step(const float* src, float* dst, xsimd::batch<float, A> vm, xsimd::batch<float, A> vit,
+                     xsimd::batch<float, A> lo, const ExpK<A>& c, xsimd::batch<float, A>& z,
+                     xsimd::batch<float, A>& ex) {
     using B = xsimd::batch<float, A>;
     using O = Ops<A>;
     const B x = (B::load_unaligned(src) - vm) * vit;
@@ -394,8 +410,7 @@ inline double entropy_from_sums(double z, double ex) {
 }
 
 template <class A>
-void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a,
-                 RowMetrics& m) {
+void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowParams& rp, float* a, RowMetrics& m) {
     // The double reference instead: rows shorter than one vector (nothing to vectorise; small,
     // hand-checkable rows such as MATH.md's golden examples then get double-exact metrics rather
     // than float32-accurate ones) and tau outside the float range.
@@ -442,8 +457,7 @@ void bench_rows(const float* in, float* out, float* entropy, int rows, int n, fl
 }
 
 template <class A>
-void bench_softmax_entropy(const float* in, float* out, float* entropy, int rows, int n,
-                           float tau) {
+void bench_softmax_entropy(const float* in, float* out, float* entropy, int rows, int n, float tau) {
     bench_rows<A, true>(in, out, entropy, rows, n, tau);
 }
 
@@ -483,16 +497,14 @@ inline float dot(const float* x, const float* y, int d) {
         acc0 = xsimd::fma(B::load_unaligned(x + c), B::load_unaligned(y + c), acc0);
         acc1 = xsimd::fma(B::load_unaligned(x + c + W), B::load_unaligned(y + c + W), acc1);
     }
-    for (; c + W <= d; c += W)
-        acc0 = xsimd::fma(B::load_unaligned(x + c), B::load_unaligned(y + c), acc0);
+    for (; c + W <= d; c += W) acc0 = xsimd::fma(B::load_unaligned(x + c), B::load_unaligned(y + c), acc0);
     float s = xsimd::hadd(acc0 + acc1);
     for (; c < d; ++c) s += x[c] * y[c];
     return s;
 }
 
 template <class A>
-void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale,
-               float* scores) {
+void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float scale, float* scores) {
     using B = xsimd::batch<float, A>;
     constexpr int W = width<A>();
     const B vscale(scale);
@@ -509,8 +521,7 @@ void scores_qk(const float* q, const float* k, int n_q, int n_k, int d, float sc
             for (; c + W <= d; c += W) {
                 const B qv = B::load_unaligned(qi + c);
                 for (int r = 0; r < W; ++r)
-                    acc[r] = xsimd::fma(qv, B::load_unaligned(kj + static_cast<std::size_t>(r) * d + c),
-                                        acc[r]);
+                    acc[r] = xsimd::fma(qv, B::load_unaligned(kj + static_cast<std::size_t>(r) * d + c), acc[r]);
             }
             B dots = xsimd::haddp(acc);
             if (c < d) {  // d tail
@@ -558,8 +569,7 @@ inline void weighted_sum_chunk(const float* ai, const float* v, int n_k, int d_v
         if (w == 0.0f) continue;  // structural zeros: masked keys add nothing (not even NaN * 0)
         const B wv(w);
         const float* vj = v + static_cast<std::size_t>(j) * d_v + c;
-        for (int u = 0; u < NV; ++u)
-            acc[u] = xsimd::fma(wv, B::load_unaligned(vj + u * W), acc[u]);
+        for (int u = 0; u < NV; ++u) acc[u] = xsimd::fma(wv, B::load_unaligned(vj + u * W), acc[u]);
         if (++since == kWsFold) {
             fold();
             since = 0;
@@ -573,8 +583,7 @@ inline void weighted_sum_chunk(const float* ai, const float* v, int n_k, int d_v
 /// chunk streams all of V once per query, which bounds it by L2 bandwidth). A key whose weight is
 /// 0 for some of the four is added only to the others, so structural zeros still add nothing.
 template <class A, int NV>
-inline void weighted_sum_block4(const float* a, std::size_t lda, const float* v, int n_k, int d_v,
-                                int c, float* out) {
+inline void weighted_sum_block4(const float* a, std::size_t lda, const float* v, int n_k, int d_v, int c, float* out) {
     using B = xsimd::batch<float, A>;
     using O = Ops<A>;
     constexpr int W = width<A>();
@@ -660,17 +669,16 @@ void weighted_sum(const float* a, const float* v, int n_q, int n_k, int d_v, flo
 }  // namespace attn::kernels::simd_impl
 
 /// Defines `<prefix>_set()` and `<prefix>_bench()` for architecture ARCH under the name NAME.
-#define ATTN_DEFINE_SIMD_SET(prefix, ARCH, NAME)                                                  \
-    namespace attn::kernels {                                                                     \
-    const KernelSet& prefix##_set() {                                                             \
-        static const KernelSet set{NAME, &simd_impl::scores_qk<ARCH>,                            \
-                                   &simd_impl::softmax_row<ARCH>, &simd_impl::weighted_sum<ARCH>}; \
-        return set;                                                                               \
-    }                                                                                             \
-    const RowBench& prefix##_bench() {                                                            \
-        static const RowBench bench{NAME, &simd_impl::bench_softmax_entropy<ARCH>,               \
-                                    &simd_impl::bench_softmax<ARCH>,                              \
-                                    &simd_impl::exp_nonpositive_array<ARCH>};                     \
-        return bench;                                                                             \
-    }                                                                                             \
+#define ATTN_DEFINE_SIMD_SET(prefix, ARCH, NAME)                                                                    \
+    namespace attn::kernels {                                                                                       \
+    const KernelSet& prefix##_set() {                                                                               \
+        static const KernelSet set{NAME, &simd_impl::scores_qk<ARCH>, &simd_impl::softmax_row<ARCH>,                \
+                                   &simd_impl::weighted_sum<ARCH>};                                                 \
+        return set;                                                                                                 \
+    }                                                                                                               \
+    const RowBench& prefix##_bench() {                                                                              \
+        static const RowBench bench{NAME, &simd_impl::bench_softmax_entropy<ARCH>, &simd_impl::bench_softmax<ARCH>, \
+                                    &simd_impl::exp_nonpositive_array<ARCH>};                                       \
+        return bench;                                                                                               \
+    }                                                                                                               \
     }

@@ -65,7 +65,9 @@ std::string choice(const json& params, const char* name, const std::string& fall
     bad_param(name, "must be one of " + list);
 }
 
-json metric(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+json metric(double x) {
+    return std::isfinite(x) ? json(x) : json(nullptr);
+}
 
 }  // namespace attn::lab
 

@@ -15,12 +15,12 @@ using json = nlohmann::json;
 /// Everything an analysis may use. Heads other than the selected one are computed on demand
 /// with the same mask, temperature, scale and top-k as the selected one.
 struct Input {
-    const json& state;         ///< the whole state document (already validated)
-    const json& params;        ///< state.lab.params (an object; may be empty)
-    int head = 0;              ///< the selected head
-    int heads = 1;             ///< number of heads in the state
-    const Problem& problem;    ///< the selected head's problem
-    const Result& result;      ///< the selected head's result
+    const json& state;                       ///< the whole state document (already validated)
+    const json& params;                      ///< state.lab.params (an object; may be empty)
+    int head = 0;                            ///< the selected head
+    int heads = 1;                           ///< number of heads in the state
+    const Problem& problem;                  ///< the selected head's problem
+    const Result& result;                    ///< the selected head's result
     std::function<Problem(int)> problem_of;  ///< problem of head h (same settings)
     std::function<Result(int)> result_of;    ///< computed head h (cached)
 };

@@ -21,9 +21,10 @@ json linear(const Input& in) {
     if (p.mode != Mode::qkv)
         return {{"available", false},
                 {"mode", to_string(p.mode)},
-                {"reason", std::string("linear attention maps each query and key through a feature map, so it needs Q, K and V; "
-                                       "this head is given as ") + (p.mode == Mode::logits ? "logits" : "weights") +
-                               " (mode " + to_string(p.mode) + ")"}};
+                {"reason",
+                 std::string("linear attention maps each query and key through a feature map, so it needs Q, K and V; "
+                             "this head is given as ") +
+                     (p.mode == Mode::logits ? "logits" : "weights") + " (mode " + to_string(p.mode) + ")"}};
 
     LinearOptions o;
     o.feature = feature == "relu" ? FeatureMap::relu : FeatureMap::elu;
@@ -32,7 +33,8 @@ json linear(const Input& in) {
     const LinearAttention L = linear_attention(p, r, o);
 
     const int n_q = r.n_q, n_k = r.n_k, d_v = r.d_v;
-    json soft_w = json::array(), soft_o = json::array(), lin_w = json::array(), lin_o = json::array(), rows = json::array();
+    json soft_w = json::array(), soft_o = json::array(), lin_w = json::array(), lin_o = json::array(),
+         rows = json::array();
     for (int t = 0; t < n_q; ++t) {
         const LinearRow& row = L.rows[static_cast<std::size_t>(t)];
         const bool defined = !row.empty && !row.degenerate;

@@ -66,7 +66,8 @@ struct Totals {
 ///  "rows": [{"query", "empty", "visible", "softmax"|"sparsemax"|"entmax": {"entropy", "support", "zeros"}}],
 ///  "summary": {"softmax"|"sparsemax"|"entmax": {"meanEntropy", "meanSupport", "zeros"}},
 ///  "selected": {"query", "empty", "visible", "z": [S/tau | null],
-///               "softmax"|"sparsemax"|"entmax": {"weights": [.. | null], "entropy", "support", "zeros"[, "threshold"]}}}
+///               "softmax"|"sparsemax"|"entmax": {"weights": [.. | null], "entropy", "support", "zeros"[,
+///               "threshold"]}}}
 json normalisers(const Input& in) {
     const double alpha = number(in.params, "alpha", 1.5, 1.0, 4.0);
     const Result& res = in.result;
@@ -74,7 +75,10 @@ json normalisers(const Input& in) {
     const int n = res.n_k;
     const int selected = in.state.at("row").get<int>();
 
-    const char* method = alpha == 1.0 ? "softmax" : alpha == 1.5 ? "exact-1.5" : alpha == 2.0 ? "sparsemax" : "bisection";
+    const char* method = alpha == 1.0   ? "softmax"
+                         : alpha == 1.5 ? "exact-1.5"
+                         : alpha == 2.0 ? "sparsemax"
+                                        : "bisection";
     json rows = json::array();
     json sel;
     Totals t_soft, t_sparse, t_ent;
@@ -89,27 +93,36 @@ json normalisers(const Input& in) {
         t_soft.add(soft);
         t_sparse.add(sparse);
         t_ent.add(ent);
-        rows.push_back({{"query", i}, {"empty", soft.empty}, {"visible", soft.visible},
-                        {"softmax", summary_of(soft)}, {"sparsemax", summary_of(sparse)}, {"entmax", summary_of(ent)}});
+        rows.push_back({{"query", i},
+                        {"empty", soft.empty},
+                        {"visible", soft.visible},
+                        {"softmax", summary_of(soft)},
+                        {"sparsemax", summary_of(sparse)},
+                        {"entmax", summary_of(ent)}});
         if (i == selected) {
             json zs = json::array();
             for (int j = 0; j < n; ++j) zs.push_back(vis[j] ? metric(static_cast<double>(z[j]) / tau) : json(nullptr));
-            sel = {{"query", i}, {"empty", soft.empty}, {"visible", soft.visible}, {"z", zs},
+            sel = {{"query", i},
+                   {"empty", soft.empty},
+                   {"visible", soft.visible},
+                   {"z", zs},
                    {"softmax", detail_of(soft, vis, false)},
                    {"sparsemax", detail_of(sparse, vis, true)},
                    {"entmax", detail_of(ent, vis, true)}};
         }
     }
     const int live = res.n_q - empty_rows;
-    return {{"alpha", alpha},
-            {"tau", tau},
-            {"method", method},
-            {"iterations", std::string(method) == "bisection" ? kEntmaxBisectionIterations : 0},
-            {"row", selected},
-            {"emptyRows", empty_rows},
-            {"rows", rows},
-            {"summary", {{"softmax", t_soft.to_json(live)}, {"sparsemax", t_sparse.to_json(live)}, {"entmax", t_ent.to_json(live)}}},
-            {"selected", sel}};
+    return {
+        {"alpha", alpha},
+        {"tau", tau},
+        {"method", method},
+        {"iterations", std::string(method) == "bisection" ? kEntmaxBisectionIterations : 0},
+        {"row", selected},
+        {"emptyRows", empty_rows},
+        {"rows", rows},
+        {"summary",
+         {{"softmax", t_soft.to_json(live)}, {"sparsemax", t_sparse.to_json(live)}, {"entmax", t_ent.to_json(live)}}},
+        {"selected", sel}};
 }
 
 }  // namespace attn::lab

@@ -18,12 +18,18 @@ json patterns(const Input& in) {
                          {"kind", to_string(p.kind)},
                          {"confidence", metric(p.confidence)},
                          {"parameter", p.parameter},
-                         {"scores", {{"sink", metric(s.sink)}, {"self", metric(s.self)},
-                                     {"previous", metric(s.previous)}, {"next", metric(s.next)},
-                                     {"offset", metric(s.offset)}, {"offsetD", s.offset_d},
-                                     {"strided", metric(s.strided)}, {"period", s.period},
-                                     {"position", metric(s.position)}, {"positionKey", s.position_key},
-                                     {"global", metric(s.global)}}}});
+                         {"scores",
+                          {{"sink", metric(s.sink)},
+                           {"self", metric(s.self)},
+                           {"previous", metric(s.previous)},
+                           {"next", metric(s.next)},
+                           {"offset", metric(s.offset)},
+                           {"offsetD", s.offset_d},
+                           {"strided", metric(s.strided)},
+                           {"period", s.period},
+                           {"position", metric(s.position)},
+                           {"positionKey", s.position_key},
+                           {"global", metric(s.global)}}}});
     }
     return {{"heads", heads}};
 }

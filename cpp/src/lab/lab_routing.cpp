@@ -27,7 +27,8 @@ std::vector<double> beta_param(const json& params, int n_k) {
     if (it == params.end() || it->is_null()) return {};
     if (!it->is_array()) bad("beta", "must be a list of " + std::to_string(n_k) + " numbers >= 0 (one per key)");
     if (static_cast<int>(it->size()) != n_k)
-        bad("beta", "must have one number per key: " + std::to_string(n_k) + " (got " + std::to_string(it->size()) + ")");
+        bad("beta",
+            "must have one number per key: " + std::to_string(n_k) + " (got " + std::to_string(it->size()) + ")");
     std::vector<double> beta;
     double sum = 0;
     for (const auto& x : *it) {
@@ -67,26 +68,47 @@ json routing(const Input& in) {
         const std::uint8_t* vis = r.visible.data() + static_cast<std::size_t>(t) * r.n_k;
         entropies.push_back(m.empty ? kNaN : m.entropy);
         const double hb = routing::evidence_normalized_entropy(beta, vis, r.n_k);
-        const routing::TunnelVision tv = routing::tunnel_vision(m.empty ? kNaN : m.normalized_entropy, hb, alpha, gamma);
-        json tj = tv.defined ? json{{"defined", true}, {"narrow", tv.narrow}, {"broad", tv.broad}, {"verdict", tv.tunnel}}
-                             : json{{"defined", false}, {"narrow", nullptr}, {"broad", nullptr}, {"verdict", nullptr}};
+        const routing::TunnelVision tv =
+            routing::tunnel_vision(m.empty ? kNaN : m.normalized_entropy, hb, alpha, gamma);
+        json tj = tv.defined
+                      ? json{{"defined", true}, {"narrow", tv.narrow}, {"broad", tv.broad}, {"verdict", tv.tunnel}}
+                      : json{{"defined", false}, {"narrow", nullptr}, {"broad", nullptr}, {"verdict", nullptr}};
         if (tv.defined) ++defined_tunnel, tunnels += tv.tunnel ? 1 : 0;
         if (m.empty) {
-            rows.push_back({{"row", t}, {"empty", true}, {"visible", 0}, {"support", json::array()},
-                            {"supportSize", nullptr}, {"supportMass", nullptr}, {"ignoredMass", nullptr},
-                            {"boundDelta", nullptr}, {"boundMass", nullptr}, {"ignoredNorm", nullptr},
-                            {"entropy", nullptr}, {"normalizedEntropy", nullptr}, {"nEff", nullptr},
-                            {"evidenceEntropy", metric(hb)}, {"tunnel", tj}});
+            rows.push_back({{"row", t},
+                            {"empty", true},
+                            {"visible", 0},
+                            {"support", json::array()},
+                            {"supportSize", nullptr},
+                            {"supportMass", nullptr},
+                            {"ignoredMass", nullptr},
+                            {"boundDelta", nullptr},
+                            {"boundMass", nullptr},
+                            {"ignoredNorm", nullptr},
+                            {"entropy", nullptr},
+                            {"normalizedEntropy", nullptr},
+                            {"nEff", nullptr},
+                            {"evidenceEntropy", metric(hb)},
+                            {"tunnel", tj}});
             continue;
         }
         const routing::SupportSet s = routing::support_set(r.weights.row(t), r.n_k, delta);
         const double ignored = has_v ? routing::ignored_contribution(r.weights.row(t), in.problem.v, s.keys) : kNaN;
-        rows.push_back({{"row", t}, {"empty", false}, {"visible", m.visible}, {"support", s.keys},
-                        {"supportSize", s.keys.size()}, {"supportMass", s.mass}, {"ignoredMass", s.ignored_mass},
-                        {"boundDelta", metric(delta * B)}, {"boundMass", metric(s.ignored_mass * B)},
-                        {"ignoredNorm", metric(ignored)}, {"entropy", metric(m.entropy)},
-                        {"normalizedEntropy", metric(m.normalized_entropy)}, {"nEff", metric(m.n_eff)},
-                        {"evidenceEntropy", metric(hb)}, {"tunnel", tj}});
+        rows.push_back({{"row", t},
+                        {"empty", false},
+                        {"visible", m.visible},
+                        {"support", s.keys},
+                        {"supportSize", s.keys.size()},
+                        {"supportMass", s.mass},
+                        {"ignoredMass", s.ignored_mass},
+                        {"boundDelta", metric(delta * B)},
+                        {"boundMass", metric(s.ignored_mass * B)},
+                        {"ignoredNorm", metric(ignored)},
+                        {"entropy", metric(m.entropy)},
+                        {"normalizedEntropy", metric(m.normalized_entropy)},
+                        {"nEff", metric(m.n_eff)},
+                        {"evidenceEntropy", metric(hb)},
+                        {"tunnel", tj}});
     }
 
     // The graph: query nodes with N_eff, key nodes with the weight they receive, edges > threshold.
@@ -118,10 +140,18 @@ json routing(const Input& in) {
             {"rows", rows},
             {"tunnelRows", tunnels},
             {"tunnelDefinedRows", defined_tunnel},
-            {"graph", {{"selfAttention", self_attention}, {"queries", qnodes}, {"keys", knodes},
-                       {"edges", edges}, {"edgeCount", edges.size()}}},
-            {"regularisers", {{"rows", reg.rows}, {"minimise", metric(reg.minimise)}, {"maximise", metric(reg.maximise)},
-                              {"target", metric(reg.target)}, {"targetEntropy", target}}}};
+            {"graph",
+             {{"selfAttention", self_attention},
+              {"queries", qnodes},
+              {"keys", knodes},
+              {"edges", edges},
+              {"edgeCount", edges.size()}}},
+            {"regularisers",
+             {{"rows", reg.rows},
+              {"minimise", metric(reg.minimise)},
+              {"maximise", metric(reg.maximise)},
+              {"target", metric(reg.target)},
+              {"targetEntropy", target}}}};
 }
 
 }  // namespace attn::lab

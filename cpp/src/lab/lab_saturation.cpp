@@ -16,7 +16,9 @@ namespace {
 
 constexpr int kCurvePoints = 101;
 
-json null_array() { return json::array(); }
+json null_array() {
+    return json::array();
+}
 
 }  // namespace
 
@@ -38,7 +40,10 @@ json saturation(const Input& in) {
         curve_a.push_back(two_token_weight(x));
         curve_h.push_back(two_token_entropy(x));
     }
-    json out = {{"row", row}, {"tau", tau}, {"gapRange", range}, {"jacobianKeys", max_keys},
+    json out = {{"row", row},
+                {"tau", tau},
+                {"gapRange", range},
+                {"jacobianKeys", max_keys},
                 {"curve", {{"x", curve_x}, {"a1", curve_a}, {"entropy", curve_h}}}};
 
     // The row's visible keys, their scores before tau and their softmax in double.
@@ -59,11 +64,15 @@ json saturation(const Input& in) {
     out["keys"] = keys;
     out["weights"] = p;
     if (m == 0) {
-        for (const char* f : {"gap", "x", "a1", "twoTokenEntropy", "topKeys", "topWeight", "entropy", "dHdtau"}) out[f] = nullptr;
+        for (const char* f : {"gap", "x", "a1", "twoTokenEntropy", "topKeys", "topWeight", "entropy", "dHdtau"})
+            out[f] = nullptr;
         out["inRange"] = false;
         out["dHdz"] = null_array();
-        out["jacobian"] = {{"keys", null_array()}, {"matrix", null_array()}, {"complete", true},
-                           {"maxAbs", nullptr}, {"frobenius", nullptr}};
+        out["jacobian"] = {{"keys", null_array()},
+                           {"matrix", null_array()},
+                           {"complete", true},
+                           {"maxAbs", nullptr},
+                           {"frobenius", nullptr}};
         return out;
     }
 
@@ -116,9 +125,13 @@ json saturation(const Input& in) {
     const std::vector<double> jac = softmax_jacobian(sub_p, tau);
     json matrix = json::array();
     const std::size_t k = sub_p.size();
-    for (std::size_t a = 0; a < k; ++a) matrix.push_back(std::vector<double>(jac.begin() + a * k, jac.begin() + (a + 1) * k));
-    out["jacobian"] = {{"keys", sub_keys}, {"matrix", matrix}, {"complete", complete},
-                       {"maxAbs", max_abs}, {"frobenius", std::sqrt(frob)}};
+    for (std::size_t a = 0; a < k; ++a)
+        matrix.push_back(std::vector<double>(jac.begin() + a * k, jac.begin() + (a + 1) * k));
+    out["jacobian"] = {{"keys", sub_keys},
+                       {"matrix", matrix},
+                       {"complete", complete},
+                       {"maxAbs", max_abs},
+                       {"frobenius", std::sqrt(frob)}};
     return out;
 }
 

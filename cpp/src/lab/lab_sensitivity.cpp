@@ -38,18 +38,34 @@ json sensitivity(const Input& in) {
     const int n = res.n_k;
     const bool qkv = p.mode == Mode::qkv;
 
-    json out = {{"row", row}, {"mode", to_string(p.mode)}, {"tau", p.tau}, {"scale", qkv ? json(res.scale) : json(nullptr)},
-                {"dV", p.v.cols}, {"dK", qkv ? json(p.k.cols) : json(nullptr)}, {"supported", false}, {"reason", nullptr},
-                {"empty", false}, {"visible", 0}, {"queryNorm", nullptr}, {"output", json::array()},
-                {"keys", json::array()}, {"masked", json::array()},
-                {"leaders", {{"weight", json::array()}, {"value", json::array()}, {"score", json::array()},
-                             {"key", json::array()}, {"deletion", json::array()}}},
+    json out = {{"row", row},
+                {"mode", to_string(p.mode)},
+                {"tau", p.tau},
+                {"scale", qkv ? json(res.scale) : json(nullptr)},
+                {"dV", p.v.cols},
+                {"dK", qkv ? json(p.k.cols) : json(nullptr)},
+                {"supported", false},
+                {"reason", nullptr},
+                {"empty", false},
+                {"visible", 0},
+                {"queryNorm", nullptr},
+                {"output", json::array()},
+                {"keys", json::array()},
+                {"masked", json::array()},
+                {"leaders",
+                 {{"weight", json::array()},
+                  {"value", json::array()},
+                  {"score", json::array()},
+                  {"key", json::array()},
+                  {"deletion", json::array()}}},
                 {"agrees", {{"value", nullptr}, {"score", nullptr}, {"key", nullptr}, {"deletion", nullptr}}}};
     std::vector<int> masked;
     int visible = 0;
     for (int j = 0; j < n; ++j) {
-        if (res.visible[static_cast<std::size_t>(row) * n + j]) ++visible;
-        else masked.push_back(j);
+        if (res.visible[static_cast<std::size_t>(row) * n + j])
+            ++visible;
+        else
+            masked.push_back(j);
     }
     out["masked"] = masked;
     out["visible"] = visible;
@@ -91,15 +107,22 @@ json sensitivity(const Input& in) {
     out["output"] = s.output;
     json keys = json::array();
     for (const KeySensitivity& k : s.keys)
-        keys.push_back({{"key", k.key}, {"weight", k.weight}, {"distance", k.distance}, {"valueEffect", k.value_effect},
-                        {"scoreEffect", k.score_effect}, {"keyEffect", metric(k.key_effect)},
+        keys.push_back({{"key", k.key},
+                        {"weight", k.weight},
+                        {"distance", k.distance},
+                        {"valueEffect", k.value_effect},
+                        {"scoreEffect", k.score_effect},
+                        {"keyEffect", metric(k.key_effect)},
                         {"deletion", metric(k.deletion)},
                         {"deletionShift", k.deletion_shift.empty() ? json(nullptr) : numbers(k.deletion_shift)}});
     out["keys"] = keys;
     const Leaders& L = s.leaders;
-    out["leaders"] = {{"weight", L.weight}, {"value", L.value}, {"score", L.score}, {"key", L.key}, {"deletion", L.deletion}};
-    out["agrees"] = {{"value", agrees(L.weight, L.value)}, {"score", agrees(L.weight, L.score)},
-                     {"key", agrees(L.weight, L.key)}, {"deletion", agrees(L.weight, L.deletion)}};
+    out["leaders"] = {
+        {"weight", L.weight}, {"value", L.value}, {"score", L.score}, {"key", L.key}, {"deletion", L.deletion}};
+    out["agrees"] = {{"value", agrees(L.weight, L.value)},
+                     {"score", agrees(L.weight, L.score)},
+                     {"key", agrees(L.weight, L.key)},
+                     {"deletion", agrees(L.weight, L.deletion)}};
     return out;
 }
 

@@ -32,28 +32,35 @@ cd::HeadRows head_rows(const Result& r, double tau) {
         std::vector<double> w(static_cast<std::size_t>(r.n_k));
         for (int j = 0; j < r.n_k; ++j) {
             w[static_cast<std::size_t>(j)] = r.weights(t, j);
-            if (r.visible[static_cast<std::size_t>(t) * r.n_k + j]) lg[static_cast<std::size_t>(j)] = r.scores(t, j) / tau;
+            if (r.visible[static_cast<std::size_t>(t) * r.n_k + j])
+                lg[static_cast<std::size_t>(j)] = r.scores(t, j) / tau;
         }
         h.weights[static_cast<std::size_t>(t)] = cd::normalized(w);
     }
     return h;
 }
 
-json keep_drop(const cd::KeepDrop& k) { return {{"keep", metric(k.keep)}, {"drop", metric(k.drop)}}; }
+json keep_drop(const cd::KeepDrop& k) {
+    return {{"keep", metric(k.keep)}, {"drop", metric(k.drop)}};
+}
 
 json split_json(const cd::SinkSplit& s) {
-    return {{"sinkMass", metric(s.sink_mass)}, {"sinkEntropy", metric(s.sink_entropy)},
-            {"contentEntropy", metric(s.content_entropy)}, {"contentTerm", metric(s.content_term)},
+    return {{"sinkMass", metric(s.sink_mass)},
+            {"sinkEntropy", metric(s.sink_entropy)},
+            {"contentEntropy", metric(s.content_entropy)},
+            {"contentTerm", metric(s.content_term)},
             {"sinkSpreadTerm", metric(s.sink_spread_term)},
             {"entropy", metric(s.entropy)}};
 }
 
-json part_json(const cd::Attribution::Part& p) { return {{"sink", metric(p.sink)}, {"content", metric(p.content)}}; }
+json part_json(const cd::Attribution::Part& p) {
+    return {{"sink", metric(p.sink)}, {"content", metric(p.content)}};
+}
 
 json aitchison_json(const cd::AitchisonSplit& a) {
     if (!a.defined) return {{"distance", nullptr}, {"reason", a.reason}};
-    return {{"distance", metric(a.distance)}, {"balance", {metric(a.balance_x), metric(a.balance_y)}},
-            {"sinkTerm", metric(a.sink_term)}, {"withinSink", metric(a.within_sink)},
+    return {{"distance", metric(a.distance)},        {"balance", {metric(a.balance_x), metric(a.balance_y)}},
+            {"sinkTerm", metric(a.sink_term)},       {"withinSink", metric(a.within_sink)},
             {"contentTerm", metric(a.content_term)}, {"reason", nullptr}};
 }
 
@@ -62,10 +69,14 @@ json head_comparison_json(const cd::HeadComparison& c) {
             {"jsd", keep_drop(c.jsd)},
             {"cosine", keep_drop(c.cosine)},
             {"entropyGap", keep_drop(c.entropy_gap)},
-            {"aitchison", {{"rows", c.aitchison_rows}, {"distance", metric(c.aitchison)},
-                           {"distanceSq", metric(c.aitchison_sq)}, {"sinkSq", metric(c.sink_sq)},
-                           {"withinSinkSq", metric(c.within_sink_sq)}, {"contentSq", metric(c.content_sq)},
-                           {"reason", c.aitchison_reason.empty() ? json(nullptr) : json(c.aitchison_reason)}}}};
+            {"aitchison",
+             {{"rows", c.aitchison_rows},
+              {"distance", metric(c.aitchison)},
+              {"distanceSq", metric(c.aitchison_sq)},
+              {"sinkSq", metric(c.sink_sq)},
+              {"withinSinkSq", metric(c.within_sink_sq)},
+              {"contentSq", metric(c.content_sq)},
+              {"reason", c.aitchison_reason.empty() ? json(nullptr) : json(c.aitchison_reason)}}}};
 }
 
 /// The split of every row (NaN-free: empty rows are null).
@@ -89,7 +100,8 @@ json attribution_json(const cd::HeadRows& hb, const cd::HeadRows& ha, int sink_k
         acc.content += p.content;
     };
     for (std::size_t t = 0; t < sb.size(); ++t) {
-        const bool ok = !hb.weights[t].empty() && !ha.weights[t].empty() && sb[t].content_defined() && sa[t].content_defined();
+        const bool ok =
+            !hb.weights[t].empty() && !ha.weights[t].empty() && sb[t].content_defined() && sa[t].content_defined();
         if (!ok) {
             per_row.push_back({{"row", t}, {"defined", false}});
             continue;
@@ -98,9 +110,14 @@ json attribution_json(const cd::HeadRows& hb, const cd::HeadRows& ha, int sink_k
         ++n;
         total += a.total, h1 += sb[t].entropy, h2 += sa[t].entropy;
         add(tw, a.termwise), add(sf, a.sink_first), add(cf, a.content_first), add(sh, a.shapley);
-        per_row.push_back({{"row", t}, {"defined", true}, {"before", split_json(sb[t])}, {"after", split_json(sa[t])},
-                           {"total", metric(a.total)}, {"termwise", part_json(a.termwise)},
-                           {"sinkFirst", part_json(a.sink_first)}, {"contentFirst", part_json(a.content_first)},
+        per_row.push_back({{"row", t},
+                           {"defined", true},
+                           {"before", split_json(sb[t])},
+                           {"after", split_json(sa[t])},
+                           {"total", metric(a.total)},
+                           {"termwise", part_json(a.termwise)},
+                           {"sinkFirst", part_json(a.sink_first)},
+                           {"contentFirst", part_json(a.content_first)},
                            {"shapley", part_json(a.shapley)}});
     }
     auto mean = [n](cd::Attribution::Part p) {
@@ -109,26 +126,35 @@ json attribution_json(const cd::HeadRows& hb, const cd::HeadRows& ha, int sink_k
     const double mt = n ? total / n : kNaN;
     const cd::Attribution::Part msh = mean(sh);
     return {{"rows", n},
-            {"mean", {{"before", metric(n ? h1 / n : kNaN)}, {"after", metric(n ? h2 / n : kNaN)},
-                      {"total", metric(mt)}, {"termwise", part_json(mean(tw))}, {"sinkFirst", part_json(mean(sf))},
-                      {"contentFirst", part_json(mean(cf))}, {"shapley", part_json(msh)},
-                      {"sinkShare", metric(std::fabs(mt) > 1e-12 ? msh.sink / mt : kNaN)}}},
+            {"mean",
+             {{"before", metric(n ? h1 / n : kNaN)},
+              {"after", metric(n ? h2 / n : kNaN)},
+              {"total", metric(mt)},
+              {"termwise", part_json(mean(tw))},
+              {"sinkFirst", part_json(mean(sf))},
+              {"contentFirst", part_json(mean(cf))},
+              {"shapley", part_json(msh)},
+              {"sinkShare", metric(std::fabs(mt) > 1e-12 ? msh.sink / mt : kNaN)}}},
             {"perRow", per_row}};
 }
 
-const char* closer_name(cd::Closer c) { return c == cd::Closer::p ? "p" : c == cd::Closer::q ? "q" : "tie"; }
+const char* closer_name(cd::Closer c) {
+    return c == cd::Closer::p ? "p" : c == cd::Closer::q ? "q" : "tie";
+}
 
 }  // namespace
 
 /// Output fields: docs/lab.md, "Sink vs content".
 json sink(const Input& in) {
     const int sink_keys = integer(in.params, "sinkKeys", 1, 1, kMaxTokens);
-    const int compare_head = integer(in.params, "compareHead", in.heads > 1 ? (in.head + 1) % in.heads : -1, -1, in.heads - 1);
+    const int compare_head =
+        integer(in.params, "compareHead", in.heads > 1 ? (in.head + 1) % in.heads : -1, -1, in.heads - 1);
     const double tau = in.problem.tau;
     const double default_tau = 2 * tau <= kMaxTau ? 2 * tau : tau / 2;
     const double compare_tau = number(in.params, "compareTau", default_tau, 0, kMaxTau);
     if (!(compare_tau > 0))
-        throw Error(ErrorCode::kInvalidValue, "lab.params.compareTau", "lab.params.compareTau must be > 0 (a temperature)");
+        throw Error(ErrorCode::kInvalidValue, "lab.params.compareTau",
+                    "lab.params.compareTau must be > 0 (a temperature)");
 
     // Every head's rows (the heads share the mask, temperature and scale).
     std::vector<cd::HeadRows> heads;
@@ -139,10 +165,16 @@ json sink(const Input& in) {
     json rows = json::array();
     for (std::size_t t = 0; t < sel.weights.size(); ++t) {
         if (sel.weights[t].empty()) {
-            rows.push_back({{"row", t}, {"empty", true}, {"contentDefined", false}, {"sinkMass", nullptr},
-                            {"sinkEntropy", nullptr}, {"contentEntropy", nullptr}, {"contentTerm", nullptr},
+            rows.push_back({{"row", t},
+                            {"empty", true},
+                            {"contentDefined", false},
+                            {"sinkMass", nullptr},
+                            {"sinkEntropy", nullptr},
+                            {"contentEntropy", nullptr},
+                            {"contentTerm", nullptr},
                             {"sinkSpreadTerm", nullptr},
-                            {"entropy", nullptr}, {"residual", nullptr}});
+                            {"entropy", nullptr},
+                            {"residual", nullptr}});
             continue;
         }
         const cd::SinkSplit s = cd::sink_split(sel.weights[t], sink_keys);
@@ -168,12 +200,17 @@ json sink(const Input& in) {
             mr = std::max(mr, std::fabs(sp[t].residual));
             if (sp[t].content_defined()) ++nc, hc += sp[t].content_entropy;
         }
-        head_means.push_back({{"head", h}, {"name", in.state.at("heads").at(h).value("name", "")},
-                              {"rows", n}, {"contentRows", nc},
-                              {"meanSinkMass", metric(n ? s / n : kNaN)}, {"meanSinkEntropy", metric(n ? hs / n : kNaN)},
+        head_means.push_back({{"head", h},
+                              {"name", in.state.at("heads").at(h).value("name", "")},
+                              {"rows", n},
+                              {"contentRows", nc},
+                              {"meanSinkMass", metric(n ? s / n : kNaN)},
+                              {"meanSinkEntropy", metric(n ? hs / n : kNaN)},
                               {"meanSinkSpreadTerm", metric(n ? st / n : kNaN)},
-                              {"meanContentTerm", metric(n ? ct / n : kNaN)}, {"meanEntropy", metric(n ? e / n : kNaN)},
-                              {"meanContentEntropy", metric(nc ? hc / nc : kNaN)}, {"maxResidual", metric(n ? mr : kNaN)}});
+                              {"meanContentTerm", metric(n ? ct / n : kNaN)},
+                              {"meanEntropy", metric(n ? e / n : kNaN)},
+                              {"meanContentEntropy", metric(nc ? hc / nc : kNaN)},
+                              {"maxResidual", metric(n ? mr : kNaN)}});
     }
 
     // Every pair of heads, and the head-level matrices for the flip detector.
@@ -195,8 +232,11 @@ json sink(const Input& in) {
     auto flips_json = [](const cd::FlipReport& f) {
         json list = json::array();
         for (const auto& x : f.list)
-            list.push_back({{"reference", x.reference}, {"p", x.p}, {"q", x.q},
-                            {"keep", closer_name(x.keep)}, {"drop", closer_name(x.drop)}});
+            list.push_back({{"reference", x.reference},
+                            {"p", x.p},
+                            {"q", x.q},
+                            {"keep", closer_name(x.keep)},
+                            {"drop", closer_name(x.drop)}});
         return json{{"triples", f.triples}, {"count", f.flips}, {"list", list}};
     };
     const json flips = {{"jsd", flips_json(cd::find_flips(jk, jd, false))},
@@ -214,10 +254,14 @@ json sink(const Input& in) {
                 continue;
             }
             const cd::RowComparison r = cd::compare_rows(sel.weights[t], other.weights[t], sink_keys);
-            crow.push_back({{"row", t}, {"empty", false}, {"jsd", keep_drop(r.jsd)}, {"cosine", keep_drop(r.cosine)},
-                            {"entropyGap", keep_drop(r.entropy_gap)},
-                            {"aitchison", aitchison_json(cd::aitchison_of_rows(sel.weights[t], other.weights[t], sel.logs[t],
-                                                                                other.logs[t], sink_keys))}});
+            crow.push_back(
+                {{"row", t},
+                 {"empty", false},
+                 {"jsd", keep_drop(r.jsd)},
+                 {"cosine", keep_drop(r.cosine)},
+                 {"entropyGap", keep_drop(r.entropy_gap)},
+                 {"aitchison", aitchison_json(cd::aitchison_of_rows(sel.weights[t], other.weights[t], sel.logs[t],
+                                                                    other.logs[t], sink_keys))}});
         }
         json summary = head_comparison_json(cd::compare_heads(sel, other, sink_keys));
         compare = {{"head", compare_head}, {"summary", summary}, {"rows", crow}};

@@ -37,7 +37,8 @@ json spectral(const Input& in) {
     if (r.n_q > kSpectralMaxTokens || r.n_k > kSpectralMaxTokens)
         throw Error(ErrorCode::kTooLarge, "lab.view",
                     "the spectral view analyses heads of at most " + std::to_string(kSpectralMaxTokens) +
-                        " queries and keys (this head is " + std::to_string(r.n_q) + " x " + std::to_string(r.n_k) + ")");
+                        " queries and keys (this head is " + std::to_string(r.n_q) + " x " + std::to_string(r.n_k) +
+                        ")");
 
     const StochasticMatrix a = row_stochastic(r.weights);
     const Stationary st = stationary(a);
@@ -70,7 +71,8 @@ json spectral(const Input& in) {
         for (int x = 0; x < in.heads; ++x) {
             json cr = json::array(), jr = json::array(), rr = json::array(), er = json::array(), sr = json::array();
             for (int y = 0; y < in.heads; ++y) {
-                const HeadSimilarity s = compare_heads(heads[static_cast<std::size_t>(x)], heads[static_cast<std::size_t>(y)], c);
+                const HeadSimilarity s =
+                    compare_heads(heads[static_cast<std::size_t>(x)], heads[static_cast<std::size_t>(y)], c);
                 cr.push_back(metric(s.cosine));
                 jr.push_back(metric(s.jsd));
                 rr.push_back(s.rows);
@@ -96,7 +98,8 @@ json spectral(const Input& in) {
             {"effectiveRank", metric(effective_rank(sigma))},
             {"thresholdRank", threshold_rank(sigma, eps)},
             {"spectralEntropy", metric(spectral_entropy(sigma))},
-            {"redundancy", {{"heads", head_list}, {"keep", table(SinkConvention::keep)}, {"drop", table(SinkConvention::drop)}}}};
+            {"redundancy",
+             {{"heads", head_list}, {"keep", table(SinkConvention::keep)}, {"drop", table(SinkConvention::drop)}}}};
 }
 
 }  // namespace attn::lab

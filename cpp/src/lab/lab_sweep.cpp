@@ -21,7 +21,8 @@ std::vector<double> read_taus(const json& params) {
     const auto it = params.find("taus");
     if (it == params.end() || it->is_null()) return {0.5, 1.0, 2.0};
     auto bad = [&](const std::string& what) {
-        throw Error(ErrorCode::kInvalidValue, "lab.params.taus", "lab.params.taus " + what + " (got " + it->dump() + ")");
+        throw Error(ErrorCode::kInvalidValue, "lab.params.taus",
+                    "lab.params.taus " + what + " (got " + it->dump() + ")");
     };
     if (!it->is_array() || it->empty() || it->size() > kMaxTaus) bad("must be a list of 1 to 4 temperatures");
     std::vector<double> taus;
@@ -41,8 +42,8 @@ json nested(const std::vector<std::vector<double>>& m) {
 }
 
 /// Weights of the visible keys at one angle, one list per tau.
-json weights_per_tau(const SweepKeys& keys, const std::vector<int>& vis, const std::vector<double>& taus,
-                     double theta, double norm = 1.0) {
+json weights_per_tau(const SweepKeys& keys, const std::vector<int>& vis, const std::vector<double>& taus, double theta,
+                     double norm = 1.0) {
     json out = json::array();
     for (double tau : taus) {
         const NormalisedRow r = angle_weights(keys, theta, tau / norm);
@@ -65,19 +66,33 @@ json sweep(const Input& in) {
     const int row = in.state.at("row").get<int>();
     const int n = res.n_k;
 
-    json out = {{"row", row}, {"mode", to_string(p.mode)}, {"taus", taus}, {"steps", steps},
-                {"stateTau", p.tau}, {"supported", false}, {"reason", nullptr}, {"dK", nullptr},
-                {"scale", nullptr}, {"empty", false}, {"visible", 0}, {"keys", json::array()},
-                {"masked", json::array()}, {"thetas", json::array()}, {"curves", json::array()},
-                {"table", json::array()}, {"query", nullptr}};
+    json out = {{"row", row},
+                {"mode", to_string(p.mode)},
+                {"taus", taus},
+                {"steps", steps},
+                {"stateTau", p.tau},
+                {"supported", false},
+                {"reason", nullptr},
+                {"dK", nullptr},
+                {"scale", nullptr},
+                {"empty", false},
+                {"visible", 0},
+                {"keys", json::array()},
+                {"masked", json::array()},
+                {"thetas", json::array()},
+                {"curves", json::array()},
+                {"table", json::array()},
+                {"query", nullptr}};
     std::vector<int> vis, masked;
     for (int j = 0; j < n; ++j) (res.visible[static_cast<std::size_t>(row) * n + j] ? vis : masked).push_back(j);
     out["masked"] = masked;
     out["visible"] = static_cast<int>(vis.size());
     out["empty"] = vis.empty();
     if (p.mode != Mode::qkv) {
-        out["reason"] = std::string("the sweep rotates a query against the keys, so it needs Q and K (mode qkv); this state gives ") +
-                        to_string(p.mode);
+        out["reason"] =
+            std::string(
+                "the sweep rotates a query against the keys, so it needs Q and K (mode qkv); this state gives ") +
+            to_string(p.mode);
         return out;
     }
     const int d_k = p.k.cols;
@@ -102,7 +117,8 @@ json sweep(const Input& in) {
     if (sw.empty) return out;
 
     json curves = json::array();
-    for (std::size_t t = 0; t < taus.size(); ++t) curves.push_back({{"tau", taus[t]}, {"weights", nested(sw.weights[t])}});
+    for (std::size_t t = 0; t < taus.size(); ++t)
+        curves.push_back({{"tau", taus[t]}, {"weights", nested(sw.weights[t])}});
     out["curves"] = curves;
 
     json table = json::array();
@@ -118,12 +134,15 @@ json sweep(const Input& in) {
         if (norm > 0) {
             const double theta = std::atan2(q1, q0);
             const bool in_range = theta >= -1e-12 && theta <= kPi / 2 + 1e-12;
-            out["query"] = {{"q", {q0, q1}}, {"theta", theta}, {"degrees", theta * 180 / kPi}, {"norm", norm},
+            out["query"] = {{"q", {q0, q1}},
+                            {"theta", theta},
+                            {"degrees", theta * 180 / kPi},
+                            {"norm", norm},
                             {"inRange", in_range},
                             {"weights", weights_per_tau(keys, sw.keys, taus, theta)},
                             {"own", weights_per_tau(keys, sw.keys, taus, theta, norm)}};
         } else {
-            out["query"] = {{"q", {q0, q1}}, {"theta", nullptr}, {"degrees", nullptr}, {"norm", 0.0},
+            out["query"] = {{"q", {q0, q1}},    {"theta", nullptr},   {"degrees", nullptr}, {"norm", 0.0},
                             {"inRange", false}, {"weights", nullptr}, {"own", nullptr}};
         }
     }
