@@ -5,7 +5,7 @@ import { StateError } from './errors.js';
 import { SCHEMA } from './generated/schema.js';
 
 // What JSON cannot spell, as marker strings the core's schema recognises and names in its
-// messages ("got NaN"; kMarkers in cpp/src/state_schema.cpp). -0 goes over as the number -0.0.
+// messages ("got NaN"; kMarkers in cpp/src/io/state_schema.cpp). -0 goes over as the number -0.0.
 const MARK = '\u0001js:';
 const NEGATIVE_ZERO = JSON.stringify(`${MARK}-0`); // as it appears in JSON.stringify's text
 const PACKED = `${MARK}matrix`;

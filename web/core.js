@@ -158,7 +158,7 @@ export class Core {
   }
 
   /**
-   * The schema's constants (cpp/src/state_schema.cpp; the same as web/generated/schema.js):
+   * The schema's constants (cpp/src/io/state_schema.cpp; the same as web/generated/schema.js):
    * {version, limits, modes, labViews, lesson: {steps, choices, lists}, rowDefaults}.
    */
   get schema() {

@@ -6,8 +6,7 @@ if (!window.attentionPlaygroundHeight) {
   window.attentionPlaygroundHeight = true;
   window.addEventListener('message', function (event) {
     var data = event.data;
-    var ours =
-      data !== null && typeof data === 'object' && typeof data.type === 'string' && data.type.indexOf('attention-playground:') === 0;
+    var ours = data !== null && typeof data === 'object' && typeof data.type === 'string' && data.type.indexOf('attention-playground:') === 0;
     var frame = null;
     document.querySelectorAll('iframe[data-attention-playground]').forEach(function (f) {
       if (f.contentWindow === event.source) frame = f;
@@ -18,13 +17,8 @@ if (!window.attentionPlaygroundHeight) {
       return;
     }
     if (ours && data.type !== 'attention-playground:height') return;
-    if (
-      !ours ||
-      typeof data.height !== 'number' ||
-      !(data.height > 0 && data.height < 100000) ||
-      typeof data.id !== 'string' ||
-      data.id.length > 100
-    ) {
+    if (!ours || typeof data.height !== 'number' || !(data.height > 0 && data.height < 100000) ||
+        typeof data.id !== 'string' || data.id.length > 100) {
       console.warn('Attention Playground: message ignored (not a height message)', event.origin, data);
       return;
     }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { choosePreset, sharedPage, trySetState, getState } from './harness.js';
+import { SCHEMA } from '../../web/generated/schema.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -171,7 +172,7 @@ const CASES = [
       await choosePreset(page, 'example1');
     },
   },
-  ...['patterns', 'normalisers', 'sink', 'routing', 'saturation', 'spectral', 'linear', 'sweep', 'sensitivity'].map((view) => ({
+  ...SCHEMA.labViews.map((view) => ({
     name: `lab view ${view}`,
     setup: () => labView(view),
   })),

@@ -1,4 +1,4 @@
-// Lab view "normalisers" (cpp/src/lab_normalisers.cpp) on a logits state whose rows are the
+// Lab view "normalisers" (cpp/src/lab/lab_normalisers.cpp) on a logits state whose rows are the
 // golden rows of docs/MATH.md (sparsemax and 1.5-entmax values from there; the softmax ones
 // computed in this file), with a masked cell, an empty row (all cells null) and params errors.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Lab view "saturation" (cpp/src/lab_saturation.cpp) on worked example 1 of the lesson
+// Lab view "saturation" (cpp/src/lab/lab_saturation.cpp) on worked example 1 of the lesson
 // (q = (1,0), k1 = (1,0), k2 = (0,1), no scaling: scores 1 and 0, weights 0.7310585786,
 // 0.2689414214, MATH.md). With two keys everything has a closed form in x = Delta/tau,
 // derived by hand for this test: p1 = sigmoid(x), J_11 = p1 p2 / tau, H'(x) = -x p1 p2 so

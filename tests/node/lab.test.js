@@ -1,6 +1,6 @@
 // The analysis lab through the WebAssembly module (core.lab) and the native CLI (attn lab): the
 // same document for every view on lesson and real states, and the errors of a bad lab object.
-// Views are the core's (cpp/src/lab.cpp); each view's numbers are tested against independent
+// Views are the core's (cpp/src/lab/lab.cpp); each view's numbers are tested against independent
 // values in its own C++ and browser tests.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The schema has one implementation (cpp/src/state_schema.cpp), but two builds of it look at a
+// The schema has one implementation (cpp/src/io/state_schema.cpp), but two builds of it look at a
 // state (the WebAssembly module of the page and node, the native CLI) and the JS link codec
 // carries states between them. On 10,000 random and mutated states this checks that they agree:
 // the page's core and `attn validate` accept and refuse the same states with the same code, field

@@ -8,6 +8,10 @@ import { showToken } from '../views/format.js';
 import { rich } from './rich.js';
 import { GRID_MAX } from './steps.js';
 import { kk, qk, tok } from './format.js';
+import { SCHEMA } from '../generated/schema.js';
+
+// The answers a prediction can take, in the order shown: the schema's (state_schema.cpp).
+const CHOICES = SCHEMA.lesson.choices;
 
 /**
  * The prediction controls of step n.
@@ -72,7 +76,7 @@ export function questions(n, s, lesson, locked, setP) {
       ),
     ];
   }
-  if (n === 2) return [radios('entropy', ['up', 'down', 'same'], { query: qk(s, tr) }), radios('sums', ['yes', 'no'])];
+  if (n === 2) return [radios('entropy', CHOICES.entropy, { query: qk(s, tr) }), radios('sums', CHOICES.sums)];
   if (n === 3) {
     const nQ = s.tokens.queries.length;
     const nK = s.tokens.keys.length;
@@ -137,9 +141,9 @@ export function questions(n, s, lesson, locked, setP) {
     } else {
       parts.push(h('p', { class: 'note' }, t('lesson.q.zerosTooLarge', { max: GRID_MAX })));
     }
-    parts.push(radios('renorm', ['same', 'renormalised', 'less'], { query: qk(s, tr) }));
+    parts.push(radios('renorm', CHOICES.renorm, { query: qk(s, tr) }));
     return parts;
   }
-  if (n === 4) return [radios('scores', ['change', 'same']), radios('largest', ['yes', 'no'], { query: qk(s, tr) })];
-  return [radios('reproduce', ['yes', 'no'])];
+  if (n === 4) return [radios('scores', CHOICES.scores), radios('largest', CHOICES.largest, { query: qk(s, tr) })];
+  return [radios('reproduce', CHOICES.reproduce)];
 }
