@@ -20,51 +20,43 @@ export { decodeLink, encodeLink } from './codec/link.js';
 export const SCHEMA_VERSION = SCHEMA.version;
 
 /**
- * A state of docs/state.md, as validateState() returns it (keys in this order).
+ * A state of docs/state.md, as core.validateState() returns it (keys in this order). The shapes
+ * only: every range and limit is the schema's (cpp/src/io/state_schema.cpp, docs/state.md).
  * @typedef {object} State
  * @property {1} version
  * @property {'qkv'|'logits'|'weights'|'x'} mode
- * @property {Head[]} heads 1..64 heads, all with the same n_q x n_k
+ * @property {Head[]} heads all with the same n_q x n_k
  * @property {{X: number[][], WO: number[][]|null, residual: boolean}} [x] mode "x" only (and
- *   required there): the token vectors X (n x d_model, finite, 1 <= d_model <= 1024), the output
- *   projection WO ((sum over heads of d_v) x d_out, finite, 1 <= d_out <= 1024) or null (the layer
- *   output is the heads' outputs side by side), residual: add X to the layer output (needs
- *   d_out = d_model)
- * @property {number} head integer, 0 <= head < heads.length
- * @property {{queries: string[], keys: string[]}} tokens n_q and n_k labels, <= 200 code points each
+ *   required there): the token vectors X (n x d_model), the output projection WO
+ *   ((sum over heads of d_v) x d_out) or null, residual: add X to the layer output
+ * @property {number} head the head shown
+ * @property {{queries: string[], keys: string[]}} tokens n_q and n_k labels
  * @property {{causal: boolean, window: number, padding: boolean[], allow: boolean[][]|null,
  *   stride?: number, sinks?: number}} mask
- *   window: integer 0..4096 (0 = off); padding: n_k flags; allow: n_q x n_k or null;
- *   stride: integer 0..4096, key j visible only if t - j is a multiple of it (0 or 1 = off; absent
- *   = 0); sinks: integer 0..4096, the first `sinks` keys are exempt from window and stride
- *   (StreamingLLM; absent = 0)
- * @property {number} tau finite, 0 < tau <= 1000
- * @property {'auto'|number} scale "auto" or finite > 0
- * @property {number} topK integer 1..4096
- * @property {number} row integer, 0 <= row < n_q
+ * @property {number} tau temperature
+ * @property {'auto'|number} scale "auto" (1/sqrt(d_k)) or a number
+ * @property {number} topK k of the top-k mass
+ * @property {number} row the selected query row
  * @property {{panel: 'weights'|'scores', preset: string, numbers: 'auto'|'on'|'off'}} view
- *   preset: [A-Za-z0-9._-], 1..100 chars; numbers: numbers in heatmap cells (auto: up to 16 keys)
- * @property {string} source <= 500 code points
- * @property {{view: string, params: object}} [lab] optional: the analysis-lab view shown
- *   (LAB_VIEWS or "none") and its parameters (docs/lab.md); absent = no lab view
+ * @property {string} source provenance line
+ * @property {{view: string, params: object}} [lab] optional: the analysis-lab view and its
+ *   parameters (docs/lab.md)
  * @property {{step: number, predictions: object, revealed: number[]}} [lesson] optional: the
- *   guided lesson's step (1..5), the student's predictions and the revealed steps
- *   (docs/lesson.md); absent = no lesson
+ *   guided lesson (docs/lesson.md)
  */
 /**
  * One attention head. Matrices are arrays of rows; a matrix the mode does not need may be null.
  * @typedef {object} Head
- * @property {string} name <= 200 code points
- * @property {number[][]|null} Q n_q x d_k, finite (required in mode "qkv"), 1 <= d_k <= 1024
- * @property {number[][]|null} K n_k x d_k, finite (required in mode "qkv")
- * @property {number[][]|null} V n_k x d_v, finite, 0 <= d_v <= 1024
- * @property {(number|null)[][]|null} logits n_q x n_k, finite or null = masked (mode "logits")
- * @property {number[][]|null} weights n_q x n_k, finite and >= 0 (mode "weights")
- * @property {number[][]} [WQ] mode "x" only: d_model x d_k, finite; Q = X WQ
- * @property {number[][]} [WK] mode "x" only: d_model x d_k (the same d_k); K = X WK
- * @property {number[][]} [WV] mode "x" only: d_model x d_v, 1 <= d_v <= 1024; V = X WV
- * @property {number[]} [gate] optional, any mode: n_q finite gate logits g_t; the head's output
- *   row t is multiplied by sigmoid(g_t) (Qiu et al. 2025, G1); absent = no gate
+ * @property {string} name
+ * @property {number[][]|null} Q n_q x d_k (mode "qkv")
+ * @property {number[][]|null} K n_k x d_k (mode "qkv")
+ * @property {number[][]|null} V n_k x d_v
+ * @property {(number|null)[][]|null} logits n_q x n_k, null = masked (mode "logits")
+ * @property {number[][]|null} weights n_q x n_k (mode "weights")
+ * @property {number[][]} [WQ] mode "x" only: d_model x d_k; Q = X WQ
+ * @property {number[][]} [WK] mode "x" only: d_model x d_k; K = X WK
+ * @property {number[][]} [WV] mode "x" only: d_model x d_v; V = X WV
+ * @property {number[]} [gate] optional: n_q gate logits; output row t times sigmoid(g_t)
  */
 
 /**

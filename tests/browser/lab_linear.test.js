@@ -260,6 +260,8 @@ describe('lab view "linear": ReLU random features from the seed', () => {
     await page.selectOption('#lab-param-feature', 'elu');
     const elu = await waitLinear((lab) => lab.feature === 'elu');
     assert.equal(elu.m, 2, 'elu + 1 uses m = d_k');
+    // The view draws after the results arrive: wait for the redrawn control, then check it.
+    await page.waitForFunction(() => document.getElementById('lab-param-seed')?.disabled === true, null, { timeout: 5000 }).catch(() => {});
     assert.equal(await page.$eval('#lab-param-seed', (el) => el.disabled), true, 'seed inactive for elu');
   });
 

@@ -3,6 +3,7 @@
 // The store validates and computes what they return (store.js updateWith); tests/node/edits.test.js
 // runs them in node. Mode "x" shape edits (tokens, d_model, heads, W_O) are in web/multihead.js.
 import { makeLayerState } from '../multihead.js';
+import { SCHEMA } from '../generated/schema.js';
 
 /** Queries of the selected head (tokens of X in mode "x"). */
 export function nQ(s) {
@@ -22,7 +23,7 @@ export function nK(s) {
 function markEdited(s) {
   if (s.view.preset === 'custom') return;
   s.view.preset = 'custom';
-  s.source = `Edited from: ${s.source}`.slice(0, 500);
+  s.source = `Edited from: ${s.source}`.slice(0, SCHEMA.limits.maxSourceLength);
 }
 
 /** A copy of `s` changed by `fn` (given the copy) and marked as edited: a change of numbers or shapes. */
@@ -206,7 +207,7 @@ export function enterLayerMode(s, seed) {
     heads: s.heads.slice(0, 8).map((hd, i) => ({ name: hd.name || `head ${i}`, dK: 2, dV: 2 })),
     projected: true,
     residual: true,
-    source: `Random layer (mulberry32 seed ${seed}) on the tokens of: ${s.source}`.slice(0, 500),
+    source: `Random layer (mulberry32 seed ${seed}) on the tokens of: ${s.source}`.slice(0, SCHEMA.limits.maxSourceLength),
   });
   next.heads.forEach((hd, i) => {
     if (s.heads[i].gate && s.heads[i].gate.length === keys.length) hd.gate = [...s.heads[i].gate];

@@ -3,6 +3,7 @@
 import { h, mount } from './dom.js';
 import { clipTyped, showToken } from './format.js';
 import { t } from '../i18n.js';
+import { SCHEMA } from '../generated/schema.js';
 
 /**
  * Parses a cell's text. Returns {value} or {error}. With allowNull, an empty cell or "-inf" is
@@ -87,7 +88,7 @@ export function renderEditor(container, o) {
               value: o.rowLabels[i] ?? '',
               'aria-label': t('app.editor.tokenAria', { noun, i }),
               id: `${o.id}-label-${i}`,
-              maxlength: 200,
+              maxlength: SCHEMA.limits.maxTokenLength, // UTF-16 units: a pair is two, the schema counts it once
               spellcheck: 'false',
               dataset: { token: `${o.tokenKind}:${i}` },
               oninput: (ev) => o.onLabel(i, ev.target.value),
