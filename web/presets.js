@@ -54,36 +54,8 @@ export const LESSON_PRESETS = {
   },
   selfattention: {
     label: 'Lesson · self-attention on four tokens (edit Q, K, V)',
-    make: () =>
-      base({
-        heads: [
-          head('four tokens', {
-            Q: [
-              [1, 0],
-              [0.5, 1],
-              [1, 1],
-              [0, 1.5],
-            ],
-            K: [
-              [1, 0.2],
-              [0.2, 1],
-              [1, 1],
-              [-0.5, 1],
-            ],
-            V: [
-              [1, 0],
-              [0, 1],
-              [1, 1],
-              [2, -1],
-            ],
-          }),
-        ],
-        tokens: { queries: ['The', 'cat', 'sat', 'down'], keys: ['The', 'cat', 'sat', 'down'] },
-        mask: { causal: false, window: 0, padding: [false, false, false, false], allow: null },
-        row: 2,
-        view: { panel: 'weights', preset: 'selfattention', numbers: 'auto' },
-        source: "Hand-made self-attention state for the lesson's experiment: toggle the causal mask, turn the temperature, edit a value.",
-      }),
+    // The lesson's steps 2 to 5 start from this state (web/lesson/steps.js holds it).
+    make: () => fourTokens(),
   },
   multihead: {
     label: 'Lesson · multi-head from X: 4 tokens, 2 heads (edit X, W)',
