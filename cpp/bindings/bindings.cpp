@@ -33,50 +33,21 @@ attn::PackedMatrices packs_at(unsigned ptr, unsigned count) {
     return {reinterpret_cast<const double*>(static_cast<std::uintptr_t>(ptr)), count};
 }
 
-std::string compute_state(const std::string& state_json, unsigned ptr, unsigned count) {
+/// The bindings' state entry points (stateJson, ptr, count): `run` on the document with its packed
+/// matrices in scope; an error comes back as {"error": {code, field, message}}, never as a throw.
+///   computeState        -> results (state_json.hpp)
+///   validateState       -> the normalised state (state_schema.hpp)
+///   validateAndCompute  -> {"state", "results"}
+///   computeLab          -> the lab analysis (lab.hpp)
+template <std::string (*run)(const std::string&)>
+std::string state_call(const std::string& state_json, unsigned ptr, unsigned count) {
     const attn::PackedScope scope(packs_at(ptr, count));
     try {
-        return attn::compute_state_json(state_json);
-    } catch (const attn::Error& e) {
-        return attn::error_to_json(e);
-    } catch (const std::exception& e) {
-        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "", e.what()));
-    }
-}
-
-/// validateState(stateJson) -> the normalised state JSON (state_schema.hpp) or {"error": ...}
-std::string validate_state(const std::string& state_json, unsigned ptr, unsigned count) {
-    const attn::PackedScope scope(packs_at(ptr, count));
-    try {
-        return attn::validate_state_json(state_json);
+        return run(state_json);
     } catch (const attn::Error& e) {
         return attn::error_to_json(e);
     } catch (const std::exception& e) {
         return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "state", e.what()));
-    }
-}
-
-/// validateAndCompute(stateJson) -> {"state", "results"} (state_json.hpp) or {"error": ...}
-std::string validate_and_compute(const std::string& state_json, unsigned ptr, unsigned count) {
-    const attn::PackedScope scope(packs_at(ptr, count));
-    try {
-        return attn::validate_and_compute_state_json(state_json);
-    } catch (const attn::Error& e) {
-        return attn::error_to_json(e);
-    } catch (const std::exception& e) {
-        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "state", e.what()));
-    }
-}
-
-/// computeLab(stateJson) -> the lab analysis JSON (lab.hpp) or {"error": ...}
-std::string compute_lab(const std::string& state_json, unsigned ptr, unsigned count) {
-    const attn::PackedScope scope(packs_at(ptr, count));
-    try {
-        return attn::lab_state_json(state_json);
-    } catch (const attn::Error& e) {
-        return attn::error_to_json(e);
-    } catch (const std::exception& e) {
-        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "", e.what()));
     }
 }
 
@@ -233,14 +204,14 @@ std::string active_kernels() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attn) {
-    emscripten::function("computeState", &compute_state);
+    emscripten::function("computeState", &state_call<&attn::compute_state_json>);
     emscripten::function("computeHead", &compute_head);
     emscripten::function("computeTile", &compute_tile);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
-    emscripten::function("computeLab", &compute_lab);
-    emscripten::function("validateState", &validate_state);
-    emscripten::function("validateAndCompute", &validate_and_compute);
+    emscripten::function("computeLab", &state_call<&attn::lab_state_json>);
+    emscripten::function("validateState", &state_call<&attn::validate_state_json>);
+    emscripten::function("validateAndCompute", &state_call<&attn::validate_and_compute_state_json>);
     emscripten::function("schema", &attn::schema_json);
     emscripten::constant("schemaVersion", 1);
 }
