@@ -400,6 +400,27 @@ describe('links', () => {
     assert.deepStrictEqual((await getState(page)).heads, state.heads);
     assert.equal(await page.isHidden('#banner'), true);
   });
+
+  test('a link followed while the address bar write of an edit is still pending is the one read', async () => {
+    await choosePreset(page, 'example2');
+    const followed = (await shareUrl(page)).split('#')[1].replace(/(^|&)tau=[^&]*/, '$1tau=2') + '&scores_hide=1';
+    await page.click('#causal'); // an edit: its address bar write is due 200 ms later
+    await page.evaluate((f) => {
+      location.hash = f; // its hashchange event is queued, not yet run
+      window.dispatchEvent(new Event('pagehide')); // the pending write runs first (as a timer can)
+    }, followed);
+    await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
+    assert.equal(
+      await page.evaluate(() => document.documentElement.classList.contains('ap-hide-scores')),
+      true,
+      "the followed link's options were read",
+    );
+    assert.equal((await getState(page)).mask.causal, true, 'the followed link (causal, as example 2) replaced the edit');
+    await page.evaluate(() => {
+      location.hash = location.hash.replace('&scores_hide=1', '');
+    });
+    await page.waitForFunction(() => !document.documentElement.classList.contains('ap-hide-scores'));
+  });
 });
 
 describe('validation and text', () => {

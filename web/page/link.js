@@ -53,20 +53,33 @@ function matrixNumbers(s) {
   return n;
 }
 
-export function flushHash() {
+// The fragment the page last read or wrote. A different one in the address bar is a link the
+// reader just followed, whose hashchange event is still queued: a pending write must not overwrite
+// it with the state it replaces (that left the followed link's options unread).
+let ownFragment = null;
+
+function replaceFragment(url) {
+  history.replaceState(null, '', url);
+  ownFragment = location.hash;
+}
+
+/** Writes the state on screen to the address bar now (`force`: also over a link not yet read). */
+export function flushHash({ force = false } = {}) {
   scheduleHash(null);
   if (!state) return;
+  if (!force && ownFragment !== null && location.hash !== ownFragment) return;
   if (matrixNumbers(state) > ADDRESS_BAR_MAX_NUMBERS) {
     // No stale link of an earlier state in the address bar: a reload must not silently show
     // something else.
-    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    if (location.hash) replaceFragment(location.pathname + location.search);
     $('copy-status').textContent = t('app.tooManyForBar', { n: matrixNumbers(state).toLocaleString('en') });
     return;
   }
   const link = currentLink();
   const full = link === null ? null : link + formatPageOptions(pageOptions);
-  if (full !== null && location.hash.slice(1) !== full) history.replaceState(null, '', `#${full}`);
-  if (link === null && location.hash) history.replaceState(null, '', location.pathname + location.search);
+  if (full !== null && location.hash.slice(1) !== full) replaceFragment(`#${full}`);
+  if (link === null && location.hash) replaceFragment(location.pathname + location.search);
+  ownFragment = location.hash;
   if (pageOptions.embed && link !== null) updateFullPageLink(link);
 }
 
@@ -170,7 +183,7 @@ export function chooseLang(lang) {
     /* blocked storage */
   }
   setLang(lang);
-  flushHash();
+  flushHash({ force: true });
 }
 
 /** Switches the heatmaps' palette (the Palette select), remembered in the link and locally. */
@@ -182,11 +195,12 @@ export function choosePalette(id) {
     /* blocked storage */
   }
   setPalette(id);
-  flushHash();
+  flushHash({ force: true });
 }
 
 /** Takes the state of the link in the address bar; resolves to true when it was taken. */
 export async function loadFromHash({ initial = false } = {}) {
+  ownFragment = location.hash;
   const fragment = location.hash.slice(1);
   const optionsRefused = applyPageOptions(fragment, { initial });
   if (!fragment || onlyPageOptions(fragment)) return false;
@@ -196,14 +210,14 @@ export async function loadFromHash({ initial = false } = {}) {
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
     showBanner([...rejected(e.message, 'app.linkUnreadable'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
-    if (state) flushHash(); // the address bar shows the state on screen, not the rejected link
+    if (state) flushHash({ force: true }); // the address bar shows the state on screen, not the rejected link
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
   const err = await commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
   if (err) {
     showBanner([...rejected(err, 'app.linkRejected'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
-    if (state) flushHash();
+    if (state) flushHash({ force: true });
     return false;
   }
   // An earlier complaint about a link no longer applies (but this link's refused options do).
@@ -235,7 +249,7 @@ export function wireLink() {
   window.addEventListener('hashchange', () => {
     loadFromHash();
   });
-  window.addEventListener('pagehide', flushHash);
+  window.addEventListener('pagehide', () => flushHash());
   initShareDialog({
     opener: $('share-class'),
     link: (options) => {
