@@ -329,13 +329,59 @@ export class Core {
   /**
    * Checks and analyses one head of raw values already in the heap (analysis.hpp).
    * @param {object} spec {ptr, dtype, nQ, nK, reading: 'weights'|'logits', causal, topK,
-   *   sinkKeys, delta, thumbnail, wantRows}
+   *   sinkKeys, delta, thumbnail, wantRows, tokens?: the key tokens (TransformerLens scores)}
    * @returns {{verdict: 'probabilities'|'probabilities_warn'|'not_probabilities'|'invalid',
    *   computed: boolean, check, summary, pattern: {kind, confidence, parameter, scores},
-   *   thumbnail: Float32Array, thumbRows, thumbCols, rows?}}
+   *   field: {previousToken, duplicateToken, induction}, causalStructure, causalVisibility,
+   *   aboveDiagonalMass, thumbnail: Float32Array, thumbRows, thumbCols, rows?}}
    */
   analyzeHead(spec) {
     return throwIfError(this.mod.analyzeHead(spec));
+  }
+
+  /**
+   * Two runs of one head compared (analysis.hpp compare_heads): each side's verdict, summary and
+   * pattern, and the Jensen-Shannon divergence of their rows (nats, mean and largest).
+   * @param {object} spec analyzeHead()'s options with {ptrA, dtypeA, ptrB, dtypeB, nQ, nK}
+   * @returns {{a: object, b: object, meanJsd: number, maxJsd: number, maxJsdRow: number}}
+   */
+  compareHeads(spec) {
+    return throwIfError(this.mod.compareHeads(spec));
+  }
+
+  /**
+   * Layer numbers typed as "0,2,4,5" or "0-3,8": exactly `count` whole numbers, no repeats.
+   * @returns {number[]} @throws {AttentionError} invalid_value (field layerNumbers)
+   */
+  parseLayerNumbers(text, count) {
+    return throwIfError(this.mod.parseLayerNumbers(text, count));
+  }
+
+  /**
+   * A file's structure from its analysed heads (analysis.hpp summarize_structure): causal,
+   * mixed, bidirectional or unknown, and the flagged heads, largest above-diagonal mass first.
+   * @param {object[]} heads analyzeHead() results with {layer, head}
+   * @param {boolean} stated the user says the model is causal
+   * @param {'weights'|'logits'} reading
+   */
+  structureSummary(heads, stated, reading) {
+    return this.mod.structureSummary(
+      heads.map((r) => ({
+        layer: r.layer,
+        head: r.head,
+        computed: r.computed,
+        causalStructure: Boolean(r.causalStructure),
+        aboveDiagonalMass: r.aboveDiagonalMass ?? NaN,
+        check: r.check,
+      })),
+      stated,
+      reading,
+    );
+  }
+
+  /** The layer numbers a file's layer labels give ("4", "L4", "blocks.4..."); [] when none. */
+  layerNumbersFromLabels(labels) {
+    return this.mod.layerNumbersFromLabels(labels);
   }
 
   /** Converts `count` raw values of `dtype` at heap offset `src` to float32 at `dst`. */

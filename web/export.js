@@ -3,6 +3,7 @@
 // what a user downloads. Every token string is escaped: text, never markup.
 import { paletteColour } from './views/palette.js'; // the page's palette (Display: Palette)
 import { getLang, t } from './i18n.js';
+import { SCHEMA } from './generated/schema.js';
 // CSV headers and JSON keys are data formats: English and stable in every language. What a person
 // reads (the SVG's cell titles, the HTML page's words) follows the page's language.
 
@@ -15,8 +16,9 @@ export function escapeXml(s) {
 export function csvField(x) {
   if (x === null || x === undefined || (typeof x === 'number' && Number.isNaN(x))) return '';
   const s = typeof x === 'number' ? String(x) : String(x);
-  // A leading = + - @ would make a spreadsheet run the token as a formula.
-  const safe = typeof x === 'string' && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  // A leading = + - @, tab or CR would make a spreadsheet run the token as a formula: the core's
+  // rule (text.hpp kCsvFormulaStart, through `attn schema`), the one `attn analyze` applies too.
+  const safe = typeof x === 'string' && s !== '' && SCHEMA.csv.formulaStart.includes(s[0]) ? `'${s}` : s;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -54,6 +56,11 @@ export const HEAD_METRIC_COLUMNS = [
   'pattern',
   'confidence',
   'parameter',
+  'above_diagonal_mass',
+  'causal_structure',
+  'tl_previous_token',
+  'tl_duplicate_token',
+  'tl_induction',
 ];
 
 /** Per-head metrics (results of analyzeSourceHead) as CSV, one line per head. */
@@ -74,6 +81,11 @@ export function headMetricsCsv(heads) {
       r.pattern.kind,
       r.pattern.confidence,
       r.pattern.parameter,
+      r.computed ? r.aboveDiagonalMass : NaN,
+      r.computed ? String(Boolean(r.causalStructure)) : '',
+      r.computed ? r.field?.previousToken : NaN,
+      r.computed ? r.field?.duplicateToken : NaN,
+      r.computed ? r.field?.induction : NaN,
     ]),
   );
 }
@@ -85,12 +97,17 @@ export function headMetricsJson(meta, heads) {
     ...meta,
     heads: heads.map((r) => ({
       layer: r.layer,
+      layerIndex: r.layerIndex ?? r.layer,
       head: r.head,
       ...(r.label ? { label: r.label } : {}),
       verdict: r.verdict,
       summary: r.summary,
       pattern: r.pattern,
+      fieldScores: r.computed ? r.field : null,
       check: r.check,
+      causalStructure: Boolean(r.causalStructure),
+      causalVisibility: Boolean(r.causalVisibility),
+      aboveDiagonalMass: r.aboveDiagonalMass,
     })),
   });
 }

@@ -10,9 +10,12 @@
 //               {type: 'cancel'}                              stops the running analysis
 //               {type: 'values', id, index}                   -> result: Float32Array (transferred)
 //               {type: 'rows', id, index, options}            -> result: one head with its rows
+//               {type: 'compare', id, file, name, options}    -> {type: 'progress', done, total,
+//                   head: compareHeads() of the open file's head and the file's}, then result
+//                   {done, cancelled, name}
 // Errors: {type: 'error', id, error: {name, code, field, message}}.
 import { loadCore } from './core.js';
-import { analyzeSourceHead, headValues, openSource, readTokens } from './importer.js';
+import { analyzeSourceHead, compareSourceHead, headValues, openComparison, openSource, readTokens } from './importer.js';
 
 let core = null;
 let source = null;
@@ -62,6 +65,20 @@ async function handle(msg) {
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
       return { done: list.length, cancelled: false };
+    }
+    case 'compare': {
+      // The second run, held here beside the first; every head compared (the core's compareHeads).
+      cancelled = false;
+      const mine = ++current;
+      const other = await openComparison(core, msg.file, source, { name: msg.name, member: msg.member });
+      const n = source.layout.layers * source.layout.heads;
+      for (let i = 0; i < n; i++) {
+        if (cancelled || mine !== current) return { done: i, cancelled: true, name: other.name };
+        const head = await compareSourceHead(core, source, other, i, msg.options);
+        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: n, head });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      return { done: n, cancelled: false, name: other.name };
     }
     case 'values':
       return headValues(core, source, msg.index);

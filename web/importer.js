@@ -177,6 +177,33 @@ async function openNpz(core, bytes, name, member) {
       described.push({ name: stripNpy(n), error: e.message });
     }
   }
+  // One member per layer ("layer_0", "blocks.4.attn.hook_pattern"...): the same shape of
+  // [heads, n_q, n_k] each and a layer number in every name. Read as one file of those layers,
+  // in the order of their numbers, numbered by them.
+  const perLayer = described.length > 1 && !member && described.every((m) => !m.error && m.header.layout.layers === 1);
+  const numbers = perLayer ? core.layerNumbersFromLabels(described.map((m) => m.name)) : [];
+  if (numbers.length === described.length) {
+    const first = described[0].header;
+    const same = described.every(
+      (m) =>
+        m.header.dtype === first.dtype &&
+        m.header.layout.heads === first.layout.heads &&
+        m.header.layout.nQ === first.layout.nQ &&
+        m.header.layout.nK === first.layout.nK,
+    );
+    if (same) {
+      const order = described.map((m, i) => [numbers[i], m]).sort((a, b) => a[0] - b[0]);
+      const blob = new Blob(order.map(([, m]) => m.data.subarray(m.header.dataOffset, m.header.dataOffset + m.header.dataBytes)));
+      const layout = { ...first.layout, layers: order.length };
+      const header = { ...first, dataOffset: 0, layout, shape: [order.length, layout.heads, layout.nQ, layout.nK] };
+      return {
+        ...npySource({ kind: 'npz', format: 'npz', name, blob, base: 0 }, header),
+        member: `${order[0][1].name} … ${order[order.length - 1][1].name}`,
+        layerNumbers: order.map(([n]) => n),
+        layerLabels: order.map(([, m]) => m.name),
+      };
+    }
+  }
   if (described.length > 1) {
     return {
       kind: 'npz',
@@ -215,6 +242,8 @@ function openJson(core, text, name) {
     keyTokens: t.keyTokens,
     layerLabels: t.layerLabels,
     headLabels: t.headLabels,
+    // The model's layer numbers the labels give ("layers": [0, 2, 4, 5]); [] = the positions.
+    layerNumbers: t.layerLabels.length === t.layout.layers ? core.layerNumbersFromLabels(t.layerLabels) : [],
     headBytes: t.layout.nQ * t.layout.nK * 4,
   };
 }
@@ -278,12 +307,56 @@ export async function analyzeSourceHead(core, source, index, options = {}) {
   const ptr = core.alloc(bytes.length);
   try {
     core.writeU8(ptr, bytes);
-    const r = core.analyzeHead({ ...o, ptr, dtype: source.dtype, nQ: source.layout.nQ, nK: source.layout.nK });
+    // The key tokens give the TransformerLens duplicate-token and induction scores.
+    const { nQ, nK } = source.layout;
+    const tokens = nQ === nK && source.keyTokens?.length === nK ? source.keyTokens : undefined;
+    const r = core.analyzeHead({ ...o, ptr, dtype: source.dtype, nQ, nK, tokens });
     const layer = Math.floor(index / source.layout.heads);
     return { ...r, index, layer, head: index - layer * source.layout.heads };
   } finally {
     core.free(ptr);
   }
+}
+
+/**
+ * Compares head `index` of two sources of the same layout (the core's compareHeads).
+ * @returns {Promise<object>} compareHeads()'s result with {index, layer, head}
+ */
+export async function compareSourceHead(core, a, b, index, options = {}) {
+  const o = { ...ANALYZE_DEFAULTS, ...options, thumbnail: 0, wantRows: false };
+  const [ba, bb] = await Promise.all([rawHead(a, index), rawHead(b, index)]);
+  const pa = core.alloc(ba.length);
+  const pb = core.alloc(bb.length);
+  try {
+    core.writeU8(pa, ba);
+    core.writeU8(pb, bb);
+    const r = core.compareHeads({ ...o, ptrA: pa, dtypeA: a.dtype, ptrB: pb, dtypeB: b.dtype, nQ: a.layout.nQ, nK: a.layout.nK });
+    const layer = Math.floor(index / a.layout.heads);
+    return { ...r, index, layer, head: index - layer * a.layout.heads };
+  } finally {
+    core.free(pa);
+    core.free(pb);
+  }
+}
+
+/**
+ * Opens the second run of a comparison and checks that it has the layout of the first.
+ * @throws {AttentionError} shape_mismatch ("needs the same shape"), bad_file (a state, an .npz
+ *   that needs a member)
+ */
+export async function openComparison(core, blob, first, { name = 'file', member = null } = {}) {
+  const b = await openSource(core, blob, { name, member });
+  if (b.kind === 'state' || b.needsMember) throw badFile('import.compare.notAttention', { name });
+  const l = first.layout;
+  const m = b.layout;
+  if (l.layers !== m.layers || l.heads !== m.heads || l.nQ !== m.nQ || l.nK !== m.nK) {
+    const shape = (x) => `[${x.layers}, ${x.heads}, ${x.nQ}, ${x.nK}]`;
+    throw importError('shape_mismatch', 'shape', 'import.compare.shapeMismatch', { a: first.name, b: name, sa: shape(l), sb: shape(m) }, [
+      'a',
+      'b',
+    ]);
+  }
+  return b;
 }
 
 /**
@@ -325,10 +398,13 @@ export async function analyzeAll(core, source, options = {}, onHead = () => {}, 
 /**
  * What a set of head results says about the file as a whole, for the page's messages.
  * @param {object[]} results  from analyzeAll()
- * @param {{causal?: boolean, reading?: 'weights'|'logits', lang?: string}} [options]  as given to
- *   the analysis; lang: the language of the messages (default English)
- * @returns {{errors: string[], warnings: string[], offerLogits: boolean}}
+ * @param {{causal?: boolean, reading?: 'weights'|'logits', lang?: string, structure?: object}} [options]
+ *   as given to the analysis; lang: the language of the messages (default English); structure:
+ *   the core's structureSummary() of the results (what was detected, the flagged heads)
+ * @returns {{errors: string[], warnings: string[], notes: string[], offerLogits: boolean}}
  */
+const fmtNum = (x) => (Number.isFinite(x) ? Number(x.toPrecision(3)).toString() : '—');
+
 export function summarise(results, options = {}) {
   const lang = options.lang ?? 'en';
   const tr = (key, vars) => t(key, { ...TECH, ...vars }, lang);
@@ -339,7 +415,7 @@ export function summarise(results, options = {}) {
   const where = (r) => `L${r.layer} H${r.head}`;
   // errors, warnings: the messages as text; errorItems, warningItems: the same as {key, vars,
   // data} for the page, which shows the names in `data` as data (translate="no").
-  const out = { errors: [], warnings: [], errorItems: [], warningItems: [], offerLogits: false };
+  const out = { errors: [], warnings: [], notes: [], errorItems: [], warningItems: [], noteItems: [], offerLogits: false };
   const say = (list, key, vars) => {
     out[list].push(tr(key, vars));
     out[`${list.slice(0, -1)}Items`].push({ key, vars: { ...TECH, ...vars }, data: TECH_NAMES });
@@ -378,20 +454,35 @@ export function summarise(results, options = {}) {
       row: worst.check.worstRow,
     });
   }
-  const above = results.filter((r) => r.check.rowsAboveDiagonal > 0);
-  if (options.causal && above.length) {
-    const list = above
-      .slice(0, 6)
-      .map((r) =>
-        tr('import.sum.causalItem', {
-          where: where(r),
-          rows: r.check.rowsAboveDiagonal,
-          from: r.check.firstRowAboveDiagonal,
-          max: r.check.maxAboveDiagonal.toPrecision(3),
+  // The structure (the core's structureSummary, given by the page): what was detected and why,
+  // and every flagged head, largest above-diagonal mass first, with that mass.
+  const st = options.structure;
+  if (st) {
+    const list = st.flagged
+      .map((f) =>
+        tr('import.struct.item', {
+          where: `L${f.layer} H${f.head}`,
+          mass: fmtNum(f.aboveDiagonalMass),
+          rows: f.rowsAboveDiagonal,
+          from: f.firstRowAboveDiagonal,
+          max: fmtNum(f.maxAboveDiagonal),
         }),
       )
       .join(tr('import.listSep'));
-    say('warnings', 'import.sum.causal', { n: above.length, list: list + (above.length > 6 ? `${tr('import.listSep')}…` : '') });
+    const n = st.analysed;
+    const k = st.flagged.length;
+    const logits = options.reading === 'logits';
+    if (st.stated && k) say('warnings', 'import.struct.flaggedStated', { k, list });
+    else if (st.stated) say('notes', 'import.struct.stated', {});
+    else if (st.structure === 'causal') say('notes', logits ? 'import.struct.causalLogits' : 'import.struct.causal', { n });
+    else if (st.structure === 'mixed') say('warnings', 'import.struct.mixed', { c: st.causalHeads, n, k, list });
+    else if (st.structure === 'bidirectional') say('notes', 'import.struct.bidirectional', { k: n - st.causalHeads, n });
+  }
+  // Read as logits, finite mask fills (-1e4, -65504, -1e9) are masked keys: say so.
+  if (options.reading === 'logits') {
+    const fills = results.reduce((a, r) => a + (r.check.finiteFill ?? 0), 0);
+    const inf = results.reduce((a, r) => a + (r.check.negInf ?? 0), 0);
+    if (fills || inf) say('notes', 'import.struct.maskFills', { fills, inf });
   }
   return out;
 }

@@ -108,6 +108,9 @@ val check_val(const attn::HeadCheck& c) {
     out.set("negative", static_cast<double>(c.negative));
     out.set("aboveOne", static_cast<double>(c.above_one));
     out.set("fill", static_cast<double>(c.fill));
+    out.set("negInf", static_cast<double>(c.neg_inf));
+    out.set("finiteFill", static_cast<double>(c.finite_fill));
+    out.set("aboveDiagonalOpen", static_cast<double>(c.above_diagonal_open));
     out.set("minValue", c.min_value);
     out.set("maxValue", c.max_value);
     out.set("zeroRows", c.zero_rows);
@@ -141,37 +144,66 @@ val pattern_val(const attn::Pattern& p) {
     return out;
 }
 
+/// The raw values at spec[ptrKey] (dtype spec[dtypeKey]) as float32, n_q x n_k.
+std::vector<float> head_values(const val& spec, const char* ptr_key, const char* dtype_key, int n_q, int n_k) {
+    const auto ptr = spec[ptr_key].as<std::uintptr_t>();
+    const std::string dtype = spec[dtype_key].as<std::string>();
+    attn::io::DType t = attn::io::DType::f32;
+    if (dtype == "float16")
+        t = attn::io::DType::f16;
+    else if (dtype == "float64")
+        t = attn::io::DType::f64;
+    else if (dtype != "float32")
+        throw attn::Error(attn::ErrorCode::kInvalidValue, "dtype", "dtype must be float16, float32 or float64");
+    const std::size_t count = static_cast<std::size_t>(n_q) * n_k;
+    std::vector<float> values(count);
+    attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(ptr), count, values.data());
+    return values;
+}
+
+void check_sizes(int n_q, int n_k) {
+    if (n_q < 1 || n_k < 1 || n_q > attn::io::kMaxImportTokens || n_k > attn::io::kMaxImportTokens)
+        throw attn::Error(attn::ErrorCode::kShapeMismatch, "shape", "a head needs 1 to 131072 queries and keys");
+}
+
+/// AnalyzeOptions from a spec; spec.tokens (optional, the key tokens: n_k strings) gives the
+/// token ids of the TransformerLens duplicate-token and induction scores.
+attn::AnalyzeOptions options_of(const val& spec, int n_q, int n_k) {
+    attn::AnalyzeOptions o;
+    o.reading = spec["reading"].as<std::string>() == "logits" ? attn::Reading::logits : attn::Reading::weights;
+    o.causal = spec["causal"].as<bool>();
+    o.top_k = spec["topK"].as<int>();
+    o.sink_keys = spec["sinkKeys"].as<int>();
+    o.delta = spec["delta"].as<double>();
+    if (spec["thumbnail"].isNumber()) o.thumbnail = spec["thumbnail"].as<int>();
+    if (!spec["wantRows"].isUndefined()) o.want_rows = spec["wantRows"].as<bool>();
+    const val tokens = spec["tokens"];
+    if (n_q == n_k && tokens.isArray() && tokens["length"].as<int>() == n_k)
+        o.token_ids = attn::token_ids_of(emscripten::vecFromJSArray<std::string>(tokens));
+    return o;
+}
+
+val field_val(const attn::FieldScores& f) {
+    val out = val::object();
+    out.set("previousToken", f.previous_token);
+    out.set("duplicateToken", f.duplicate_token);
+    out.set("induction", f.induction);
+    return out;
+}
+
 /// analyzeHead(spec): spec {ptr (byte offset of the raw values in the heap), dtype ("float16" |
 /// "float32" | "float64"), nQ, nK, reading ("weights" | "logits"), causal, topK, sinkKeys, delta,
-/// thumbnail, wantRows} -> {verdict, computed, check, summary, pattern, thumbnail, thumbRows,
-/// thumbCols, rows?}. The raw bytes are converted to float32 into a buffer of the core's own.
+/// thumbnail, wantRows, tokens? (the key tokens)} -> {verdict, computed, check, summary, pattern,
+/// field {previousToken, duplicateToken, induction}, causalStructure, causalVisibility,
+/// aboveDiagonalMass, thumbnail, thumbRows, thumbCols, rows?}. The raw bytes are converted to
+/// float32 into a buffer of the core's own.
 val analyze_head(const val& spec) {
     try {
-        const auto ptr = spec["ptr"].as<std::uintptr_t>();
-        const std::string dtype = spec["dtype"].as<std::string>();
         const int n_q = spec["nQ"].as<int>();
         const int n_k = spec["nK"].as<int>();
-        if (n_q < 1 || n_k < 1 || n_q > attn::io::kMaxImportTokens || n_k > attn::io::kMaxImportTokens)
-            throw attn::Error(attn::ErrorCode::kShapeMismatch, "shape", "a head needs 1 to 131072 queries and keys");
-        attn::io::DType t = attn::io::DType::f32;
-        if (dtype == "float16")
-            t = attn::io::DType::f16;
-        else if (dtype == "float64")
-            t = attn::io::DType::f64;
-        else if (dtype != "float32")
-            throw attn::Error(attn::ErrorCode::kInvalidValue, "dtype", "dtype must be float16, float32 or float64");
-        const std::size_t count = static_cast<std::size_t>(n_q) * n_k;
-        std::vector<float> values(count);
-        attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(ptr), count, values.data());
-
-        attn::AnalyzeOptions o;
-        o.reading = spec["reading"].as<std::string>() == "logits" ? attn::Reading::logits : attn::Reading::weights;
-        o.causal = spec["causal"].as<bool>();
-        o.top_k = spec["topK"].as<int>();
-        o.sink_keys = spec["sinkKeys"].as<int>();
-        o.delta = spec["delta"].as<double>();
-        o.thumbnail = spec["thumbnail"].as<int>();
-        o.want_rows = spec["wantRows"].as<bool>();
+        check_sizes(n_q, n_k);
+        const std::vector<float> values = head_values(spec, "ptr", "dtype", n_q, n_k);
+        const attn::AnalyzeOptions o = options_of(spec, n_q, n_k);
         const attn::HeadAnalysis a = attn::analyze_head(values.data(), n_q, n_k, o);
 
         val out = val::object();
@@ -181,6 +213,10 @@ val analyze_head(const val& spec) {
         val summary = attn::bind::summary_val(a.summary);
         out.set("summary", summary);
         out.set("pattern", pattern_val(a.pattern));
+        out.set("field", field_val(a.field));
+        out.set("causalStructure", a.causal_structure);
+        out.set("causalVisibility", a.causal_visibility);
+        out.set("aboveDiagonalMass", a.above_diagonal_mass);
         out.set("thumbnail", copy_out(a.thumbnail.data.data(), a.thumbnail.data.size()));
         out.set("thumbRows", a.thumbnail.rows);
         out.set("thumbCols", a.thumbnail.cols);
@@ -189,6 +225,111 @@ val analyze_head(const val& spec) {
     } catch (const attn::Error& e) {
         return error_val(e);
     }
+}
+
+val side_val(const attn::HeadAnalysis& a) {
+    val out = val::object();
+    out.set("verdict", std::string(attn::to_string(a.verdict)));
+    out.set("computed", a.computed);
+    out.set("summary", attn::bind::summary_val(a.summary));
+    out.set("pattern", pattern_val(a.pattern));
+    return out;
+}
+
+/// compareHeads(spec): spec as analyzeHead's with ptrA, dtypeA, ptrB, dtypeB for the two runs of
+/// one head (same nQ x nK) -> {a, b: {verdict, computed, summary, pattern}, meanJsd, maxJsd,
+/// maxJsdRow} (compare_heads: Jensen-Shannon divergence in nats).
+val compare_heads(const val& spec) {
+    try {
+        const int n_q = spec["nQ"].as<int>();
+        const int n_k = spec["nK"].as<int>();
+        check_sizes(n_q, n_k);
+        const std::vector<float> a = head_values(spec, "ptrA", "dtypeA", n_q, n_k);
+        const std::vector<float> b = head_values(spec, "ptrB", "dtypeB", n_q, n_k);
+        attn::AnalyzeOptions o = options_of(spec, n_q, n_k);
+        o.thumbnail = 0;
+        o.want_rows = false;
+        const attn::HeadComparison c = attn::compare_heads(a.data(), b.data(), n_q, n_k, o);
+        val out = val::object();
+        out.set("a", side_val(c.a));
+        out.set("b", side_val(c.b));
+        out.set("meanJsd", c.mean_jsd);
+        out.set("maxJsd", c.max_jsd);
+        out.set("maxJsdRow", c.max_jsd_row);
+        out.set("deltaEntropy", c.delta_entropy);
+        out.set("deltaNormalizedEntropy", c.delta_normalized_entropy);
+        out.set("deltaSinkMass", c.delta_sink_mass);
+        out.set("labelA", c.label_a);
+        out.set("labelB", c.label_b);
+        out.set("labelChanged", c.label_changed);
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// parseLayerNumbers(text, count) -> number[] (count of them) or {error}.
+val parse_layer_numbers(const std::string& text, int count) {
+    try {
+        const std::vector<int> n = attn::parse_layer_numbers(text, count);
+        val out = val::array();
+        for (std::size_t i = 0; i < n.size(); ++i) out.set(i, n[i]);
+        return out;
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// layerNumbersFromLabels(labels: string[]) -> number[] (empty when the labels give none).
+val layer_numbers_from_labels(const val& labels) {
+    const std::vector<int> n = attn::layer_numbers_from_labels(emscripten::vecFromJSArray<std::string>(labels));
+    val out = val::array();
+    for (std::size_t i = 0; i < n.size(); ++i) out.set(i, n[i]);
+    return out;
+}
+
+/// structureSummary(heads: [{layer, head, computed, causalStructure, aboveDiagonalMass, check:
+/// {rowsAboveDiagonal, firstRowAboveDiagonal, maxAboveDiagonal}}], stated, reading) ->
+/// {structure, stated, causalHeads, analysed, flagged: [{layer, head, aboveDiagonalMass,
+/// rowsAboveDiagonal, firstRowAboveDiagonal, maxAboveDiagonal}]} (summarize_structure).
+val structure_summary(const val& heads, bool stated, const std::string& reading) {
+    std::vector<attn::StructureHead> in;
+    const unsigned n = heads["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+        const val h = heads[i];
+        const val c = h["check"];
+        attn::StructureHead s;
+        s.layer = h["layer"].as<int>();
+        s.head = h["head"].as<int>();
+        s.computed = h["computed"].as<bool>();
+        s.causal_structure = h["causalStructure"].as<bool>();
+        s.above_diagonal_mass = h["aboveDiagonalMass"].as<double>();
+        s.rows_above_diagonal = c["rowsAboveDiagonal"].as<int>();
+        s.first_row_above_diagonal = c["firstRowAboveDiagonal"].as<int>();
+        s.max_above_diagonal = c["maxAboveDiagonal"].as<double>();
+        in.push_back(s);
+    }
+    const attn::StructureSummary ss =
+        attn::summarize_structure(in, stated, reading == "logits" ? attn::Reading::logits : attn::Reading::weights);
+    val flagged = val::array();
+    for (std::size_t i = 0; i < ss.flagged.size(); ++i) {
+        const attn::StructureHead& h = ss.flagged[i];
+        val o = val::object();
+        o.set("layer", h.layer);
+        o.set("head", h.head);
+        o.set("aboveDiagonalMass", h.above_diagonal_mass);
+        o.set("rowsAboveDiagonal", h.rows_above_diagonal);
+        o.set("firstRowAboveDiagonal", h.first_row_above_diagonal);
+        o.set("maxAboveDiagonal", h.max_above_diagonal);
+        flagged.set(i, o);
+    }
+    val out = val::object();
+    out.set("structure", ss.structure);
+    out.set("stated", ss.stated);
+    out.set("causalHeads", ss.causal_heads);
+    out.set("analysed", ss.analysed);
+    out.set("flagged", flagged);
+    return out;
 }
 
 /// toFloat32(ptr, dtype, count, outPtr): converts raw little-endian values in the heap.
@@ -250,4 +391,8 @@ EMSCRIPTEN_BINDINGS(attn_import) {
     emscripten::function("analyzeHead", &analyze_head);
     emscripten::function("toFloat32", &to_float32);
     emscripten::function("layerSummaries", &layer_summaries);
+    emscripten::function("compareHeads", &compare_heads);
+    emscripten::function("structureSummary", &structure_summary);
+    emscripten::function("parseLayerNumbers", &parse_layer_numbers);
+    emscripten::function("layerNumbersFromLabels", &layer_numbers_from_labels);
 }

@@ -17,6 +17,7 @@
 
 #include "attn/analysis.hpp"
 #include "attn/import.hpp"
+#include "attn/text.hpp"
 #include "sources.hpp"
 
 namespace attn::cli {
@@ -25,6 +26,7 @@ const char* const kAnalyzeUsage =
     "usage: attn analyze FILE [--tokens F] [--key-tokens F] [--format json|csv] [--rows]\n"
     "                    [--layers LIST] [--heads LIST] [--array NAME]\n"
     "                    [--read auto|weights|logits] [--causal] [--top-k K] [--stats]\n"
+    "                    [--layer-numbers LIST]\n"
     "  Checks and analyses every head of an attention file (docs/import.md) and prints, per\n"
     "  head, its verdict, summary metrics (entropy in nats, N_eff, top-k mass, sink mass) and\n"
     "  pattern label, as one JSON document (default) or CSV (one line per head).\n"
@@ -35,12 +37,18 @@ const char* const kAnalyzeUsage =
     "                the query tokens\n"
     "  --key-tokens F  key tokens of cross-attention\n"
     "  --rows        also every row's metrics (JSON \"rows\"; CSV: one line per row)\n"
-    "  --layers LIST, --heads LIST   e.g. 0,2,5-7 (default all)\n"
+    "  --layers LIST, --heads LIST   e.g. 0,2,5-7 (default all): positions in the file, 0 to\n"
+    "                layers - 1, whatever the layers' numbers\n"
+    "  --layer-numbers LIST  the model's numbers of the file's layers, e.g. 0,2,4,5 for a file\n"
+    "                of four layers (default: the numbers in the file's layer labels, else 0,1,...);\n"
+    "                used as \"layer\" in JSON and CSV, the position as \"layerIndex\"\n"
     "  --array NAME  the .npz member to read (required when it holds several)\n"
     "  --read        auto (default): weights if the first selected head holds probabilities,\n"
     "                else exit 3; weights; logits (values <= -1e30 are masked keys)\n"
     "  --causal      the heads are causal: weight above the diagonal is reported (and masked\n"
-    "                when read as logits)\n"
+    "                when read as logits). Without it the structure is detected: heads zero\n"
+    "                above the diagonal are causal (|Omega_t| = t + 1, a float16 weight of 0\n"
+    "                stays a visible key); when most are, the others are flagged\n"
     "  --top-k K     k of the top-k mass (default 2)\n"
     "  --stats       print the peak resident memory and the time to stderr\n"
     "  Exit status: 0 ok, 2 bad input (or a head holding NaN/Inf: the document is still\n"
@@ -55,7 +63,7 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 struct Options {
-    std::string file, tokens, key_tokens, array, layers, heads;
+    std::string file, tokens, key_tokens, array, layers, heads, layer_numbers;
     std::string format = "json";
     std::string read = "auto";
     bool rows = false, causal = false, stats = false;
@@ -97,6 +105,8 @@ Options parse_options(int argc, char** argv) {
             o.heads = take();
         else if (arg == "--array")
             o.array = take();
+        else if (arg == "--layer-numbers")
+            o.layer_numbers = take();
         else if (arg == "--read")
             o.read = take();
         else if (arg == "--top-k") {
@@ -187,8 +197,11 @@ std::string csv_num(double x) {
     return std::string(buf, r.ptr);
 }
 
-/// RFC 4180: quoted when it holds a comma, a quote, a line break or edge spaces; quotes doubled.
-std::string csv_field(const std::string& s) {
+/// A text cell (a token): guarded against spreadsheet formulas (csv_text_cell, text.hpp: the
+/// page's rule), then quoted per RFC 4180 when it holds a comma, a quote, a line break or edge
+/// spaces; quotes doubled.
+std::string csv_field(const std::string& raw) {
+    const std::string s = csv_text_cell(raw);
     const bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
                        (!s.empty() && (s.front() == ' ' || s.back() == ' ' || s.front() == '\t'));
     if (!quote) return s;
@@ -212,13 +225,25 @@ std::string where(int layer, int head) {
 
 /// The exit-3 message: what makes the values not probabilities.
 std::string not_probabilities_message(const HeadCheck& c, const std::vector<float>& v, int layer, int head) {
-    std::string s = "values are not probabilities (" + where(layer, head) + ": min " + fmt("%.2g", c.min_value);
-    if (c.max_value > 1 + kProbabilityTolerance) s += ", max " + fmt("%.3g", c.max_value);
-    if (c.fill > 0)
-        s += ", " + std::to_string(c.fill) + " entries <= -1e30";
-    else if (c.negative > 0)
-        s += ", " + std::to_string(c.negative) + " negative entries";
-    if (c.worst_row >= 0 && c.worst_row < c.n_q) {
+    // What makes them not probabilities first: -inf and finite mask fills are masked keys of
+    // logits; the finite values' range is said apart from them (a -inf is not the "min").
+    std::string s = "values are not probabilities (" + where(layer, head) + ": ";
+    std::vector<std::string> why;
+    if (c.neg_inf > 0)
+        why.push_back(std::to_string(c.neg_inf) + (c.neg_inf == 1 ? " entry is" : " entries are") +
+                      " -inf (masked keys of logits)");
+    if (c.finite_fill > 0)
+        why.push_back(std::to_string(c.finite_fill) + (c.finite_fill == 1 ? " entry is" : " entries are") +
+                      " a mask fill (-1e4, -65504, -1e9 or <= -1e30: masked keys of logits)");
+    const std::int64_t negative_scores = c.negative - c.finite_fill;
+    if (negative_scores > 0)
+        why.push_back(std::to_string(negative_scores) + " negative " + (negative_scores == 1 ? "entry" : "entries"));
+    if (c.max_value > 1 + kProbabilityTolerance) why.push_back("max " + fmt("%.3g", c.max_value));
+    for (const std::string& w : why) s += w + ", ";
+    s += std::isfinite(c.min_value)
+             ? "finite values from " + fmt("%.3g", c.min_value) + " to " + fmt("%.3g", c.max_value)
+             : std::string("no finite value");
+    if (c.worst_row >= 0 && c.worst_row < c.n_q && c.max_row_sum_error > kRowSumTolerance) {
         double sum = 0;
         for (int j = 0; j < c.n_k; ++j) {
             const double x = v[static_cast<std::size_t>(c.worst_row) * c.n_k + j];
@@ -249,6 +274,8 @@ ojson check_json(const HeadCheck& c) {
     j["negative"] = c.negative;
     j["aboveOne"] = c.above_one;
     j["fill"] = c.fill;
+    j["negInf"] = c.neg_inf;
+    j["finiteFill"] = c.finite_fill;
     j["min"] = num(c.min_value);
     j["max"] = num(c.max_value);
     j["zeroRows"] = c.zero_rows;
@@ -257,6 +284,7 @@ ojson check_json(const HeadCheck& c) {
     j["rowsAboveDiagonal"] = c.rows_above_diagonal;
     j["maxAboveDiagonal"] = num(c.max_above_diagonal);
     j["firstRowAboveDiagonal"] = index_or_null(c.first_row_above_diagonal);
+    j["aboveDiagonalOpen"] = c.above_diagonal_open;
     return j;
 }
 
@@ -282,9 +310,16 @@ ojson pattern_json(const Pattern& p) {
     return j;
 }
 
-ojson head_json(const HeadAnalysis& a, int layer, int head, const std::string& label, bool rows) {
+ojson field_json(const FieldScores& f) {
+    return ojson{{"previousToken", num(f.previous_token)},
+                 {"duplicateToken", num(f.duplicate_token)},
+                 {"induction", num(f.induction)}};
+}
+
+ojson head_json(const HeadAnalysis& a, int layer, int layer_index, int head, const std::string& label, bool rows) {
     ojson j;
     j["layer"] = layer;
+    j["layerIndex"] = layer_index;
     j["head"] = head;
     if (!label.empty()) j["label"] = label;
     j["verdict"] = to_string(a.verdict);
@@ -298,10 +333,15 @@ ojson head_json(const HeadAnalysis& a, int layer, int head, const std::string& l
                              {"meanTopKMass", num(s.mean_top_k_mass)},
                              {"meanSinkMass", num(s.mean_sink_mass)}};
         j["pattern"] = pattern_json(a.pattern);
+        j["fieldScores"] = field_json(a.field);
     } else {
         j["summary"] = nullptr;
         j["pattern"] = nullptr;
+        j["fieldScores"] = nullptr;
     }
+    j["causalStructure"] = a.causal_structure;
+    j["causalVisibility"] = a.causal_visibility;
+    j["aboveDiagonalMass"] = num(a.above_diagonal_mass);
     j["check"] = check_json(a.check);
     if (rows && a.computed) {
         ojson entropy = ojson::array(), norm = ojson::array(), neff = ojson::array(), topk = ojson::array(),
@@ -373,6 +413,20 @@ int analyze(const Options& o) {
     }
 
     const std::vector<int> layers = parse_list(o.layers, L.layers, "--layers", "layer");
+    // The model's layer numbers: --layer-numbers, else the file's labels, else the positions.
+    std::vector<int> numbers;
+    if (!o.layer_numbers.empty()) {
+        try {
+            numbers = parse_layer_numbers(o.layer_numbers, L.layers);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--layer-numbers: ") + e.what());
+        }
+    } else {
+        numbers = layer_numbers_from_labels(info.layer_labels);
+        if (numbers.size() != static_cast<std::size_t>(L.layers)) numbers.clear();
+    }
+    if (numbers.empty())
+        for (int i = 0; i < L.layers; ++i) numbers.push_back(i);
     const std::vector<int> heads = parse_list(o.heads, L.heads, "--heads", "head");
 
     AnalyzeOptions opts;
@@ -381,6 +435,7 @@ int analyze(const Options& o) {
     opts.thumbnail = 0;
     opts.want_rows = o.rows;
     opts.reading = o.read == "logits" ? Reading::logits : Reading::weights;
+    if (L.n_q == L.n_k && keys.size() == static_cast<std::size_t>(L.n_k)) opts.token_ids = token_ids_of(keys);
 
     // --read auto: the first selected head decides, before anything is printed.
     std::vector<float> values;
@@ -390,9 +445,9 @@ int analyze(const Options& o) {
     first = analyze_head(values.data(), L.n_q, L.n_k, opts);
     if (o.read == "auto") {
         if (first.verdict == Verdict::invalid)
-            return exit_with(2, invalid_message(first.check, values, layers[0], heads[0]));
+            return exit_with(2, invalid_message(first.check, values, numbers[layers[0]], heads[0]));
         if (first.verdict == Verdict::not_probabilities)
-            return exit_with(3, not_probabilities_message(first.check, values, layers[0], heads[0]));
+            return exit_with(3, not_probabilities_message(first.check, values, numbers[layers[0]], heads[0]));
     }
     const char* reading = opts.reading == Reading::logits ? "logits" : "weights";
 
@@ -401,7 +456,8 @@ int analyze(const Options& o) {
         out(o.rows ? "layer,head,row,token,entropy,normalized_entropy,n_eff,top_k_mass,sink_mass,support,"
                      "visible,empty\n"
                    : "layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,"
-                     "mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter\n");
+                     "mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter,above_diagonal_mass,"
+                     "causal_structure,tl_previous_token,tl_duplicate_token,tl_induction\n");
     } else {
         ojson h;
         h["file"] = o.file;
@@ -410,6 +466,7 @@ int analyze(const Options& o) {
         h["dtype"] = info.dtype.empty() ? ojson(nullptr) : ojson(info.dtype);
         h["shape"] = info.shape;
         h["layers"] = L.layers;
+        h["layerNumbers"] = numbers;
         h["headsPerLayer"] = L.heads;
         h["nQ"] = L.n_q;
         h["nK"] = L.n_k;
@@ -422,13 +479,16 @@ int analyze(const Options& o) {
         out(text + ",\"heads\":[\n");
     }
 
-    Gathered sums, above, refused, broken;
+    Gathered sums, refused, broken;
+    // What each head says of the file's structure (summarize_structure at the end).
+    std::vector<StructureHead> structure_heads;
     std::string first_invalid, first_refused;
     bool first_head = true;
     int done = 0;
-    for (int layer : layers) {
+    for (int layer_index : layers) {
+        const int layer = numbers[static_cast<std::size_t>(layer_index)];
         for (int head : heads) {
-            const int index = layer * L.heads + head;
+            const int index = layer_index * L.heads + head;
             HeadAnalysis a;
             if (first_head) {
                 a = std::move(first);
@@ -447,15 +507,14 @@ int analyze(const Options& o) {
             }
             if (a.verdict == Verdict::probabilities_warn && opts.reading == Reading::weights)
                 sums.add(at + " (" + fmt("%.2g", c.max_row_sum_error) + ", query " + std::to_string(c.worst_row) + ")");
-            if (o.causal && opts.reading == Reading::weights && c.rows_above_diagonal > 0)
-                above.add(at + " (" + std::to_string(c.rows_above_diagonal) + " rows from query " +
-                          std::to_string(c.first_row_above_diagonal) + ", largest " +
-                          fmt("%.3g", c.max_above_diagonal) + ")");
+            structure_heads.push_back(StructureHead{layer, head, a.computed, a.causal_structure, a.above_diagonal_mass,
+                                                    c.rows_above_diagonal, c.first_row_above_diagonal,
+                                                    c.max_above_diagonal});
 
             if (!csv) {
                 const std::string label =
                     static_cast<std::size_t>(head) < info.head_labels.size() ? info.head_labels[head] : std::string();
-                out((first_head ? "" : ",\n") + dump(head_json(a, layer, head, label, o.rows)));
+                out((first_head ? "" : ",\n") + dump(head_json(a, layer, layer_index, head, label, o.rows)));
             } else if (!o.rows) {
                 const HeadSummary& s = a.summary;
                 std::string line =
@@ -465,9 +524,11 @@ int analyze(const Options& o) {
                             csv_num(s.mean_entropy) + "," + csv_num(s.mean_normalized_entropy) + "," +
                             csv_num(s.mean_n_eff) + "," + csv_num(s.mean_top_k_mass) + "," + csv_num(s.mean_sink_mass) +
                             "," + to_string(a.pattern.kind) + "," + csv_num(a.pattern.confidence) + "," +
-                            std::to_string(a.pattern.parameter);
+                            std::to_string(a.pattern.parameter) + "," + csv_num(a.above_diagonal_mass) + "," +
+                            (a.causal_structure ? "true" : "false") + "," + csv_num(a.field.previous_token) + "," +
+                            csv_num(a.field.duplicate_token) + "," + csv_num(a.field.induction);
                 } else {
-                    line += std::to_string(L.n_q) + ",,,,,,,,,";
+                    line += std::to_string(L.n_q) + ",,,,,,,,,,,,,,";
                 }
                 out(line + "\n");
             } else if (a.computed) {
@@ -487,22 +548,70 @@ int analyze(const Options& o) {
         }
     }
 
+    // The structure, said with why: causal when stated (--causal) or when every analysed head is
+    // causal by its values; mixed when most are (the others flagged); else bidirectional.
+    const bool logits = opts.reading == Reading::logits;
+    const StructureSummary ss = summarize_structure(structure_heads, o.causal, opts.reading);
+    const std::string& structure = ss.structure;
+    const std::string zero = logits ? "masked (-inf or a mask fill)" : "zero";
+    const int analysed = ss.analysed, causal_heads = ss.causal_heads;
+    std::string why;
+    if (o.causal)
+        why = "stated (--causal)";
+    else if (structure == "unknown")
+        why = "no head was analysed";
+    else if (structure == "causal")
+        why = "detected: all " + std::to_string(analysed) + " analysed heads are " + zero + " above the diagonal";
+    else if (structure == "mixed")
+        why = "detected: " + std::to_string(causal_heads) + " of " + std::to_string(analysed) + " analysed heads are " +
+              zero + " above the diagonal, " + std::to_string(analysed - causal_heads) + " not";
+    else
+        why = "detected: " + std::to_string(analysed - causal_heads) + " of " + std::to_string(analysed) +
+              " analysed heads have weight above the diagonal";
+    std::string flagged_list;
+    ojson flagged = ojson::array();
+    for (const StructureHead& h : ss.flagged) {
+        flagged_list += (flagged_list.empty() ? "" : "; ") + std::string("layer ") + std::to_string(h.layer) +
+                        ", head " + std::to_string(h.head) + " (mass " + fmt("%.3g", h.above_diagonal_mass) + ", " +
+                        std::to_string(h.rows_above_diagonal) + " rows from query " +
+                        std::to_string(h.first_row_above_diagonal) + ", largest " + fmt("%.3g", h.max_above_diagonal) +
+                        ")";
+        flagged.push_back(ojson{{"layer", h.layer},
+                                {"head", h.head},
+                                {"aboveDiagonalMass", num(h.above_diagonal_mass)},
+                                {"rowsAboveDiagonal", h.rows_above_diagonal},
+                                {"firstRowAboveDiagonal", index_or_null(h.first_row_above_diagonal)},
+                                {"maxAboveDiagonal", num(h.max_above_diagonal)}});
+    }
+    const std::string structure_note =
+        "structure: " + structure + " (" + why + ")" +
+        (structure == "causal" && !logits ? "; |Omega_t| = t + 1 for the causal heads, zeros included" : "");
+
     std::vector<std::string> warnings;
     if (sums.count)
         warnings.push_back("rows sum to 1 only within the tolerance in " + std::to_string(sums.count) +
                            (sums.count == 1 ? " head" : " heads") + " (largest error, query): " + sums.list() +
                            "; each row is renormalised");
-    if (above.count)
-        warnings.push_back("weight above the causal diagonal in " + std::to_string(above.count) +
-                           (above.count == 1 ? " head: " : " heads: ") + above.list());
+    if (!flagged.empty())
+        warnings.push_back("weight above the causal diagonal in " + std::to_string(flagged.size()) +
+                           (flagged.size() == 1 ? " head" : " heads") +
+                           ", largest above-diagonal mass first: " + flagged_list);
     if (refused.count)
         warnings.push_back(std::to_string(refused.count) + (refused.count == 1 ? " head is" : " heads are") +
                            " not probabilities and not analysed: " + refused.list() + "; rerun with --read logits");
     if (broken.count)
         warnings.push_back(std::to_string(broken.count) + (broken.count == 1 ? " head holds" : " heads hold") +
                            " NaN or Inf and is not analysed: " + broken.list());
-    if (!csv) out("\n],\"warnings\":" + dump(ojson(warnings)) + "}\n");
+    if (!csv) {
+        const ojson st = {{"structure", structure},
+                          {"why", why},
+                          {"causalHeads", causal_heads},
+                          {"analysedHeads", analysed},
+                          {"flagged", flagged}};
+        out("\n],\"structure\":" + dump(st) + ",\"warnings\":" + dump(ojson(warnings)) + "}\n");
+    }
     std::fflush(stdout);
+    std::fprintf(stderr, "attn: %s\n", structure_note.c_str());
     for (const auto& w : warnings) std::fprintf(stderr, "attn: warning: %s\n", w.c_str());
 
     if (o.stats) {

@@ -169,11 +169,6 @@ const PAIRS = {
       `(worst ${v.where} query ${v.row}; ${v.f16} or rounded exports do this). Accepted: each row is renormalised.`,
     '{n} 个头的行和只在 {err} 的误差内等于 1（最差的是 {where} 的查询 {row}；{f16} 或四舍五入后导出的数据常见这种情况）。已接受：每一行都重新归一化。',
   ],
-  'import.sum.causal': [
-    'You said the model is causal, but {n} heads put weight above the diagonal: {list}',
-    '你指定了模型是因果的，但有 {n} 个头在对角线上方有权重：{list}',
-  ],
-  'import.sum.causalItem': ['{where} ({rows} rows from query {from}, up to {max})', '{where}（{rows} 行，从查询 {from} 起，最大 {max}）'],
   'import.listSep': [', ', '；'],
 
   // Overview cards and tables
@@ -187,11 +182,6 @@ const PAIRS = {
     '，模式得分 {score}，平均归一化熵 {hn}，平均注意力汇质量 {sink}，平均 N_eff {neff}',
   ],
   'import.card.metrics': ['Hₙ {hn} · sink {sink}', 'Hₙ {hn} · 汇 {sink}'],
-  'import.card.flagTitle': [
-    '{n} rows put weight above the diagonal (from query {from}, up to {max})',
-    '{n} 行在对角线上方有权重（从查询 {from} 起，最大 {max}）',
-  ],
-  'import.card.flag': ['⚠ {n} rows above diag.', '⚠ {n} 行越过对角线'],
   'import.nOfM': ['{n} of {m}', '{n} / {m}'],
   'import.patternCount': ['{n} {kind}', '{kind} {n} 个'],
   'import.col.layer': ['layer', '层'],
@@ -292,6 +282,115 @@ const PAIRS = {
   'import.meaning.strided': ['strided: mass on every {p}-th key back from the query.', '跨步：质量落在从查询往回每隔 {p} 个的键上。'],
   'import.meaning.position': ['fixed position: every query attends to key {p}.', '固定位置：每个查询都关注键 {p}。'],
   'import.meaning.global': ['global: broad, many keys share the mass.', '全局：分布宽，许多键分担质量。'],
+
+  // --- Checks that run by themselves, layer numbers, field scores, two runs compared (issue 15:
+  // web/import/{analysis,grid,tables,detail,compare}.js, importer.js summarise()) ---------------
+  'import.sort.aboveDiagonalMass': ['above-diagonal mass', '对角线上方的质量'],
+  'import.sort.tlPreviousToken': ['TransformerLens previous-token score', 'TransformerLens 前一词元得分'],
+  'import.sort.tlDuplicateToken': ['TransformerLens duplicate-token score', 'TransformerLens 重复词元得分'],
+  'import.sort.tlInduction': ['TransformerLens induction score', 'TransformerLens 归纳头得分'],
+  'import.filterFlagged': ['flagged: weight above the diagonal', '被标出的头：对角线上方有权重'],
+  'import.rangeOn': ['range of', '范围依据'],
+  'import.rangeOnAria': ['metric the min and max apply to', '最小值和最大值所作用的指标'],
+  'import.layerNumbers': ['layer numbers', '层号'],
+  'import.layerNumbersAria': [
+    "the model's numbers of the file's layers, e.g. 0,2,4,5 (empty: the file's own, else 0, 1, …)",
+    '文件中各层在模型里的层号，例如 0,2,4,5（留空：用文件自带的层号，否则为 0, 1, …）',
+  ],
+  'import.err.layerNumbers': ['Layer numbers: {detail}', '层号：{detail}'],
+  'import.card.flagMass': ['↑ diag. {mass}', '↑ 对角线 {mass}'],
+  'import.card.flagMassTitle': [
+    'On average {mass} of each row’s weight lies above the diagonal ({n} rows from query {from}, up to {max}); flagged {rank} of {k}, largest mass first',
+    '平均每行有 {mass} 的权重落在对角线上方（{n} 行，从查询 {from} 起，最大 {max}）；按质量从大到小，是被标出的 {k} 个头中的第 {rank} 个',
+  ],
+  'import.struct.item': [
+    '{where} (mass {mass}, {rows} rows from query {from}, up to {max})',
+    '{where}（质量 {mass}，{rows} 行，从查询 {from} 起，最大 {max}）',
+  ],
+  'import.struct.causal': [
+    'Causal structure detected: all {n} heads are zero above the diagonal, so query t sees keys 0 … t (|Ω_t| = t + 1); a weight of exactly 0 below the diagonal (float16 underflow) is a visible key of weight 0, not a masked one.',
+    '检测到因果结构：全部 {n} 个头在对角线上方都为 0，因此查询 t 看得到键 0 … t（|Ω_t| = t + 1）；对角线下方恰好为 0 的权重（float16 下溢）是权重为 0 的可见键，而不是被掩码的键。',
+  ],
+  'import.struct.causalLogits': [
+    'Causal structure detected: all {n} heads are masked above the diagonal (-inf or a mask fill), so query t sees keys 0 … t.',
+    '检测到因果结构：全部 {n} 个头在对角线上方都被掩码（-inf 或掩码填充值），因此查询 t 看得到键 0 … t。',
+  ],
+  'import.struct.stated': [
+    'You said the model is causal: every head zero above the diagonal is read with |Ω_t| = t + 1, and no head puts weight above it.',
+    '你指定了模型是因果的：对角线上方为 0 的头都按 |Ω_t| = t + 1 读取，没有头在对角线上方有权重。',
+  ],
+  'import.struct.flaggedStated': [
+    'You said the model is causal, but {k} heads put weight above the diagonal (largest above-diagonal mass first): {list}',
+    '你指定了模型是因果的，但有 {k} 个头在对角线上方有权重（按对角线上方的质量从大到小）：{list}',
+  ],
+  'import.struct.mixed': [
+    'Mostly causal: {c} of {n} heads are zero above the diagonal (detected from the file); the {k} others put weight above it and are flagged, largest above-diagonal mass first: {list}',
+    '大部分是因果的：{n} 个头中有 {c} 个在对角线上方为 0（从文件中检测）；其余 {k} 个在对角线上方有权重，已标出，按对角线上方的质量从大到小：{list}',
+  ],
+  'import.struct.bidirectional': [
+    'Bidirectional (an encoder or cross-attention): {k} of {n} heads put weight above the diagonal; nothing is flagged.',
+    '双向的（编码器或交叉注意力）：{n} 个头中有 {k} 个在对角线上方有权重；不标出任何头。',
+  ],
+  'import.struct.maskFills': [
+    'Read as logits: {inf} entries are -inf and {fills} are finite mask fills (-1e4, -65504, -1e9, -3.4e38); both count as masked keys.',
+    '按 logits 读取：{inf} 个元素是 -inf，{fills} 个是有限的掩码填充值（-1e4、-65504、-1e9、-3.4e38）；两者都算作被掩码的键。',
+  ],
+  'import.col.aboveDiag': ['above-diag. mass', '对角线上方质量'],
+  'import.col.flagged': ['flagged', '标出'],
+  'import.col.flaggedYes': ['#{rank}', '第 {rank}'],
+  'import.col.tlPrev': ['TL prev.', 'TL 前一词元'],
+  'import.col.tlDup': ['TL dup.', 'TL 重复词元'],
+  'import.col.tlInd': ['TL induction', 'TL 归纳'],
+  'import.detail.field': [
+    '{tl} head-detector scores (detect_head, "mul"): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; see {doc}).',
+    '{tl} 头检测得分（detect_head，"mul"）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”得分（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
+  ],
+  'import.detail.fieldNone': ['— (needs the tokens)', '—（需要词元）'],
+  'import.detail.causalVisibility': [
+    'Causal by its values (zero above the diagonal): |Ω_t| = t + 1, zeros below the diagonal are visible keys.',
+    '从数值看是因果的（对角线上方为 0）：|Ω_t| = t + 1，对角线下方的 0 是可见的键。',
+  ],
+  'import.detail.causalStructure': ['Causal by its values (masked above the diagonal).', '从数值看是因果的（对角线上方被掩码）。'],
+  'import.detail.notCausal': [
+    'Not causal: on average {mass} of each row lies above the diagonal (largest weight there {max}).',
+    '不是因果的：平均每行有 {mass} 落在对角线上方（那里最大的权重是 {max}）。',
+  ],
+  'import.detail.flagged': [
+    'Flagged ({rank} of {k}, largest mass first): on average {mass} of each row lies above the diagonal (largest weight there {max}).',
+    '已标出（按质量从大到小，{k} 个中的第 {rank} 个）：平均每行有 {mass} 落在对角线上方（那里最大的权重是 {max}）。',
+  ],
+  'import.compare.choose': ['Compare with…', '与另一次运行比较…'],
+  'import.compare.aria': ['comparison of two runs', '两次运行的比较'],
+  'import.compare.title': ['{a} compared with {b} (B − A)', '{a} 与 {b} 的比较（B − A）'],
+  'import.compare.running': ['Comparing head {n} of {total}…', '正在比较第 {n} / {total} 个头…'],
+  'import.compare.summary': [
+    '{n} heads compared; {changed} change their label; largest mean Jensen-Shannon divergence {max} nats ({where}).',
+    '比较了 {n} 个头；{changed} 个头的标签变了；平均詹森-香农散度最大为 {max} nats（{where}）。',
+  ],
+  'import.compare.metric': ['colour by', '颜色依据'],
+  'import.compare.cellTitle': ['{name}: {value} ({a} → {b})', '{name}：{value}（{a} → {b}）'],
+  'import.compare.col.layer': ['layer', '层'],
+  'import.compare.col.head': ['head', '头'],
+  'import.compare.col.dH': ['Δ mean H (nats)', 'Δ 平均 H（nats）'],
+  'import.compare.col.dHn': ['Δ mean Hₙ', 'Δ 平均 Hₙ'],
+  'import.compare.col.dSink': ['Δ mean sink mass', 'Δ 平均注意力汇质量'],
+  'import.compare.col.labelA': ['label A', '标签 A'],
+  'import.compare.col.labelB': ['label B', '标签 B'],
+  'import.compare.col.changed': ['label changed', '标签改变'],
+  'import.compare.col.meanJsd': ['mean JSD (nats)', '平均詹森-香农散度（nats）'],
+  'import.compare.col.maxJsd': ['max JSD (nats)', '最大詹森-香农散度（nats）'],
+  'import.compare.yes': ['yes', '是'],
+  'import.compare.exportCsv': ['Comparison CSV', '比较结果 CSV'],
+  'import.compare.exportJson': ['Comparison JSON', '比较结果 JSON'],
+  'import.compare.close': ['Close the comparison', '关闭比较'],
+  'import.compare.notAttention': [
+    '{name} is not an attention file of one array (a state, or an .npz with several): open it alone first',
+    '{name} 不是只含一个数组的注意力文件（是状态文件，或含多个数组的 .npz）：请先单独打开它',
+  ],
+  'import.compare.shapeMismatch': [
+    '{a} is {sa} and {b} is {sb} (layers, heads, queries, keys): a comparison needs two files of the same shape',
+    '{a} 的形状是 {sa}，{b} 是 {sb}（层、头、查询、键）：比较需要两个形状相同的文件',
+  ],
 };
 
 const split = (i) => Object.fromEntries(Object.entries(PAIRS).map(([k, v]) => [k, v[i]]));

@@ -4,6 +4,8 @@
 import { summarise } from '../importer.js';
 import { tData } from '../views/format.js';
 import { getLang, t } from '../i18n.js';
+import * as page from '../page/store.js';
+import { layerNumberOf, numberHead } from './store.js';
 import { errDetail } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
@@ -33,12 +35,15 @@ export function createAnalysis(v) {
     try {
       const done = await v.getWorker().request({ type: 'analyze', options: analysisOptions(reading) }, (m) => {
         if (generation !== ui.generation) return;
-        ui.heads.push(m.head);
-        ui.layers.set(m.layer.layer, m.layer);
+        // The worker names layers by their position in the file; the view by the model's number.
+        const r = numberHead(ui.source, m.head);
+        ui.heads.push(r);
+        ui.layers.set(r.layer, { ...m.layer, layerIndex: r.layerIndex, layer: r.layer });
         v.setProgress(m.done, m.total);
         const now = performance.now();
         if (now - lastPaint > 250 || m.done === m.total) {
           lastPaint = now;
+          updateStructure();
           v.renderGrid();
         }
       });
@@ -54,13 +59,17 @@ export function createAnalysis(v) {
       }
     }
     ui.causal = $('import-causal').checked;
+    updateStructure();
+    v.clearCards(); // the flags are the whole file's: drawn again with it
     // The verdicts are worded again in the language of the moment (summarise() is cheap).
     const heads = ui.heads;
     const causal = ui.causal;
-    const verdictsIn = () => summarise(heads, { causal, reading, lang: getLang() });
+    const structure = ui.structure;
+    const verdictsIn = () => summarise(heads, { causal, reading, lang: getLang(), structure });
     const verdicts = verdictsIn();
     const drawItems = (list) => list.map((it) => () => tData(it.key, it.vars, it.data));
     v.messages.warnings = () => drawItems(verdictsIn().warningItems);
+    v.messages.notes = () => drawItems(verdictsIn().noteItems);
     v.setMessages('analysis', () => drawItems(verdictsIn().errorItems));
     $('import-logits-offer').hidden = !(verdicts.offerLogits && reading === 'weights');
     if (auto && verdicts.offerLogits) {
@@ -73,5 +82,37 @@ export function createAnalysis(v) {
     if (ui.selected !== null && ui.heads.some((r) => r.index === ui.selected)) v.inspect(ui.selected);
   }
 
-  return { analysisOptions, analyse };
+  /**
+   * The file's structure (the core's structureSummary over the heads analysed so far): causal,
+   * mixed or bidirectional, and the heads flagged, largest above-diagonal mass first.
+   */
+  function updateStructure() {
+    const core = page.core;
+    ui.structure = core ? core.structureSummary(ui.heads, ui.causal, ui.reading) : null;
+    ui.flagged = new Map();
+    const byName = new Map(ui.heads.map((r) => [`${r.layer}/${r.head}`, r]));
+    (ui.structure?.flagged ?? []).forEach((f, rank) => {
+      const r = byName.get(`${f.layer}/${f.head}`);
+      if (r) ui.flagged.set(r.index, { ...f, rank });
+    });
+  }
+
+  /** The layers numbered anew (a typed list of layer numbers): nothing is analysed again. */
+  function renumber() {
+    for (const r of ui.heads) numberHead(ui.source, r);
+    ui.layers = new Map(
+      [...ui.layers.values()].map((m) => {
+        const n = layerNumberOf(ui.source, m.layerIndex);
+        return [n, { ...m, layer: n }];
+      }),
+    );
+    if (ui.detail) numberHead(ui.source, ui.detail);
+    updateStructure();
+    v.clearCards();
+    v.renderGrid();
+    v.renderTables();
+    if (ui.detail && ui.selected === ui.detail.index) v.renderDetail();
+  }
+
+  return { analysisOptions, analyse, updateStructure, renumber };
 }

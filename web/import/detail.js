@@ -7,7 +7,7 @@ import { hasKey, t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
 import { renderLegend } from '../views/heatmap.js';
 import { download, rowMetricsCsv } from '../export.js';
-import { DETAIL_SIDE, MAX_STATE_TOKENS } from './store.js';
+import { DETAIL_SIDE, MAX_STATE_TOKENS, numberHead } from './store.js';
 import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
@@ -34,7 +34,7 @@ export function createDetail(v) {
       return;
     }
     if (ui.selected !== index) return;
-    ui.detail = d;
+    ui.detail = numberHead(ui.source, d);
     renderDetail();
   }
 
@@ -251,6 +251,8 @@ export function createDetail(v) {
                 .join(' · '),
           )
         : null,
+      d.computed ? fieldScores(d) : null,
+      d.computed ? structureNote(d) : null,
       h(
         'div',
         { class: 'export-row' },
@@ -277,6 +279,44 @@ export function createDetail(v) {
             h('div', { class: 'scroll rows', tabindex: '0' }, rowTable),
           )
         : null,
+    );
+  }
+
+  /** TransformerLens's head-detector scores of the head (the core's; docs/import.md). */
+  function fieldScores(d) {
+    const f = d.field ?? {};
+    const val = (x) => (Number.isFinite(x) ? fmtMetric(x, 4) : t('import.detail.fieldNone'));
+    return h(
+      'p',
+      { class: 'note', id: 'detail-field-scores' },
+      tnData('import.detail.field', {
+        prev: val(f.previousToken),
+        dup: val(f.duplicateToken),
+        ind: val(f.induction),
+        ours: fmtMetric(d.pattern.scores.previous, 4),
+      }),
+    );
+  }
+
+  /** Whether the head is causal by its values, what |Omega_t| was taken as, its flag. */
+  function structureNote(d) {
+    const f = ui.flagged.get(d.index);
+    const key = f
+      ? 'import.detail.flagged'
+      : d.causalVisibility
+        ? 'import.detail.causalVisibility'
+        : d.causalStructure
+          ? 'import.detail.causalStructure'
+          : 'import.detail.notCausal';
+    return h(
+      'p',
+      { class: 'note', id: 'detail-structure' },
+      t(key, {
+        mass: fmtMetric(d.aboveDiagonalMass, 4),
+        rank: f ? f.rank + 1 : 0,
+        k: ui.flagged.size,
+        max: fmtMetric(d.check.maxAboveDiagonal, 3),
+      }),
     );
   }
 

@@ -6,7 +6,7 @@ import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
 import { visibleHeads } from './store.js';
-import { headName, patternLabel } from './text.js';
+import { headName, layerName, patternLabel } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
 export function createGrid(v) {
@@ -17,6 +17,7 @@ export function createGrid(v) {
     sort: $('import-sort').value,
     desc: $('import-desc').checked,
     filter: $('import-filter').value,
+    range: $('import-range').value,
     min: $('import-min').value,
     max: $('import-max').value,
   });
@@ -25,7 +26,6 @@ export function createGrid(v) {
     const canvas = h('canvas', { width: r.thumbCols, height: r.thumbRows, class: 'thumb', 'aria-hidden': 'true' });
     if (r.thumbRows) paintGrid(canvas, r.thumbnail, r.thumbRows, r.thumbCols);
     const s = r.summary;
-    const flagged = ui.causal && r.check.rowsAboveDiagonal > 0;
     const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : t('import.card.notProbabilities');
     const shortLabel =
       r.verdict === 'invalid'
@@ -71,20 +71,31 @@ export function createGrid(v) {
             t('import.card.metrics', { hn: fmtMetric(s.meanNormalizedEntropy, 2), sink: fmtMetric(s.meanSinkMass, 2) }),
           )
         : null,
-      flagged
-        ? h(
-            'span',
-            {
-              class: 'card-flag',
-              title: t('import.card.flagTitle', {
-                n: r.check.rowsAboveDiagonal,
-                from: r.check.firstRowAboveDiagonal,
-                max: fmtMetric(r.check.maxAboveDiagonal, 3),
-              }),
-            },
-            t('import.card.flag', { n: r.check.rowsAboveDiagonal }),
-          )
-        : null,
+    );
+  }
+
+  /**
+   * The flag of a head the structure check flagged: its above-diagonal mass, as text and as a bar
+   * of that length (the badge is scaled to the head: 0.0007 and 0.57 do not look alike).
+   */
+  function flagBadge(r, f) {
+    const mass = f.aboveDiagonalMass;
+    return h(
+      'span',
+      {
+        class: 'card-flag',
+        dataset: { mass: String(mass), rank: String(f.rank) },
+        title: t('import.card.flagMassTitle', {
+          mass: fmtMetric(mass, 3),
+          n: r.check.rowsAboveDiagonal,
+          from: r.check.firstRowAboveDiagonal,
+          max: fmtMetric(r.check.maxAboveDiagonal, 3),
+          rank: f.rank + 1,
+          k: ui.flagged.size,
+        }),
+      },
+      h('span', { class: 'card-flag-bar', style: `width: ${Math.max(2, Math.round(Math.min(1, mass) * 100))}%` }),
+      h('span', { class: 'card-flag-text' }, t('import.card.flagMass', { mass: fmtMetric(mass, 2) })),
     );
   }
 
@@ -99,13 +110,21 @@ export function createGrid(v) {
     }
     el.classList.toggle('selected', ui.selected === r.index);
     el.setAttribute('aria-pressed', String(ui.selected === r.index));
+    // The flag follows the whole file's structure (it can change as heads arrive).
+    const f = ui.flagged.get(r.index);
+    const old = el.querySelector('.card-flag');
+    if (!f) old?.remove();
+    else if (!old || old.dataset.mass !== String(f.aboveDiagonalMass) || old.dataset.rank !== String(f.rank)) {
+      old?.remove();
+      el.append(flagBadge(r, f));
+    }
     return el;
   }
   const clearCards = () => cards.clear();
 
   function renderGrid() {
     const grid = $('import-grid');
-    const list = visibleHeads(ui.heads, viewOf());
+    const list = visibleHeads(ui.heads, viewOf(), ui.flagged);
     const byLayer = $('import-sort').value === 'order' && !$('import-desc').checked;
     $('import-count').textContent = t('import.count', { n: list.length, total: ui.heads.length });
     if (byLayer) {
@@ -120,7 +139,7 @@ export function createGrid(v) {
           h(
             'div',
             { class: 'layer-row' },
-            h('span', { class: 'layer-label', translate: 'no' }, ui.source?.layerLabels?.[layer] || `L${layer}`),
+            h('span', { class: 'layer-label', translate: 'no' }, layerName(ui.source, rs[0].layerIndex, layer)),
             rs.map(cardOf),
           ),
         ),

@@ -14,6 +14,7 @@
 //   layout.js, status.js, text.js  the page, its messages, its words
 import { onLangChange } from '../i18n.js';
 import { createAnalysis } from './analysis.js';
+import { createCompare } from './compare.js';
 import { createExports } from './detail-export.js';
 import { createDetail } from './detail.js';
 import { createGrid } from './grid.js';
@@ -46,15 +47,28 @@ export function initImportView(root, o) {
   let worker = null;
   const v = { ui, $, o, root, getWorker: () => (worker ??= new ImportWorker(o.coreOptions)) };
   Object.assign(v, createStatus($));
-  for (const part of [createIntake, createAnalysis, createGrid, createTables, createDetail, createExports, createOpen]) {
+  for (const part of [createIntake, createAnalysis, createGrid, createTables, createDetail, createExports, createOpen, createCompare]) {
     Object.assign(v, part(v));
   }
   v.wireIntake(layout, root);
 
   // --- wiring -----------------------------------------------------------------------------
-  for (const id of ['import-sort', 'import-desc', 'import-filter', 'import-min', 'import-max']) {
+  for (const id of ['import-sort', 'import-desc', 'import-filter', 'import-range', 'import-min', 'import-max']) {
     $(id).addEventListener(id.endsWith('min') || id.endsWith('max') ? 'input' : 'change', v.renderGrid);
   }
+  // The range applies to the sort metric when there is one (and stays on its metric for
+  // "layer, head": a typed range is never ignored).
+  $('import-sort').addEventListener('change', () => {
+    if ($('import-sort').value !== 'order') $('import-range').value = $('import-sort').value;
+    v.renderGrid();
+  });
+  $('import-range').value = 'meanNormalizedEntropy';
+  $('import-layer-numbers').addEventListener('change', () => v.applyLayerNumbers());
+  $('import-compare-file').addEventListener('change', () => {
+    const f = $('import-compare-file').files[0];
+    $('import-compare-file').value = '';
+    if (f) v.compareWith(f);
+  });
   $('import-cancel').addEventListener('click', () => v.getWorker().cancel());
   $('import-as-logits').addEventListener('click', () => {
     $('import-reading').value = 'logits';
@@ -87,6 +101,7 @@ export function initImportView(root, o) {
       ui.locked = null; // the readout starts again with its help text
       v.renderDetail();
     }
+    if (ui.comparison) v.renderComparison();
   });
 
   return {

@@ -4,6 +4,7 @@
 import { h, mount } from '../views/dom.js';
 import { tData } from '../views/format.js';
 import { t } from '../i18n.js';
+import * as page from '../page/store.js';
 import { describeSource, errDetail } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
@@ -14,6 +15,8 @@ export function createIntake(v) {
     v.messages.file = [];
     v.messages.analysis = [];
     v.messages.warnings = [];
+    v.messages.notes = [];
+    v.messages.layers = [];
     v.showMessages();
     $('import-logits-offer').hidden = true;
     if (!memberName) $('import-member-wrap').hidden = true;
@@ -36,6 +39,7 @@ export function createIntake(v) {
       if (err) v.setMessages('file', [() => tData('import.err.state', { file: file.name, detail: err })]);
       return;
     }
+    source.fileLayerNumbers = source.layerNumbers ?? [];
     if (source.needsMember) {
       v.showInfo(() => tData('import.needsMember', { file: file.name, n: source.members.length }, ['file']));
       mount(
@@ -54,6 +58,11 @@ export function createIntake(v) {
     }
     ui.source = source;
     ui.file = file;
+    ui.comparison = null;
+    $('import-compare').hidden = true;
+    $('import-compare-label').hidden = false;
+    // A typed list of layer numbers applies to a file without its own (a .npy).
+    if (!source.layerNumbers?.length && $('import-layer-numbers').value.trim()) applyLayerNumbers(false);
     ui.heads = [];
     ui.selected = null;
     ui.detail = null;
@@ -129,5 +138,22 @@ export function createIntake(v) {
     });
   }
 
-  return { importFile, readTokenFile, importFiles, wireIntake };
+  /**
+   * The layer numbers typed for the open file ("0,2,4,5", checked by the core): the cards, titles,
+   * tables and exports use them. Empty: the file's own numbers, else the positions 0, 1, ...
+   */
+  function applyLayerNumbers(redraw = true) {
+    if (!ui.source) return;
+    const text = $('import-layer-numbers').value.trim();
+    try {
+      ui.source.layerNumbers = text ? page.core.parseLayerNumbers(text, ui.source.layout.layers) : (ui.source.fileLayerNumbers ?? []);
+      v.setMessages('layers', []);
+    } catch (e) {
+      v.setMessages('layers', [() => tData('import.err.layerNumbers', { detail: errDetail(e) })]);
+      return;
+    }
+    if (redraw) v.renumber();
+  }
+
+  return { importFile, readTokenFile, importFiles, wireIntake, applyLayerNumbers };
 }

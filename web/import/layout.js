@@ -4,7 +4,7 @@
 // in it is redrawn by redrawNamed() on a change of language.
 import { h, mount } from '../views/dom.js';
 import { t } from '../i18n.js';
-import { PATTERN_KINDS, SORT_KEYS } from './store.js';
+import { FLAGGED_FILTER, PATTERN_KINDS, RANGE_KEYS, SORT_KEYS } from './store.js';
 import { tn, tnData } from './text.js';
 
 const HF_SNIPPET = `# Hugging Face transformers
@@ -85,6 +85,27 @@ export function buildLayout(root) {
         opt('logits', 'import.reading.logits'),
       ),
     ),
+    h(
+      'label',
+      { class: 'inline' },
+      tx('import.layerNumbers'),
+      ' ',
+      h('input', {
+        type: 'text',
+        id: 'import-layer-numbers',
+        class: 'num-box',
+        placeholder: '0,2,4,5',
+        translate: 'no',
+        'aria-label': t('import.layerNumbersAria'),
+        dataset: tAttr([['aria-label', 'import.layerNumbersAria']]),
+      }),
+    ),
+    h(
+      'label',
+      { class: 'button', id: 'import-compare-label', hidden: true },
+      tx('import.compare.choose'),
+      h('input', { type: 'file', id: 'import-compare-file', accept: '.npy,.npz,.json,application/json', class: 'visually-hidden' }),
+    ),
   );
   const progress = h(
     'div',
@@ -145,6 +166,18 @@ export function buildLayout(root) {
         { id: 'import-filter', 'aria-label': t('import.filterAria'), dataset: tAttr([['aria-label', 'import.filterAria']]) },
         opt('', 'import.filterAll'),
         PATTERN_KINDS.map((k) => opt(k, `lab.pattern.${k}`)),
+        opt(FLAGGED_FILTER, 'import.filterFlagged'),
+      ),
+    ),
+    h(
+      'label',
+      { class: 'inline' },
+      tx('import.rangeOn'),
+      ' ',
+      h(
+        'select',
+        { id: 'import-range', 'aria-label': t('import.rangeOnAria'), dataset: tAttr([['aria-label', 'import.rangeOnAria']]) },
+        RANGE_KEYS.map((k) => opt(k, SORT_KEYS[k].labelKey)),
       ),
     ),
     numberBox('import-min', 'import.min', 'import.minAria'),
@@ -165,6 +198,7 @@ export function buildLayout(root) {
     member,
     h('div', { id: 'import-errors', class: 'error-box', role: 'alert', hidden: true }),
     h('div', { id: 'import-warnings', class: 'warn-box', hidden: true }),
+    h('div', { id: 'import-notes', class: 'note import-notes', role: 'status', hidden: true }),
     h(
       'div',
       { id: 'import-logits-offer', hidden: true },
@@ -200,6 +234,13 @@ export function buildLayout(root) {
       h('summary', {}, tx('import.headTable')),
       h('div', { class: 'scroll' }),
     ),
+    h('section', {
+      id: 'import-compare',
+      class: 'import-compare',
+      hidden: true,
+      'aria-label': t('import.compare.aria'),
+      dataset: tAttr([['aria-label', 'import.compare.aria']]),
+    }),
   );
 
   return {

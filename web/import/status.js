@@ -8,11 +8,11 @@ import { t } from '../i18n.js';
 export function createStatus($) {
   // By origin, so that a new analysis does not wipe a token-file error and fixing the tokens
   // clears exactly their message.
-  const messages = { file: [], tokens: [], analysis: [], warnings: [] };
+  const messages = { file: [], tokens: [], layers: [], analysis: [], warnings: [], notes: [] };
   const items = (k) => (typeof messages[k] === 'function' ? messages[k]() : messages[k]);
   const draw = (m) => h('p', {}, typeof m === 'function' ? m() : m);
   function showMessages() {
-    const errors = [...items('file'), ...items('tokens'), ...items('analysis')];
+    const errors = [...items('file'), ...items('tokens'), ...items('layers'), ...items('analysis')];
     const box = $('import-errors');
     box.hidden = !errors.length;
     mount(box, errors.map(draw));
@@ -20,6 +20,13 @@ export function createStatus($) {
     const warn = $('import-warnings');
     warn.hidden = !warnings.length;
     mount(warn, warnings.map(draw));
+    // What the checks found by themselves (the structure, mask fills): said, not warned.
+    const notes = items('notes');
+    const box2 = $('import-notes');
+    if (box2) {
+      box2.hidden = !notes.length;
+      mount(box2, notes.map(draw));
+    }
   }
   function setMessages(kind, list) {
     messages[kind] = list;

@@ -14,7 +14,25 @@ export const SORT_KEYS = {
   meanTopKMass: { labelKey: 'import.sort.meanTopKMass', get: (r) => r.summary.meanTopKMass },
   meanSinkMass: { labelKey: 'import.sort.meanSinkMass', get: (r) => r.summary.meanSinkMass },
   confidence: { labelKey: 'import.sort.confidence', get: (r) => r.pattern.confidence },
+  aboveDiagonalMass: { labelKey: 'import.sort.aboveDiagonalMass', get: (r) => (r.computed ? r.aboveDiagonalMass : NaN) },
+  tlPreviousToken: { labelKey: 'import.sort.tlPreviousToken', get: (r) => (r.computed ? r.field?.previousToken : NaN) },
+  tlDuplicateToken: { labelKey: 'import.sort.tlDuplicateToken', get: (r) => (r.computed ? r.field?.duplicateToken : NaN) },
+  tlInduction: { labelKey: 'import.sort.tlInduction', get: (r) => (r.computed ? r.field?.induction : NaN) },
 };
+/** The metrics a min/max range can apply to (every sort key but the file order). */
+export const RANGE_KEYS = Object.keys(SORT_KEYS).filter((k) => k !== 'order');
+/** The filter value that keeps the heads flagged by the structure check. */
+export const FLAGGED_FILTER = 'flagged';
+
+/** The model's number of the file's layer at `index`: the file's or the typed numbers, else index. */
+export const layerNumberOf = (source, index) => source?.layerNumbers?.[index] ?? index;
+
+/** A head result from the worker with its layer numbered: layer = the model's number, layerIndex =
+ *  its position in the file (what the worker and the file use). Idempotent. */
+export function numberHead(source, r) {
+  const layerIndex = r.layerIndex ?? r.layer;
+  return Object.assign(r, { layerIndex, layer: layerNumberOf(source, layerIndex) });
+}
 
 /** The pattern classes of the core's classifier (docs/analysis.md), in the order shown. */
 export const PATTERN_KINDS = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];
@@ -37,6 +55,9 @@ export function createStore() {
     causal: false, // the user said the model is causal (for this analysis)
     generation: 0, // counts analyses; a superseded one's messages are dropped
     layers: new Map(), // layer -> the core's summary of its heads analysed so far (layerSummaries)
+    structure: null, // the core's structureSummary() of the heads: causal / mixed / bidirectional, flagged
+    flagged: new Map(), // head index -> its entry in structure.flagged (rank, mass)
+    comparison: null, // the second run compared with this one (web/import/compare.js)
     detailDomain: null, // colour domain of the inspected head's heatmap (for its exports)
     unlockReadout: null, // puts the inspected head's readout back to hovering (Esc)
   };
@@ -45,18 +66,23 @@ export function createStore() {
 /**
  * The heads shown, in the order shown.
  * @param {object[]} heads the store's heads
- * @param {{sort: string, desc: boolean, filter: string, min: string, max: string}} view the
- *   toolbar's values (min, max: as typed; '' = no bound)
+ * @param {{sort: string, desc: boolean, filter: string, range?: string, min: string, max: string}} view
+ *   the toolbar's values (min, max: as typed, '' = no bound, applied to the metric `range`, else
+ *   to the sort metric, else (sorted by layer, head) to Hn: a range is never ignored)
+ * @param {Map<number, object>} [flagged] head index -> flag (the filter FLAGGED_FILTER keeps those)
  */
-export function visibleHeads(heads, view) {
+export function visibleHeads(heads, view, flagged = new Map()) {
   const key = SORT_KEYS[view.sort] ?? SORT_KEYS.order;
+  const rangeKey = SORT_KEYS[view.range] ?? (key === SORT_KEYS.order ? SORT_KEYS.meanNormalizedEntropy : key);
   const filter = view.filter;
-  const min = view.min === '' ? -Infinity : Number(view.min);
-  const max = view.max === '' ? Infinity : Number(view.max);
+  const min = view.min === '' || view.min === undefined ? -Infinity : Number(view.min);
+  const max = view.max === '' || view.max === undefined ? Infinity : Number(view.max);
   const list = heads.filter((r) => {
-    if (filter && r.pattern.kind !== filter) return false;
-    const v = key.get(r);
-    if (key !== SORT_KEYS.order && (min > -Infinity || max < Infinity)) return Number.isFinite(v) && v >= min && v <= max;
+    if (filter === FLAGGED_FILTER) {
+      if (!flagged.has(r.index)) return false;
+    } else if (filter && r.pattern.kind !== filter) return false;
+    const v = rangeKey.get(r);
+    if (min > -Infinity || max < Infinity) return Number.isFinite(v) && v >= min && v <= max;
     return true;
   });
   const dir = view.desc ? -1 : 1;

@@ -50,14 +50,33 @@ export function createTables(v) {
       r.summary.meanNEff,
       r.summary.meanTopKMass,
       r.summary.meanSinkMass,
+      r.computed ? r.aboveDiagonalMass : '—',
+      ui.flagged.has(r.index) ? t('import.col.flaggedYes', { rank: ui.flagged.get(r.index).rank + 1 }) : '',
+      r.computed && Number.isFinite(r.field?.previousToken) ? r.field.previousToken : '—',
+      r.computed && Number.isFinite(r.field?.duplicateToken) ? r.field.duplicateToken : '—',
+      r.computed && Number.isFinite(r.field?.induction) ? r.field.induction : '—',
     ]);
     mount(
       $('import-head-table').querySelector('.scroll'),
       table(
         'head-summary',
-        ['layer', 'head', 'verdict', 'pattern', 'score', 'meanH', 'meanHn', 'meanNEff', 'meanTopK', 'meanSink'].map((k) =>
-          t(`import.col.${k}`),
-        ),
+        [
+          'layer',
+          'head',
+          'verdict',
+          'pattern',
+          'score',
+          'meanH',
+          'meanHn',
+          'meanNEff',
+          'meanTopK',
+          'meanSink',
+          'aboveDiag',
+          'flagged',
+          'tlPrev',
+          'tlDup',
+          'tlInd',
+        ].map((k) => t(`import.col.${k}`)),
         headRows,
       ),
     );

@@ -84,10 +84,22 @@ export function describeSource(s) {
   );
 }
 
-/** "L5 H5" or the file's own label of the head ("L9H9"). */
+const isWhole = (x) => /^\d+$/.test(String(x ?? ''));
+
+/**
+ * "L4 H11": the model's layer number (r.layer, numbered by store.numberHead: the file's
+ * `layers`, .npz member names or the typed list) and the head's, or the file's own label of the
+ * head when it is a name ("L9H9"). The same name on cards, titles, tables and exports.
+ */
 export function headName(source, r) {
   const label = source?.headLabels?.[r.head];
-  const layer = source?.layerLabels?.[r.layer];
-  if (label) return layer && source.layout.layers > 1 ? `${layer} ${label}` : label;
-  return `L${r.layer} H${r.head}`;
+  const layer = source?.layerLabels?.[r.layerIndex ?? r.layer];
+  if (label && !isWhole(label)) return layer && !isWhole(layer) && source.layout.layers > 1 ? `${layer} ${label}` : label;
+  return `L${r.layer} H${isWhole(label) ? label : r.head}`;
+}
+
+/** The label of a layer row: the file's name of the layer when it is not a number, else "L4". */
+export function layerName(source, layerIndex, layerNumber) {
+  const label = source?.layerLabels?.[layerIndex];
+  return label && !isWhole(label) ? label : `L${layerNumber}`;
 }

@@ -26,7 +26,11 @@ struct HeadCheck {
     /// Entries <= kMaskFill: the -FLT_MAX or -1e38 fill of masked logits, and -Inf (what
     /// TransformerLens' attn_scores and many exports hold above the diagonal). Not
     /// probabilities; read as logits they are masked keys.
+    /// Also the finite fills of kFiniteMaskFills (-1e4, -65504, -1e9): fill counts every mask
+    /// fill (is_mask_fill), neg_inf those that are -Inf, finite_fill the others.
     std::int64_t fill = 0;
+    std::int64_t neg_inf = 0;
+    std::int64_t finite_fill = 0;
     double min_value = 0, max_value = 0;  ///< over finite entries (NaN if none)
     int zero_rows = 0;                    ///< rows whose entries are all exactly 0
     /// max |sum_j a_tj - 1| over the rows that are not all zero and hold no NaN or +-Inf.
@@ -38,6 +42,11 @@ struct HeadCheck {
     int rows_above_diagonal = 0;
     double max_above_diagonal = 0;
     int first_row_above_diagonal = -1;
+    /// Entries above the diagonal that are neither 0 nor a mask fill (what breaks a causal
+    /// structure: 0 for weights zero above the diagonal and for logits masked there).
+    std::int64_t above_diagonal_open = 0;
+    /// Entries above the diagonal that are exactly 0 (a logit of 0 there is a visible key).
+    std::int64_t above_diagonal_zero = 0;
 };
 
 /// Row sums within this of 1 are exact enough to say nothing (float32 accumulation of 1e3 terms).
@@ -48,9 +57,17 @@ inline constexpr double kRowSumTolerance = 1e-2;
 /// A weight may exceed 1 by this much (rounding) and still be a probability.
 inline constexpr double kProbabilityTolerance = 1e-3;
 /// Values at or below this are a "masked" fill (-FLT_MAX, -1e38, -Inf) when read as logits.
-/// Smaller fills (-1e9, -1e5, float16's -65504) stay visible logits: their weight underflows to 0
-/// but they count in |Omega_t|.
 inline constexpr double kMaskFill = -1e30;
+/// The finite fills exports write into masked logits besides those <= kMaskFill: -1e4 (GPT-2's
+/// masked_bias in Hugging Face), float16's lowest -65504 (torch.finfo(float16).min) and -1e9
+/// (a common masked_fill value). Compared exactly, as float32: a logit of -10000.0 exactly is a
+/// mask, -9999.9 is a score.
+inline constexpr float kFiniteMaskFills[] = {-1e4f, -65504.0f, -1e9f};
+/// True for a mask fill: x <= kMaskFill (-Inf and -FLT_MAX included) or one of kFiniteMaskFills.
+inline bool is_mask_fill(float x) noexcept {
+    return x <= static_cast<float>(kMaskFill) || x == kFiniteMaskFills[0] || x == kFiniteMaskFills[1] ||
+           x == kFiniteMaskFills[2];
+}
 
 /// Scans n_q x n_k values (row-major) once. Never throws for any input, NaN and Inf included (a
 /// null pointer or a size < 1 gives an empty check: min/max NaN, nothing counted).
@@ -59,7 +76,7 @@ HeadCheck check_head(const float* a, int n_q, int n_k);
 /// Verdict of a check (docs/import.md, docs/analysis.md "Import checks"), first rule that holds:
 ///   invalid            NaN or +Inf anywhere (nonfinite > 0), whatever else the head holds;
 ///   not_probabilities  negative entries, entries above 1 + kProbabilityTolerance, mask fills
-///                      (<= kMaskFill, -Inf included) or a row sum off by more than
+///                      (is_mask_fill, -Inf included) or a row sum off by more than
 ///                      kRowSumTolerance: offer them as logits;
 ///   probabilities_warn a row sum off by more than kRowSumQuiet;
 ///   probabilities      otherwise.
@@ -130,6 +147,33 @@ struct AnalyzeOptions {
     double delta = kRowDefaults.delta;
     int thumbnail = 32;     ///< side of the pooled (mean) thumbnail, 0 = none, at most 1024
     bool want_rows = true;  ///< keep the per-row metrics (the summary is always computed)
+    /// A head whose structure is causal (HeadAnalysis::causal_structure) has |Omega_t| = the keys
+    /// up to its diagonal, t' + 1, whatever its weights: a weight that underflowed to exactly 0
+    /// (float16) is a visible key of weight 0, not a masked one. False: zeros are not visible
+    /// (the weights mode of the core).
+    bool causal_from_structure = true;
+    /// Token ids of the keys (n_k entries; equal ids = the same token), for the
+    /// TransformerLens duplicate-token and induction scores; empty: those scores are NaN.
+    std::vector<int> token_ids;
+    /// When not null, receives the n_q x n_k normalised weights (row-major, 0 where not visible;
+    /// compare_heads() reads them). Costs n_q x n_k floats.
+    std::vector<float>* keep_weights = nullptr;
+};
+
+/// TransformerLens's head-detector scores (transformer_lens/head_detector.py, detect_head with
+/// its defaults: error_measure "mul", exclude_bos and exclude_current_token false), computed on
+/// the head's attention pattern A (the file's weights as they are; the softmax for logits):
+///   score = sum(A * P) / sum(A) over every cell, for the detection pattern P (0/1, n x n):
+///   previous_token  P[t][t-1] = 1 (t >= 1): key 0 counts, row 0 has no previous key;
+///   duplicate_token P[t][j] = 1 for j < t with token j == token t;
+///   induction       P[t][j] = 1 for 1 <= j <= t with token j-1 == token t (the duplicate
+///                   pattern shifted one key right).
+/// NaN when the head is not square (TransformerLens asserts n_q == n_k), and the last two when no
+/// token ids are given. Tokens are compared as strings (TransformerLens compares ids).
+struct FieldScores {
+    double previous_token = 0;
+    double duplicate_token = 0;
+    double induction = 0;
 };
 
 struct HeadAnalysis {
@@ -143,7 +187,79 @@ struct HeadAnalysis {
     Pattern pattern;
     Matrix thumbnail;  ///< min(thumbnail, n_q) x min(thumbnail, n_k), mean-pooled
                        ///< normalised weights; NaN where no cell is visible
+    /// The head is causal by its values: weights zero above the diagonal (check.above_diagonal_
+    /// open == 0 and no positive value there), logits masked above it (fills, or opts.causal).
+    bool causal_structure = false;
+    /// |Omega_t| came from the causal structure (opts.causal_from_structure and causal_structure).
+    bool causal_visibility = false;
+    /// Mean over the non-empty rows of the normalised weight above the diagonal,
+    /// sum_{j > t'} a_tj, in [0, 1] (0 for a causal head); NaN when not computed.
+    double above_diagonal_mass = 0;
+    FieldScores field;  ///< NaN when not computed
 };
+
+/// One analysed head as the structure check of a file reads it.
+struct StructureHead {
+    int layer = 0, head = 0;
+    bool computed = false;          ///< HeadAnalysis::computed: only such heads are counted
+    bool causal_structure = false;  ///< HeadAnalysis::causal_structure
+    double above_diagonal_mass = 0;
+    int rows_above_diagonal = 0, first_row_above_diagonal = -1;
+    double max_above_diagonal = 0;
+};
+
+/// What a file's heads say of its structure (docs/import.md "Checks that run by themselves"):
+///   causal         stated (the user says so), or every computed head is causal by its values;
+///   mixed          more than half of the computed heads are causal, the others not;
+///   bidirectional  half or fewer are causal;
+///   unknown        no head computed.
+/// `flagged`: when causal or mixed, the computed heads that are not causal, largest
+/// above_diagonal_mass first (ties: file order); none when stated for logits (the causal mask
+/// is then applied, nothing is above the diagonal).
+struct StructureSummary {
+    std::string structure = "unknown";
+    bool stated = false;
+    int causal_heads = 0, analysed = 0;
+    std::vector<StructureHead> flagged;
+};
+StructureSummary summarize_structure(const std::vector<StructureHead>& heads, bool stated, Reading reading);
+
+/// Two runs of the same head (same n_q x n_k): each analysed (rows dropped) and the
+/// Jensen-Shannon divergence of their rows, JSD(p, q) = (KL(p||m) + KL(q||m)) / 2 with
+/// m = (p + q) / 2, in nats, in [0, ln 2]; mean and max over the rows non-empty in both.
+struct HeadComparison {
+    HeadAnalysis a, b;
+    double mean_jsd = 0;  ///< NaN when no row is non-empty in both (or either is not computed)
+    double max_jsd = 0;
+    int max_jsd_row = -1;
+    /// B - A of the head means (NaN unless both are computed).
+    double delta_entropy = 0, delta_normalized_entropy = 0, delta_sink_mass = 0;
+    /// Each head's label as head_label() writes it, and whether they differ.
+    std::string label_a, label_b;
+    bool label_changed = false;
+};
+
+/// A head's label in words that do not depend on a language: the pattern class and its
+/// parameter ("offset 19", "position 7", "sink"), or the verdict when not computed
+/// ("not_probabilities"). What `attn compare` and the page's comparison write.
+std::string head_label(const HeadAnalysis& a);
+
+/// Analyses both heads with the same options (analyze_head) and compares their rows. Throws as
+/// analyze_head does.
+HeadComparison compare_heads(const float* a, const float* b, int n_q, int n_k, const AnalyzeOptions& opts);
+
+/// Ids of tokens for AnalyzeOptions::token_ids: equal strings get equal ids (first appearance
+/// order, from 0).
+std::vector<int> token_ids_of(const std::vector<std::string>& tokens);
+
+/// Layer numbers written as "0,2,4,5" or "0-3,8" (whole numbers >= 0, in the file's order, no
+/// repeats), exactly `count` of them. Throws Error(kInvalidValue, "layerNumbers") otherwise.
+std::vector<int> parse_layer_numbers(const std::string& text, int count);
+
+/// The layer numbers a file's layer labels give ("layers": [0, 2, 4, 5], or "4", "L4", "layer_4",
+/// "blocks.4.attn.hook_pattern": the last whole number in each); empty when a label holds none or
+/// two labels give the same number.
+std::vector<int> layer_numbers_from_labels(const std::vector<std::string>& labels);
 
 /// Checks and analyses one head of raw values (row-major n_q x n_k float32, as read from a file).
 /// reading = weights: computed only for verdicts probabilities / probabilities_warn; each row is

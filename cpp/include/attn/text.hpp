@@ -20,6 +20,18 @@ std::string well_formed_json_text(const std::string& text);
 /// UTF-8 anywhere): the common case, which then costs one scan and no copy.
 bool json_text_needs_repair(const std::string& text);
 
+/// Characters that make a spreadsheet (Excel, LibreOffice, Sheets) read a CSV cell starting with
+/// one as a formula: = + - @, a tab and a carriage return (OWASP "CSV injection"). A text cell
+/// (a token) starting with one is written with a ' before it by every CSV writer of the project:
+/// the page's exports (web/export.js, through `attn schema`) and `attn analyze` (csv_text_cell).
+inline constexpr char kCsvFormulaStart[] = "=+-@\t\r";
+
+/// `s` guarded for a spreadsheet: "'" + s when s starts with a kCsvFormulaStart character.
+inline std::string csv_text_cell(const std::string& s) {
+    if (!s.empty() && std::string_view(kCsvFormulaStart).find(s.front()) != std::string_view::npos) return "'" + s;
+    return s;
+}
+
 /// `text` with every byte sequence that is not UTF-8 replaced by U+FFFD (EF BF BD): token files
 /// read one token per line.
 std::string well_formed_utf8(std::string_view text);

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 #include "attn/stream.hpp"
 #include "patterns_internal.hpp"
@@ -112,6 +114,7 @@ RowScan scan_row(const float* row, int n) {
     RowScan r;
     const float one = static_cast<float>(1.0 + kProbabilityTolerance);
     const float fill = static_cast<float>(kMaskFill);
+    const float f0 = kFiniteMaskFills[0], f1 = kFiniteMaskFills[1], f2 = kFiniteMaskFills[2];
     int bad = 0, nonzero = 0, negative = 0, above_one = 0, fills = 0;
     // Min and max of the float bits mapped to integers of the same order (finite values): GCC
     // vectorises an integer min/max reduction, not a float one without -ffast-math.
@@ -123,7 +126,7 @@ RowScan scan_row(const float* row, int n) {
         nonzero += x != 0.0f;
         negative += x < 0.0f;
         above_one += x > one;
-        fills += x <= fill;
+        fills += (x <= fill) | (x == f0) | (x == f1) | (x == f2);  // is_mask_fill, branch-free
         const std::int32_t key = order_key(x);
         lo_key = key < lo_key ? key : lo_key;
         hi_key = key > hi_key ? key : hi_key;
@@ -165,6 +168,7 @@ HeadCheck check_head(const float* a, int n_q, int n_k) {
             c.negative += r.negative;
             c.above_one += r.above_one;
             c.fill += r.fill;
+            c.finite_fill += r.fill;
             lo = std::min(lo, static_cast<double>(r.lo));
             hi = std::max(hi, static_cast<double>(r.hi));
         } else {  // rare: one value at a time
@@ -180,12 +184,14 @@ HeadCheck check_head(const float* a, int n_q, int n_k) {
                 }
                 if (x == -pos_inf) {  // a masked logit: a fill, not an invalid value
                     ++c.fill;
+                    ++c.neg_inf;
                     continue;
                 }
                 lo = std::min(lo, static_cast<double>(x));
                 hi = std::max(hi, static_cast<double>(x));
                 c.negative += x < 0.0f;
-                c.fill += x <= kMaskFill;
+                c.fill += is_mask_fill(x);
+                c.finite_fill += is_mask_fill(x);
                 c.above_one += x > 1.0 + kProbabilityTolerance;
             }
         }
@@ -198,6 +204,10 @@ HeadCheck check_head(const float* a, int n_q, int n_k) {
                 row_above = true;
                 c.max_above_diagonal = std::max(c.max_above_diagonal, static_cast<double>(x));
             }
+            if (x == 0.0f)
+                ++c.above_diagonal_zero;
+            else if (!is_mask_fill(x))
+                ++c.above_diagonal_open;
         }
         if (row_above && c.rows_above_diagonal++ == 0) c.first_row_above_diagonal = t;
         // Row sums over the rows that are not all zero and hold no NaN or infinity.
@@ -263,18 +273,39 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
                        ? (out.verdict == Verdict::probabilities || out.verdict == Verdict::probabilities_warn)
                        : out.verdict != Verdict::invalid;
     out.summary.rows = n_q;
+    out.causal_structure =
+        mode == Mode::logits ? opts.causal || (out.check.above_diagonal_open == 0 && out.check.above_diagonal_zero == 0)
+                             : out.check.above_diagonal_open == 0 && out.check.rows_above_diagonal == 0;
+    if (!opts.token_ids.empty() && opts.token_ids.size() != static_cast<std::size_t>(n_k))
+        throw Error(
+            ErrorCode::kShapeMismatch, "tokens",
+            std::to_string(opts.token_ids.size()) + " token ids for a head with " + std::to_string(n_k) + " keys");
     if (!out.computed) {
         out.summary.mean_entropy = out.summary.mean_normalized_entropy = out.summary.mean_n_eff =
             out.summary.mean_top_k_mass = out.summary.mean_sink_mass = kNaN;
+        out.above_diagonal_mass = kNaN;
+        out.field = FieldScores{kNaN, kNaN, kNaN};
         return out;
     }
+    out.causal_visibility = mode == Mode::weights && opts.causal_from_structure && out.causal_structure;
 
     // The pipeline, in blocks of at most 64 rows or kBlockCells cells. Read as they lie, the rows
-    // go through it in one run; logits with a mask fill (-FLT_MAX, -1e38) are copied a chunk
-    // of rows at a time with the fill as -inf, the pipeline's "not visible".
+    // go through it in one run; logits with a mask fill (is_mask_fill: -FLT_MAX, -1e38, -1e9,
+    // -65504, -1e4) are copied a chunk of rows at a time with the fill as -inf, the pipeline's
+    // "not visible".
     const std::size_t nk = static_cast<std::size_t>(n_k);
     so.block_rows = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(64, kBlockCells / nk)));
     const bool rewrite = mode == Mode::logits && out.check.fill > 0;
+    const int off = n_k - n_q;  // key j is above the diagonal of row t when j > t + off
+    // TransformerLens's detection sums (FieldScores): over A = the file's weights as they are
+    // (weights) or the softmax (logits), every cell.
+    const bool square = n_q == n_k;
+    const bool ids = square && !opts.token_ids.empty();
+    const std::vector<int>& tok = opts.token_ids;
+    double tl_all = 0, tl_prev = 0, tl_dup = 0, tl_ind = 0;
+    std::vector<double> above_row(static_cast<std::size_t>(n_q), 0.0);
+    std::vector<std::uint8_t> causal_vis(out.causal_visibility ? nk : 0);
+    if (opts.keep_weights) opts.keep_weights->assign(static_cast<std::size_t>(n_q) * nk, 0.0f);
     const int chunk = rewrite ? static_cast<int>(std::max<std::size_t>(
                                     1, std::min<std::size_t>(static_cast<std::size_t>(n_q), kChunkCells / nk)))
                               : n_q;
@@ -290,7 +321,7 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
         if (rewrite) {
             const std::size_t cells = static_cast<std::size_t>(c_rows) * nk;
             for (std::size_t i = 0; i < cells; ++i)
-                buf[i] = src[i] <= kMaskFill ? -std::numeric_limits<float>::infinity() : src[i];
+                buf[i] = is_mask_fill(src[i]) ? -std::numeric_limits<float>::infinity() : src[i];
             src = buf.data();
         }
         HeadView h;
@@ -303,17 +334,70 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
         const detail::BlockSink sink = [&](int r0, int n, const float*, const std::uint8_t* vis, const float* w) {
             for (int i = 0; i < n; ++i) {
                 const std::size_t at = static_cast<std::size_t>(i) * nk;
-                pattern.add_row(c0 + r0 + i, w + at);
-                thumb.add_row(c0 + r0 + i, w + at, vis + at);
+                const int t = c0 + r0 + i;
+                pattern.add_row(t, w + at);
+                if (out.causal_visibility) {
+                    // Visible = up to the diagonal (a weight of 0 there is a visible key, shown as 0).
+                    const int upto = std::clamp(t + off + 1, 0, n_k);
+                    std::fill(causal_vis.begin(), causal_vis.begin() + upto, std::uint8_t{1});
+                    std::fill(causal_vis.begin() + upto, causal_vis.end(), std::uint8_t{0});
+                    thumb.add_row(t, w + at, causal_vis.data());
+                } else {
+                    thumb.add_row(t, w + at, vis + at);
+                }
+                const float* wt = w + at;
+                double above = 0;
+                for (int j = std::max(t + off + 1, 0); j < n_k; ++j) above += wt[j];
+                above_row[static_cast<std::size_t>(t)] = above;
+                if (opts.keep_weights)
+                    std::copy(wt, wt + n_k, opts.keep_weights->data() + static_cast<std::size_t>(t) * nk);
+                if (square) {
+                    const float* a = mode == Mode::weights ? values + static_cast<std::size_t>(t) * nk : wt;
+                    double all = 0;
+                    for (int j = 0; j < n_k; ++j) all += a[j];
+                    tl_all += all;
+                    if (t >= 1) tl_prev += a[t - 1];
+                    if (ids) {
+                        const int me = tok[static_cast<std::size_t>(t)];
+                        for (int j = 0; j < t; ++j)
+                            if (tok[static_cast<std::size_t>(j)] == me) tl_dup += a[j];
+                        for (int j = 1; j <= t; ++j)
+                            if (tok[static_cast<std::size_t>(j) - 1] == me) tl_ind += a[j];
+                    }
+                }
             }
         };
         StreamResult sr = detail::run_pipeline(h, so, &sink);
         rows.insert(rows.end(), sr.rows.begin(), sr.rows.end());
     }
 
+    // A causal head's |Omega_t| is t' + 1 (its structure), not its positive weights: a float16
+    // weight that underflowed to 0 is a visible key of weight 0. Only the visible count and
+    // H / ln |Omega_t| depend on it (H, N_eff, top-k and sink mass are sums over the weights).
+    if (out.causal_visibility) {
+        for (int t = 0; t < n_q; ++t) {
+            RowMetrics& m = rows[static_cast<std::size_t>(t)];
+            if (m.empty) continue;
+            m.visible = std::clamp(t + off + 1, 0, n_k);
+            m.normalized_entropy = m.visible > 1 ? m.entropy / std::log(static_cast<double>(m.visible)) : 0.0;
+        }
+    }
     // Head summary: the pipeline's definition (stream.cpp), over the rows of every chunk in
-    // order, so it equals compute()'s bit for bit.
+    // order, so it equals compute()'s bit for bit (without causal_visibility).
     out.summary = detail::summarise(rows);
+    {
+        double sum = 0;
+        int n = 0;
+        for (int t = 0; t < n_q; ++t)
+            if (!rows[static_cast<std::size_t>(t)].empty) {
+                sum += above_row[static_cast<std::size_t>(t)];
+                ++n;
+            }
+        out.above_diagonal_mass = n ? sum / n : kNaN;
+    }
+    out.field.previous_token = square && tl_all > 0 ? tl_prev / tl_all : kNaN;
+    out.field.duplicate_token = ids && tl_all > 0 ? tl_dup / tl_all : kNaN;
+    out.field.induction = ids && tl_all > 0 ? tl_ind / tl_all : kNaN;
     const int used = out.summary.rows - out.summary.empty_rows;
 
     double breadth_sum = 0;
@@ -361,6 +445,169 @@ std::vector<LayerSummary> summarize_layers(const std::vector<LayerHead>& heads) 
         a.s.mean_top_k_mass = m[3];
         out.push_back(a.s);
     }
+    return out;
+}
+
+std::string head_label(const HeadAnalysis& a) {
+    if (!a.computed) return to_string(a.verdict);
+    std::string s = to_string(a.pattern.kind);
+    if (a.pattern.kind == PatternKind::offset || a.pattern.kind == PatternKind::strided ||
+        a.pattern.kind == PatternKind::position)
+        s += " " + std::to_string(a.pattern.parameter);
+    return s;
+}
+
+HeadComparison compare_heads(const float* a, const float* b, int n_q, int n_k, const AnalyzeOptions& opts) {
+    HeadComparison c;
+    std::vector<float> wa, wb;
+    AnalyzeOptions o = opts;
+    o.want_rows = true;  // emptiness of each row
+    o.keep_weights = &wa;
+    c.a = analyze_head(a, n_q, n_k, o);
+    o.keep_weights = &wb;
+    c.b = analyze_head(b, n_q, n_k, o);
+    c.mean_jsd = c.max_jsd = kNaN;
+    if (c.a.computed && c.b.computed) {
+        const std::size_t nk = static_cast<std::size_t>(n_k);
+        double sum = 0;
+        int n = 0;
+        for (int t = 0; t < n_q; ++t) {
+            if (c.a.rows[static_cast<std::size_t>(t)].empty || c.b.rows[static_cast<std::size_t>(t)].empty) continue;
+            const float* p = wa.data() + static_cast<std::size_t>(t) * nk;
+            const float* q = wb.data() + static_cast<std::size_t>(t) * nk;
+            double js = 0;
+            for (int j = 0; j < n_k; ++j) {
+                const double pj = p[j], qj = q[j], m = 0.5 * (pj + qj);
+                if (pj > 0) js += 0.5 * pj * std::log(pj / m);
+                if (qj > 0) js += 0.5 * qj * std::log(qj / m);
+            }
+            js = std::max(0.0, js);
+            sum += js;
+            ++n;
+            if (c.max_jsd_row < 0 || js > c.max_jsd) {
+                c.max_jsd = js;
+                c.max_jsd_row = t;
+            }
+        }
+        if (n) c.mean_jsd = sum / n;
+    }
+    const bool both = c.a.computed && c.b.computed;
+    c.delta_entropy = both ? c.b.summary.mean_entropy - c.a.summary.mean_entropy : kNaN;
+    c.delta_normalized_entropy =
+        both ? c.b.summary.mean_normalized_entropy - c.a.summary.mean_normalized_entropy : kNaN;
+    c.delta_sink_mass = both ? c.b.summary.mean_sink_mass - c.a.summary.mean_sink_mass : kNaN;
+    c.label_a = head_label(c.a);
+    c.label_b = head_label(c.b);
+    c.label_changed = c.label_a != c.label_b;
+    if (!opts.want_rows) {
+        c.a.rows.clear();
+        c.b.rows.clear();
+    }
+    return c;
+}
+
+StructureSummary summarize_structure(const std::vector<StructureHead>& heads, bool stated, Reading reading) {
+    StructureSummary s;
+    s.stated = stated;
+    std::vector<StructureHead> open;
+    for (const StructureHead& h : heads) {
+        if (!h.computed) continue;
+        ++s.analysed;
+        if (h.causal_structure)
+            ++s.causal_heads;
+        else
+            open.push_back(h);
+    }
+    if (stated)
+        s.structure = "causal";
+    else if (s.analysed == 0)
+        s.structure = "unknown";
+    else if (s.causal_heads == s.analysed)
+        s.structure = "causal";
+    else if (2 * s.causal_heads > s.analysed)
+        s.structure = "mixed";
+    else
+        s.structure = "bidirectional";
+    if ((s.structure == "causal" || s.structure == "mixed") && !(stated && reading == Reading::logits)) {
+        std::stable_sort(open.begin(), open.end(), [](const StructureHead& x, const StructureHead& y) {
+            const double a = std::isnan(x.above_diagonal_mass) ? -1 : x.above_diagonal_mass;
+            const double b = std::isnan(y.above_diagonal_mass) ? -1 : y.above_diagonal_mass;
+            return a > b;
+        });
+        s.flagged = std::move(open);
+    }
+    return s;
+}
+
+std::vector<int> token_ids_of(const std::vector<std::string>& tokens) {
+    std::unordered_map<std::string, int> id;
+    std::vector<int> out;
+    out.reserve(tokens.size());
+    for (const std::string& t : tokens) out.push_back(id.emplace(t, static_cast<int>(id.size())).first->second);
+    return out;
+}
+
+std::vector<int> parse_layer_numbers(const std::string& text, int count) {
+    auto bad = [&](const std::string& why) {
+        return Error(ErrorCode::kInvalidValue, "layerNumbers",
+                     "layer numbers \"" + text + "\": " + why + " (write them like 0,2,4,5 or 0-3,8)");
+    };
+    std::vector<int> out;
+    std::size_t pos = 0;
+    auto number = [&](const std::string& s) {
+        std::size_t i = 0;
+        while (i < s.size() && s[i] == ' ') ++i;
+        std::size_t e = s.size();
+        while (e > i && s[e - 1] == ' ') --e;
+        if (i == e) throw bad("an empty item");
+        long long v = 0;
+        for (std::size_t k = i; k < e; ++k) {
+            if (s[k] < '0' || s[k] > '9') throw bad("\"" + s.substr(i, e - i) + "\" is not a whole number >= 0");
+            v = v * 10 + (s[k] - '0');
+            if (v > 1000000) throw bad(s.substr(i, e - i) + " is too large");
+        }
+        return static_cast<int>(v);
+    };
+    while (pos <= text.size()) {
+        std::size_t comma = text.find(',', pos);
+        if (comma == std::string::npos) comma = text.size();
+        const std::string item = text.substr(pos, comma - pos);
+        const std::size_t dash = item.find('-');
+        if (dash == std::string::npos) {
+            out.push_back(number(item));
+        } else {
+            const int lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
+            if (hi < lo) throw bad(item + " runs backwards");
+            if (hi - lo > 100000) throw bad(item + " is too long a range");
+            for (int v = lo; v <= hi; ++v) out.push_back(v);
+        }
+        if (out.size() > static_cast<std::size_t>(count) + 1) break;
+        pos = comma + 1;
+    }
+    std::vector<int> sorted = out;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw bad("a layer is named twice");
+    if (out.size() != static_cast<std::size_t>(count))
+        throw bad(std::string(out.size() > static_cast<std::size_t>(count) ? "more" : "fewer") + " numbers than the " +
+                  std::to_string(count) + " layer" + (count == 1 ? "" : "s") + " of the file");
+    return out;
+}
+
+std::vector<int> layer_numbers_from_labels(const std::vector<std::string>& labels) {
+    std::vector<int> out;
+    for (const std::string& l : labels) {
+        // The last run of digits in the label.
+        std::size_t e = l.size();
+        while (e > 0 && !(l[e - 1] >= '0' && l[e - 1] <= '9')) --e;
+        if (e == 0) return {};
+        std::size_t b = e;
+        while (b > 0 && l[b - 1] >= '0' && l[b - 1] <= '9') --b;
+        if (e - b > 6) return {};
+        out.push_back(std::stoi(l.substr(b, e - b)));
+    }
+    std::vector<int> sorted = out;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return {};
     return out;
 }
 

@@ -776,11 +776,65 @@ oj read_state(const oj& state) {
 
 }  // namespace
 
+namespace {
+
+/// Where a JSON text stops parsing: a SAX pass that follows the keys, so that a number out of
+/// float64 range ("topK": 1e400) is named by its key rather than reported as "not valid JSON".
+struct WhereSax : nlohmann::json_sax<oj> {
+    std::vector<std::string> keys;  // the key of each open object ("" inside arrays)
+    std::string last_key;
+    std::string message;
+    int id = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override {
+        keys.push_back(last_key);
+        return true;
+    }
+    bool key(string_t& k) override {
+        last_key = k;
+        return true;
+    }
+    bool end_object() override {
+        if (!keys.empty()) {
+            last_key = keys.back();
+            keys.pop_back();
+        }
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        keys.push_back(last_key);
+        return true;
+    }
+    bool end_array() override { return end_object(); }
+    bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& e) override {
+        id = e.id;
+        message = token;
+        return false;
+    }
+};
+
+}  // namespace
+
 nlohmann::ordered_json validated_state(const std::string& state_json) {
-    oj s = json_text_needs_repair(state_json)
-               ? oj::parse(well_formed_json_text(state_json), nullptr, /*allow_exceptions=*/false)
-               : oj::parse(state_json, nullptr, /*allow_exceptions=*/false);
-    if (s.is_discarded()) throw Error(ErrorCode::kBadState, "state", "the state is not valid JSON");
+    const bool repair = json_text_needs_repair(state_json);
+    const std::string repaired = repair ? well_formed_json_text(state_json) : std::string();
+    const std::string& text = repair ? repaired : state_json;
+    oj s = oj::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (s.is_discarded()) {
+        WhereSax where;
+        oj::sax_parse(text, &where);
+        if (where.id == 406)  // out_of_range.406: a number beyond float64 ("1e400")
+            throw Error(ErrorCode::kInvalidValue, where.last_key.empty() ? "state" : where.last_key,
+                        (where.last_key.empty() ? std::string("a number") : where.last_key) + " = " + where.message +
+                            " is out of range: numbers must be finite (at most 1.8e308 in magnitude)");
+        throw Error(ErrorCode::kBadState, "state", "the state is not valid JSON");
+    }
     return read_state(s);
 }
 
@@ -825,7 +879,8 @@ std::string schema_json() {
               {"modes", {"qkv", "logits", "weights", "x"}},
               {"labViews", lab_view_names()},
               {"lesson", {{"steps", kLessonSteps}, {"choices", lesson_choices_json}, {"lists", lists}}},
-              {"rowDefaults", {{"topK", row.top_k}, {"sinkKeys", row.sink_keys}, {"delta", row.delta}}}};
+              {"rowDefaults", {{"topK", row.top_k}, {"sinkKeys", row.sink_keys}, {"delta", row.delta}}},
+              {"csv", {{"formulaStart", kCsvFormulaStart}}}};
     return out.dump();
 }
 

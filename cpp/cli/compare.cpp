@@ -1,0 +1,216 @@
+// `attn compare` (compare.hpp): reads the same head of two files one head at a time and compares
+// them with the core's compare_heads(), printing each head's result as it is computed.
+#include "compare.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "attn/analysis.hpp"
+#include "sources.hpp"
+
+namespace attn::cli {
+
+const char* const kCompareUsage =
+    "usage: attn compare A B [--format json|csv] [--array NAME] [--read weights|logits]\n"
+    "                    [--causal] [--top-k K] [--layer-numbers LIST]\n"
+    "  Compares two attention files of the same shape (two prompts, a patched run) head by\n"
+    "  head: mean entropy, normalised entropy and sink mass of each and their differences\n"
+    "  (B - A), the pattern labels and whether they differ, and the Jensen-Shannon divergence\n"
+    "  of the heads' rows (nats, in [0, ln 2]; mean and largest over the rows). JSON (default)\n"
+    "  or CSV, one line per head. Options as for attn analyze (--array applies to both).\n"
+    "  Exit status: 0 ok, 2 bad input or different shapes, 64 usage.\n"
+    "  Example: attn compare clean.npy patched.npy --format csv > diff.csv\n";
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson num(double x) {
+    return std::isfinite(x) ? ojson(x) : ojson(nullptr);
+}
+std::string csv_num(double x) {
+    if (!std::isfinite(x)) return "";
+    char buf[40];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, r.ptr);
+}
+std::string dump(const ojson& j) {
+    return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+void out(const std::string& s) {
+    std::fwrite(s.data(), 1, s.size(), stdout);
+}
+std::string shape_text(const io::Layout& l) {
+    return "[" + std::to_string(l.layers) + ", " + std::to_string(l.heads) + ", " + std::to_string(l.n_q) + ", " +
+           std::to_string(l.n_k) + "]";
+}
+ojson side_json(const HeadAnalysis& a) {
+    return ojson{{"verdict", to_string(a.verdict)},
+                 {"meanEntropy", a.computed ? num(a.summary.mean_entropy) : ojson(nullptr)},
+                 {"meanNormalizedEntropy", a.computed ? num(a.summary.mean_normalized_entropy) : ojson(nullptr)},
+                 {"meanSinkMass", a.computed ? num(a.summary.mean_sink_mass) : ojson(nullptr)},
+                 {"pattern", a.computed ? ojson(to_string(a.pattern.kind)) : ojson(nullptr)},
+                 {"parameter", a.pattern.parameter},
+                 {"confidence", a.computed ? num(a.pattern.confidence) : ojson(nullptr)},
+                 {"label", head_label(a)}};
+}
+int run(int argc, char** argv) {
+    std::vector<std::string> files;
+    std::string format = "json", array, read = "weights", layer_numbers;
+    bool causal = false;
+    int top_k = 2;
+    for (int i = 2; i < argc; ++i) {
+        std::string arg = argv[i], value;
+        bool has_value = false;
+        if (arg.rfind("--", 0) == 0)
+            if (auto eq = arg.find('='); eq != std::string::npos) {
+                value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                has_value = true;
+            }
+        auto take = [&]() -> std::string {
+            if (has_value) return value;
+            if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+            return argv[++i];
+        };
+        if (arg == "--format")
+            format = take();
+        else if (arg == "--array")
+            array = take();
+        else if (arg == "--read")
+            read = take();
+        else if (arg == "--layer-numbers")
+            layer_numbers = take();
+        else if (arg == "--top-k") {
+            const std::string v = take();
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), top_k);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || top_k < 1)
+                throw UsageError("--top-k " + v + ": expected a whole number >= 1");
+        } else if (arg == "--causal") {
+            if (has_value) throw UsageError("--causal takes no value");
+            causal = true;
+        } else if (arg.size() > 1 && arg[0] == '-')
+            throw UsageError("unknown option " + arg);
+        else
+            files.push_back(arg);
+    }
+    if (files.size() != 2) throw UsageError("compare needs two files, A and B");
+    if (format != "json" && format != "csv") throw UsageError("--format " + format + ": expected json or csv");
+    if (read != "weights" && read != "logits") throw UsageError("--read " + read + ": expected weights or logits");
+
+    std::unique_ptr<HeadSource> a = open_source(files[0], array), b = open_source(files[1], array);
+    const io::Layout& L = a->info().layout;
+    const io::Layout& M = b->info().layout;
+    if (L.layers != M.layers || L.heads != M.heads || L.n_q != M.n_q || L.n_k != M.n_k)
+        throw Error(ErrorCode::kShapeMismatch, "shape",
+                    files[0] + " is " + shape_text(L) + " (layers, heads, queries, keys) and " + files[1] + " is " +
+                        shape_text(M) + ": compare needs two files of the same shape");
+    std::vector<int> numbers;
+    if (!layer_numbers.empty()) {
+        try {
+            numbers = parse_layer_numbers(layer_numbers, L.layers);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--layer-numbers: ") + e.what());
+        }
+    } else {
+        numbers = layer_numbers_from_labels(a->info().layer_labels);
+        if (numbers.size() != static_cast<std::size_t>(L.layers)) numbers.clear();
+    }
+    if (numbers.empty())
+        for (int i = 0; i < L.layers; ++i) numbers.push_back(i);
+
+    AnalyzeOptions opts;
+    opts.reading = read == "logits" ? Reading::logits : Reading::weights;
+    opts.causal = causal;
+    opts.top_k = top_k;
+    opts.thumbnail = 0;
+    opts.want_rows = false;
+
+    const bool csv = format == "csv";
+    if (csv) {
+        out("layer,head,entropy_a,entropy_b,delta_entropy,normalized_entropy_a,normalized_entropy_b,"
+            "delta_normalized_entropy,sink_mass_a,sink_mass_b,delta_sink_mass,pattern_a,pattern_b,label_changed,"
+            "mean_jsd,max_jsd,max_jsd_row\n");
+    } else {
+        ojson h{{"a", files[0]},
+                {"b", files[1]},
+                {"layers", L.layers},
+                {"layerNumbers", numbers},
+                {"headsPerLayer", L.heads},
+                {"nQ", L.n_q},
+                {"nK", L.n_k},
+                {"reading", read},
+                {"causal", causal},
+                {"topK", top_k}};
+        std::string text = dump(h);
+        text.pop_back();
+        out(text + ",\"heads\":[\n");
+    }
+    std::vector<float> va, vb;
+    int changed = 0, done = 0;
+    for (int li = 0; li < L.layers; ++li)
+        for (int head = 0; head < L.heads; ++head) {
+            const int index = li * L.heads + head;
+            a->read_head(index, va);
+            b->read_head(index, vb);
+            const HeadComparison c = compare_heads(va.data(), vb.data(), L.n_q, L.n_k, opts);
+            const double de = c.delta_entropy, dn = c.delta_normalized_entropy, ds = c.delta_sink_mass;
+            const bool label_changed = c.label_changed;
+            changed += label_changed;
+            const int layer = numbers[static_cast<std::size_t>(li)];
+            if (csv) {
+                const auto m = [](const HeadAnalysis& x, double HeadSummary::*f) {
+                    return x.computed ? csv_num(x.summary.*f) : std::string();
+                };
+                out(std::to_string(layer) + "," + std::to_string(head) + "," + m(c.a, &HeadSummary::mean_entropy) +
+                    "," + m(c.b, &HeadSummary::mean_entropy) + "," + csv_num(de) + "," +
+                    m(c.a, &HeadSummary::mean_normalized_entropy) + "," +
+                    m(c.b, &HeadSummary::mean_normalized_entropy) + "," + csv_num(dn) + "," +
+                    m(c.a, &HeadSummary::mean_sink_mass) + "," + m(c.b, &HeadSummary::mean_sink_mass) + "," +
+                    csv_num(ds) + "," + c.label_a + "," + c.label_b + "," + (label_changed ? "true" : "false") + "," +
+                    csv_num(c.mean_jsd) + "," + csv_num(c.max_jsd) + "," +
+                    (c.max_jsd_row >= 0 ? std::to_string(c.max_jsd_row) : std::string()) + "\n");
+            } else {
+                ojson j{{"layer", layer},
+                        {"layerIndex", li},
+                        {"head", head},
+                        {"a", side_json(c.a)},
+                        {"b", side_json(c.b)},
+                        {"delta",
+                         {{"meanEntropy", num(de)}, {"meanNormalizedEntropy", num(dn)}, {"meanSinkMass", num(ds)}}},
+                        {"labelChanged", label_changed},
+                        {"meanJsd", num(c.mean_jsd)},
+                        {"maxJsd", num(c.max_jsd)},
+                        {"maxJsdRow", c.max_jsd_row >= 0 ? ojson(c.max_jsd_row) : ojson(nullptr)}};
+                out((done ? ",\n" : "") + dump(j));
+            }
+            ++done;
+        }
+    if (!csv) out("\n],\"labelChanges\":" + std::to_string(changed) + "}\n");
+    std::fflush(stdout);
+    return 0;
+}
+
+}  // namespace
+
+int run_compare(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "attn: %s (attn --help shows the usage)\n", e.what());
+        return 64;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "attn: %s\n", e.what());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "attn: out of memory: one head of these files does not fit\n");
+        return 2;
+    }
+}
+
+}  // namespace attn::cli

@@ -1,0 +1,333 @@
+// Two runs compared: a second file of the same shape (another prompt, a patched run) read in the
+// import worker beside the open one, every head compared by the core (compareHeads: the change of
+// mean entropy, normalised entropy and sink mass B - A, the labels, the Jensen-Shannon divergence
+// of the rows), shown as a grid coloured by the chosen difference and a sortable table; CSV/JSON
+// exports with the columns of `attn compare`. Nothing is computed here: the numbers are the core's.
+import { h, mount } from '../views/dom.js';
+import { fmtMetric, tData } from '../views/format.js';
+import { download, toCsv, toJson } from '../export.js';
+import { t } from '../i18n.js';
+import { numberHead } from './store.js';
+import { errDetail, headName } from './text.js';
+
+/** The differences a comparison shows: label key and how to read it from a compared head. */
+export const COMPARE_METRICS = {
+  meanJsd: { labelKey: 'import.compare.col.meanJsd', get: (c) => c.meanJsd },
+  maxJsd: { labelKey: 'import.compare.col.maxJsd', get: (c) => c.maxJsd },
+  deltaEntropy: { labelKey: 'import.compare.col.dH', get: (c) => c.deltaEntropy },
+  deltaNormalizedEntropy: { labelKey: 'import.compare.col.dHn', get: (c) => c.deltaNormalizedEntropy },
+  deltaSinkMass: { labelKey: 'import.compare.col.dSink', get: (c) => c.deltaSinkMass },
+};
+
+/** The CSV columns, as `attn compare --format csv` writes them (cpp/cli/compare.cpp). */
+export const COMPARE_CSV_COLUMNS = [
+  'layer',
+  'head',
+  'entropy_a',
+  'entropy_b',
+  'delta_entropy',
+  'normalized_entropy_a',
+  'normalized_entropy_b',
+  'delta_normalized_entropy',
+  'sink_mass_a',
+  'sink_mass_b',
+  'delta_sink_mass',
+  'pattern_a',
+  'pattern_b',
+  'label_changed',
+  'mean_jsd',
+  'max_jsd',
+  'max_jsd_row',
+];
+
+const side = (s, key) => (s.computed ? s.summary[key] : NaN);
+
+/** One compared head as a CSV row (COMPARE_CSV_COLUMNS). */
+export function compareCsvRow(c) {
+  return [
+    c.layer,
+    c.head,
+    side(c.a, 'meanEntropy'),
+    side(c.b, 'meanEntropy'),
+    c.deltaEntropy,
+    side(c.a, 'meanNormalizedEntropy'),
+    side(c.b, 'meanNormalizedEntropy'),
+    c.deltaNormalizedEntropy,
+    side(c.a, 'meanSinkMass'),
+    side(c.b, 'meanSinkMass'),
+    c.deltaSinkMass,
+    c.labelA,
+    c.labelB,
+    c.labelChanged ? 'true' : 'false',
+    c.meanJsd,
+    c.maxJsd,
+    c.maxJsdRow >= 0 ? c.maxJsdRow : '',
+  ];
+}
+
+/** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
+export function createCompare(v) {
+  const { ui, $ } = v;
+  const view = { metric: 'meanJsd', sort: 'meanJsd', desc: true };
+
+  async function compareWith(file) {
+    if (!ui.source) return;
+    const generation = ++ui.generation;
+    ui.comparison = { name: file.name, heads: [], done: 0, total: ui.source.layout.layers * ui.source.layout.heads, error: null };
+    renderComparison();
+    let last = 0;
+    try {
+      const r = await v.getWorker().request({ type: 'compare', file, name: file.name, options: v.analysisOptions(ui.reading) }, (m) => {
+        if (generation !== ui.generation || !ui.comparison) return;
+        ui.comparison.heads.push(numberHead(ui.source, m.head));
+        ui.comparison.done = m.done;
+        const now = performance.now();
+        if (now - last > 250 || m.done === m.total) {
+          last = now;
+          renderComparison();
+        }
+      });
+      if (generation !== ui.generation || !ui.comparison) return;
+      ui.comparison.cancelled = r.cancelled;
+    } catch (e) {
+      if (generation !== ui.generation || !ui.comparison) return;
+      ui.comparison.error = e;
+    }
+    renderComparison();
+  }
+
+  function sorted(list) {
+    const get = COMPARE_METRICS[view.sort]?.get;
+    if (!get) return [...list].sort((a, b) => a.index - b.index);
+    const dir = view.desc ? -1 : 1;
+    return [...list].sort((a, b) => {
+      const x = get(a);
+      const y = get(b);
+      if (!Number.isFinite(x)) return Number.isFinite(y) ? 1 : a.index - b.index;
+      if (!Number.isFinite(y)) return -1;
+      return (x - y) * dir || a.index - b.index;
+    });
+  }
+
+  function renderComparison() {
+    const box = $('import-compare');
+    const c = ui.comparison;
+    if (!c) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const title = h('h3', {}, tData('import.compare.title', { a: ui.source.name, b: c.name }, ['a', 'b']));
+    if (c.error) {
+      mount(box, title, h('p', { class: 'error' }, errDetail(c.error)));
+      return;
+    }
+    const heads = c.heads;
+    const changed = heads.filter((x) => x.labelChanged).length;
+    const worst = heads.reduce((a, b) => (Number.isFinite(b.meanJsd) && (!a || b.meanJsd > a.meanJsd) ? b : a), null);
+    const summary = h(
+      'p',
+      { class: 'note', id: 'import-compare-summary', role: 'status' },
+      c.done < c.total && !c.cancelled
+        ? t('import.compare.running', { n: c.done, total: c.total })
+        : t('import.compare.summary', {
+            n: heads.length,
+            changed,
+            max: worst ? fmtMetric(worst.meanJsd, 4) : '—',
+            where: worst ? headName(ui.source, worst) : '—',
+          }),
+    );
+    const metricSelect = h(
+      'select',
+      {
+        id: 'import-compare-metric',
+        'aria-label': t('import.compare.metric'),
+        onchange: (ev) => {
+          view.metric = ev.target.value;
+          renderComparison();
+        },
+      },
+      Object.entries(COMPARE_METRICS).map(([k, m]) => h('option', { value: k, selected: k === view.metric }, t(m.labelKey))),
+    );
+    const get = COMPARE_METRICS[view.metric].get;
+    const scale = Math.max(1e-12, ...heads.map((x) => Math.abs(get(x))).filter(Number.isFinite));
+    const grid = h(
+      'div',
+      { class: 'compare-grid', id: 'import-compare-grid' },
+      heads.map((x) => {
+        const val = get(x);
+        const a = Number.isFinite(val) ? Math.abs(val) / scale : 0;
+        // Blue for a decrease, red for an increase (JSD is >= 0: red).
+        const rgb = val < 0 ? '40, 90, 200' : '200, 50, 40';
+        return h(
+          'div',
+          {
+            class: `compare-cell${x.labelChanged ? ' changed' : ''}`,
+            dataset: { index: x.index, value: String(val) },
+            style: `background: rgba(${rgb}, ${(0.08 + 0.72 * a).toFixed(3)})`,
+            title: t('import.compare.cellTitle', {
+              name: headName(ui.source, x),
+              value: fmtMetric(val, 4),
+              a: x.labelA,
+              b: x.labelB,
+            }),
+          },
+          h('span', { translate: 'no' }, headName(ui.source, x)),
+          h('br'),
+          fmtMetric(val, 3),
+        );
+      }),
+    );
+    const cols = [
+      ['layer', null],
+      ['head', null],
+      ['dH', 'deltaEntropy'],
+      ['dHn', 'deltaNormalizedEntropy'],
+      ['dSink', 'deltaSinkMass'],
+      ['labelA', null],
+      ['labelB', null],
+      ['changed', null],
+      ['meanJsd', 'meanJsd'],
+      ['maxJsd', 'maxJsd'],
+    ];
+    const table = h(
+      'table',
+      { class: 'metrics-table compare-table', id: 'import-compare-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          cols.map(([k, key]) =>
+            h(
+              'th',
+              { scope: 'col', 'aria-sort': key && view.sort === key ? (view.desc ? 'descending' : 'ascending') : null },
+              key
+                ? h(
+                    'button',
+                    {
+                      type: 'button',
+                      dataset: { sort: key },
+                      onclick: () => {
+                        view.desc = view.sort === key ? !view.desc : true;
+                        view.sort = key;
+                        renderComparison();
+                      },
+                    },
+                    t(`import.compare.col.${k}`),
+                  )
+                : t(`import.compare.col.${k}`),
+            ),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        sorted(heads).map((x) =>
+          h(
+            'tr',
+            { dataset: { index: x.index } },
+            [
+              x.layer,
+              x.head,
+              x.deltaEntropy,
+              x.deltaNormalizedEntropy,
+              x.deltaSinkMass,
+              x.labelA,
+              x.labelB,
+              x.labelChanged ? t('import.compare.yes') : '',
+              x.meanJsd,
+              x.maxJsd,
+            ].map((val) => h('td', {}, typeof val === 'number' ? (Number.isInteger(val) ? String(val) : fmtMetric(val, 4)) : String(val))),
+          ),
+        ),
+      ),
+    );
+    const stem = `${(ui.source.name ?? 'a').replace(/\.[^.]+$/, '')}_vs_${c.name.replace(/\.[^.]+$/, '')}`.replace(/[^\w.-]+/g, '_');
+    const exports = h(
+      'div',
+      { class: 'export-row' },
+      h(
+        'button',
+        { type: 'button', id: 'export-compare-csv', onclick: () => download(`${stem}_compare.csv`, compareCsv(), 'text/csv') },
+        t('import.compare.exportCsv'),
+      ),
+      h(
+        'button',
+        { type: 'button', id: 'export-compare-json', onclick: () => download(`${stem}_compare.json`, compareJson(), 'application/json') },
+        t('import.compare.exportJson'),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'import-compare-close',
+          onclick: () => {
+            ui.comparison = null;
+            renderComparison();
+          },
+        },
+        t('import.compare.close'),
+      ),
+    );
+    mount(
+      box,
+      title,
+      summary,
+      h('label', { class: 'inline' }, t('import.compare.metric'), ' ', metricSelect),
+      grid,
+      h('div', { class: 'scroll' }, table),
+      exports,
+    );
+  }
+
+  /** The comparison as CSV: the columns of `attn compare --format csv`, heads in file order. */
+  function compareCsv() {
+    return toCsv(COMPARE_CSV_COLUMNS, [...ui.comparison.heads].sort((a, b) => a.index - b.index).map(compareCsvRow));
+  }
+  /** The comparison as JSON: the fields of `attn compare` per head. */
+  function compareJson() {
+    const c = ui.comparison;
+    const s = ui.source;
+    const sideJson = (x, label) => ({
+      verdict: x.verdict,
+      meanEntropy: side(x, 'meanEntropy'),
+      meanNormalizedEntropy: side(x, 'meanNormalizedEntropy'),
+      meanSinkMass: side(x, 'meanSinkMass'),
+      pattern: x.computed ? x.pattern.kind : null,
+      parameter: x.pattern.parameter,
+      confidence: x.computed ? x.pattern.confidence : null,
+      label,
+    });
+    return toJson({
+      a: s.name,
+      b: c.name,
+      layers: s.layout.layers,
+      layerNumbers: Array.from({ length: s.layout.layers }, (_, i) => s.layerNumbers?.[i] ?? i),
+      headsPerLayer: s.layout.heads,
+      nQ: s.layout.nQ,
+      nK: s.layout.nK,
+      reading: ui.reading,
+      causal: ui.causal,
+      heads: [...c.heads]
+        .sort((a, b) => a.index - b.index)
+        .map((x) => ({
+          layer: x.layer,
+          layerIndex: x.layerIndex,
+          head: x.head,
+          a: sideJson(x.a, x.labelA),
+          b: sideJson(x.b, x.labelB),
+          delta: { meanEntropy: x.deltaEntropy, meanNormalizedEntropy: x.deltaNormalizedEntropy, meanSinkMass: x.deltaSinkMass },
+          labelChanged: x.labelChanged,
+          meanJsd: x.meanJsd,
+          maxJsd: x.maxJsd,
+          maxJsdRow: x.maxJsdRow >= 0 ? x.maxJsdRow : null,
+        })),
+      labelChanges: c.heads.filter((x) => x.labelChanged).length,
+    });
+  }
+
+  return { compareWith, renderComparison, compareCsv, compareJson };
+}
