@@ -1,6 +1,6 @@
 // Issue 15 in the page (one page for the file): a decoder file with some heads not causal is
 // detected and its flagged heads listed largest above-diagonal mass first, with badges scaled to
-// the mass, a sort key, a filter and a CSV column equal to `attn analyze`'s; typed layer numbers
+// the mass, a sort key, a filter and a CSV column equal to `attn analyze`'s (float32 rounding); typed layer numbers
 // on cards, titles, the per-layer table and the CSV; a min/max range while sorted by layer, head;
 // a second run compared, its table and CSV equal to `attn compare`'s to float32 rounding.
 import { test } from 'node:test';
@@ -94,9 +94,10 @@ test('flagged heads: detected, listed by mass with the mass, badges, sort, filte
   const cliCsv = parseCsv(cli(['analyze', fileA, '--format', 'csv']));
   assert.equal(pageCsv.length, 12);
   for (let i = 0; i < 12; i++) {
-    assert.equal(Number(pageCsv[i].above_diagonal_mass), Number(cliCsv[i].above_diagonal_mass), `head ${i}`);
+    // WebAssembly and native: the same code, equal to float32 rounding.
+    for (const k of ['above_diagonal_mass', 'tl_previous_token', 'mean_normalized_entropy'])
+      assert.ok(Math.abs(Number(pageCsv[i][k]) - Number(cliCsv[i][k])) <= 1e-6, `${k} ${i}: ${pageCsv[i][k]} vs ${cliCsv[i][k]}`);
     assert.equal(pageCsv[i].causal_structure, cliCsv[i].causal_structure);
-    assert.equal(Number(pageCsv[i].tl_previous_token), Number(cliCsv[i].tl_previous_token));
   }
 });
 
@@ -120,7 +121,9 @@ test('typed layer numbers: cards, layer rows, detail title, per-layer table and 
   assert.ok((await cardNames()).includes('L4 H1'));
   assert.deepEqual(await page.$$eval('#layer-summary tbody tr td:first-child', (els) => els.map((e) => e.textContent)), ['0', '2', '4']);
   await page.click('#head-card-4-1');
-  await page.waitForSelector('#import-detail .detail-head h3');
+  await page.waitForSelector('#import-detail .detail-head h3', { timeout: 5000 }).catch(async (e) => {
+    throw new Error(`${e.message}: ${await page.textContent('#import-detail')}`);
+  });
   assert.match(await page.textContent('#import-detail .detail-head h3'), /^L4 H1 \(layer 4, head 1\)/);
   assert.match(await page.textContent('#detail-field-scores'), /previous token 0\.\d+/);
   const csv = parseCsv(await downloadOf('#export-heads-csv'));

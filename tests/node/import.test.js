@@ -227,9 +227,14 @@ test('weight above the diagonal is flagged when the user says the model is causa
   const results = await analyzeAll(core, await openSource(core, blobOf(npy([n, n], a))), { causal: true });
   assert.equal(results[0].check.rowsAboveDiagonal, 1);
   assert.equal(results[0].check.firstRowAboveDiagonal, 1);
-  const s = summarise(results, { causal: true });
-  assert.match(s.warnings[0], /causal.*L0 H0 \(1 rows from query 1, up to 0\.500\)/);
-  assert.equal(summarise(results, { causal: false }).warnings.length, 0);
+  // The flagged heads come from the core's structure summary, with the head's above-diagonal
+  // mass: row 1 puts 0.5 above, the other 3 rows nothing: 0.5 / 4.
+  const structure = core.structureSummary(results, true, 'weights');
+  const s = summarise(results, { causal: true, structure });
+  assert.match(s.warnings[0], /causal, but 1 heads.*L0 H0 \(mass 0\.125, 1 rows from query 1, up to 0\.5\)/);
+  const detected = core.structureSummary(results, false, 'weights');
+  assert.equal(detected.structure, 'bidirectional');
+  assert.equal(summarise(results, { causal: false, structure: detected }).warnings.length, 0);
 });
 
 test('JSON: CircuitsVis and BertViz documents, token count errors, playground states', async () => {

@@ -159,12 +159,11 @@ export function createCompare(v) {
         const a = Number.isFinite(val) ? Math.abs(val) / scale : 0;
         // Blue for a decrease, red for an increase (JSD is >= 0: red).
         const rgb = val < 0 ? '40, 90, 200' : '200, 50, 40';
-        return h(
+        const cell = h(
           'div',
           {
             class: `compare-cell${x.labelChanged ? ' changed' : ''}`,
             dataset: { index: x.index, value: String(val) },
-            style: `background: rgba(${rgb}, ${(0.08 + 0.72 * a).toFixed(3)})`,
             title: t('import.compare.cellTitle', {
               name: headName(ui.source, x),
               value: fmtMetric(val, 4),
@@ -176,6 +175,9 @@ export function createCompare(v) {
           h('br'),
           fmtMetric(val, 3),
         );
+        // CSSOM, not a style attribute (the page's CSP allows no inline style).
+        cell.style.setProperty('background', `rgba(${rgb}, ${(0.08 + 0.72 * a).toFixed(3)})`);
+        return cell;
       }),
     );
     const cols = [

@@ -78,6 +78,12 @@ export function createGrid(v) {
    * The flag of a head the structure check flagged: its above-diagonal mass, as text and as a bar
    * of that length (the badge is scaled to the head: 0.0007 and 0.57 do not look alike).
    */
+  // (CSSOM, not a style attribute: the page's CSP allows no inline style.)
+  function bar(mass) {
+    const el = h('span', { class: 'card-flag-bar' });
+    el.style.setProperty('width', `${Math.max(2, Math.round(Math.min(1, mass) * 100))}%`);
+    return el;
+  }
   function flagBadge(r, f) {
     const mass = f.aboveDiagonalMass;
     return h(
@@ -94,7 +100,7 @@ export function createGrid(v) {
           k: ui.flagged.size,
         }),
       },
-      h('span', { class: 'card-flag-bar', style: `width: ${Math.max(2, Math.round(Math.min(1, mass) * 100))}%` }),
+      bar(mass),
       h('span', { class: 'card-flag-text' }, t('import.card.flagMass', { mass: fmtMetric(mass, 2) })),
     );
   }

@@ -145,13 +145,18 @@ export function createIntake(v) {
   function applyLayerNumbers(redraw = true) {
     if (!ui.source) return;
     const text = $('import-layer-numbers').value.trim();
+    let numbers;
     try {
-      ui.source.layerNumbers = text ? page.core.parseLayerNumbers(text, ui.source.layout.layers) : (ui.source.fileLayerNumbers ?? []);
+      numbers = text ? page.core.parseLayerNumbers(text, ui.source.layout.layers) : (ui.source.fileLayerNumbers ?? []);
       v.setMessages('layers', []);
     } catch (e) {
       v.setMessages('layers', [() => tData('import.err.layerNumbers', { detail: errDetail(e) })]);
       return;
     }
+    // Unchanged (a second change event as the box loses focus): the cards stay as they are, so a
+    // click that moved the focus still lands on its card.
+    if (String(numbers) === String(ui.source.layerNumbers ?? [])) return;
+    ui.source.layerNumbers = numbers;
     if (redraw) v.renumber();
   }
 
