@@ -155,7 +155,8 @@ describe('a real GPT-2 layer', () => {
     assert.equal(lines.length, 13);
     assert.equal(
       lines[0],
-      'layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter',
+      'layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter,' +
+        'above_diagonal_mass,causal_structure,tl_previous_token,tl_duplicate_token,tl_induction',
     );
     near(Number(lines[4].split(',')[9]), s.heads[3].summary.meanSinkMass, 1e-12, 'CSV mean sink mass of head 3');
     const json = JSON.parse((await downloadOf(page, '#export-heads-json')).text);
@@ -228,7 +229,8 @@ describe('validation: each bad input says what is wrong and keeps what was there
     await importFiles(page, realFile('t5-small_encoder_L0_bidirectional', 'attention.npy'));
     assert.match(
       await page.textContent('#import-warnings'),
-      /You said the model is causal, but 8 heads put weight above the diagonal: L0 H0 \(11 rows from query 0/,
+      // Largest above-diagonal mass first (the T5 encoder's head 6 puts 0.915 of each row there).
+      /You said the model is causal, but 8 heads put weight above the diagonal \(largest above-diagonal mass first\): L0 H6 \(mass 0\.915, 11 rows from query 0/,
     );
     assert.equal(await page.locator('.card-flag').count(), 8);
     await page.uncheck('#import-causal');

@@ -436,7 +436,17 @@ TEST_CASE("analysis: thumbnail of a tiny matrix by hand", "[analysis][thumbnail]
     const attn::HeadAnalysis w = analyze(a, attn::Reading::weights, false, 2);
     REQUIRE(w.thumbnail.rows == 2);
     CHECK_THAT(w.thumbnail(0, 0), Near(2.0 / 6));
-    CHECK(w.thumbnail(0, 1) != w.thumbnail(0, 1));  // zeros are not visible in weights: NaN
+    // The head is causal by its values (zero above j = t + 2): row 1 sees key 3, a visible weight
+    // of 0 (docs/import.md "Checks that run by themselves"), not a masked key.
+    CHECK(w.causal_visibility);
+    CHECK(w.thumbnail(0, 1) == 0.0f);
+    {
+        attn::AnalyzeOptions o;
+        o.thumbnail = 2;
+        o.causal_from_structure = false;  // zeros read as not visible (the core's weights mode): NaN
+        const attn::HeadAnalysis z = attn::analyze_head(a.data.data(), 3, 5, o);
+        CHECK(z.thumbnail(0, 1) != z.thumbnail(0, 1));
+    }
     CHECK_THAT(w.thumbnail(1, 0), Near(0.6 / 3));
     CHECK_THAT(w.thumbnail(1, 1), Near(0.4 / 2));
 

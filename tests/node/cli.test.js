@@ -17,7 +17,7 @@ const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/at
 const REAL = fileURLToPath(new URL('../../web/data/real/', import.meta.url));
 const SETS = [
   { folder: 'gpt2-small_L0_nlp-sentence', heads: 12, n: 33 },
-  { folder: 'gpt2-small_L5H5_induction_random-repeated', heads: 1, n: 40 },
+  { folder: 'gpt2-small_L5H5_induction_random-repeated', heads: 1, n: 40, layer: 5 }, // its JSON: "layers": [5]
   { folder: 'gpt2-small_induction-heads_repeated-sentence', heads: 2, n: 43 },
   { folder: 't5-small_encoder_L0_bidirectional', heads: 8, n: 12 },
 ];
@@ -81,7 +81,8 @@ function parseCsv(text) {
 /** A CSV number field: empty means undefined (null in the JSON). */
 const csvNumber = (field) => (field === '' ? null : Number(field));
 
-const withoutLabel = (heads) => heads.map(({ label, ...rest }) => rest);
+// The file's names of its heads and layers (the JSON's "heads", "layers") aside.
+const withoutLabel = (heads) => heads.map(({ label, layer, ...rest }) => rest);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -120,7 +121,9 @@ for (const set of SETS) {
       assert.deepEqual(doc.tokens.keys, tokens);
       assert.equal(doc.heads.length, set.heads);
       doc.heads.forEach((h, i) => {
-        assert.equal(h.layer, 0);
+        // The JSON's own layer number ("layers"); the .npy has none: its position.
+        assert.equal(h.layer, doc === fromJson ? (set.layer ?? 0) : 0);
+        assert.equal(h.layerIndex, 0);
         assert.equal(h.head, i);
         assert.equal(h.verdict, 'probabilities', `head ${i}`);
         assert.equal(h.summary.rows, set.n);
@@ -185,6 +188,11 @@ test('CSV: one line per head, numbers equal to the JSON ones', () => {
     'pattern',
     'confidence',
     'parameter',
+    'above_diagonal_mass',
+    'causal_structure',
+    'tl_previous_token',
+    'tl_duplicate_token',
+    'tl_induction',
   ]);
   assert.equal(rows.length, 13);
   const doc = analyzeJson([file]);
@@ -239,9 +247,11 @@ test('--rows: per-row metrics in JSON, and CSV lines with the query token quoted
     'empty',
   ]);
   assert.equal(rows.length, 1 + n);
+  // Exact but for a token starting with a formula character (=, +, -, @, tab, CR): prefixed
+  // with ' as the page's CSV export does (one rule: text.hpp kCsvFormulaStart).
   assert.deepEqual(
     rows.slice(1).map((r) => r[3]),
-    tokens,
+    tokens.map((x) => (/^[=+\-@\t\r]/.test(x) ? `'${x}` : x)),
   );
   rows.slice(1).forEach((r, t) => {
     assert.equal(r.length, 12);
@@ -472,7 +482,7 @@ test('a 151 MB [12, 12, 512, 512] float32 file is analysed a head at a time', ()
     assert.equal(doc.heads.length, 144);
     assert.deepEqual(doc.shape, [12, 12, n, n]);
     assert.ok(doc.heads.every((h) => h.verdict === 'probabilities'));
-    assert.deepEqual(doc.heads[13], { ...doc.heads[1], layer: 1, head: 1 });
+    assert.deepEqual(doc.heads[13], { ...doc.heads[1], layer: 1, layerIndex: 1, head: 1 });
     const rss = Number(/attn: peak RSS (\d+) KiB/.exec(run.stderr)?.[1]);
     assert.ok(rss > 0, run.stderr);
     assert.ok(rss < 64 * 1024, `peak RSS ${rss} KiB`);

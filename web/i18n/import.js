@@ -308,8 +308,8 @@ const PAIRS = {
     '{where}（质量 {mass}，{rows} 行，从查询 {from} 起，最大 {max}）',
   ],
   'import.struct.causal': [
-    'Causal structure detected: all {n} heads are zero above the diagonal, so query t sees keys 0 … t (|Ω_t| = t + 1); a weight of exactly 0 below the diagonal (float16 underflow) is a visible key of weight 0, not a masked one.',
-    '检测到因果结构：全部 {n} 个头在对角线上方都为 0，因此查询 t 看得到键 0 … t（|Ω_t| = t + 1）；对角线下方恰好为 0 的权重（float16 下溢）是权重为 0 的可见键，而不是被掩码的键。',
+    'Causal structure detected: all {n} heads are zero above the diagonal, so query t sees keys 0 … t (|Ω_t| = t + 1); a weight of exactly 0 below the diagonal ({f16} underflow) is a visible key of weight 0, not a masked one.',
+    '检测到因果结构：全部 {n} 个头在对角线上方都为 0，因此查询 t 看得到键 0 … t（|Ω_t| = t + 1）；对角线下方恰好为 0 的权重（{f16} 下溢）是权重为 0 的可见键，而不是被掩码的键。',
   ],
   'import.struct.causalLogits': [
     'Causal structure detected: all {n} heads are masked above the diagonal (-inf or a mask fill), so query t sees keys 0 … t.',
@@ -342,8 +342,8 @@ const PAIRS = {
   'import.col.tlDup': ['TL dup.', 'TL 重复词元'],
   'import.col.tlInd': ['TL induction', 'TL 归纳'],
   'import.detail.field': [
-    '{tl} head-detector scores (detect_head, "mul"): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; see {doc}).',
-    '{tl} 头检测得分（detect_head，"mul"）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”得分（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
+    '{tl} head-detector scores ({fn}, {measure}): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; see {doc}).',
+    '{tl} 头检测得分（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”得分（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
   ],
   'import.detail.fieldNone': ['— (needs the tokens)', '—（需要词元）'],
   'import.detail.causalVisibility': [

@@ -289,12 +289,18 @@ export function createDetail(v) {
     return h(
       'p',
       { class: 'note', id: 'detail-field-scores' },
-      tnData('import.detail.field', {
-        prev: val(f.previousToken),
-        dup: val(f.duplicateToken),
-        ind: val(f.induction),
-        ours: fmtMetric(d.pattern.scores.previous, 4),
-      }),
+      tnData(
+        'import.detail.field',
+        {
+          prev: val(f.previousToken),
+          dup: val(f.duplicateToken),
+          ind: val(f.induction),
+          ours: fmtMetric(d.pattern.scores.previous, 4),
+          fn: 'detect_head',
+          measure: '"mul"',
+        },
+        ['fn', 'measure'],
+      ),
     );
   }
 
