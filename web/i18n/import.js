@@ -338,9 +338,9 @@ const PAIRS = {
   'import.col.aboveDiag': ['above-diag. mass', '对角线上方质量'],
   'import.col.flagged': ['flagged', '标出'],
   'import.col.flaggedYes': ['#{rank}', '第 {rank}'],
-  'import.col.tlPrev': ['TL prev.', 'TL 前一词元'],
-  'import.col.tlDup': ['TL dup.', 'TL 重复词元'],
-  'import.col.tlInd': ['TL induction', 'TL 归纳'],
+  'import.col.tlPrev': ['TL prev.', 'TransformerLens 前一词元'],
+  'import.col.tlDup': ['TL dup.', 'TransformerLens 重复词元'],
+  'import.col.tlInd': ['TL induction', 'TransformerLens 归纳'],
   'import.detail.field': [
     '{tl} head-detector scores ({fn}, {measure}): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; see {doc}).',
     '{tl} 头检测得分（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”得分（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
@@ -384,8 +384,8 @@ const PAIRS = {
   'import.compare.exportJson': ['Comparison JSON', '比较结果 JSON'],
   'import.compare.close': ['Close the comparison', '关闭比较'],
   'import.compare.notAttention': [
-    '{name} is not an attention file of one array (a state, or an .npz with several): open it alone first',
-    '{name} 不是只含一个数组的注意力文件（是状态文件，或含多个数组的 .npz）：请先单独打开它',
+    '{name} is not an attention file of one array (a state, or an {npz} with several): open it alone first',
+    '{name} 不是只含一个数组的注意力文件（是状态文件，或含多个数组的 {npz}）：请先单独打开它',
   ],
   'import.compare.shapeMismatch': [
     '{a} is {sa} and {b} is {sb} (layers, heads, queries, keys): a comparison needs two files of the same shape',
