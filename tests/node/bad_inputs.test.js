@@ -709,7 +709,8 @@ test('bad inputs (CLI): attn compute and attn analyze refuse with status 2 and s
     const cases = [
       [text.replace('"tau":1', '"tau":0'), 'tau'],
       [text.replace('"tau":1', '"tau":-1'), 'tau'],
-      [text.replace('"Q":[[1,0]]', '"Q":[[1e999,0]]'), 'the state is not valid JSON'],
+      // A number beyond float64 is named by its key (issue 15: it was "not valid JSON").
+      [text.replace('"Q":[[1,0]]', '"Q":[[1e999,0]]'), 'Q = 1e999 is out of range'],
       [text.replace('{"version"', '{"__proto__":{},"version"'), 'the state has an unknown field "__proto__"'],
       ['42', 'the state must be an object (got 42)'],
       ['', 'the state is not valid JSON'],
