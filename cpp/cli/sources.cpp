@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <zip.h>
 
+#include "attn/analysis.hpp"
+
 namespace attn::cli {
 namespace {
 
@@ -192,6 +194,31 @@ private:
     io::Tensor t_;
 };
 
+/// Several members of one layer each ("layer_0", "blocks.4.attn.hook_pattern"...: a layer number
+/// in every name, the same [heads, n_q, n_k] and dtype) read as one file of those layers, in the
+/// order of their numbers; the names are its layer labels (docs/import.md "Layer numbers").
+class LayersSource : public HeadSource {
+public:
+    LayersSource(std::vector<std::unique_ptr<HeadSource>> layers, std::vector<std::string> names)
+        : layers_(std::move(layers)) {
+        const SourceInfo& first = layers_.front()->info();
+        info_.format = "npz";
+        info_.dtype = first.dtype;
+        info_.array = names.front() + " ... " + names.back();
+        info_.layout = first.layout;
+        info_.layout.layers = static_cast<int>(layers_.size());
+        info_.shape = {info_.layout.layers, info_.layout.heads, info_.layout.n_q, info_.layout.n_k};
+        info_.layer_labels = std::move(names);
+    }
+    void read_head(int index, std::vector<float>& out) override {
+        const int heads = info_.layout.heads;
+        layers_[static_cast<std::size_t>(index / heads)]->read_head(index % heads, out);
+    }
+
+private:
+    std::vector<std::unique_ptr<HeadSource>> layers_;
+};
+
 /// The member `array` (or the only .npy member) of an open archive, which the source then owns.
 std::unique_ptr<HeadSource> open_npz_archive(zip_t* raw, const std::string& path, const std::string& array) {
     std::shared_ptr<zip_t> archive(raw, [](zip_t* z) { zip_discard(z); });
@@ -219,6 +246,35 @@ std::unique_ptr<HeadSource> open_npz_archive(zip_t* raw, const std::string& path
             throw UsageError("--array " + array + ": " + path + " has no such member; it holds " + list());
         pick = static_cast<std::size_t>(it - names.begin());
     } else if (names.size() > 1) {
+        // One member per layer, each naming its layer: read as one file of those layers.
+        std::vector<std::string> stems;
+        for (const auto& name : names) stems.push_back(name.substr(0, name.size() - 4));
+        const std::vector<int> numbers = layer_numbers_from_labels(stems);
+        if (numbers.size() == names.size()) {
+            std::vector<std::size_t> order(names.size());
+            for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+            std::sort(order.begin(), order.end(),
+                      [&](std::size_t a, std::size_t b) { return numbers[a] < numbers[b]; });
+            std::vector<std::unique_ptr<HeadSource>> layers;
+            std::vector<std::string> sorted;
+            bool same = true;
+            for (std::size_t k : order) {
+                zip_stat_t st;
+                zip_stat_init(&st);
+                if (zip_stat_index(raw, indices[k], 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
+                    same = false;
+                    break;
+                }
+                layers.push_back(std::make_unique<NpySource>(
+                    std::make_unique<ZipMemberStream>(raw, indices[k], st.size), "npz", stems[k], archive));
+                const SourceInfo& a = layers.front()->info();
+                const SourceInfo& b = layers.back()->info();
+                same = same && b.layout.layers == 1 && b.dtype == a.dtype && b.layout.heads == a.layout.heads &&
+                       b.layout.n_q == a.layout.n_q && b.layout.n_k == a.layout.n_k;
+                sorted.push_back(stems[k]);
+            }
+            if (same) return std::make_unique<LayersSource>(std::move(layers), std::move(sorted));
+        }
         throw UsageError(path + " holds " + std::to_string(names.size()) + " arrays (" + list() +
                          "): pick one with --array NAME");
     }

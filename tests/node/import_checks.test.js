@@ -248,6 +248,12 @@ test('layer numbers from JSON, .npz member names and typed lists: the same in CL
   const js = await openSource(core, blob(doc), { name: 'layers.json' });
   assert.deepEqual(js.layerNumbers, [0, 2, 4, 5]);
   const members = Object.fromEntries([5, 0, 4, 2].map((l) => [`layer_${l}`, npy([2, n, n], layer)]));
+  // The CLI reads the same archive as one file of those layers, in the order of their numbers.
+  const npzFile = tmp('layers.npz', npz(members));
+  assert.deepEqual(
+    json(['analyze', npzFile]).heads.map((h) => [h.layer, h.layerIndex]),
+    [0, 1, 2, 3].flatMap((i) => [0, 1].map(() => [[0, 2, 4, 5][i], i])),
+  );
   const z = await openSource(core, blob(npz(members)), { name: 'layers.npz' });
   assert.deepEqual(z.layerNumbers, [0, 2, 4, 5]);
   assert.deepEqual(z.layout, { layers: 4, heads: 2, nQ: n, nK: n });
