@@ -1,12 +1,13 @@
 // `npm run bench:scenarios`: the scenario timings of web/scenarios.js in Debian's Chromium
 // (headless, playwright-core). Prints a table and writes bench-results/scenarios-chromium.json.
-//   node bench/scenarios.js [--runs 5] [--only heads|dump|long]
+//   node bench/scenarios.js [--runs 5] [--only heads|dump|long|interaction]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { arg, gitInfo, machine } from './lib/node-env.js';
+import { interactionScenarios } from './browser-interaction.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CHROMIUM_ARGS = [
@@ -28,12 +29,16 @@ try {
   page.on('console', (m) => {
     if (m.type() === 'error') console.error(`console error: ${m.text()}`);
   });
-  await page.goto(`${url}scenarios.html?${query}`);
   page.setDefaultTimeout(15 * 60 * 1000);
-  const results = await page.evaluate(() => window.scenarioResults);
+  let results = { variant: '', kernels: '', scenarios: [] };
+  if (only !== 'interaction') {
+    await page.goto(`${url}scenarios.html?${query}`);
+    results = await page.evaluate(() => window.scenarioResults);
+  }
+  if (!only || only === 'interaction') results.scenarios.push(...(await interactionScenarios(browser, url)));
   const rows = results.scenarios.map((s) => [
     s.name,
-    `${s.runsMs.length > 1 ? 'median ' : ''}${s.medianMs.toFixed(1)} ms`,
+    `${s.runsMs.length > 1 ? `${s.stat ?? 'median'} ` : ''}${s.medianMs.toFixed(1)} ms`,
     s.targetMs ? `< ${s.targetMs} ms: ${s.medianMs < s.targetMs ? 'met' : 'NOT met'}` : '',
     s.peakMemoryMiB
       ? `${s.peakMemoryMiB.toFixed(0)} MiB (< ${s.targetMemoryMiB}: ${s.peakMemoryMiB < s.targetMemoryMiB ? 'met' : 'NOT met'})`

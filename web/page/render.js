@@ -71,7 +71,7 @@ export function renderViews() {
   renderCost();
   renderLab();
   try {
-    renderFormulas($('formulas'), { state, results });
+    renderFormulas($('formulas'), { state, results }, { defer: true });
   } catch (e) {
     // a display-only panel must never stop the views
     mount($('formulas'), h('p', { class: 'note' }, rejected(e.message, 'app.formulasFailed')));
