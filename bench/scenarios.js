@@ -1,6 +1,6 @@
 // `npm run bench:scenarios`: the scenario timings of web/scenarios.js in Debian's Chromium
 // (headless, playwright-core). Prints a table and writes bench-results/scenarios-chromium.json.
-//   node bench/scenarios.js [--runs 5] [--only heads|dump|long|interaction]
+//   node bench/scenarios.js [--runs 5] [--only heads|dump|long|import|interaction]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,8 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { arg, gitInfo, machine } from './lib/node-env.js';
 import { interactionScenarios } from './browser-interaction.js';
+import { importScenarios } from './browser-import.js';
+import { cpus } from 'node:os';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CHROMIUM_ARGS = [
@@ -31,9 +33,14 @@ try {
   });
   page.setDefaultTimeout(15 * 60 * 1000);
   let results = { variant: '', kernels: '', scenarios: [] };
-  if (only !== 'interaction') {
+  if (!only || ['heads', 'dump', 'long'].includes(only)) {
     await page.goto(`${url}scenarios.html?${query}`);
     results = await page.evaluate(() => window.scenarioResults);
+  }
+  if (!only || only === 'import') {
+    results.scenarios.push(
+      ...(await importScenarios(browser, url, { runs: Math.min(3, Number(arg('--runs', '3'))), cores: cpus().length })),
+    );
   }
   if (!only || only === 'interaction') results.scenarios.push(...(await interactionScenarios(browser, url)));
   const rows = results.scenarios.map((s) => [
