@@ -59,6 +59,8 @@ export async function interactionScenarios(browser, url, { changes = 5 } = {}) {
       await page.waitForFunction((id) => window.attentionPlayground.getState().view.preset === id, s.preset);
       await page.waitForFunction(() => document.getElementById('busy')?.hidden !== false);
       await settle(page);
+      // The kernel's share of the work: the visible cells of the head on screen.
+      const cells = await page.evaluate(() => window.attentionPlayground.results().rows.reduce((a, r) => a + r.visible, 0));
       // One change not counted: first-use costs (KaTeX fonts, the worker's caches) are not a step.
       await page.evaluate(timeTauChange, 0.9);
       await settle(page);
@@ -76,6 +78,7 @@ export async function interactionScenarios(browser, url, { changes = 5 } = {}) {
         runsMs: runs,
         targetMs: throttled ? s.throttledTargetMs : s.targetMs,
         stat: 'mean',
+        cells,
       });
     }
     await context.close();

@@ -73,8 +73,19 @@ async function twelveHeads(core, runs) {
   }
   [...q, ...k, ...scores].forEach((p) => core.free(p));
   return [
-    { name: '12 heads x 512: all row metrics from Q, K (d_k 64, causal)', medianMs: median(cold), runsMs: cold },
-    { name: '12 heads x 512: recompute after a tau change (cached scores)', medianMs: median(warm), runsMs: warm, targetMs: 16 },
+    {
+      name: '12 heads x 512: all row metrics from Q, K (d_k 64, causal)',
+      medianMs: median(cold),
+      runsMs: cold,
+      cells: (H * n * (n + 1)) / 2,
+    },
+    {
+      name: '12 heads x 512: recompute after a tau change (cached scores)',
+      medianMs: median(warm),
+      runsMs: warm,
+      targetMs: 16,
+      cells: (H * n * (n + 1)) / 2,
+    },
   ];
 }
 
@@ -127,6 +138,7 @@ async function dump(core, runs) {
       medianMs: median(times),
       runsMs: times,
       targetMs: 2000,
+      cells: L * H * cells,
       peakMemoryMiB: core.memoryBytes() / 2 ** 20,
       targetMemoryMiB: 256,
       meanEntropy,
@@ -167,6 +179,7 @@ async function longHead(core) {
       runsMs: [ms],
       targetMs: 5000,
       workers: 1,
+      cells: (n * (n + 1)) / 2,
       peakMemoryMiB: core.memoryBytes() / 2 ** 20,
       targetMemoryMiB: 256,
       scratchMiB: res.scratchBytes / 2 ** 20,
@@ -224,6 +237,7 @@ async function longHeadWorkers(workers) {
         runsMs: [ms],
         targetMs: 5000,
         workers: w,
+        cells: (n * (n + 1)) / 2,
         lastRowVisible: visible[n - 1],
       });
     } finally {
@@ -231,6 +245,28 @@ async function longHeadWorkers(workers) {
     }
   }
   return out;
+}
+
+/**
+ * The fused softmax + entropy kernel alone (the bench module's entry point, the same kernels the
+ * core runs): ns per cell over 256 rows of 1024 keys, best of 7. Each scenario's ratio to it is its
+ * time over (cells it computes x this), printed by bench/scenarios.js.
+ */
+function kernelNsPerCell(core) {
+  const rows = 256;
+  const n = 1024;
+  const input = core.alloc(rows * n * 4);
+  const out = core.alloc(rows * n * 4);
+  const entropy = core.alloc(rows * 4);
+  fill(core, input, rows * n, filler(9), 4);
+  let best = Infinity;
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now();
+    core.mod.benchSoftmaxEntropy(input, out, entropy, rows, n, 1);
+    best = Math.min(best, performance.now() - t0);
+  }
+  [input, out, entropy].forEach((p) => core.free(p));
+  return (best * 1e6) / (rows * n);
 }
 
 async function main() {
@@ -246,7 +282,6 @@ async function main() {
     ['long', longHead],
   ]) {
     if (only && only !== key) continue;
-    if (key === 'long' && params.get('longWorkers') === 'only') continue;
     const core = await loadCore();
     variant = { variant: core.variant, kernels: core.kernels };
     log(`${key}: running on ${core.variant} (${core.kernels})…`);
@@ -256,6 +291,10 @@ async function main() {
     }
   }
   if (!only || only === 'long') {
+    if (!variant) {
+      const core = await loadCore();
+      variant = { variant: core.variant, kernels: core.kernels };
+    }
     const workers = Math.min(4, navigator.hardwareConcurrency || 1);
     log(`long: rows over 1..${workers} workers…`);
     for (const s of await longHeadWorkers(workers)) {
@@ -263,7 +302,9 @@ async function main() {
       log(`  ${s.name}: ${s.medianMs.toFixed(1)} ms`);
     }
   }
-  return { ...variant, userAgent: navigator.userAgent, scenarios };
+  const kernelCore = await loadCore();
+  variant ??= { variant: kernelCore.variant, kernels: kernelCore.kernels };
+  return { ...variant, userAgent: navigator.userAgent, kernelNsPerCell: kernelNsPerCell(kernelCore), scenarios };
 }
 
 window.scenarioResults = main().catch((e) => {

@@ -90,6 +90,7 @@ export class ImportWorker {
     if (msg.type === 'open' && result.kind !== 'state' && !result.needsMember) {
       this.lastOpen = { type: 'open', file: msg.file, name: msg.name, member: msg.member };
       this.lastLayout = result.layout;
+      this.lastKind = result.kind;
       this.channels[0].opened = this.lastOpen;
     }
     return result;
@@ -121,7 +122,9 @@ export class ImportWorker {
     const first = this.channels[0];
     if (!this.lastOpen) return first.request(msg, onProgress);
     const count = all ? all.length : this.lastLayout.layers * this.lastLayout.heads;
-    const n = Math.max(1, Math.min(this.size, count));
+    // Only a .npy is read a head at a time from the File; a .npz or JSON source is held whole by
+    // the worker that opens it, so it stays with one worker (memory: one copy, docs/import.md).
+    const n = this.lastKind === 'npy' ? Math.max(1, Math.min(this.size, count)) : 1;
     if (n === 1) return first.request(msg, onProgress);
     const channels = [first, ...(await this.helpers(n))];
     if (run !== this.run) return { done: 0, cancelled: true };

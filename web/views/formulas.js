@@ -2,8 +2,11 @@
 // web/vendor/vendor.js; its CSS and fonts in web/vendor/katex/, nothing fetched from elsewhere).
 //
 // API
-//   renderFormulas(container, {state, results})
-//     container  an element; its children are replaced (call again whenever state or results change)
+//   renderFormulas(container, {state, results}, {defer}?)
+//     container  an element; its formulas are updated in place (call again whenever state or
+//                results change): a formula whose TeX is unchanged is not typeset again, typeset
+//                formulas are cached by TeX; defer: a changed formula keeps its old typesetting
+//                (class "stale") until a task two frames later typesets the latest state
 //     state      the current valid state (docs/state.md): row, tau, mode, heads[head].Q/K/V, tokens
 //     results    the core's results for that state (core.compute(state) / window.attentionPlayground
 //                .results()): scores, weights, output, visible, rows, scale
