@@ -34,7 +34,9 @@ export function render(structural) {
     renderPadding();
   }
   syncControls();
-  renderViews();
+  // A structural change (a preset, a new shape, the API's setState) typesets the formulas at once;
+  // a tau, mask or edit step paints its views first and typesets them after (formulas.js).
+  renderViews({ deferFormulas: !structural });
   lessonPanel?.render();
 }
 
@@ -68,11 +70,12 @@ function renderCost() {
   if ($('cost').textContent !== text) $('cost').textContent = text;
 }
 
-export function renderViews() {
+/** Draws the views of the current results; deferFormulas (default true): see renderFormulas. */
+export function renderViews({ deferFormulas = true } = {}) {
   renderCost();
   renderLab();
   try {
-    renderFormulas($('formulas'), { state, results }, { defer: true });
+    renderFormulas($('formulas'), { state, results }, { defer: deferFormulas });
   } catch (e) {
     // a display-only panel must never stop the views
     mount($('formulas'), h('p', { class: 'note' }, rejected(e.message, 'app.formulasFailed')));

@@ -4,9 +4,11 @@
 // API
 //   renderFormulas(container, {state, results}, {defer}?)
 //     container  an element; its formulas are updated in place (call again whenever state or
-//                results change): a formula whose TeX is unchanged is not typeset again, typeset
-//                formulas are cached by TeX; defer: a changed formula keeps its old typesetting
-//                (class "stale") until a task two frames later typesets the latest state
+//                results change): a formula whose TeX (its data-tex) is unchanged keeps its
+//                typeset element, only a changed one is typeset again; defer: a changed formula
+//                keeps its old typesetting (class "stale") until a task two frames later
+//                typesets the latest state (no cache of other states' typesetting is kept: the
+//                page's DOM stays that of the state on screen)
 //     state      the current valid state (docs/state.md): row, tau, mode, heads[head].Q/K/V, tokens
 //     results    the core's results for that state (core.compute(state) / window.attentionPlayground
 //                .results()): scores, weights, output, visible, rows, scale
@@ -192,28 +194,9 @@ export function ensureKatexCss(doc = document) {
   doc.head.appendChild(link);
 }
 
-// Typeset formulas by TeX string (least recently used first out): a state seen again (a row picked
-// back, a tau moved back) clones the typeset element instead of running KaTeX again.
-const TYPESET_CACHE_MAX = 64;
-const typesetCache = new Map();
-
-function typeset(tex) {
-  const hit = typesetCache.get(tex);
-  if (hit) {
-    typesetCache.delete(tex);
-    typesetCache.set(tex, hit);
-    return hit.cloneNode(true);
-  }
-  const el = document.createElement('div');
-  katexRender(tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' });
-  typesetCache.set(tex, el.cloneNode(true));
-  if (typesetCache.size > TYPESET_CACHE_MAX) typesetCache.delete(typesetCache.keys().next().value);
-  return el;
-}
-
 function formula(id, tex) {
   const el = h('div', { class: 'formula-line', id, dataset: { tex } });
-  el.append(...typeset(tex).childNodes);
+  katexRender(tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' });
   return el;
 }
 
