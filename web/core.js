@@ -279,6 +279,16 @@ export class Core {
   }
 
   /**
+   * computeHead for query rows [r0, r1) of the head only (masks keep the absolute row index), so
+   * workers can split a long head's rows: the result's nQ is r1 - r0 and its rows, output and
+   * overview cover those rows. Same spec as computeHead.
+   * @throws {AttentionError} invalid_value when not 0 <= r0 < r1 <= nQ
+   */
+  computeRows(spec, r0, r1) {
+    return throwIfError(this.mod.computeRows(spec, r0, r1));
+  }
+
+  /**
    * Writes S = Q K^T * scale of a qkv head (spec as computeHead) into the heap at `outPtr`
    * (n_q * n_k float32); returns the scale used.
    */

@@ -4,9 +4,13 @@
 // Messages in:  {type: 'init', options}                       -> {type: 'ready'}
 //               {type: 'open', id, file, name, member?}       -> result: source description
 //               {type: 'tokens', id, file, which}             -> result: {queryTokens, keyTokens}
-//               {type: 'analyze', id, options, indices?}      -> {type: 'progress', id, done,
-//                   total, head, layer} per head (layer: the core's layerSummaries() of the
-//                   head's layer over this run's heads so far), then result: {done, cancelled}
+//               {type: 'analyze', id, options, indices?, layers?}
+//                   -> {type: 'progress', id, done, total, head, layer} per head (layer: the
+//                   core's layerSummaries() of the head's layer over this run's heads so far;
+//                   omitted when layers === false: the pool merges several workers' heads and
+//                   asks for the summaries itself), then result: {done, cancelled}
+//               {type: 'layers', id, heads: [{layer, computed, summary}]}
+//                   -> result: core.layerSummaries(heads) (one per layer, in layer order)
 //               {type: 'cancel'}                              stops the running analysis
 //               {type: 'values', id, index}                   -> result: Float32Array (transferred)
 //               {type: 'rows', id, index, options}            -> result: one head with its rows
@@ -21,6 +25,17 @@ let core = null;
 let source = null;
 let cancelled = false;
 let current = 0; // the running analysis; a newer one stops the older between two heads
+
+const yieldChannel = new MessageChannel();
+const yielded = [];
+yieldChannel.port1.onmessage = () => yielded.shift()?.();
+/** Resolves after the messages already queued for this worker have been handled. */
+function yieldToMessages() {
+  return new Promise((resolve) => {
+    yielded.push(resolve);
+    yieldChannel.port2.postMessage(0);
+  });
+}
 
 /** The source without its bytes: what the page needs to know. */
 function describe(s) {
@@ -58,11 +73,15 @@ async function handle(msg) {
       for (let i = 0; i < list.length; i++) {
         if (cancelled || mine !== current) return { done: i, cancelled: true };
         const head = await analyzeSourceHead(core, source, list[i], msg.options);
-        analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
-        const [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
+        let layer;
+        if (msg.layers !== false) {
+          analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
+          [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
+        }
         self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head, layer }, [head.thumbnail.buffer]);
-        // Let a 'cancel' message in between heads.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        // Let a 'cancel' (or a pool's 'layers') message in between heads. A message, not
+        // setTimeout: nested timers are clamped to 4 ms, which cost 0.6 s over 144 heads.
+        await yieldToMessages();
       }
       return { done: list.length, cancelled: false };
     }
@@ -80,6 +99,8 @@ async function handle(msg) {
       }
       return { done: n, cancelled: false, name: other.name };
     }
+    case 'layers':
+      return core.layerSummaries(msg.heads);
     case 'values':
       return headValues(core, source, msg.index);
     case 'rows':

@@ -4,7 +4,9 @@
 //      (b) again after a temperature change, from the scores the worker keeps (what a slider does).
 //   2. A [12 layers, 12 heads, 512, 512] attention dump (151 MB float32) in the heap: every row
 //      metric of all 144 heads, re-tempered at tau = 0.7; peak WebAssembly memory.
-//   3. One head of n = 32768 (qkv, d_k = 16, causal): all row metrics, streamed; peak memory.
+//   3. One head of n = 32768 (qkv, d_k = 16, causal): all row metrics, streamed; peak memory. Then
+//      the same head's rows split over 1..`workers` Web Workers (web/worker.js 'rows', each with
+//      its own core holding Q and K; blocks of rows to whichever worker is free), merged in order.
 // window.scenarioResults resolves to {variant, kernels, scenarios: [...]}.
 import { loadCore } from './core.js';
 import { mulberry32 } from './random.js';
@@ -71,8 +73,19 @@ async function twelveHeads(core, runs) {
   }
   [...q, ...k, ...scores].forEach((p) => core.free(p));
   return [
-    { name: '12 heads x 512: all row metrics from Q, K (d_k 64, causal)', medianMs: median(cold), runsMs: cold },
-    { name: '12 heads x 512: recompute after a tau change (cached scores)', medianMs: median(warm), runsMs: warm, targetMs: 16 },
+    {
+      name: '12 heads x 512: all row metrics from Q, K (d_k 64, causal)',
+      medianMs: median(cold),
+      runsMs: cold,
+      cells: (H * n * (n + 1)) / 2,
+    },
+    {
+      name: '12 heads x 512: recompute after a tau change (cached scores)',
+      medianMs: median(warm),
+      runsMs: warm,
+      targetMs: 16,
+      cells: (H * n * (n + 1)) / 2,
+    },
   ];
 }
 
@@ -125,6 +138,7 @@ async function dump(core, runs) {
       medianMs: median(times),
       runsMs: times,
       targetMs: 2000,
+      cells: L * H * cells,
       peakMemoryMiB: core.memoryBytes() / 2 ** 20,
       targetMemoryMiB: 256,
       meanEntropy,
@@ -160,15 +174,99 @@ async function longHead(core) {
   core.free(k);
   return [
     {
-      name: 'one head, n = 32768 (d_k 16, causal): all row metrics, streamed',
+      name: 'one head, n = 32768 (d_k 16, causal): all row metrics, streamed (1 core)',
       medianMs: ms,
       runsMs: [ms],
+      targetMs: 5000,
+      workers: 1,
+      cells: (n * (n + 1)) / 2,
       peakMemoryMiB: core.memoryBytes() / 2 ** 20,
       targetMemoryMiB: 256,
       scratchMiB: res.scratchBytes / 2 ** 20,
       lastRowVisible: res.rows.visible[n - 1],
     },
   ];
+}
+
+function workerRequest(worker, msg, transfer = []) {
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (ev) => (ev.data.type === 'error' ? reject(new Error(ev.data.error.message)) : resolve(ev.data));
+    worker.postMessage(msg, transfer);
+  });
+}
+
+async function longHeadWorkers(workers) {
+  const n = 32768;
+  const d = 16;
+  const rng = filler(3); // the same numbers as longHead()
+  const q = new Float32Array(n * d);
+  const k = new Float32Array(n * d);
+  for (let i = 0; i < n * d; i++) q[i] = rng();
+  for (let i = 0; i < n * d; i++) k[i] = rng();
+  const spec = { mode: 'qkv', nQ: n, nK: n, dK: d, dV: 0, causal: true, tau: 1, topK: 5, blockRows: 64, overview: 0 };
+  const out = [];
+  for (let w = 1; w <= workers; w++) {
+    const pool = Array.from({ length: w }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    try {
+      await Promise.all(pool.map((wk) => workerRequest(wk, { type: 'init', options: {} })));
+      // Q and K into every worker's heap once (a one-row call), outside the timing.
+      await Promise.all(
+        pool.map((wk) =>
+          workerRequest(wk, { type: 'rows', id: 1, key: 'long', tensors: { q: q.slice(), k: k.slice() }, spec, r0: 0, r1: 1 }),
+        ),
+      );
+      // Blocks of CHUNK rows handed to whichever worker is free (a causal row's cost grows with t).
+      const CHUNK = 2048;
+      const visible = new Int32Array(n);
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        pool.map(async (wk) => {
+          while (next < n) {
+            const r0 = next;
+            next = Math.min(n, next + CHUNK);
+            const m = await workerRequest(wk, { type: 'rows', id: 2, key: 'long', spec, r0, r1: next });
+            visible.set(m.results.head.rows.visible, r0);
+          }
+        }),
+      );
+      const ms = performance.now() - t0;
+      out.push({
+        name: `one head, n = 32768 (d_k 16, causal): all row metrics, rows over ${w} worker${w > 1 ? 's' : ''}`,
+        medianMs: ms,
+        runsMs: [ms],
+        targetMs: 5000,
+        workers: w,
+        cells: (n * (n + 1)) / 2,
+        lastRowVisible: visible[n - 1],
+      });
+    } finally {
+      pool.forEach((wk) => wk.terminate());
+    }
+  }
+  return out;
+}
+
+/**
+ * The fused softmax + entropy kernel alone (the bench module's entry point, the same kernels the
+ * core runs): ns per cell over 256 rows of 1024 keys, best of 7. Each scenario's ratio to it is its
+ * time over (cells it computes x this), printed by bench/scenarios.js.
+ */
+function kernelNsPerCell(core) {
+  const rows = 256;
+  const n = 1024;
+  const input = core.alloc(rows * n * 4);
+  const out = core.alloc(rows * n * 4);
+  const entropy = core.alloc(rows * 4);
+  fill(core, input, rows * n, filler(9), 4);
+  let best = Infinity;
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now();
+    core.mod.benchSoftmaxEntropy(input, out, entropy, rows, n, 1);
+    best = Math.min(best, performance.now() - t0);
+  }
+  [input, out, entropy].forEach((p) => core.free(p));
+  return (best * 1e6) / (rows * n);
 }
 
 async function main() {
@@ -192,7 +290,21 @@ async function main() {
       log(`  ${s.name}: median ${s.medianMs.toFixed(1)} ms${s.peakMemoryMiB ? `, peak memory ${s.peakMemoryMiB.toFixed(0)} MiB` : ''}`);
     }
   }
-  return { ...variant, userAgent: navigator.userAgent, scenarios };
+  if (!only || only === 'long') {
+    if (!variant) {
+      const core = await loadCore();
+      variant = { variant: core.variant, kernels: core.kernels };
+    }
+    const workers = Math.min(4, navigator.hardwareConcurrency || 1);
+    log(`long: rows over 1..${workers} workers…`);
+    for (const s of await longHeadWorkers(workers)) {
+      scenarios.push(s);
+      log(`  ${s.name}: ${s.medianMs.toFixed(1)} ms`);
+    }
+  }
+  const kernelCore = await loadCore();
+  variant ??= { variant: kernelCore.variant, kernels: kernelCore.kernels };
+  return { ...variant, userAgent: navigator.userAgent, kernelNsPerCell: kernelNsPerCell(kernelCore), scenarios };
 }
 
 window.scenarioResults = main().catch((e) => {

@@ -6,6 +6,9 @@
 //               {type: 'compute', id, state}                      -> {type: 'result', id, results}
 //               {type: 'head', id, key, tensors?, spec, tile?, row?}
 //                   -> {type: 'result', id, results: {head, tile, rowWeights}}
+//               {type: 'rows', id, key, tensors?, spec, r0, r1}
+//                   -> {type: 'result', id, results: {head}}: query rows [r0, r1) of the head
+//                   only (core.computeRows), so several workers can share a long head's rows
 // Errors come back as {type: 'error', id, error: {name, code, field, message}}.
 import { loadCore } from './core.js';
 
@@ -86,6 +89,13 @@ self.onmessage = async (ev) => {
       self.postMessage({ type: 'ready', variant: core.variant, kernels: core.kernels, fallbackReason: core.fallbackReason });
     } else if (msg.type === 'compute') {
       self.postMessage({ type: 'result', id: msg.id, results: core.compute(msg.state) });
+    } else if (msg.type === 'rows') {
+      if (msg.tensors) upload(msg.key, msg.tensors);
+      if (!loaded || loaded.key !== msg.key) throw new Error(`no tensors loaded for ${msg.key}`);
+      // The spec as given: a long head's scores are not cached (runnable() would compute all rows).
+      const head = core.computeRows({ ...msg.spec, ...loaded.ptrs }, msg.r0, msg.r1);
+      const transfer = [head.output.buffer, head.overview.buffer, ...Object.values(head.rows).map((a) => a.buffer)];
+      self.postMessage({ type: 'result', id: msg.id, results: { head } }, transfer);
     } else if (msg.type === 'head') {
       const results = computeHead(msg);
       const transfer = [results.head.output.buffer, results.head.overview.buffer, ...Object.values(results.head.rows).map((a) => a.buffer)];

@@ -5,7 +5,8 @@
 //   validateState(stateJson) -> normalised state     the schema's one implementation (state_schema.hpp)
 //   schema() -> the schema's constants JSON          limits, modes, lab views, lesson, row defaults
 //   computeHead(spec) / computeTile(spec, ...)       large heads whose tensors the caller placed
-//                                                    in the WASM heap once (byte offsets in spec)
+//   computeRows(spec, r0, r1)                        in the WASM heap once (byte offsets in spec);
+//                                                    computeRows: rows [r0, r1) only (workers)
 // No C++ exception crosses into JavaScript: errors come back as {error: {code, field, message}}
 // (web/core.js turns them into AttentionError). Results are copied out of the heap (.slice()), so
 // a later memory growth cannot detach them.
@@ -102,27 +103,57 @@ void read_spec(const val& spec, attn::HeadView& h, attn::StreamOptions& o) {
     o.want_output = get<bool>(spec, "wantOutput", true);
 }
 
+/// computeHead's result object (heap data copied out).
+val head_val(const attn::StreamResult& r) {
+    val rows = attn::bind::rows_val(r.rows);
+    val summary = attn::bind::summary_val(r.summary);
+    val out = val::object();
+    out.set("nQ", r.n_q);
+    out.set("nK", r.n_k);
+    out.set("dV", r.d_v);
+    out.set("scale", r.scale);
+    out.set("rows", rows);
+    out.set("summary", summary);
+    out.set("output", copy_out(r.output.data.data(), r.output.data.size()));
+    out.set("overview", copy_out(r.overview.data.data(), r.overview.data.size()));
+    out.set("overviewRows", r.overview.rows);
+    out.set("overviewCols", r.overview.cols);
+    out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+    return out;
+}
+
 val compute_head(const val& spec) {
     try {
         attn::HeadView h;
         attn::StreamOptions o;
         read_spec(spec, h, o);
-        const attn::StreamResult r = attn::compute_streaming(h, o);
-        val rows = attn::bind::rows_val(r.rows);
-        val summary = attn::bind::summary_val(r.summary);
-        val out = val::object();
-        out.set("nQ", r.n_q);
-        out.set("nK", r.n_k);
-        out.set("dV", r.d_v);
-        out.set("scale", r.scale);
-        out.set("rows", rows);
-        out.set("summary", summary);
-        out.set("output", copy_out(r.output.data.data(), r.output.data.size()));
-        out.set("overview", copy_out(r.overview.data.data(), r.overview.data.size()));
-        out.set("overviewRows", r.overview.rows);
-        out.set("overviewCols", r.overview.cols);
-        out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
-        return out;
+        return head_val(attn::compute_streaming(h, o));
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// computeRows(spec, r0, r1): computeHead's result for query rows [r0, r1) of the head alone
+/// (the masks keep the absolute row index, as compute_tile does), so workers can share a long
+/// head's rows; nQ in the result is r1 - r0, the overview covers those rows only.
+val compute_rows(const val& spec, int r0, int r1) {
+    try {
+        attn::HeadView h;
+        attn::StreamOptions o;
+        read_spec(spec, h, o);
+        if (r0 < 0 || r1 > h.n_q || r0 >= r1)
+            throw attn::Error(attn::ErrorCode::kInvalidValue, "rows", "rows need 0 <= r0 < r1 <= n_q");
+        attn::HeadView rows = h;
+        rows.n_q = r1 - r0;
+        if (h.mode == attn::Mode::qkv)
+            rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
+        else
+            rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
+        o.mask.row_offset += r0;
+        if (!o.mask.allow.empty())
+            o.mask.allow.assign(o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r0) * h.n_k,
+                                o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
+        return head_val(attn::compute_streaming(rows, o));
     } catch (const attn::Error& e) {
         return error_val(e);
     }
@@ -206,6 +237,7 @@ std::string active_kernels() {
 EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeState", &state_call<&attn::compute_state_json>);
     emscripten::function("computeHead", &compute_head);
+    emscripten::function("computeRows", &compute_rows);
     emscripten::function("computeTile", &compute_tile);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);

@@ -463,6 +463,17 @@ describe('a [12, 12, 512, 512] float32 file', () => {
         near(r.summary.meanSinkMass, ref, 1e-6, `head ${r.index} mean sink mass`);
       }
       await page.screenshot({ path: screenshotPath('import-big-overview') });
+      // Cancel stops every import worker (the page uses one per core): analysed again (the causal
+      // box), cancelled after a few heads, no head arrives afterwards.
+      await page.click('#import-causal');
+      await page.waitForFunction(() => window.attentionPlayground.imported().heads.length >= 6, null, { timeout: 120_000 });
+      await page.click('#import-cancel');
+      await page.waitForFunction(() => !window.attentionPlayground.imported().running, null, { timeout: 60_000 });
+      const stopped = (await imported(page)).heads.length;
+      assert.ok(stopped < 144, `cancelled after ${stopped} heads`);
+      await page.waitForTimeout(1500);
+      assert.equal((await imported(page)).heads.length, stopped, 'a head arrived after Cancel');
+      assert.match(await page.textContent('#import-progress-text'), new RegExp(`${stopped}`));
       await context.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

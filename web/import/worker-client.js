@@ -1,15 +1,37 @@
-// The import view's side of the import worker (web/import-worker.js): requests by id, each a
+// The import view's side of the import workers (web/import-worker.js): requests by id, each a
 // promise; progress messages go to the request's onProgress, errors come back as AttentionError
 // (or Error) with the importer's own message key (i18n) when it has one.
+//
+// Both cores (docs/import.md, "Workers"): an analysis is split over up to IMPORT_WORKERS_MAX
+// workers (navigator.hardwareConcurrency by default), each with its own WebAssembly core reading
+// its own heads from the same File (a Blob is shared by reference, not copied; no shared memory,
+// so it works without cross-origin isolation and under the page's CSP). Heads are dealt out in
+// turn (head i to worker i mod N), their progress messages merged back into file order, and the
+// per-layer summaries asked of the first worker's core over the merged heads, so the page sees
+// exactly what one worker would send. Cancel stops every worker. Everything else (open, tokens,
+// values, rows) goes to the first worker.
 import { AttentionError } from '../core.js';
 
-/** Talks to the import worker; progress messages go to the request's onProgress. */
-export class ImportWorker {
+/** Most import workers the page starts (each holds a core: ~one head of memory plus its code). */
+export const IMPORT_WORKERS_MAX = 4;
+
+/**
+ * How many workers an analysis uses: the `importWorkers` query parameter of the page's address
+ * when given (1..IMPORT_WORKERS_MAX; the benchmark's workers column), else the logical CPUs.
+ */
+export function importWorkerCount() {
+  const asked = Number(new URLSearchParams(globalThis.location?.search ?? '').get('importWorkers'));
+  const n = Number.isInteger(asked) && asked > 0 ? asked : (globalThis.navigator?.hardwareConcurrency ?? 1);
+  return Math.max(1, Math.min(IMPORT_WORKERS_MAX, n));
+}
+
+/** One import worker and its requests. */
+class Channel {
   constructor(coreOptions) {
     this.worker = new Worker(new URL('../import-worker.js', import.meta.url), { type: 'module' });
     this.nextId = 1;
     this.pending = new Map();
-    this.ready = this.request({ type: 'init', options: coreOptions });
+    this.opened = null; // the 'open' message this worker last read
     this.worker.onmessage = (ev) => {
       const m = ev.data;
       const p = this.pending.get(m.id);
@@ -37,6 +59,7 @@ export class ImportWorker {
         );
       this.pending.clear();
     };
+    this.ready = this.request({ type: 'init', options: coreOptions });
   }
 
   request(msg, onProgress) {
@@ -46,8 +69,102 @@ export class ImportWorker {
       this.worker.postMessage({ ...msg, id });
     });
   }
+}
 
+/** Talks to the import workers; progress messages go to the request's onProgress. */
+export class ImportWorker {
+  /** @param {object} coreOptions serialisable loadCore options; @param {{workers?: number}} [o] */
+  constructor(coreOptions, { workers = importWorkerCount() } = {}) {
+    this.size = workers;
+    // All started at once: the helpers load their cores while the first one opens the file.
+    this.channels = Array.from({ length: workers }, () => new Channel(coreOptions));
+    this.ready = this.channels[0].ready;
+    this.lastOpen = null; // the last 'open' message whose file opened (helpers read the same one)
+    this.run = 0;
+  }
+
+  /** Same contract as one worker's messages (web/import-worker.js). */
+  async request(msg, onProgress) {
+    if (msg.type === 'analyze') return this.analyze(msg, onProgress);
+    const result = await this.channels[0].request(msg, onProgress);
+    if (msg.type === 'open' && result.kind !== 'state' && !result.needsMember) {
+      this.lastOpen = { type: 'open', file: msg.file, name: msg.name, member: msg.member };
+      this.lastLayout = result.layout;
+      this.lastKind = result.kind;
+      this.channels[0].opened = this.lastOpen;
+    }
+    return result;
+  }
+
+  /** The other workers of the pool, each holding the current file. */
+  async helpers(count) {
+    const list = this.channels.slice(1, count);
+    await Promise.all(
+      list.map(async (c) => {
+        await c.ready;
+        if (c.opened !== this.lastOpen) {
+          await c.request(this.lastOpen);
+          c.opened = this.lastOpen;
+        }
+      }),
+    );
+    return list;
+  }
+
+  /**
+   * 'analyze' over the workers: heads dealt out in turn, progress merged in file order with the
+   * layer summary of the merged heads so far (as one worker computes it). Resolves to
+   * {done, cancelled}: done counts the heads reported in order.
+   */
+  async analyze(msg, onProgress) {
+    const run = ++this.run;
+    const all = msg.indices ?? null;
+    const first = this.channels[0];
+    if (!this.lastOpen) return first.request(msg, onProgress);
+    const count = all ? all.length : this.lastLayout.layers * this.lastLayout.heads;
+    // Only a .npy is read a head at a time from the File; a .npz or JSON source is held whole by
+    // the worker that opens it, so it stays with one worker (memory: one copy, docs/import.md).
+    const n = this.lastKind === 'npy' ? Math.max(1, Math.min(this.size, count)) : 1;
+    if (n === 1) return first.request(msg, onProgress);
+    const channels = [first, ...(await this.helpers(n))];
+    if (run !== this.run) return { done: 0, cancelled: true };
+    const list = all ?? Array.from({ length: count }, (_, i) => i);
+    const parts = channels.map((_, w) => list.filter((_, i) => i % n === w));
+    const arrived = new Map(); // position in list -> head
+    const merged = []; // heads reported, in order
+    let reported = 0;
+    let chain = Promise.resolve();
+    const flush = () => {
+      while (arrived.has(reported)) {
+        const head = arrived.get(reported);
+        arrived.delete(reported);
+        merged.push({ layer: head.layer, computed: head.computed, summary: head.summary });
+        reported += 1;
+        const done = reported;
+        const sameLayer = merged.filter((r) => r.layer === head.layer);
+        // The summaries come from the first worker's core, in order (its queue is FIFO).
+        const summary = first.request({ type: 'layers', heads: sameLayer });
+        chain = chain.then(async () => {
+          const [layer] = await summary;
+          if (run === this.run) onProgress?.({ type: 'progress', done, total: list.length, head, layer });
+        });
+      }
+    };
+    const results = await Promise.all(
+      channels.map((c, w) =>
+        c.request({ ...msg, indices: parts[w], layers: false }, (m) => {
+          arrived.set((m.done - 1) * n + w, m.head);
+          flush();
+        }),
+      ),
+    );
+    await chain;
+    const cancelled = results.some((r) => r.cancelled);
+    return { done: reported, cancelled };
+  }
+
+  /** Stops the running analysis in every worker (each stops between two heads). */
   cancel() {
-    this.worker.postMessage({ type: 'cancel' });
+    for (const c of this.channels) c.worker.postMessage({ type: 'cancel' });
   }
 }

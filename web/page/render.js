@@ -5,7 +5,7 @@
 // (web/views/, web/lab/) draw; a new view is called from renderViews (or renderLargeViews).
 import { AttentionError } from '../core.js';
 import { LAB_VIEWS } from '../state.js';
-import { h, mount } from '../views/dom.js';
+import { h, mount, patch } from '../views/dom.js';
 import { renderHeatmap } from '../views/heatmap.js';
 import { renderOutput, renderRowPanel } from '../views/rowpanel.js';
 import { renderOverview } from '../views/overview.js';
@@ -34,7 +34,9 @@ export function render(structural) {
     renderPadding();
   }
   syncControls();
-  renderViews();
+  // A structural change (a preset, a new shape, the API's setState) typesets the formulas at once;
+  // a tau, mask or edit step paints its views first and typesets them after (formulas.js).
+  renderViews({ deferFormulas: !structural });
   lessonPanel?.render();
 }
 
@@ -64,14 +66,16 @@ function renderCost() {
   if (c.scoreMacs) parts.push(t('app.cost.scores', { macs: big(c.scoreMacs) }));
   if (c.outputMacs) parts.push(t('app.cost.output', { macs: big(c.outputMacs) }));
   parts.push(results.large ? t('app.cost.worker', { size: mib(c.streamBytes) }) : t('app.cost.page'));
-  $('cost').textContent = t('app.cost', { parts: parts.join(t('app.costSep')) });
+  const text = t('app.cost', { parts: parts.join(t('app.costSep')) });
+  if ($('cost').textContent !== text) $('cost').textContent = text;
 }
 
-export function renderViews() {
+/** Draws the views of the current results; deferFormulas (default true): see renderFormulas. */
+export function renderViews({ deferFormulas = true } = {}) {
   renderCost();
   renderLab();
   try {
-    renderFormulas($('formulas'), { state, results });
+    renderFormulas($('formulas'), { state, results }, { defer: deferFormulas });
   } catch (e) {
     // a display-only panel must never stop the views
     mount($('formulas'), h('p', { class: 'note' }, rejected(e.message, 'app.formulasFailed')));
@@ -198,7 +202,7 @@ async function renderLab() {
   const seq = nextLabSeq();
   const current = state.lab?.view ?? 'none';
   const choices = [['none', t('app.labOff')], ...LAB_VIEWS.filter(hasLabView).map((id) => [id, LAB_TITLES[id]])];
-  mount(
+  patch(
     $('lab-tabs'),
     choices.map(([id, title]) =>
       h(
@@ -227,11 +231,11 @@ async function renderLab() {
   container.classList.remove('stale');
   results.lab = null;
   if (current === 'none') {
-    mount(container, h('p', { class: 'note' }, t('app.labIntro')));
+    patch(container, h('p', { class: 'note' }, t('app.labIntro')));
     return;
   }
   if (results.large) {
-    mount(container, h('p', { class: 'note' }, t('app.labLarge', { max: LARGE_KEYS, n: nK(state) })));
+    patch(container, h('p', { class: 'note' }, t('app.labLarge', { max: LARGE_KEYS, n: nK(state) })));
     return;
   }
   let lab;
@@ -276,7 +280,7 @@ function renderLargeViews() {
   $('panel-tabs').hidden = true;
   $('weights-view').hidden = false;
   $('scores-view').hidden = false;
-  mount(
+  patch(
     $('scores-view'),
     h(
       'div',
@@ -285,9 +289,12 @@ function renderLargeViews() {
       h('p', { class: 'note', id: 'scores-not-drawn' }, t('app.scoresNotDrawn', { nQ, nK })),
     ),
   );
-  const overviewBox = h('div', { id: 'overview-view' });
-  const tileBox = h('div', { id: 'tile-view', class: 'tile-view' });
-  mount($('weights-view'), overviewBox, tileBox);
+  // The overview and tile boxes stay from one draw to the next: their views update in place.
+  const overviewBox = $('overview-view') ?? h('div', { id: 'overview-view' });
+  const tileBox = $('tile-view') ?? h('div', { id: 'tile-view', class: 'tile-view' });
+  if (overviewBox.parentElement !== $('weights-view') || tileBox.previousElementSibling !== overviewBox) {
+    mount($('weights-view'), overviewBox, tileBox);
+  }
   const pick = (query, key) => {
     setZoom([Math.max(0, Math.min(nQ - TILE, query - TILE / 2)), 0, Math.max(0, Math.min(nK - TILE, key - TILE / 2)), 0]);
     update(
@@ -340,7 +347,7 @@ function renderLargeViews() {
         ),
     });
   } else {
-    mount(tileBox, h('p', { class: 'note' }, t('app.tileHint')));
+    patch(tileBox, h('p', { class: 'note' }, t('app.tileHint')));
   }
   renderRowPanel($('row-view'), {
     results: r,

@@ -2,8 +2,13 @@
 // web/vendor/vendor.js; its CSS and fonts in web/vendor/katex/, nothing fetched from elsewhere).
 //
 // API
-//   renderFormulas(container, {state, results})
-//     container  an element; its children are replaced (call again whenever state or results change)
+//   renderFormulas(container, {state, results}, {defer}?)
+//     container  an element; its formulas are updated in place (call again whenever state or
+//                results change): a formula whose TeX (its data-tex) is unchanged keeps its
+//                typeset element, only a changed one is typeset again; defer: a changed formula
+//                keeps its old typesetting (class "stale") until a task two frames later
+//                typesets the latest state (no cache of other states' typesetting is kept: the
+//                page's DOM stays that of the state on screen)
 //     state      the current valid state (docs/state.md): row, tau, mode, heads[head].Q/K/V, tokens
 //     results    the core's results for that state (core.compute(state) / window.attentionPlayground
 //                .results()): scores, weights, output, visible, rows, scale
@@ -202,8 +207,27 @@ const TITLES = {
   'formula-output': 'lab.formulas.output',
 };
 
-/** Renders the selected row's formulas into `container` (see the API at the top). */
-export function renderFormulas(container, { state, results }) {
+// Deferred typesetting (renderFormulas with {defer: true}): the latest request per container,
+// run after the next frame is painted, so a tau step or a drag paints its views first.
+const deferred = new Map(); // container -> {state, results}
+let deferTimer = null;
+
+function runDeferred() {
+  deferTimer = null;
+  const jobs = [...deferred];
+  deferred.clear();
+  for (const [container, args] of jobs) renderFormulas(container, args);
+}
+
+/**
+ * Renders the selected row's formulas into `container` (see the API at the top). Updates in
+ * place: a formula whose TeX is unchanged keeps its typeset element (no KaTeX, no relayout), the
+ * notes are replaced only when their text changed. options.defer: formulas whose TeX changed keep
+ * their old typesetting (marked .stale) until a task after the next frame typesets the latest
+ * state (coalesced: a drag typesets once it pauses for a frame, not on every step).
+ */
+export function renderFormulas(container, { state, results }, { defer = false } = {}) {
+  deferred.delete(container);
   ensureKatexCss(container.ownerDocument);
   const f = formulaTex({ state, results });
   const t = f.row;
@@ -239,12 +263,27 @@ export function renderFormulas(container, { state, results }) {
       ),
     );
   }
+  const root =
+    container.firstElementChild?.classList.contains('formulas') && container.childElementCount === 1 ? container.firstElementChild : null;
+  const oldBlocks = new Map();
+  if (root) for (const b of root.querySelectorAll(':scope > .formula-block')) oldBlocks.set(b.dataset.line, b);
+  let stale = false;
   for (const line of f.lines) {
+    const title = TITLES[line.id] ? tr(TITLES[line.id]) : '';
+    const old = oldBlocks.get(line.id);
+    if (old && (old.lastElementChild.dataset.tex === line.tex || defer)) {
+      if (old.firstElementChild.textContent !== title) old.firstElementChild.textContent = title;
+      const isStale = old.lastElementChild.dataset.tex !== line.tex;
+      old.classList.toggle('stale', isStale);
+      stale ||= isStale;
+      nodes.push(old);
+      continue;
+    }
     nodes.push(
       h(
         'div',
-        { class: 'formula-block' },
-        h('div', { class: 'formula-note' }, TITLES[line.id] ? tr(TITLES[line.id]) : ''),
+        { class: 'formula-block', dataset: { line: line.id } },
+        h('div', { class: 'formula-note' }, title),
         formula(line.id, line.tex),
       ),
     );
@@ -252,5 +291,33 @@ export function renderFormulas(container, { state, results }) {
   if (!f.empty && !f.large && !f.lines.some((l) => l.id === 'formula-output')) {
     nodes.push(h('p', { class: 'formula-note' }, tr('lab.formulas.noValues')));
   }
-  mount(container, h('div', { class: 'formulas' }, nodes));
+  if (!root) {
+    mount(container, h('div', { class: 'formulas' }, nodes));
+  } else {
+    patchChildren(root, nodes);
+  }
+  if (stale) {
+    deferred.set(container, { state, results });
+    // After the frame that shows the change (and the next one) is painted.
+    deferTimer ??= requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(runDeferred, 0)));
+  }
+}
+
+/**
+ * Makes `parent`'s children `nodes` with the fewest moves: a new note equal to a current one keeps
+ * the current one, children not kept are removed first, the kept ones stay where they are.
+ */
+function patchChildren(parent, nodes) {
+  const spare = [...parent.children].filter((c) => !nodes.includes(c) && !c.classList.contains('formula-block'));
+  const list = nodes.map((node) => {
+    if (node.parentNode === parent) return node;
+    const i = spare.findIndex((c) => c.isEqualNode(node));
+    return i >= 0 ? spare.splice(i, 1)[0] : node;
+  });
+  for (const c of [...parent.childNodes]) if (!list.includes(c)) c.remove();
+  let at = parent.firstChild;
+  for (const node of list) {
+    if (at === node) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
 }

@@ -1,6 +1,6 @@
 // Views of mode "x" (multi-head from X) and of the gated head output. Functions of the results the
 // core computed (results.layer, results.gate; docs/state.md): they draw numbers, they compute none.
-import { h, mount } from './dom.js';
+import { h, mount, patch } from './dom.js';
 import { fmtCell, fmtMetric, showToken } from './format.js';
 import { renderHeatmap } from './heatmap.js';
 import { t } from '../i18n.js';
@@ -155,7 +155,7 @@ export function renderGate(container, o) {
   const gate = results.gate;
   const explain = t('app.gate.explain');
   if (!gate) {
-    mount(
+    patch(
       container,
       h('div', { class: 'view-head' }, h('h3', {}, t('app.gate')), h('p', { class: 'note' }, explain)),
       h('p', { class: 'note', id: 'gate-off' }, t('app.gate.off')),
@@ -163,7 +163,7 @@ export function renderGate(container, o) {
     return;
   }
   const tokens = state.tokens.queries;
-  mount(
+  patch(
     container,
     h('div', { class: 'view-head' }, h('h3', {}, t('app.gate.tableTitle')), h('p', { class: 'note' }, explain)),
     h(

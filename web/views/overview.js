@@ -1,11 +1,12 @@
 // Overview of a large weight matrix: the core's pooled grid (each cell the max or mean of a block
 // of (query, key) cells) drawn on a canvas, with the pooling stated on screen. Clicking a cell asks
 // for a full-resolution tile around it. A function of its inputs: no maths beyond colouring.
-import { h, mount } from './dom.js';
+import { h, patch } from './dom.js';
 import { renderLegend } from './heatmap.js';
-import { paletteColour, parseRgb } from './palette.js';
+import { paletteRgbInto } from './palette.js';
 import { t } from '../i18n.js';
 
+const MASKED_RGB = [221, 226, 232]; // a cell with no visible key: light grey
 const SIZE = 480; // drawn size in CSS pixels
 const STEP = 16; // arrow keys move the zoomed tile this many queries or keys (Shift: 32)
 let keyboardFocus = false; // the canvas had the keyboard focus when the page redrew it
@@ -24,39 +25,19 @@ let keyboardFocus = false; // the canvas had the keyboard focus when the page re
  * @param {(query: number, key: number) => void} o.onPick
  */
 export function renderOverview(container, o) {
-  const canvas = h('canvas', {
-    width: o.cols,
-    height: o.rows,
-    class: 'overview',
-    id: 'overview-canvas',
-    role: 'img',
-    tabindex: '0',
-    'aria-describedby': 'overview-pooling',
-    'aria-label': t('a11y.overviewName', { nQ: o.nQ, nK: o.nK, pool: t(`a11y.pool.${o.pool}`), rows: o.rows, cols: o.cols }),
-  });
-  // Keyboard zoom: arrows move the tile (its centre) by STEP, Shift by 2 STEP; Enter zooms at the
-  // selected row. The tile's query row becomes the selected row, as a click does.
-  const centre = o.tile
-    ? [Math.floor((o.tile[0] + o.tile[1]) / 2), Math.floor((o.tile[2] + o.tile[3]) / 2)]
-    : [o.selectedRow, Math.min(o.nK - 1, o.selectedRow)];
-  canvas.addEventListener('keydown', (ev) => {
-    const step = ev.shiftKey ? 2 * STEP : STEP;
-    const move = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step], Enter: [0, 0] }[ev.key];
-    if (!move) return;
-    ev.preventDefault();
-    keyboardFocus = true;
-    const query = Math.min(o.nQ - 1, Math.max(0, (ev.key === 'Enter' && !o.tile ? o.selectedRow : centre[0]) + move[0]));
-    const key = Math.min(o.nK - 1, Math.max(0, centre[1] + move[1]));
-    o.onPick(query, key);
-  });
-  canvas.addEventListener('blur', (ev) => {
-    if (ev.relatedTarget) keyboardFocus = false;
-  });
+  // The canvas is kept from one draw to the next (same grid size): its listeners read the latest
+  // inputs, the pixels are painted again, the text and marks around it change in place.
+  let canvas = container.querySelector('#overview-canvas');
+  if (!canvas || canvas.width !== o.cols || canvas.height !== o.rows) canvas = overviewCanvas(o);
+  canvas.overview = o;
+  canvas.setAttribute(
+    'aria-label',
+    t('a11y.overviewName', { nQ: o.nQ, nK: o.nK, pool: t(`a11y.pool.${o.pool}`), rows: o.rows, cols: o.cols }),
+  );
   const { hi, saturates } = paintGrid(canvas, o.grid, o.rows, o.cols);
   const scale = SIZE / Math.max(o.rows, o.cols);
   canvas.style.setProperty('width', `${Math.round(o.cols * scale)}px`);
   canvas.style.setProperty('height', `${Math.round(o.rows * scale)}px`);
-  const frame = h('div', { class: 'overview-frame' }, canvas);
   const marks = [];
   const rowY = ((o.selectedRow + 0.5) / o.nQ) * o.rows * scale;
   marks.push(h('div', { class: 'overview-row', style: { top: `${rowY}px`, width: `${Math.round(o.cols * scale)}px` } }));
@@ -74,19 +55,14 @@ export function renderOverview(container, o) {
       }),
     );
   }
-  frame.append(...marks);
-  canvas.addEventListener('click', (ev) => {
-    const rect = canvas.getBoundingClientRect();
-    const query = Math.min(o.nQ - 1, Math.floor(((ev.clientY - rect.top) / rect.height) * o.nQ));
-    const key = Math.min(o.nK - 1, Math.floor(((ev.clientX - rect.left) / rect.width) * o.nK));
-    o.onPick(query, key);
-  });
+  const oldFrame = canvas.parentElement?.classList.contains('overview-frame') && container.contains(canvas) ? canvas.parentElement : null;
+  const frame = oldFrame ? patch(oldFrame, canvas, ...marks) : h('div', { class: 'overview-frame' }, canvas, ...marks);
   const blockR = o.nQ / o.rows;
   const blockC = o.nK / o.cols;
   const pool = t(`app.pool.${o.pool}`);
   const block =
     blockR === 1 && blockC === 1 ? t('app.overview.oneCell') : t('app.overview.block', { pool, r: fmtBlock(blockR), c: fmtBlock(blockC) });
-  mount(
+  patch(
     container,
     h(
       'div',
@@ -105,6 +81,46 @@ export function renderOverview(container, o) {
   if (keyboardFocus && (!document.activeElement || document.activeElement === document.body)) canvas.focus();
 }
 
+/** A new overview canvas; its listeners act on canvas.overview, the inputs of the latest draw. */
+function overviewCanvas(first) {
+  const canvas = h('canvas', {
+    width: first.cols,
+    height: first.rows,
+    class: 'overview',
+    id: 'overview-canvas',
+    role: 'img',
+    tabindex: '0',
+    'aria-describedby': 'overview-pooling',
+  });
+  // Keyboard zoom: arrows move the tile (its centre) by STEP, Shift by 2 STEP; Enter zooms at the
+  // selected row. The tile's query row becomes the selected row, as a click does.
+  canvas.addEventListener('keydown', (ev) => {
+    const o = canvas.overview;
+    const centre = o.tile
+      ? [Math.floor((o.tile[0] + o.tile[1]) / 2), Math.floor((o.tile[2] + o.tile[3]) / 2)]
+      : [o.selectedRow, Math.min(o.nK - 1, o.selectedRow)];
+    const step = ev.shiftKey ? 2 * STEP : STEP;
+    const move = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step], Enter: [0, 0] }[ev.key];
+    if (!move) return;
+    ev.preventDefault();
+    keyboardFocus = true;
+    const query = Math.min(o.nQ - 1, Math.max(0, (ev.key === 'Enter' && !o.tile ? o.selectedRow : centre[0]) + move[0]));
+    const key = Math.min(o.nK - 1, Math.max(0, centre[1] + move[1]));
+    o.onPick(query, key);
+  });
+  canvas.addEventListener('blur', (ev) => {
+    if (ev.relatedTarget) keyboardFocus = false;
+  });
+  canvas.addEventListener('click', (ev) => {
+    const o = canvas.overview;
+    const rect = canvas.getBoundingClientRect();
+    const query = Math.min(o.nQ - 1, Math.floor(((ev.clientY - rect.top) / rect.height) * o.nQ));
+    const key = Math.min(o.nK - 1, Math.floor(((ev.clientX - rect.left) / rect.width) * o.nK));
+    o.onPick(query, key);
+  });
+  return canvas;
+}
+
 /**
  * Paints a rows x cols grid of weights (row-major; NaN = no visible key, light grey) onto a canvas
  * of that many pixels. The colour scale spans 0 .. the 99th percentile of the cells (a few cells
@@ -121,10 +137,12 @@ export function paintGrid(canvas, grid, rows, cols) {
   const top = sorted.length ? sorted[sorted.length - 1] : 0;
   let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
   if (!(hi > 0)) hi = top > 0 ? top : 1;
+  const px = image.data;
   for (let i = 0; i < rows * cols; i++) {
     const x = grid[i];
-    const [r, g, b] = Number.isNaN(x) ? [221, 226, 232] : parseRgb(paletteColour(x / hi));
-    image.data.set([r, g, b, 255], 4 * i);
+    if (Number.isNaN(x)) px.set(MASKED_RGB, 4 * i);
+    else paletteRgbInto(x / hi, px, 4 * i);
+    px[4 * i + 3] = 255;
   }
   ctx.putImageData(image, 0, 0);
   return { hi, saturates: top > hi };

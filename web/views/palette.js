@@ -48,6 +48,27 @@ export function paletteColour(t, id = current) {
   return (SCALES[id] ?? SCALES.viridis)(x);
 }
 
+const RGB_LEVELS = 1024; // d3's viridis, cividis and magma are ramps of 256 colours: no loss
+const rgbTables = new Map(); // palette id -> Uint8Array of RGB_LEVELS x [r, g, b]
+
+/**
+ * [r, g, b] of t in [0, 1] on the palette, from a table of RGB_LEVELS colours made once per
+ * palette (for canvases that colour thousands of cells per draw). Writes into `out` at `at`.
+ */
+export function paletteRgbInto(t, out, at, id = current) {
+  let table = rgbTables.get(id);
+  if (!table) {
+    table = new Uint8Array(RGB_LEVELS * 3);
+    for (let i = 0; i < RGB_LEVELS; i++) table.set(parseRgb(paletteColour(i / (RGB_LEVELS - 1), id)), 3 * i);
+    rgbTables.set(id, table);
+  }
+  const x = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
+  const k = 3 * Math.round(x * (RGB_LEVELS - 1));
+  out[at] = table[k];
+  out[at + 1] = table[k + 1];
+  out[at + 2] = table[k + 2];
+}
+
 /** [r, g, b] (0..255) of a CSS colour "rgb(...)" or "#rrggbb". */
 export function parseRgb(colour) {
   if (colour.startsWith('#')) {

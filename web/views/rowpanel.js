@@ -1,5 +1,5 @@
 // The selected query row: its metrics as numbers, its weights as labelled bars, its output.
-import { h, mount } from './dom.js';
+import { h, patch } from './dom.js';
 import { fmtCell, fmtMetric, showToken } from './format.js';
 import { t } from '../i18n.js';
 
@@ -57,7 +57,7 @@ export function renderRowPanel(container, o) {
     );
   });
   const out = r.output[row] ?? [];
-  mount(
+  patch(
     container,
     h(
       'div',
@@ -106,7 +106,7 @@ export function renderRowPanel(container, o) {
 export function renderOutput(container, o) {
   const out = o.results.output;
   const dv = o.results.dV;
-  mount(
+  patch(
     container,
     h(
       'div',
