@@ -56,7 +56,7 @@ const V4 = [
 
 // ---- the runs ----------------------------------------------------------------------------------
 const LANGS = {
-  'zh-CN': { title: '引导实验：从加权平均到自注意力', check: (frame) => englishWords(frame, '#lesson-answer', { minTexts: 3 }) },
+  'zh-CN': { title: '交互实验：从加权平均到自注意力', check: (frame) => englishWords(frame, '#lesson-answer', { minTexts: 3 }) },
   // The English course page's editor drops the iframe's allow="clipboard-write" (or the snippet is
   // older than it): step 5's Copy then selects the link for Ctrl+C, without a console error.
   en: { title: null, check: (frame) => cjkText(frame, '#lesson-answer', { minTexts: 3 }), noClipboard: true },

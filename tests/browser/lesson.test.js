@@ -313,7 +313,7 @@ describe('guided lesson', () => {
     const enAnswer = await text('#lesson-s4-output');
     const url = await page.evaluate(() => window.attentionPlayground.shareUrl());
     await reload(`${url.replace(/&lang=[^&]*/, '')}&lang=zh-CN`);
-    assert.equal(await text('#lesson-title'), '引导实验：从加权平均到自注意力');
+    assert.equal(await text('#lesson-title'), '交互实验：从加权平均到自注意力');
     assert.equal(await text('#lesson-s4-output'), enAnswer, 'numbers identical in both languages');
     const panelText = await text('#lesson-panel');
     assert.ok(!/lesson\.[a-z]/.test(panelText), 'no missing string key shown');

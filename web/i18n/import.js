@@ -31,7 +31,7 @@ const PAIRS = {
   'import.readAs': ['read values as', '数值解读为'],
   'import.reading.auto': ['auto (probabilities, else ask)', '自动（先按概率解读，不符合时再询问）'],
   'import.reading.weights': ['attention weights (probabilities)', '注意力权重（概率）'],
-  'import.reading.logits': ['scores / logits (softmax applied)', '得分 / logits（先做 softmax）'],
+  'import.reading.logits': ['scores / logits (softmax applied)', '分数 / logits（先做 softmax）'],
   'import.cancel': ['Cancel', '取消'],
   'import.member': ['array in the {npz}', '{npz} 中的数组'],
   'import.memberGo': ['Read this array', '读取这个数组'],
@@ -40,11 +40,11 @@ const PAIRS = {
   'import.sortAria': ['sort heads by', '注意力头的排序依据'],
   'import.sort.order': ['layer, head', '层、头的顺序'],
   'import.sort.meanNormalizedEntropy': ['mean normalised entropy', '平均归一化熵'],
-  'import.sort.meanEntropy': ['mean entropy (nats)', '平均熵（nats）'],
+  'import.sort.meanEntropy': ['mean entropy (nats)', '平均熵（奈特）'],
   'import.sort.meanNEff': ['mean N_eff', '平均有效上下文大小 N_eff'],
   'import.sort.meanTopKMass': ['mean top-k mass', '平均 top-k 质量'],
   'import.sort.meanSinkMass': ['mean sink mass', '平均注意力汇质量'],
-  'import.sort.confidence': ['pattern score', '模式得分'],
+  'import.sort.confidence': ['pattern score', '模式分数'],
   'import.desc': ['descending', '降序'],
   'import.pattern': ['pattern', '模式'],
   'import.filterAria': ['show heads with pattern', '只显示该模式的注意力头'],
@@ -161,7 +161,7 @@ const PAIRS = {
   'import.sum.notProbabilities': [
     '{n} of {total} heads are not probabilities ({where}: {why}). ' +
       'They look like scores (logits): read them as logits to get softmax weights.',
-    '{total} 个头中有 {n} 个不是概率（{where}：{why}）。它们看起来像得分（logits）：按 logits 解读即可得到 softmax 权重。',
+    '{total} 个头中有 {n} 个不是概率（{where}：{why}）。它们看起来像分数（logits）：按 logits 解读即可得到 softmax 权重。',
   ],
   'import.sum.rowSumWarning': [
     (v) =>
@@ -184,7 +184,7 @@ const PAIRS = {
   'import.card.title': ['{name} (layer {layer}, head {head}): {label}', '{name}（第 {layer} 层，第 {head} 个头）：{label}'],
   'import.card.titleMetrics': [
     ', pattern score {score}, mean normalised entropy {hn}, mean sink mass {sink}, mean N_eff {neff}',
-    '，模式得分 {score}，平均归一化熵 {hn}，平均注意力汇质量 {sink}，平均 N_eff {neff}',
+    '，模式分数 {score}，平均归一化熵 {hn}，平均注意力汇质量 {sink}，平均 N_eff {neff}',
   ],
   'import.card.metrics': ['Hₙ {hn} · sink {sink}', 'Hₙ {hn} · 汇 {sink}'],
   'import.card.flagTitle': [
@@ -204,8 +204,8 @@ const PAIRS = {
   'import.col.patterns': ['patterns', '模式'],
   'import.col.verdict': ['verdict', '判定'],
   'import.col.pattern': ['pattern', '模式'],
-  'import.col.score': ['score', '得分'],
-  'import.col.meanH': ['mean H (nats)', '平均 H（nats）'],
+  'import.col.score': ['score', '分数'],
+  'import.col.meanH': ['mean H (nats)', '平均 H（奈特）'],
   'import.col.meanTopK': ['mean top-k', '平均 top-k'],
   'import.col.meanSink': ['mean sink', '平均汇质量'],
   'import.verdict.probabilities': ['probabilities', '概率'],
@@ -264,13 +264,13 @@ const PAIRS = {
   ],
   'import.detail.summary': [
     'mean H {h} nats · mean Hₙ {hn} · mean N_eff {neff} · mean top-2 mass {topk} · mean sink mass {sink} · empty rows {empty}',
-    '平均熵 H {h} nats · 平均归一化熵 Hₙ {hn} · 平均 N_eff {neff} · 平均 top-2 质量 {topk} · 平均注意力汇质量 {sink} · 空行 {empty}',
+    '平均熵 H {h} 奈特 · 平均归一化熵 Hₙ {hn} · 平均 N_eff {neff} · 平均 top-2 质量 {topk} · 平均注意力汇质量 {sink} · 空行 {empty}',
   ],
-  'import.detail.scores': ['Pattern scores: ', '各模式得分：'],
+  'import.detail.scores': ['Pattern scores: ', '各模式分数：'],
   'import.detail.rowsSummary': ['Per-row metrics ({n} queries)', '逐行指标（{n} 个查询）'],
   'import.rowCol.query': ['query', '查询'],
   'import.rowCol.token': ['token', '词元'],
-  'import.rowCol.H': ['H (nats)', 'H（nats）'],
+  'import.rowCol.H': ['H (nats)', 'H（奈特）'],
   'import.rowCol.Hn': ['Hₙ', 'Hₙ'],
   'import.rowCol.N_eff': ['N_eff', 'N_eff'],
   'import.rowCol.topKMass': ['top-k mass', 'top-k 质量'],
