@@ -91,7 +91,7 @@ for (const [lang, spec] of Object.entries(LANGS)) {
         import_hide: '1',
         lab_hide: '1',
       });
-      assert.deepEqual(JSON.parse(params.get('lesson')), { step: 1, predictions: {}, revealed: [] }, 'the lesson is in the link');
+      assert.deepEqual(JSON.parse(params.get('lesson')), { step: 1, predictions: {}, revealed: [], done: [] }, 'the lesson is in the link');
       assert.ok(snippet.includes(`src="${link.replace(/&/g, '&amp;')}"`), 'the snippet frames the link');
       await page.keyboard.press('Escape');
       await context.close();
@@ -124,7 +124,7 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         { lang, embed: true, hidden: [false, false, false], lesson: true, current: 'lesson-step-1', title: undefined, tabs: false },
       );
       if (spec.title) assert.equal(seen.title, spec.title);
-      assert.deepEqual((await getState(frame)).lesson, { step: 1, predictions: {}, revealed: [] });
+      assert.deepEqual((await getState(frame)).lesson, { step: 1, predictions: {}, revealed: [], done: [] });
       await fitted('at load');
       await host.screenshot({ path: screenshotPath(`course-e2e-${lang}-step1`) });
     });
@@ -232,9 +232,10 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         }),
       );
       near(a1[1], 1 / (1 + Math.exp(0.5)), 1e-12, 'independent check of the arithmetic');
+      await chooseRadio('redistribute', 'others-fall', ['others-fall', 'others-same', 'sum-grows']);
       await reveal(1);
       includesAll(await answerText(), [a1[0], a1[1], start1[0], start1[1], 0.5], 'step 1');
-      assert.deepEqual(await verdicts(), { rise: 'true' });
+      assert.deepEqual(await verdicts(), { rise: 'true', redistribute: 'true' });
       await next(1);
 
       // Step 2: predict entropy up and sums yes, double τ with the panel's button, reveal.

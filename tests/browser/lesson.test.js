@@ -75,7 +75,7 @@ describe('guided lesson', () => {
   test('the guided preset starts the lesson at step 1 on worked example 1; the panel shows scores beside weights', async () => {
     assert.equal(await page.isVisible('#lesson-panel'), false, 'no lesson in the default state');
     await choosePreset(page, 'lessonGuided');
-    assert.deepEqual(await lesson(), { step: 1, predictions: {}, revealed: [] });
+    assert.deepEqual(await lesson(), { step: 1, predictions: {}, revealed: [], done: [] });
     assert.ok(await page.isVisible('#lesson-panel'));
     assert.equal(await attr('#lesson-step-1', 'aria-current'), 'step');
     assert.equal(await attr('#lesson-toggle', 'aria-pressed'), 'true');
@@ -109,6 +109,10 @@ describe('guided lesson', () => {
     assert.equal(await focused(), 'lesson-key-1');
     assert.match(await attr('#lesson-key-1', 'aria-valuetext'), /\(0\.5, 1\)/);
     assert.match(await text('#lesson-plane-status'), /0\.5, 1/);
+    // How the whole row redistributes (the article's question): a radio, by keyboard too.
+    await tabTo('lesson-p-redistribute-others-fall');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.redistribute === 'others-fall');
     await tabTo('lesson-reveal');
     await page.keyboard.press('Enter');
     assert.deepEqual((await lesson()).revealed, [1]);
@@ -118,6 +122,7 @@ describe('guided lesson', () => {
     assert.ok(shown.includes(four(a[1])) && shown.includes(four(a[0])), shown);
     assert.ok(shown.includes(four(1 / (Math.E + 1))), 'the weight at the start beside the new one');
     assert.equal(await verdict('rise'), 'true');
+    assert.equal(await verdict('redistribute'), 'true');
     near(await dataValue('#lesson-s1-weight-1'), a[1], 1e-6, 'a_2 after the move');
     near(await dataValue('#lesson-s1-score-1'), 0.5, 1e-7, 's_2 after the move');
     assert.equal(await page.isDisabled('#lesson-p-rise-0'), true, 'the prediction is locked after the reveal');
@@ -337,6 +342,7 @@ describe('guided lesson', () => {
       assert.equal((await getState(page)).lesson.step, 1, id);
       assert.ok(await page.isVisible('#lesson-panel'), id);
       await page.click('#lesson-p-rise-0');
+      await page.click('#lesson-p-redistribute-others-fall');
       await page.click('#lesson-reveal');
       assert.ok((await text('#lesson-answer')).length > 0, id);
       await page.click('#lesson-hide');
@@ -383,7 +389,17 @@ describe('guided lesson', () => {
       4: () => page.click('#lesson-s4-change'),
       5: async () => {},
     };
-    const all = { rise: [0], entropy: 'up', sums: 'yes', zeros: [1], renorm: 'same', scores: 'change', largest: 'no', reproduce: 'yes' };
+    const all = {
+      rise: [0],
+      redistribute: 'others-fall',
+      entropy: 'up',
+      sums: 'yes',
+      zeros: [1],
+      renorm: 'same',
+      scores: 'change',
+      largest: 'no',
+      reproduce: 'yes',
+    };
     for (const lang of ['zh-CN', 'en']) {
       await choosePreset(page, 'lessonGuided');
       const start = {

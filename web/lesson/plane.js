@@ -26,11 +26,13 @@ const f = (x) => fmtMetric(x, 3);
 
 /** The box of an SVG text of `size` px at (x, y) (its baseline), estimated from its length. */
 function textBox(x, y, text, anchor, size) {
-  const w = [...text].length * size * 0.58 + 2;
+  const w = [...text].length * size * 0.62 + 3;
   const left = anchor === 'end' ? x - w : anchor === 'middle' ? x - w / 2 : x;
-  return { x: left, y: y - size * 0.85, w, h: size * 1.05 };
+  return { x: left, y: y - size * 1.0, w, h: size * 1.3 };
 }
 const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+const overlapArea = (a, b) =>
+  Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
 
 export function createPlane({ onMove, onHome, t }) {
   let range = 1.5; // half-width of the shown square in data units (grows to fit the points)
@@ -93,27 +95,25 @@ export function createPlane({ onMove, onHome, t }) {
     });
     for (const d of dots) taken.push({ x: d.cx - d.r, y: d.cy - d.r, w: 2 * d.r, h: 2 * d.r });
     const place = (cx, cy, r, text, size) => {
-      const g = r + 3;
-      const spots = [
-        [g, -g, 'start'],
-        [g, g + size, 'start'],
-        [-g, -g, 'end'],
-        [-g, g + size, 'end'],
-        [0, -g - 2, 'middle'],
-        [0, g + size + 2, 'middle'],
-        [g + 6, -g - 12, 'start'],
-        [-g - 6, g + size + 12, 'end'],
-      ];
+      const spots = [];
+      for (const g of [r + 3, r + 14, r + 28]) {
+        spots.push([g, -g, 'start'], [g, g + size, 'start'], [-g, -g, 'end'], [-g, g + size, 'end']);
+        spots.push([0, -g - 2, 'middle'], [0, g + size + 2, 'middle']);
+      }
+      let best = null;
       for (const [dx, dy, anchor] of spots) {
         const b = textBox(cx + dx, cy + dy, text, anchor, size);
         if (free(b)) {
           taken.push(b);
           return { x: cx + dx, y: cy + dy, anchor };
         }
+        // Else the spot inside the plane that covers the least of what is already placed.
+        const inside = b.x >= 0 && b.x + b.w <= SIZE && b.y >= 0 && b.y + b.h <= SIZE;
+        const cover = taken.reduce((acc, o) => acc + overlapArea(o, b), 0) + (inside ? 0 : 1e6);
+        if (!best || cover < best.cover) best = { cover, b, at: { x: cx + dx, y: cy + dy, anchor } };
       }
-      const b = textBox(cx + g, cy - g, text, 'start', size);
-      taken.push(b);
-      return { x: cx + g, y: cy - g, anchor: 'start' };
+      taken.push(best.b);
+      return best.at;
     };
     const keyLabels = hd.K.map((k, j) => {
       const text = `${showToken(state.tokens.keys[j])} ${f(results.weights[state.row][j])}`;
@@ -180,7 +180,7 @@ export function createPlane({ onMove, onHome, t }) {
               dataset: { x: String(k[0]), y: String(k[1]) },
             },
             // A larger transparent target for the pointer; the radius shows the weight.
-            svg('circle', { r: 14, class: 'lesson-key-hit' }),
+            svg('circle', { r: 22, class: 'lesson-key-hit' }), // 44 px across: a touch target (WCAG 2.5.5)
             svg('circle', { r: 5 + 9 * weight, class: 'lesson-key-dot' }),
             svg(
               'text',

@@ -569,8 +569,12 @@ struct LessonChoice {
 /// whose weight rises in step 1; cells t * n_k + j that become zero in step 3).
 const std::vector<LessonChoice>& lesson_choices() {
     static const std::vector<LessonChoice> c = {
-        {"entropy", {"up", "down", "same"}}, {"sums", {"yes", "no"}},    {"renorm", {"same", "renormalised", "less"}},
-        {"scores", {"change", "same"}},      {"largest", {"yes", "no"}}, {"reproduce", {"yes", "no"}},
+        {"entropy", {"up", "down", "same"}},
+        {"sums", {"yes", "no"}},
+        {"renorm", {"same", "renormalised", "less"}},
+        {"scores", {"change", "same"}},
+        {"largest", {"yes", "no"}},
+        {"reproduce", {"yes", "no"}},
         // step 1: how the rest of the row answers one key's rise; the three 常见误区 checks
         {"redistribute", {"others-fall", "others-same", "sum-grows"}},
         {"myth1", {"right", "wrong"}},
@@ -627,7 +631,10 @@ oj read_lesson(const oj* v) {
     // The exercises the student marked done (标记完成): 1..kLessonExercises.
     const oj* d = own(lesson, "done");
     oj done = read_index_list(undefined(d) ? &none : d, "lesson.done", kLessonExercises, kLessonExercises, 1);
-    return {{"step", step}, {"predictions", std::move(predictions)}, {"revealed", std::move(revealed)}, {"done", std::move(done)}};
+    return {{"step", step},
+            {"predictions", std::move(predictions)},
+            {"revealed", std::move(revealed)},
+            {"done", std::move(done)}};
 }
 
 // --- The state ---------------------------------------------------------------------------------
@@ -835,7 +842,11 @@ std::string schema_json() {
                 {"maxStringLength", kMaxStringLength}}},
               {"modes", {"qkv", "logits", "weights", "x"}},
               {"labViews", lab_view_names()},
-              {"lesson", {{"steps", kLessonSteps}, {"exercises", kLessonExercises}, {"choices", lesson_choices_json}, {"lists", lists}}},
+              {"lesson",
+               {{"steps", kLessonSteps},
+                {"exercises", kLessonExercises},
+                {"choices", lesson_choices_json},
+                {"lists", lists}}},
               {"rowDefaults", {{"topK", row.top_k}, {"sinkKeys", row.sink_keys}, {"delta", row.delta}}}};
     return out.dump();
 }
