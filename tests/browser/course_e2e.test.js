@@ -325,7 +325,8 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       s = await state();
       const fragment = (await frame.inputValue('#lesson-s5-link')).split('#')[1];
       assert.ok(statesEqual(decodeLink(fragment), s), "the step's link holds the state on screen");
-      assert.ok((await answerText()).includes(String(fragment.length)), "the answer names the link's length");
+      const whole = await frame.inputValue('#lesson-s5-link');
+      assert.ok((await answerText()).includes(String(whole.length)), "the answer names the link's length (the whole link's, as Copy does)");
       assert.deepEqual(await frame.$$eval('#lesson-a5-checks li', (lis) => lis.map((li) => li.dataset.ok)), [
         'true',
         'true',
@@ -353,6 +354,7 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       assert.deepEqual(s.lesson.revealed, [1, 2, 3, 4, 5]);
       assert.deepEqual(s.lesson.predictions, {
         rise: [1],
+        redistribute: 'others-fall',
         entropy: 'up',
         sums: 'yes',
         zeros: future.map(([i, j]) => i * n + j),

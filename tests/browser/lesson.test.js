@@ -132,6 +132,7 @@ describe('guided lesson', () => {
   test('a key dragged with the mouse moves in one undo step; Home puts it back', async () => {
     const before = (await getState(page)).heads[0].K;
     const box = await page.$eval('#lesson-key-0 .lesson-key-dot', (el) => {
+      el.scrollIntoView({ block: 'center' }); // the panel is taller than the screen
       const r = el.getBoundingClientRect();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     });

@@ -72,6 +72,9 @@ export function initLesson(pageCtx) {
   let lastStep = 0;
   // Progress per class link (progress.js): keyed by the link the page was opened with.
   const progress = createProgress(location.hash);
+  // Only a link that holds a lesson (a class link) takes its saved progress back on opening; a
+  // lesson started later (a preset, the header button) starts as asked.
+  const openedOnLesson = /(^#|&)lesson=/.test(location.hash);
   let restoreChecked = false; // the saved progress is looked at once, on the first lesson render
   let storageNoted = false; // "no storage here" is said once
   let restoredStep = 0; // the step the saved progress was restored at (a note says so), 0: none
@@ -162,6 +165,7 @@ export function initLesson(pageCtx) {
   function restoreOnce(s) {
     if (restoreChecked) return false;
     restoreChecked = true;
+    if (!openedOnLesson) return false;
     const saved = savedState();
     if (!saved || statesEqual(saved, s)) return false;
     restoredStep = saved.lesson.step;
