@@ -70,7 +70,7 @@ const PAIRS = {
     'The same scores z = S / τ of every row, normalised three ways. Softmax gives every visible key some weight; ' +
       'sparsemax and α-entmax (α > 1) can give exactly 0, so the attention graph loses edges. Entropy in nats over the non-zero weights.',
     '对每一行的同一组分数 z = S / τ 用三种方式归一化。softmax 给每个可见键都分配一些权重；sparsemax 和 α-entmax（α > 1）' +
-      '可以给出精确的 0，注意力图因此失去一些边。熵以 奈特 为单位，只在非零权重上计算。',
+      '可以给出精确的 0，注意力图因此失去一些边。熵以奈特为单位，只在非零权重上计算。',
   ],
   'lab.norm.help.softmax': [
     'exp(z) / Σ exp: every visible key gets weight > 0 (exact zeros only by underflow)',
@@ -130,7 +130,7 @@ const PAIRS = {
   'lab.sink.legend.content': ['(1−s)·H(c): spread over the content keys', '(1−s)·H(c)：在内容键之间的分散程度'],
   'lab.sink.rowsCaption': [
     'Each row of {name}: H = h(s) + {parts}(1−s)·H(c), nats',
-    '{name} 的每一行：H = h(s) + {parts}(1−s)·H(c)，单位 奈特',
+    '{name} 的每一行：H = h(s) + {parts}(1−s)·H(c)，单位为奈特',
   ],
   'lab.sink.col.parts': ['H = parts', 'H = 各部分'],
   'lab.sink.col.residual': ['residual', '残差'],

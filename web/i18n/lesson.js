@@ -29,7 +29,7 @@ export default {
     'lesson.s4.do':
       'Keep the weights fixed (leave Q and K alone) and change one value: the scores stay as they are, while the output follows the content.',
     'lesson.s5.do':
-      'Reset the step, then share the link of this state. Read it back and check that the matrix, the mask and the current step are reproduced.',
+      'Reset the step, then share the link of this state: open it below or in a new tab, and check that the matrix, the mask and the current step are reproduced.',
     'lesson.predictTitle': 'Your prediction',
     'lesson.predictNote': 'Record your prediction first; then do the step and reveal the answer.',
     'lesson.lockedNote': 'The answer is shown, so the prediction is locked. “Predict again” unlocks it.',
@@ -276,7 +276,7 @@ export default {
     'lesson.s2.do': '改变缩放或温度（用这里的按钮，或左侧控制区），观察所选行的权重熵如何变化，同时确认每行和仍为一。',
     'lesson.s3.do': '开启因果掩码，逐行核对未来位置为零，且允许位置重新归一化。',
     'lesson.s4.do': '固定权重（不改 Q 和 K），只改变一个值：确认分数矩阵不变，而输出随内容变化。',
-    'lesson.s5.do': '重置本步，再分享这个状态的链接：把链接读回来，核对矩阵、掩码和当前步骤能够复现。',
+    'lesson.s5.do': '重置本步，再分享这个状态的链接：在下方或新标签页中打开它，核对矩阵、掩码和当前步骤能够复现。',
     'lesson.predictTitle': '你的预测',
     'lesson.predictNote': '先记录预测，再动手操作，最后查看答案。',
     'lesson.lockedNote': '答案已显示，预测已锁定；点“重新预测”可解锁。',
@@ -453,7 +453,7 @@ export default {
     'lesson.e2.outputs': 'V = {v} 时，输出 A V 依次为 {o}。',
     'lesson.e2.same23': '第 2、3 行结果恰好相同，但权重分布不同：只查看输出值无法反推出唯一注意力矩阵。',
     'lesson.e2.notSame23': '第 2、3 行的输出已不再相同（值已被改变）。',
-    'lesson.e2.row1': '第 1 行只能看到位置 1：无论未来的值 如何变化，它的输出 {o} 都等于 v₁ = {v1}。',
+    'lesson.e2.row1': '第 1 行只能看到位置 1：无论未来的值如何变化，它的输出 {o} 都等于 v₁ = {v1}。',
     'lesson.e2.future': '改变未来的值 v₂、v₃（各加 10）',
     'lesson.e2.back': '第 1 行保持不变，这就是因果屏蔽。撤销或“载入例题二”可恢复原来的值。',
     // 第 4 步：参数实验第 3 项
@@ -484,7 +484,7 @@ export default {
     'lesson.myth1.liveAgree':
       '在当前数值上：{query} 行中权重最大的 {top}（{weight}）恰好也是删除后使输出移动最多的（{shift}）；但移动多少还取决于它的值，而且这只是一个头：模型输出还要经过残差路径和后续层。',
     'lesson.myth2.statement': '“自注意力就是在整个互联网中检索。”',
-    'lesson.myth2.seed': '标准自注意力只在当前输入提供的 键/值集合中加权。外部检索需要额外的数据源、索引和检索流程。',
+    'lesson.myth2.seed': '标准自注意力只在当前输入提供的键/值集合中加权。外部检索需要额外的数据源、索引和检索流程。',
     'lesson.myth2.live':
       '在当前数值上：{query} 行的权重只分布在当前输入的 {n} 个键（{keys}）上，和为 {sum}；输出 {output} 只是这些值的加权平均。',
     'lesson.myth3.statement': '“softmax 后最大的权重必须接近一。”',
