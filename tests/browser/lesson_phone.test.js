@@ -109,10 +109,12 @@ test('student on a phone: the whole lesson by touch, in Chinese, in a read-only 
     await tap('#lesson-next');
     await until((k) => window.attentionPlayground.getState().lesson.step === k, n + 1);
   }
-  /** The result a step talks about is on screen beside it (the phone's 844 px). */
+  /**
+   * The result a step talks about is on screen beside it (the phone's 844 px), right after the
+   * step's action was tapped: no scrolling in between.
+   */
   async function onScreen(sel, what) {
     const box = await frame.$eval(sel, (el) => {
-      el.scrollIntoView({ block: 'nearest' });
       const r = el.getBoundingClientRect();
       return { top: r.top, bottom: r.bottom };
     });
@@ -359,7 +361,7 @@ test('touch targets: none under 24 × 24 CSS px, no lesson control under 44 × 4
   }
 });
 
-test('key plane: no label overlaps another (axis names, ticks, the query, every key), wherever the keys are', async () => {
+test('key plane: no label overlaps another (axis names, ticks, the query, every key), wherever the keys are; close, reopen, start over', async () => {
   const context = await session.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   watch(page, session.events, '[plane] ');
@@ -412,5 +414,21 @@ test('key plane: no label overlaps another (axis names, ticks, the query, every 
     await page.waitForFunction((x) => document.getElementById('lesson-key-0')?.dataset.x === String(x), K[0][0]);
     assert.deepEqual(await overlaps(), [], `keys at ${JSON.stringify(K)}`);
   }
+
+  // Closing and opening the lesson again continues where it was; Start over is undone by its button.
+  const lessonNow = () => page.evaluate(() => window.attentionPlayground.getState().lesson ?? null);
+  await page.tap('#lesson-p-rise-1');
+  await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.rise?.length === 1);
+  const kept = await lessonNow();
+  await page.tap('#lesson-close');
+  await page.waitForFunction(() => !window.attentionPlayground.getState().lesson);
+  await page.tap('#lesson-toggle');
+  await page.waitForFunction(() => Boolean(window.attentionPlayground.getState().lesson));
+  assert.deepEqual(await lessonNow(), kept, 'reopened with its predictions');
+  await page.tap('#lesson-start-over');
+  await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.rise === undefined);
+  await page.tap('#lesson-undo-start-over');
+  await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.rise?.length === 1);
+  assert.deepEqual(await lessonNow(), kept, 'start over undone');
   await context.close();
 });
