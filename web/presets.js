@@ -79,7 +79,7 @@ export const LESSON_PRESETS = {
     label: 'Lesson · guided (step 1)',
     labelKey: 'lesson.preset.lessonGuided',
     // The guided lesson (web/lesson/, docs/lesson.md) from its first step: worked example 1.
-    make: () => ({ ...setupState(1), lesson: { step: 1, predictions: {}, revealed: [], done: [] } }),
+    make: () => ({ ...setupState(1), lesson: { step: 1, predictions: {}, revealed: [] } }),
   },
   lessonSweep: {
     label: 'Lesson · θ experiment (q(θ) = (cos θ, sin θ), τ = 0.5, 1, 2)',

@@ -91,7 +91,7 @@ for (const [lang, spec] of Object.entries(LANGS)) {
         import_hide: '1',
         lab_hide: '1',
       });
-      assert.deepEqual(JSON.parse(params.get('lesson')), { step: 1, predictions: {}, revealed: [], done: [] }, 'the lesson is in the link');
+      assert.deepEqual(JSON.parse(params.get('lesson')), { step: 1, predictions: {}, revealed: [] }, 'the lesson is in the link');
       assert.ok(snippet.includes(`src="${link.replace(/&/g, '&amp;')}"`), 'the snippet frames the link');
       await page.keyboard.press('Escape');
       await context.close();
@@ -124,7 +124,7 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         { lang, embed: true, hidden: [false, false, false], lesson: true, current: 'lesson-step-1', title: undefined, tabs: false },
       );
       if (spec.title) assert.equal(seen.title, spec.title);
-      assert.deepEqual((await getState(frame)).lesson, { step: 1, predictions: {}, revealed: [], done: [] });
+      assert.deepEqual((await getState(frame)).lesson, { step: 1, predictions: {}, revealed: [] });
       await fitted('at load');
       await host.screenshot({ path: screenshotPath(`course-e2e-${lang}-step1`) });
     });

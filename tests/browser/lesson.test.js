@@ -75,7 +75,7 @@ describe('guided lesson', () => {
   test('the guided preset starts the lesson at step 1 on worked example 1; the panel shows scores beside weights', async () => {
     assert.equal(await page.isVisible('#lesson-panel'), false, 'no lesson in the default state');
     await choosePreset(page, 'lessonGuided');
-    assert.deepEqual(await lesson(), { step: 1, predictions: {}, revealed: [], done: [] });
+    assert.deepEqual(await lesson(), { step: 1, predictions: {}, revealed: [] });
     assert.ok(await page.isVisible('#lesson-panel'));
     assert.equal(await attr('#lesson-step-1', 'aria-current'), 'step');
     assert.equal(await attr('#lesson-toggle', 'aria-pressed'), 'true');

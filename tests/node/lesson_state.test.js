@@ -52,7 +52,7 @@ test('lesson: validated state round-trips through the link, bit-exact and states
   ]) {
     const s = { ...defaultState(), lesson };
     const valid = validateState(s);
-    assert.deepEqual(Object.keys(valid.lesson), ['step', 'predictions', 'revealed', 'done']);
+    assert.deepEqual(Object.keys(valid.lesson), ['step', 'predictions', 'revealed']);
     const link = encodeLink(s);
     assert.ok(link.includes('&lesson='), link);
     const back = decodeLink(link);
@@ -61,7 +61,7 @@ test('lesson: validated state round-trips through the link, bit-exact and states
     // Page options after the state are not part of it.
     assert.ok(statesEqual(decodeLink(`${link}&lang=zh-CN`), valid));
   }
-  assert.deepEqual(validateState({ ...defaultState(), lesson: { step: 4 } }).lesson, { step: 4, predictions: {}, revealed: [], done: [] });
+  assert.deepEqual(validateState({ ...defaultState(), lesson: { step: 4 } }).lesson, { step: 4, predictions: {}, revealed: [] });
   assert.equal(
     statesEqual(validateState({ ...defaultState(), lesson: { step: 4 } }), validateState({ ...defaultState(), lesson: { step: 3 } })),
     false,
@@ -102,6 +102,8 @@ test('lesson: unknown keys, wrong choices, unordered or long lists are refused w
     validateState({ ...s, lesson: { step: 1, done: [1, 3], predictions: { myth2: 'wrong', redistribute: 'others-fall' } } }).lesson,
     { step: 1, predictions: { redistribute: 'others-fall', myth2: 'wrong' }, revealed: [], done: [1, 3] },
   );
+  // No mark: no `done` field, so links made before the marks read back bit for bit.
+  assert.deepEqual(validateState({ ...s, lesson: { step: 1, done: [] } }).lesson, { step: 1, predictions: {}, revealed: [] });
   const link = encodeLink(s);
   assertStateError(() => decodeLink(`${link}&lesson=%7Bnot`), 'lesson', 'not JSON');
   assertStateError(() => decodeLink(`${link}&lesson=${encodeURIComponent('{"step":9}')}`), 'lesson.step');
@@ -109,7 +111,7 @@ test('lesson: unknown keys, wrong choices, unordered or long lists are refused w
 
 test('lesson presets: valid, the guided one starts the lesson at step 1, the lab ones open their views', () => {
   const guided = validateState(LESSON_PRESETS.lessonGuided.make());
-  assert.deepEqual(guided.lesson, { step: 1, predictions: {}, revealed: [], done: [] });
+  assert.deepEqual(guided.lesson, { step: 1, predictions: {}, revealed: [] });
   assert.deepEqual(guided.heads[0].Q, [[1, 0]]);
   const sweep = validateState(LESSON_PRESETS.lessonSweep.make());
   assert.equal(sweep.lab.view, 'sweep');

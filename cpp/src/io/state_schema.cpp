@@ -628,13 +628,13 @@ oj read_lesson(const oj* v) {
     const oj* r = own(lesson, "revealed");
     static const oj none = oj::array();
     oj revealed = read_index_list(undefined(r) ? &none : r, "lesson.revealed", kLessonSteps, kLessonSteps, 1);
-    // The exercises the student marked done (标记完成): 1..kLessonExercises.
+    oj out = {{"step", step}, {"predictions", std::move(predictions)}, {"revealed", std::move(revealed)}};
+    // The exercises the student marked done (标记完成): 1..kLessonExercises. Written only when
+    // one is, so every link made before the marks existed reads back bit for bit.
     const oj* d = own(lesson, "done");
     oj done = read_index_list(undefined(d) ? &none : d, "lesson.done", kLessonExercises, kLessonExercises, 1);
-    return {{"step", step},
-            {"predictions", std::move(predictions)},
-            {"revealed", std::move(revealed)},
-            {"done", std::move(done)}};
+    if (!done.empty()) out["done"] = std::move(done);
+    return out;
 }
 
 // --- The state ---------------------------------------------------------------------------------
