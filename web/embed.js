@@ -67,7 +67,7 @@ iframe[hidden] { display: none; }
 `;
 
 export class AttentionPlaygroundElement extends HTMLElement {
-  static observedAttributes = ['state', 'lang', 'hide', 'readonly', 'embed', 'palette', 'height'];
+  static observedAttributes = ['state', 'lang', 'hide', 'readonly', 'teacher', 'embed', 'palette', 'height'];
 
   constructor() {
     super();
@@ -224,6 +224,7 @@ export class AttentionPlaygroundElement extends HTMLElement {
       lang: normaliseLang(this.getAttribute('lang')),
       embed: this.hasAttribute('embed'),
       readonly: this.hasAttribute('readonly'),
+      teacher: this.hasAttribute('teacher'),
       palette: this.getAttribute('palette') || 'viridis',
       hide: HIDEABLE.filter((name) => hide.includes(name)),
       frame: this.frameId,

@@ -10,7 +10,7 @@ import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
 import { applyPresentation, readPageOptions } from './page-options.js';
 import { acceptStateMessages, reportHeight } from './frame-messages.js';
-import { getLang } from './i18n.js';
+import { getLang, setLang } from './i18n.js';
 import { initLesson } from './lesson/panel.js';
 import {
   commit,
@@ -65,6 +65,9 @@ async function start() {
   // Embed mode and the hide flags from the first frame on (the language waits for the link's
   // state); inside an iframe, the page tells its parent how tall it is (docs/embedding.md).
   applyPresentation(document, readPageOptions(location.hash).options);
+  // The loading line in the link's language while the core loads (the link's other options wait).
+  const linkLang = readPageOptions(location.hash).options.lang;
+  if (linkLang) setLang(linkLang);
   reportHeight(window, () => readPageOptions(location.hash).options.frame);
   // A parent named by the link's origin= options may send a state (docs/embedding.md "Messages").
   acceptStateMessages(window, {

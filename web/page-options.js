@@ -3,7 +3,10 @@
 //   lang=en|zh-CN      interface language (web/i18n.js)
 //   embed=1            embed mode: minimal chrome for an <iframe> in a course page
 //   readonly=1         the state cannot be edited (controls and editors disabled); choosing which
-//                      query row, head, heatmap or analysis to look at is viewing and stays allowed
+//                      query row, head, heatmap or analysis to look at is viewing and stays allowed,
+//                      and so is the guided lesson's own work (READ_ONLY_LOCKS says what is locked)
+//   teacher=1          embed mode shows the teacher tools (TEACHER_TOOLS) too; without it an embedded
+//                      page is the student view
 //   palette=<id>       colour scale of the heatmaps (PALETTES)
 //   frame=<id>         a name for this page when it runs in an <iframe>: sent back with its height
 //                      messages so a course page with several frames can tell them apart
@@ -46,6 +49,21 @@ export const HIDE_TARGETS = Object.freeze({
   lesson: ['#lesson-panel'],
 });
 
+/**
+ * The teacher tools: hidden in embed mode (the student view) unless the link has teacher=1. CSS
+ * selectors of index.html; the full page always shows them.
+ */
+export const TEACHER_TOOLS = Object.freeze(['#share-class', '#save-state', '#copy-link', '#playground-export']);
+
+/**
+ * What a read-only link locks and what stays usable, as the share dialog lists them (string keys
+ * embed.locks.* and embed.keeps.*). The lesson's own moves are kept: store.js commit's `lesson`.
+ */
+export const READ_ONLY_LOCKS = Object.freeze({
+  locks: ['inputs', 'mode', 'tau', 'mask', 'preset', 'undo'],
+  keeps: ['row', 'views', 'lesson'],
+});
+
 /** The share dialog's groups of HIDEABLE names (each name in exactly one group). */
 export const HIDE_GROUPS = Object.freeze({
   top: ['preset', 'share', 'undo', 'language', 'import'],
@@ -59,7 +77,7 @@ export const HIDEABLE = Object.freeze(Object.values(HIDE_GROUPS).flat());
 /** The names whose elements make up the controls column: all hidden hides the column too. */
 export const CONTROL_FLAGS = HIDE_GROUPS.controls;
 
-const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'palette', 'frame', 'origin']);
+const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'teacher', 'palette', 'frame', 'origin']);
 /** At most this many origin= options are taken. */
 export const MAX_ORIGINS = 8;
 const FRAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -69,15 +87,15 @@ export function isPageOptionKey(key) {
   return OPTION_KEYS.has(key) || /^[a-z]+_hide$/.test(key);
 }
 
-/** The default options: English, full page, editable, viridis, nothing hidden, no frame name. */
+/** The default options: English, full page, editable, student view when embedded, viridis, nothing hidden, no frame name. */
 export function defaultOptions() {
-  return { lang: null, embed: false, readonly: false, palette: 'viridis', hide: [], frame: null, origin: [] };
+  return { lang: null, embed: false, readonly: false, teacher: false, palette: 'viridis', hide: [], frame: null, origin: [] };
 }
 
 /**
  * Reads the page options of a link fragment ("#v=1&...&lang=zh-CN&tau_hide=1").
  * @param {string} fragment with or without the leading "#"
- * @returns {{options: {lang: string|null, embed: boolean, readonly: boolean, palette: string,
+ * @returns {{options: {lang: string|null, embed: boolean, readonly: boolean, teacher: boolean, palette: string,
  *   hide: string[], frame: string|null, origin: string[]}, errors: {key: string, value: string}[]}} errors: one per
  *   refused option (the option keeps its default); lang is null when the link does not name one
  */
@@ -101,7 +119,7 @@ export function readPageOptions(fragment) {
     if (key === 'lang') {
       if (value === 'en' || value === 'zh-CN') options.lang = value;
       else errors.push({ key, value });
-    } else if (key === 'embed' || key === 'readonly') {
+    } else if (key === 'embed' || key === 'readonly' || key === 'teacher') {
       if (value === '1' || value === '0') options[key] = value === '1';
       else errors.push({ key, value });
     } else if (key === 'palette') {
@@ -134,6 +152,7 @@ export function formatPageOptions(options) {
   if (options.lang) parts.push(`lang=${options.lang}`);
   if (options.embed) parts.push('embed=1');
   if (options.readonly) parts.push('readonly=1');
+  if (options.teacher) parts.push('teacher=1');
   if (options.palette && options.palette !== 'viridis') parts.push(`palette=${options.palette}`);
   if (options.frame && FRAME_ID.test(options.frame)) parts.push(`frame=${options.frame}`);
   for (const origin of (options.origin ?? []).filter(isOrigin).slice(0, MAX_ORIGINS)) parts.push(`origin=${encodeURIComponent(origin)}`);
@@ -179,9 +198,12 @@ export function stripPageOptions(fragment) {
 
 /** The CSS that hides each flag's elements when <html> has the class "ap-hide-<name>". */
 export function hideCss() {
-  return Object.entries(HIDE_TARGETS)
-    .map(([name, selectors]) => `html.ap-hide-${name} :is(${selectors.join(', ')}) { display: none !important; }`)
-    .join('\n');
+  return [
+    ...Object.entries(HIDE_TARGETS).map(
+      ([name, selectors]) => `html.ap-hide-${name} :is(${selectors.join(', ')}) { display: none !important; }`,
+    ),
+    `html.ap-embed:not(.ap-teacher) :is(${TEACHER_TOOLS.join(', ')}) { display: none !important; }`,
+  ].join('\n');
 }
 
 /** The hide rules' style sheet of each document (added once). */
@@ -203,6 +225,7 @@ export function applyPresentation(doc, options) {
   const root = doc.documentElement;
   root.classList.toggle('ap-embed', Boolean(options.embed));
   root.classList.toggle('ap-readonly', Boolean(options.readonly));
+  root.classList.toggle('ap-teacher', Boolean(options.teacher));
   for (const name of HIDEABLE) root.classList.toggle(`ap-hide-${name}`, options.hide.includes(name));
   root.classList.toggle(
     'ap-no-controls',
@@ -215,7 +238,9 @@ export function applyPresentation(doc, options) {
 // values stay readable, selectable and focusable). These controls only choose what to look at and
 // stay usable: the query row, the head, numbers on cells, the palette, which heatmap, which analysis, and
 // everything that copies, saves or exports. The store (web/page/store.js) also refuses every change of another kind.
-const EDITABLE_AREAS = '#app, .top-actions, .view-nav, #lesson-panel';
+// The lesson panel (#lesson-panel) and its header button stay usable: the store lets the
+// lesson's own moves through (commit's `lesson` option), and the share dialog says so (READ_ONLY_LOCKS).
+const EDITABLE_AREAS = '#app, .top-actions, .view-nav';
 const VIEWING = [
   '#row',
   '#head',
@@ -229,6 +254,8 @@ const VIEWING = [
   '#share-class',
   '#playground-export button',
   '#language-wrap *',
+  '#lesson-toggle',
+  '#lesson-panel *',
 ].join(', ');
 const CONTROLS = 'input, select, textarea, button, [contenteditable="true"]';
 const TEXT_TYPES = new Set(['text', 'number', 'search', 'email', 'url', 'tel', 'password', '']);

@@ -3,7 +3,7 @@
 // link, an <iframe> snippet (with a few lines that size the iframe from the page's height
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
 import { h, mount } from './views/dom.js';
-import { HIDE_GROUPS, stripPageOptions } from './page-options.js';
+import { HIDE_GROUPS, READ_ONLY_LOCKS, stripPageOptions } from './page-options.js';
 import { HEIGHT_MESSAGE, readHeightMessage } from './frame-messages.js';
 import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
 
@@ -65,13 +65,14 @@ ${SNIPPET_SCRIPT}
  * The custom-element form: the script tag of embed.js and the element with the state and options.
  * @param {string} scriptUrl absolute URL of embed.js
  * @param {string} fragment the state's link fragment (page options are taken from `options`)
- * @param {{lang: string|null, embed: boolean, readonly: boolean, hide: string[]}} options
+ * @param {{lang: string|null, embed: boolean, readonly: boolean, teacher?: boolean, hide: string[]}} options
  */
 export function elementSnippet(scriptUrl, fragment, options) {
   const attrs = [`state="${escapeAttr(stripPageOptions(fragment))}"`];
   if (options.lang) attrs.push(`lang="${options.lang}"`);
   if (options.hide?.length) attrs.push(`hide="${options.hide.join(',')}"`);
   if (options.readonly) attrs.push('readonly');
+  if (options.teacher) attrs.push('teacher');
   if (options.embed) attrs.push('embed');
   return `<script type="module" src="${escapeAttr(scriptUrl)}"></script>
 <attention-playground ${attrs.join(' ')}></attention-playground>`;
@@ -92,7 +93,7 @@ export function initShareDialog({ opener, link, options }) {
     'aria-describedby': 'share-intro',
   });
   document.body.append(dialog);
-  let choice = null; // {embed, readonly, lang, hide: Set}
+  let choice = null; // {embed, readonly, teacher, lang, hide: Set}
   let previewTimer = 0;
   let previewHeight = 0;
   const PREVIEW_WIDTH = 1000; // CSS px of the page inside the preview, before scaling
@@ -106,10 +107,35 @@ export function initShareDialog({ opener, link, options }) {
       lang: choice.lang,
       embed: choice.embed,
       readonly: choice.readonly,
+      teacher: choice.embed && choice.teacher,
       hide: [...Object.values(HIDE_GROUPS).flat()].filter((n) => choice.hide.has(n)),
       frame: null,
       origin: [],
     };
+  }
+
+  /**
+   * What a read-only link locks and keeps (READ_ONLY_LOCKS), shown under its checkbox; with the
+   * lesson panel shown, it says the lesson stays usable (its own moves are not locked).
+   */
+  function readOnlyNote() {
+    const lesson = !choice.hide.has('lesson');
+    return h(
+      'div',
+      { id: 'share-readonly-note', class: 'note share-readonly-note', hidden: !choice.readonly },
+      h('p', {}, t('embed.locks'), READ_ONLY_LOCKS.locks.map((k) => t(`embed.locks.${k}`)).join(t('embed.listSep')), t('embed.end')),
+      h(
+        'p',
+        {},
+        t('embed.keeps'),
+        READ_ONLY_LOCKS.keeps
+          .filter((k) => lesson || k !== 'lesson')
+          .map((k) => t(`embed.keeps.${k}`))
+          .join(t('embed.listSep')),
+        t('embed.end'),
+      ),
+      lesson ? h('p', {}, t('embed.keepsLessonWhy')) : null,
+    );
   }
 
   function build() {
@@ -164,10 +190,15 @@ export function initShareDialog({ opener, link, options }) {
               choice.embed = ev.target.checked;
               refresh();
             }),
+            checkbox('teacher', choice.teacher, t('embed.teacherLabel'), (ev) => {
+              choice.teacher = ev.target.checked;
+              refresh();
+            }),
             checkbox('readonly', choice.readonly, t('embed.readonlyLabel'), (ev) => {
               choice.readonly = ev.target.checked;
               refresh();
             }),
+            readOnlyNote(),
             h(
               'label',
               { class: 'inline' },
@@ -245,6 +276,9 @@ export function initShareDialog({ opener, link, options }) {
   function refresh({ previewNow = false } = {}) {
     const error = dialog.querySelector('#share-error');
     const chosen = chosenOptions();
+    dialog.querySelector('#share-readonly-note')?.replaceWith(readOnlyNote());
+    const teacher = field('teacher');
+    if (teacher) teacher.disabled = !choice.embed; // the full page always shows the teacher tools
     let url;
     try {
       url = link(chosen);
@@ -312,7 +346,13 @@ export function initShareDialog({ opener, link, options }) {
 
   function open() {
     const current = options();
-    choice ??= { embed: true, readonly: current.readonly, lang: current.lang ?? getLang(), hide: new Set(current.hide) };
+    choice ??= {
+      embed: true,
+      readonly: current.readonly,
+      teacher: Boolean(current.teacher),
+      lang: current.lang ?? getLang(),
+      hide: new Set(current.hide),
+    };
     build();
     dialog.showModal();
     sizePreview();

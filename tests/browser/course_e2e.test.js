@@ -56,7 +56,7 @@ const V4 = [
 
 // ---- the runs ----------------------------------------------------------------------------------
 const LANGS = {
-  'zh-CN': { title: '引导实验：从加权平均到自注意力', check: (frame) => englishWords(frame, '#lesson-answer', { minTexts: 3 }) },
+  'zh-CN': { title: '交互实验：从加权平均到自注意力', check: (frame) => englishWords(frame, '#lesson-answer', { minTexts: 3 }) },
   // The English course page's editor drops the iframe's allow="clipboard-write" (or the snippet is
   // older than it): step 5's Copy then selects the link for Ctrl+C, without a console error.
   en: { title: null, check: (frame) => cjkText(frame, '#lesson-answer', { minTexts: 3 }), noClipboard: true },
@@ -232,9 +232,10 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         }),
       );
       near(a1[1], 1 / (1 + Math.exp(0.5)), 1e-12, 'independent check of the arithmetic');
+      await chooseRadio('redistribute', 'others-fall', ['others-fall', 'others-same', 'sum-grows']);
       await reveal(1);
       includesAll(await answerText(), [a1[0], a1[1], start1[0], start1[1], 0.5], 'step 1');
-      assert.deepEqual(await verdicts(), { rise: 'true' });
+      assert.deepEqual(await verdicts(), { rise: 'true', redistribute: 'true' });
       await next(1);
 
       // Step 2: predict entropy up and sums yes, double τ with the panel's button, reveal.
@@ -324,7 +325,8 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       s = await state();
       const fragment = (await frame.inputValue('#lesson-s5-link')).split('#')[1];
       assert.ok(statesEqual(decodeLink(fragment), s), "the step's link holds the state on screen");
-      assert.ok((await answerText()).includes(String(fragment.length)), "the answer names the link's length");
+      const whole = await frame.inputValue('#lesson-s5-link');
+      assert.ok((await answerText()).includes(String(whole.length)), "the answer names the link's length (the whole link's, as Copy does)");
       assert.deepEqual(await frame.$$eval('#lesson-a5-checks li', (lis) => lis.map((li) => li.dataset.ok)), [
         'true',
         'true',
@@ -352,6 +354,7 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
       assert.deepEqual(s.lesson.revealed, [1, 2, 3, 4, 5]);
       assert.deepEqual(s.lesson.predictions, {
         rise: [1],
+        redistribute: 'others-fall',
         entropy: 'up',
         sums: 'yes',
         zeros: future.map(([i, j]) => i * n + j),

@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { decodeLink, statesEqual } from '../../web/state.js';
+import { TEACHER_TOOLS } from '../../web/page-options.js';
 import { getState, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
 
 /** What each flag hides: CSS selectors of the page (from index.html and web/page/). */
@@ -228,8 +229,23 @@ describe('hide flags and embed mode', () => {
     await withOptions('&embed=1');
     const now = await visibleIds();
     const gone = baseline.filter((id) => !now.includes(id));
-    const expected = ['core-variant', 'tab-import', 'tab-playground', 'view-nav'].filter((id) => baseline.includes(id));
-    assert.deepEqual(gone.sort(), expected.sort(), 'embed mode hides the view tabs and the core line');
+    // The teacher tools (TEACHER_TOOLS): hidden in embed mode, the student view, unless teacher=1.
+    const teacher = await page.evaluate(
+      (sels) => [...document.querySelectorAll(sels.join(', '))].flatMap((el) => [el, ...el.querySelectorAll('[id]')]).map((el) => el.id),
+      TEACHER_TOOLS,
+    );
+    const expected = ['core-variant', 'tab-import', 'tab-playground', 'view-nav', ...teacher].filter((id) => baseline.includes(id));
+    assert.deepEqual(gone.sort(), [...new Set(expected)].sort(), 'embed mode hides the view tabs, the core line and the teacher tools');
+    await withOptions('&embed=1&teacher=1');
+    await page.waitForFunction(() => document.documentElement.classList.contains('ap-teacher'));
+    const withTeacher = await visibleIds();
+    assert.deepEqual(
+      teacher.filter((id) => baseline.includes(id) && !withTeacher.includes(id)),
+      [],
+      'teacher=1 shows the teacher tools again',
+    );
+    await withOptions('&embed=1');
+    await page.waitForFunction(() => !document.documentElement.classList.contains('ap-teacher'));
     assert.deepEqual(
       now.filter((id) => !baseline.includes(id)),
       ['open-full'],
@@ -414,6 +430,12 @@ describe('share for class', () => {
       lab: document.getElementById('lab-panel').checkVisibility(),
     }));
     assert.deepEqual(seen, { lang: 'zh-CN', classes: true, tau: false, lab: false });
+    // Embedded, the page is the student view (no teacher tools) unless the link says teacher=1.
+    assert.equal(await other.isVisible('#share-class'), false, 'the student view hides Share for class');
+    await other.evaluate(() => {
+      location.hash += '&teacher=1';
+    });
+    await other.waitForFunction(() => document.documentElement.classList.contains('ap-teacher'));
     await other.click('#share-class');
     await other.waitForFunction(() => document.getElementById('share-dialog')?.open);
     assert.equal(await other.textContent('#share-title'), '分享到课堂');

@@ -109,6 +109,10 @@ describe('guided lesson', () => {
     assert.equal(await focused(), 'lesson-key-1');
     assert.match(await attr('#lesson-key-1', 'aria-valuetext'), /\(0\.5, 1\)/);
     assert.match(await text('#lesson-plane-status'), /0\.5, 1/);
+    // How the whole row redistributes (the article's question): a radio, by keyboard too.
+    await tabTo('lesson-p-redistribute-others-fall');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.redistribute === 'others-fall');
     await tabTo('lesson-reveal');
     await page.keyboard.press('Enter');
     assert.deepEqual((await lesson()).revealed, [1]);
@@ -118,6 +122,7 @@ describe('guided lesson', () => {
     assert.ok(shown.includes(four(a[1])) && shown.includes(four(a[0])), shown);
     assert.ok(shown.includes(four(1 / (Math.E + 1))), 'the weight at the start beside the new one');
     assert.equal(await verdict('rise'), 'true');
+    assert.equal(await verdict('redistribute'), 'true');
     near(await dataValue('#lesson-s1-weight-1'), a[1], 1e-6, 'a_2 after the move');
     near(await dataValue('#lesson-s1-score-1'), 0.5, 1e-7, 's_2 after the move');
     assert.equal(await page.isDisabled('#lesson-p-rise-0'), true, 'the prediction is locked after the reveal');
@@ -127,6 +132,7 @@ describe('guided lesson', () => {
   test('a key dragged with the mouse moves in one undo step; Home puts it back', async () => {
     const before = (await getState(page)).heads[0].K;
     const box = await page.$eval('#lesson-key-0 .lesson-key-dot', (el) => {
+      el.scrollIntoView({ block: 'center' }); // the panel is taller than the screen
       const r = el.getBoundingClientRect();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     });
@@ -313,7 +319,7 @@ describe('guided lesson', () => {
     const enAnswer = await text('#lesson-s4-output');
     const url = await page.evaluate(() => window.attentionPlayground.shareUrl());
     await reload(`${url.replace(/&lang=[^&]*/, '')}&lang=zh-CN`);
-    assert.equal(await text('#lesson-title'), '引导实验：从加权平均到自注意力');
+    assert.equal(await text('#lesson-title'), '交互实验：从加权平均到自注意力');
     assert.equal(await text('#lesson-s4-output'), enAnswer, 'numbers identical in both languages');
     const panelText = await text('#lesson-panel');
     assert.ok(!/lesson\.[a-z]/.test(panelText), 'no missing string key shown');
@@ -337,6 +343,7 @@ describe('guided lesson', () => {
       assert.equal((await getState(page)).lesson.step, 1, id);
       assert.ok(await page.isVisible('#lesson-panel'), id);
       await page.click('#lesson-p-rise-0');
+      await page.click('#lesson-p-redistribute-others-fall');
       await page.click('#lesson-reveal');
       assert.ok((await text('#lesson-answer')).length > 0, id);
       await page.click('#lesson-hide');
@@ -383,7 +390,17 @@ describe('guided lesson', () => {
       4: () => page.click('#lesson-s4-change'),
       5: async () => {},
     };
-    const all = { rise: [0], entropy: 'up', sums: 'yes', zeros: [1], renorm: 'same', scores: 'change', largest: 'no', reproduce: 'yes' };
+    const all = {
+      rise: [0],
+      redistribute: 'others-fall',
+      entropy: 'up',
+      sums: 'yes',
+      zeros: [1],
+      renorm: 'same',
+      scores: 'change',
+      largest: 'no',
+      reproduce: 'yes',
+    };
     for (const lang of ['zh-CN', 'en']) {
       await choosePreset(page, 'lessonGuided');
       const start = {

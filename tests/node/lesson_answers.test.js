@@ -126,3 +126,87 @@ test('layerSummaries: means over computed heads with finite values, layers in fi
   assert.ok(Number.isNaN(got[2].meanNormalizedEntropy) && Number.isNaN(got[2].meanTopKMass), 'L2: nothing analysed');
   assert.deepEqual(core.layerSummaries([]), []);
 });
+
+// ---- issue 14: the article's numbers the lesson shows, against plain JS ------------------------
+test('worked example 2: exact logits (ln 3, ln 2, −∞), A as fractions, outputs 2, 5, 5 and both take-aways', async () => {
+  const { LESSON_PRESETS } = await import('../../web/presets.js');
+  const { example2Facts } = await import('../../web/lesson/steps.js');
+  const { exactLogit, fraction } = await import('../../web/lesson/format.js');
+  const s = core.validateState(LESSON_PRESETS.example2.make());
+  const r = core.compute(s);
+  assert.deepEqual(
+    s.heads[0].logits.map((row) => row.map(exactLogit)),
+    [
+      ['0', '−∞', '−∞'],
+      ['0', 'ln 3', '−∞'],
+      ['ln 2', '0', '0'],
+    ],
+  );
+  // By hand: softmax(0, ln 3) = (1/4, 3/4); softmax(ln 2, 0, 0) = (2/4, 1/4, 1/4).
+  const A = [
+    [1, 0, 0],
+    [1 / 4, 3 / 4, 0],
+    [1 / 2, 1 / 4, 1 / 4],
+  ];
+  const V = [2, 6, 10];
+  const outs = A.map((w) => sum(w.map((a, j) => a * V[j])));
+  assert.deepEqual(outs, [2, 5, 5]);
+  const facts = example2Facts(s, r);
+  facts.rows.forEach((row, i) => {
+    near(row.output, outs[i], 1e-5, `output ${i + 1}`);
+    row.weights.forEach((w, j) => near(w, A[i][j], 1e-6, `A[${i}][${j}]`));
+  });
+  assert.deepEqual(
+    facts.rows.map((row) => row.weights.map(fraction)),
+    [
+      ['1', '0', '0'],
+      ['1/4', '3/4', '0'],
+      ['1/2', '1/4', '1/4'],
+    ],
+  );
+  assert.equal(facts.same23 && facts.differ23, true, 'rows 2 and 3: same output, different weights');
+  // Row 1 stays 2 whatever the future values are.
+  const future = structuredClone(s);
+  future.heads[0].V = [[2], [60], [-7]];
+  near(example2Facts(future, core.compute(future)).rows[0].output, 2, 1e-6, 'row 1 with other future values');
+});
+
+test('the three 常见误区 on the four-token state: numbers from the core against plain JS', async () => {
+  const { answerMyths } = await import('../../web/lesson/steps.js');
+  const s = core.validateState(fourTokens());
+  const r = core.compute(s);
+  const sens = core.lab({ ...s, lab: { view: 'sensitivity', params: {} } });
+  const a = answerMyths(s, r, sens, core);
+  // Row "sat" (t = 2): scores q_2 · k_j / √2 with q_2 = (1, 1).
+  const K = s.heads[0].K;
+  const z = K.map((k) => (k[0] + k[1]) / Math.SQRT2);
+  const e = z.map((x) => Math.exp(x - Math.max(...z)));
+  const w = e.map((x) => x / sum(e));
+  near(a.myth3.max, Math.max(...w), 1e-6, 'myth 3: the largest weight');
+  assert.ok(a.myth3.max < 0.6, 'far from one');
+  near(a.myth3.entropy, -sum(w.map((x) => x * Math.log(x))), 1e-5, 'myth 3: the entropy');
+  assert.equal(a.myth2.nK, 4);
+  near(a.myth2.sum, 1, 1e-6, 'myth 2: the row sums to one');
+  assert.equal(a.myth1.top, w.indexOf(Math.max(...w)), 'myth 1: the largest-weight key');
+  // Deletion shift of key j: ‖o_{-j} − o‖ with o_{-j} the output renormalised without j.
+  const V = s.heads[0].V;
+  const o = [0, 1].map((c) => sum(w.map((x, j) => x * V[j][c])));
+  const shift = (j) => {
+    const rest = sum(w.filter((_, i) => i !== j));
+    const oj = [0, 1].map((c) => sum(w.map((x, i) => (i === j ? 0 : (x / rest) * V[i][c]))));
+    return norm(oj.map((x, c) => x - o[c]));
+  };
+  const shifts = w.map((_, j) => shift(j));
+  near(a.myth1.moverShift, Math.max(...shifts), 1e-5, 'myth 1: the largest deletion shift');
+  assert.equal(a.myth1.mover, shifts.indexOf(Math.max(...shifts)));
+});
+
+test('step 1 redistribution: k2 moved towards q, the rest of the row falls and the row sums to one', () => {
+  const s = setupState(1);
+  s.heads[0].K[1] = [0.5, 1];
+  const v = core.validateState(s);
+  const a = answerStep1(v, core.compute(v), core.compute(referenceState(1, v)), core);
+  assert.equal(a.redistribute, 'others-fall');
+  assert.deepEqual([a.rise, a.fall], [[1], [0]]);
+  near(a.keys[1].weight, 1 / (1 + Math.exp(0.5)), 1e-6, 'k2: 1 / (1 + e^(1 − 0.5))');
+});

@@ -92,6 +92,18 @@ test('lesson: unknown keys, wrong choices, unordered or long lists are refused w
   bad({ step: 1, revealed: [0] }, 'lesson.revealed[0]');
   bad({ step: 1, revealed: [3, 2] }, 'lesson.revealed', 'increasing');
   bad({ step: 1, revealed: [1, 2, 3, 4, 5, 5] }, 'lesson.revealed');
+  // Issue 14: exercise marks (1..3) and the new predictions (step 1's redistribution, the three 常见误区).
+  bad({ step: 1, done: [0] }, 'lesson.done[0]');
+  bad({ step: 1, done: [4] }, 'lesson.done[0]');
+  bad({ step: 1, done: [2, 1] }, 'lesson.done', 'increasing');
+  bad({ step: 1, predictions: { myth1: 'yes' } }, 'lesson.predictions.myth1');
+  bad({ step: 1, predictions: { redistribute: 'up' } }, 'lesson.predictions.redistribute');
+  assert.deepEqual(
+    validateState({ ...s, lesson: { step: 1, done: [1, 3], predictions: { myth2: 'wrong', redistribute: 'others-fall' } } }).lesson,
+    { step: 1, predictions: { redistribute: 'others-fall', myth2: 'wrong' }, revealed: [], done: [1, 3] },
+  );
+  // No mark: no `done` field, so links made before the marks read back bit for bit.
+  assert.deepEqual(validateState({ ...s, lesson: { step: 1, done: [] } }).lesson, { step: 1, predictions: {}, revealed: [] });
   const link = encodeLink(s);
   assertStateError(() => decodeLink(`${link}&lesson=%7Bnot`), 'lesson', 'not JSON');
   assertStateError(() => decodeLink(`${link}&lesson=${encodeURIComponent('{"step":9}')}`), 'lesson.step');

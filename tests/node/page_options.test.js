@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import vm from 'node:vm';
 import { readFileSync } from 'node:fs';
 import {
+  TEACHER_TOOLS,
+  READ_ONLY_LOCKS,
   CONTROL_FLAGS,
   HIDEABLE,
   HIDE_GROUPS,
@@ -36,13 +38,14 @@ test('options round-trip through the link, after the state, and decodeLink ignor
     lang: 'zh-CN',
     embed: true,
     readonly: true,
+    teacher: true,
     palette: 'cividis',
     hide: ['tau', 'mask', 'lab'],
     frame: 'week-3_a',
     origin: [],
   };
   const fragment = encodeLink(state) + formatPageOptions(options);
-  assert.match(fragment, /&lang=zh-CN&embed=1&readonly=1&palette=cividis&frame=week-3_a&tau_hide=1&mask_hide=1&lab_hide=1$/);
+  assert.match(fragment, /&lang=zh-CN&embed=1&readonly=1&teacher=1&palette=cividis&frame=week-3_a&tau_hide=1&mask_hide=1&lab_hide=1$/);
   const { options: read, errors } = readPageOptions(`#${fragment}`);
   assert.deepEqual(errors, []);
   assert.deepEqual(read, options);
@@ -261,4 +264,20 @@ test('a page option appended to a copied link that already has it: the last one 
   assert.equal(readPageOptions(edited).options.lang, 'zh-CN');
   // State keys given twice are still refused.
   assert.throws(() => decodeLink(`${link}&tau=2`), /gives "tau" twice/);
+});
+
+test('embed mode is the student view: the teacher tools are hidden unless teacher=1 (issue 14)', () => {
+  assert.equal(defaultOptions().teacher, false);
+  assert.equal(readPageOptions('embed=1').options.teacher, false);
+  assert.equal(readPageOptions('embed=1&teacher=1').options.teacher, true);
+  assert.deepEqual(readPageOptions('teacher=yes').errors, [{ key: 'teacher', value: 'yes' }]);
+  const css = hideCss();
+  for (const sel of ['#share-class', '#save-state']) assert.ok(TEACHER_TOOLS.includes(sel), sel);
+  assert.match(css, /html\.ap-embed:not\(\.ap-teacher\) :is\(#share-class, #save-state/);
+  // The share dialog's read-only note: each locked and kept item has its words in both languages.
+  for (const lang of ['en', 'zh-CN']) {
+    for (const k of READ_ONLY_LOCKS.locks) assert.ok(embedTable[lang][`embed.locks.${k}`], `${lang} embed.locks.${k}`);
+    for (const k of READ_ONLY_LOCKS.keeps) assert.ok(embedTable[lang][`embed.keeps.${k}`], `${lang} embed.keeps.${k}`);
+  }
+  assert.ok(READ_ONLY_LOCKS.keeps.includes('lesson'), 'read-only keeps the lesson');
 });

@@ -46,7 +46,7 @@ export default {
     'a11y.gridHelpMask': '用方向键在单元格之间移动；移到另一行即选中该查询行。按 Enter 或空格键切换该单元格可见或被掩码（正在编辑掩码）。',
     'a11y.summariesTitle': '逐行文字摘要（熵、N_eff、最大的权重）',
     'a11y.summaryHead': '第 {row} 行（查询 {token}）',
-    'a11y.summary': '{head}：熵 {entropy} nats，N_eff {neff}，最大的权重：{top}{masked}。',
+    'a11y.summary': '{head}：熵 {entropy} 奈特，N_eff {neff}，最大的权重：{top}{masked}。',
     'a11y.summaryEmpty': '{head}：没有可见的键，这一行为空{masked}。',
     'a11y.summaryWeight': '{token} {w}',
     'a11y.summaryMasked': (v) => `；${v.n} 个键被掩码`,

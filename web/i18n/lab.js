@@ -33,8 +33,8 @@ const PAIRS = {
   'lab.title.saturation': ['Saturation', '饱和'],
   'lab.title.spectral': ['Spectral', '谱分析'],
   'lab.title.linear': ['Linear attention', '线性注意力'],
-  'lab.title.sweep': ['Angle sweep (lesson)', '角度扫描（课程）'],
-  'lab.title.sensitivity': ['Sensitivity (lesson)', '敏感性（课程）'],
+  'lab.title.sweep': ['Angle sweep (lesson)', '参数实验（课程）'],
+  'lab.title.sensitivity': ['Sensitivity (lesson)', '敏感度（课程）'],
 
   // Pattern classes (the core's classify_pattern; also the import view)
   'lab.pattern.sink': ['sink (first token)', '注意力汇（首个词元）'],
@@ -61,16 +61,16 @@ const PAIRS = {
       'offset (one diagonal, e.g. an induction stripe), strided (a period), fixed position (one key column), global (broad). ' +
       'The score of a class is the mean mass it explains ({docAnalysis}).',
     '每个注意力头都按其权重归类：注意力汇（第一个键）、自身 / 前一个 / 后一个词元、偏移（一条对角线，例如归纳头的斜条纹）、' +
-      '跨步（有周期）、固定位置（某一列键）、全局（分布宽泛）。某一类的得分是它所能解释的平均质量（见 {docAnalysis}）。',
+      '跨步（有周期）、固定位置（某一列键）、全局（分布宽泛）。某一类的分数是它所能解释的平均质量（见 {docAnalysis}）。',
   ],
-  'lab.patterns.caption': ['Scores of every class, {name}', '{name} 在各类模式上的得分'],
+  'lab.patterns.caption': ['Scores of every class, {name}', '{name} 在各类模式上的分数'],
 
   // Normalisers
   'lab.norm.intro': [
     'The same scores z = S / τ of every row, normalised three ways. Softmax gives every visible key some weight; ' +
       'sparsemax and α-entmax (α > 1) can give exactly 0, so the attention graph loses edges. Entropy in nats over the non-zero weights.',
-    '对每一行的同一组得分 z = S / τ 用三种方式归一化。softmax 给每个可见键都分配一些权重；sparsemax 和 α-entmax（α > 1）' +
-      '可以给出精确的 0，注意力图因此失去一些边。熵以 nats 为单位，只在非零权重上计算。',
+    '对每一行的同一组分数 z = S / τ 用三种方式归一化。softmax 给每个可见键都分配一些权重；sparsemax 和 α-entmax（α > 1）' +
+      '可以给出精确的 0，注意力图因此失去一些边。熵以奈特为单位，只在非零权重上计算。',
   ],
   'lab.norm.help.softmax': [
     'exp(z) / Σ exp: every visible key gets weight > 0 (exact zeros only by underflow)',
@@ -108,7 +108,7 @@ const PAIRS = {
   'lab.norm.maskedHidden': ['{n} masked keys not shown', '未显示 {n} 个被掩码的键'],
   'lab.norm.rowsCaption': [
     'Every row: entropy H (nats) and exact zeros among the visible keys, α = {alpha}, τ = {tau}',
-    '每一行：熵 H（nats）及可见键中精确为 0 的个数，α = {alpha}，τ = {tau}',
+    '每一行：熵 H（奈特）及可见键中精确为 0 的个数，α = {alpha}，τ = {tau}',
   ],
   'lab.norm.footer': [(v) => `mean H / total zeros (${s(v.n, 'non-empty row', 'non-empty rows')})`, '平均 H / 零的总数（{n} 个非空行）'],
   'lab.norm.title': [
@@ -122,15 +122,15 @@ const PAIRS = {
 
   // Sink vs content (compositional rows; seed 001)
   'lab.undefinedEmptyRow': ['undefined (empty row: no visible key)', '未定义（空行：没有可见键）'],
-  'lab.sink.metric.jsd': ['JSD (nats)', '詹森-香农散度（nats）'],
+  'lab.sink.metric.jsd': ['JSD (nats)', '詹森-香农散度（奈特）'],
   'lab.sink.metric.cosine': ['cosine', '余弦'],
-  'lab.sink.metric.entropyGap': ['|ΔH| (nats)', '|ΔH|（nats）'],
+  'lab.sink.metric.entropyGap': ['|ΔH| (nats)', '|ΔH|（奈特）'],
   'lab.sink.legend.sink': ['h(s): how the row splits between sink and content', 'h(s)：这一行在注意力汇与内容之间如何分配'],
   'lab.sink.legend.spread': ['s·H(σ): spread over the sink keys', 's·H(σ)：在各个汇键之间的分散程度'],
   'lab.sink.legend.content': ['(1−s)·H(c): spread over the content keys', '(1−s)·H(c)：在内容键之间的分散程度'],
   'lab.sink.rowsCaption': [
     'Each row of {name}: H = h(s) + {parts}(1−s)·H(c), nats',
-    '{name} 的每一行：H = h(s) + {parts}(1−s)·H(c)，单位 nats',
+    '{name} 的每一行：H = h(s) + {parts}(1−s)·H(c)，单位为奈特',
   ],
   'lab.sink.col.parts': ['H = parts', 'H = 各部分'],
   'lab.sink.col.residual': ['residual', '残差'],
@@ -191,7 +191,7 @@ const PAIRS = {
   ],
   'lab.sink.attrChange': [
     'mean H {before} → {after} nats: change {total} over {n} rows',
-    '平均 H {before} → {after} nats：在 {n} 行上变化 {total}',
+    '平均 H {before} → {after} 奈特：在 {n} 行上变化 {total}',
   ],
   'lab.sink.attrNoChange': [' (no change to split).', '（没有变化可分解）。'],
   'lab.sink.attrShare': ['; the sink carries {pct}% of it ({shapley}).', '；其中注意力汇占 {pct}%（{shapley} 值）。'],
@@ -214,7 +214,7 @@ const PAIRS = {
   'lab.sink.sinkKeys': ['sink keys', '汇键个数'],
   'lab.sink.compareWith': ['compare with', '比较对象'],
   'lab.sink.compareTau': ['compare at τ', '比较的 τ'],
-  'lab.sink.residual': ['Largest |residual| of the identity on this head: {r} nats.', '这个头上恒等式的最大 |残差|：{r} nats。'],
+  'lab.sink.residual': ['Largest |residual| of the identity on this head: {r} nats.', '这个头上恒等式的最大 |残差|：{r} 奈特。'],
   'lab.sink.pairsCaption': [
     '{name} against every other head: keep-sink (full rows) vs drop-sink (content only), means over the rows where both are defined',
     '{name} 与其他每个头的比较：保留注意力汇（完整的行）与去掉注意力汇（只看内容），对两者都有定义的行取平均',
@@ -223,11 +223,11 @@ const PAIRS = {
   'lab.sink.everyPair': ['Every pair of heads', '每一对注意力头'],
   'lab.sink.aitchisonLogits': [
     '{aitchison} distance from the logits (clr = centred scores / τ); its square splits exactly into the sink balance term and the content term.',
-    '{aitchison} 距离由 logits 计算（中心对数比变换 = 中心化得分 / τ）；它的平方可精确分解为注意力汇的平衡项与内容项。',
+    '{aitchison} 距离由 logits 计算（中心对数比变换 = 中心化分数 / τ）；它的平方可精确分解为注意力汇的平衡项与内容项。',
   ],
   'lab.sink.aitchisonLogWeights': [
     '{aitchison} distance from the log-weights (clr = centred scores / τ); its square splits exactly into the sink balance term and the content term.',
-    '{aitchison} 距离由对数权重计算（中心对数比变换 = 中心化得分 / τ）；它的平方可精确分解为注意力汇的平衡项与内容项。',
+    '{aitchison} 距离由对数权重计算（中心对数比变换 = 中心化分数 / τ）；它的平方可精确分解为注意力汇的平衡项与内容项。',
   ],
   'lab.sink.oneHead': [
     'One head: no other head to compare with (load a state with several heads).',
@@ -259,7 +259,7 @@ const PAIRS = {
   ],
   'lab.routing.bound': [
     'Ignored output ‖Σ_{i∉S} a_i v_i‖ = {norm} ≤ {massB} = {mass} ≤ δ·B = {delta}',
-    '被忽略的输出 ‖Σ_{i∉S} a_i v_i‖ = {norm} ≤ {massB} = {mass} ≤ δ·B = {delta}',
+    '被忽略的输出 ‖Σᵢ∉ₛ aᵢ vᵢ‖ = {norm} ≤ {massB} = {mass} ≤ δ·B = {delta}',
   ],
   'lab.routing.tunnel': ['Tunnel vision: {verdict}', '隧道视野：{verdict}'],
   'lab.routing.narrow': ['narrow', '窄'],
@@ -272,7 +272,7 @@ const PAIRS = {
   ],
   'lab.routing.support': [
     'S_t for δ = {delta}: {n} of {m} visible keys hold {mass} ≥ 1 − δ; ignored mass {ignored}.',
-    'δ = {delta} 时的 S_t：{m} 个可见键中的 {n} 个占有 {mass} ≥ 1 − δ 的质量；被忽略的质量为 {ignored}。',
+    'δ = {delta} 时的 Sₜ：{m} 个可见键中的 {n} 个占有 {mass} ≥ 1 − δ 的质量；被忽略的质量为 {ignored}。',
   ],
   'lab.routing.reg.minimise': ['minimise entropy (narrow routing)', '最小化熵（窄路由）'],
   'lab.routing.reg.maximise': ['maximise entropy (broad routing)', '最大化熵（宽路由）'],
@@ -284,7 +284,7 @@ const PAIRS = {
   'lab.routing.col.regulariser': ['regulariser', '正则项'],
   'lab.routing.col.formula': ['formula', '公式'],
   'lab.routing.col.value': ['value', '数值'],
-  'lab.routing.col.supportKeys': ['S_t (keys)', 'S_t（键）'],
+  'lab.routing.col.supportKeys': ['S_t (keys)', 'Sₜ（键）'],
   'lab.routing.col.ignoredMass': ['ignored mass', '被忽略的质量'],
   'lab.routing.col.ignoredNorm': ['ignored ‖·‖', '被忽略的 ‖·‖'],
   'lab.routing.col.tunnel': ['tunnel', '隧道视野'],
@@ -303,7 +303,7 @@ const PAIRS = {
       'the output they leave out is at most {dmax}. Tunnel vision: narrow attention ({hna} < α) where the evidence β is broad ({hnb} > γ). ' +
       'Source: the seed article on attention entropy and dynamic topology; {docMath}.',
     '一个注意力头就是由输入动态生成的一张图：每个查询按自己的权重读取各个键。熵衡量这种路由有多宽：有效上下文大小 N_eff = exp(H) 个键。' +
-      '(1−δ) 支撑集 S_t 是占有 1−δ 质量所需的最少键；它们之外的输出至多为 {dmax}。隧道视野：在证据 β 分布宽（{hnb} > γ）时，' +
+      '(1−δ) 支撑集 Sₜ 是占有 1−δ 质量所需的最少键；它们之外的输出至多为 {dmax}。隧道视野：在证据 β 分布宽（{hnb} > γ）时，' +
       '注意力却很窄（{hna} < α）。出处：关于注意力熵与动态拓扑的种子文章；见 {docMath}。',
   ],
   'lab.routing.edgeThreshold': ['edge threshold', '边的阈值'],
@@ -317,40 +317,40 @@ const PAIRS = {
   // Saturation (seed 000 §6: softmax gradient saturation)
   'lab.sat.jacobianCaption': [
     'Jacobian ∂a_i/∂z_j = (a_i [i = j] − a_i a_j) / τ, τ = {tau}',
-    '雅可比矩阵 ∂a_i/∂z_j = (a_i [i = j] − a_i a_j) / τ，τ = {tau}',
+    '雅可比矩阵 ∂aᵢ/∂zⱼ = (aᵢ [i = j] − aᵢ aⱼ) / τ，τ = {tau}',
   ],
   'lab.sat.jacobianTop': [' (the {n} keys of largest weight)', '（权重最大的 {n} 个键）'],
   'lab.sat.gradCaption': [
     "Entropy gradient ∂H/∂z_j = −(1/τ) a_j (ln a_j + H): raising key j's score by {dz} changes H by ∂H/∂z_j · {dz}. ∂H/∂τ = {d} nats per unit τ.",
-    '熵的梯度 ∂H/∂z_j = −(1/τ) a_j (ln a_j + H)：把键 j 的得分提高 {dz}，H 就改变 ∂H/∂z_j · {dz}。∂H/∂τ = {d} nats（每单位 τ）。',
+    '熵的梯度 ∂H/∂zⱼ = −(1/τ) aⱼ (ln aⱼ + H)：把键 j 的分数提高 {dz}，H 就改变 ∂H/∂zⱼ · {dz}。∂H/∂τ = {d} 奈特（每单位 τ）。',
   ],
-  'lab.sat.col.weight': ['weight a_j', '权重 a_j'],
-  'lab.sat.col.grad': ['∂H/∂z_j (nats)', '∂H/∂z_j（nats）'],
+  'lab.sat.col.weight': ['weight a_j', '权重 aⱼ'],
+  'lab.sat.col.grad': ['∂H/∂z_j (nats)', '∂H/∂zⱼ（奈特）'],
   'lab.sat.undefinedOneKey': ['undefined (one visible key)', '未定义（只有一个可见键）'],
   'lab.sat.intro': [
     'Softmax saturates when one score leads by many τ: the weights stop moving when the scores move (the Jacobian → 0), ' +
       'so a suppressed key gets almost no gradient. With two keys everything depends on x = Δ / τ, the gap between the two scores over the temperature; ' +
       'the plots show that curve and mark where this row sits, using its two largest scores.',
-    '当某个得分领先其他得分许多个 τ 时，softmax 就会饱和：得分变化时权重几乎不动（雅可比矩阵 → 0），被压低的键几乎得不到梯度。' +
-      '只有两个键时，一切只取决于 x = Δ / τ，即两个得分之差除以温度；下面的曲线画出这种关系，并用这一行最大的两个得分标出它所处的位置。',
+    '当某个分数领先其他分数许多个 τ 时，softmax 就会饱和：分数变化时权重几乎不动（雅可比矩阵 → 0），被压低的键几乎得不到梯度。' +
+      '只有两个键时，一切只取决于 x = Δ / τ，即两个分数之差除以温度；下面的曲线画出这种关系，并用这一行最大的两个分数标出它所处的位置。',
   ],
   'lab.sat.title': [(v) => `: ${s(v.n, 'visible key', 'visible keys')}, τ = ${v.tau}`, '：{n} 个可见键，τ = {tau}'],
   'lab.sat.empty': [
     'This row is empty: the mask leaves it no visible key, so its gap, Jacobian and gradients are undefined.',
-    '这一行是空行：掩码没有给它留下任何可见键，因此它的得分差、雅可比矩阵和梯度都没有定义。',
+    '这一行是空行：掩码没有给它留下任何可见键，因此它的分数差、雅可比矩阵和梯度都没有定义。',
   ],
   'lab.sat.single': [
     'One visible key: a point mass. There is no gap, the Jacobian is 0 and the entropy cannot move.',
-    '只有一个可见键：权重集中在一点。没有得分差，雅可比矩阵为 0，熵也无法改变。',
+    '只有一个可见键：权重集中在一点。没有分数差，雅可比矩阵为 0，熵也无法改变。',
   ],
-  'lab.sat.gap': ['gap Δ', '得分差 Δ'],
-  'lab.sat.gapHelp': ['largest minus second-largest visible score S (before τ)', '可见得分 S 中最大值减去第二大值（除以 τ 之前）'],
-  'lab.sat.a1Help': ['the larger weight if the row had only its two top keys', '假如这一行只有得分最高的两个键，较大的那个权重'],
+  'lab.sat.gap': ['gap Δ', '分数差 Δ'],
+  'lab.sat.gapHelp': ['largest minus second-largest visible score S (before τ)', '可见分数 S 中最大值减去第二大值（除以 τ 之前）'],
+  'lab.sat.a1Help': ['the larger weight if the row had only its two top keys', '假如这一行只有分数最高的两个键，较大的那个权重'],
   'lab.sat.topWeight': ['largest weight (this row)', '最大权重（本行）'],
   'lab.sat.topWeightHelp': ['equals a₁ when the row has exactly two visible keys', '这一行恰好有两个可见键时等于 a₁'],
   'lab.sat.h2': ['H(x), two keys', 'H(x)，两个键'],
   'lab.sat.entropy': ['H (this row)', 'H（本行）'],
-  'lab.sat.perTau': ['{v} nats per unit τ', '{v} nats（每单位 τ）'],
+  'lab.sat.perTau': ['{v} nats per unit τ', '{v} 奈特（每单位 τ）'],
   'lab.sat.dhdtauHelp': ['how fast the entropy grows with the temperature', '熵随温度增长的速度'],
   'lab.sat.frobeniusHelp': [
     '{frobenius} norm of the whole Jacobian; 0 = fully saturated',
@@ -360,7 +360,7 @@ const PAIRS = {
   'lab.sat.range': ['plot x from −R to R, R = ', '横轴 x 从 −R 到 R，R = '],
   'lab.sat.keys': ['Jacobian keys at most ', '雅可比矩阵最多显示的键数 '],
   'lab.sat.plotA1': ['Larger weight of two keys: a₁ = σ(Δ/τ)', '两个键中较大的权重：a₁ = σ(Δ/τ)'],
-  'lab.sat.plotH': ['Entropy of two keys: H(Δ/τ) (nats)', '两个键的熵：H(Δ/τ)（nats）'],
+  'lab.sat.plotH': ['Entropy of two keys: H(Δ/τ) (nats)', '两个键的熵：H(Δ/τ)（奈特）'],
   'lab.sat.offplot': [
     "This row's x = {x} is beyond the plotted range ±{r}: its point is drawn at the edge.",
     '这一行的 x = {x} 超出了绘图范围 ±{r}：它的点画在边缘上。',
@@ -375,7 +375,7 @@ const PAIRS = {
   'lab.sens.only': [
     'Only {key} is visible: its weight is 1 and the output is its value. Changing that value moves the output one for one; ' +
       'moving its key or score changes nothing (a single weight stays 1); deleting it leaves the row empty (undefined).',
-    '只有{key}可见：它的权重为 1，输出就是它的值。改变这个值，输出随之等量改变；移动它的键或得分则什么也不变（单独一个权重始终为 1）；' +
+    '只有{key}可见：它的权重为 1，输出就是它的值。改变这个值，输出随之等量改变；移动它的键或分数则什么也不变（单独一个权重始终为 1）；' +
       '删除它会让这一行变成空行（未定义）。',
   ],
   'lab.sens.tie': ['{keys} tie for the largest weight (a = {a})', '{keys}并列拥有最大权重（a = {a}）'],
@@ -383,15 +383,15 @@ const PAIRS = {
   'lab.sens.values': [
     'For the values themselves, yes: {who}, and ∂o/∂v_j = a_j I, so changing value j by Δ moves the output by exactly a_j Δ; ' +
       'no other value moves it more per unit change.',
-    '就值本身而言，答案是肯定的：{who}，而 ∂o/∂v_j = a_j I，所以把值 j 改变 Δ，输出恰好改变 a_j Δ；按单位变化计，没有别的值能让输出变得更多。',
+    '就值本身而言，答案是肯定的：{who}，而 ∂o/∂vⱼ = aⱼ I，所以把值 j 改变 Δ，输出恰好改变 aⱼ Δ；按单位变化计，没有别的值能让输出变得更多。',
   ],
   'lab.sens.whatKey': ['its key vector', '键向量'],
-  'lab.sens.whatScore': ['its score', '得分'],
+  'lab.sens.whatScore': ['its score', '分数'],
   'lab.sens.butMoving': [
     'But moving {what} is another matter: {key} moves the output most ({sym} = {effect}, against {topEffect} for {top}), ' +
       'because ∂o/∂s_j = a_j (v_j − o)/τ and its value lies far from the output (‖v_j − o‖ = {distance} against {topDistance}).',
     '但移动{what}就是另一回事了：{key}对输出的影响最大（{sym} = {effect}，而{top}只有 {topEffect}），' +
-      '因为 ∂o/∂s_j = a_j (v_j − o)/τ，而它的值离输出很远（‖v_j − o‖ = {distance}，对比 {topDistance}）。',
+      '因为 ∂o/∂sⱼ = aⱼ (vⱼ − o)/τ，而它的值离输出很远（‖vⱼ − o‖ = {distance}，对比 {topDistance}）。',
   ],
   'lab.sens.alsoMoving': [
     'Moving {what} also moves the output most for {keys} ({sym} = {effect}).',
@@ -411,23 +411,23 @@ const PAIRS = {
   ],
   'lab.sens.firstPlace': ['first place', '第一名'],
   'lab.sens.first': [' ★1st', ' ★第一'],
-  'lab.sens.col.weight': ['weight a_j', '权重 a_j'],
+  'lab.sens.col.weight': ['weight a_j', '权重 aⱼ'],
   'lab.sens.col.deletion': ['‖o₋ⱼ − o‖ (delete j, renormalise)', '‖o₋ⱼ − o‖（删除 j 并重新归一化）'],
   'lab.sens.caption': [
     'Row {row}: what each visible key does to the output o = Σ a_j v_j (★1st marks the first place of each column)',
-    '第 {row} 行：每个可见键对输出 o = Σ a_j v_j 的影响（★第一 标出每一列的第一名）',
+    '第 {row} 行：每个可见键对输出 o = Σ aⱼ vⱼ 的影响（★第一 标出每一列的第一名）',
   ],
   'lab.sens.undefinedLeftEmpty': ['undefined (row left empty)', '未定义（该行变为空行）'],
   'lab.sens.intro': [
     'The lesson asks: does the largest weight mark the value whose change moves the output most? ' +
       'For the selected row, o = Σ a_j v_j: a value enters with its weight (∂o/∂v_j = a_j I), but a key or score enters through the softmax, ' +
       'where ∂o/∂s_j = a_j (v_j − o)/τ also depends on how far the value lies from the output; deleting a token renormalises the rest.',
-    '课程提出的问题是：权重最大的位置，是否就是改变后最能影响输出的那个值？对选中的行，o = Σ a_j v_j：值按它的权重进入输出' +
-      '（∂o/∂v_j = a_j I），而键或得分要经过 softmax，其中 ∂o/∂s_j = a_j (v_j − o)/τ 还取决于该值离输出有多远；删除一个词元会让其余的重新归一化。',
+    '课程提出的问题是：权重最大的位置，是否就是改变后最能影响输出的那个值？对选中的行，o = Σ aⱼ vⱼ：值按它的权重进入输出' +
+      '（∂o/∂vⱼ = aⱼ I），而键或分数要经过 softmax，其中 ∂o/∂sⱼ = aⱼ (vⱼ − o)/τ 还取决于该值离输出有多远；删除一个词元会让其余的重新归一化。',
   ],
   'lab.sens.empty': [
     'Row {row} is empty: the mask leaves it no visible key, so its weights, output and every sensitivity are undefined.',
-    '第 {row} 行是空行：掩码没有给它留下任何可见键，因此它的权重、输出和各项敏感性都没有定义。',
+    '第 {row} 行是空行：掩码没有给它留下任何可见键，因此它的权重、输出和各项敏感度都没有定义。',
   ],
   'lab.sens.masked': [
     'Masked for row {row} (weight 0, no effect on the output): {keys}.',
@@ -437,11 +437,11 @@ const PAIRS = {
   'lab.sens.titleQkv': [', ‖q‖ = {q}, scale = {scale}', '，‖q‖ = {q}，缩放因子 = {scale}'],
   'lab.sens.noKeys': [
     'Mode {mode}: there are no key vectors, so the table gives the derivative with respect to each score s_j.',
-    '输入方式为“{mode}”：没有键向量，因此表中给出对每个得分 s_j 的导数。',
+    '输入方式为“{mode}”：没有键向量，因此表中给出对每个分数 sⱼ 的导数。',
   ],
   'lab.sens.longShift': [
     'd_v = {dv}: the shift vectors o₋ⱼ − o are in {api}, the table gives their lengths.',
-    'd_v = {dv}：位移向量 o₋ⱼ − o 见 {api}，表中只给出它们的长度。',
+    'dᵥ = {dv}：位移向量 o₋ⱼ − o 见 {api}，表中只给出它们的长度。',
   ],
 
   // Spectral (seed 004: the linear-algebra view of attention)
@@ -479,7 +479,7 @@ const PAIRS = {
   'lab.spec.thresholdRank': ['threshold rank', '阈值秩'],
   'lab.spec.entropy': ['spectral entropy', '谱熵'],
   'lab.spec.entropyHelp': ['H(σ/Σσ), natural log', 'H(σ/Σσ)，自然对数'],
-  'lab.spec.jsdCaption': ['Jensen-Shannon divergence (nats, 0 … ln 2)', '詹森-香农散度（nats，0 … ln 2）'],
+  'lab.spec.jsdCaption': ['Jensen-Shannon divergence (nats, 0 … ln 2)', '詹森-香农散度（奈特，0 … ln 2）'],
   'lab.spec.cosineCaption': ['cosine similarity (0 … 1)', '余弦相似度（0 … 1）'],
   'lab.spec.cellTitle': ['{a} vs {b}: mean over {n} rows', '{a} 对比 {b}：对 {n} 行取平均'],
   'lab.spec.cellEmpty': ['; {n} empty skipped', '；跳过 {n} 个空行'],
@@ -529,16 +529,16 @@ const PAIRS = {
   'lab.linear.featureMapAria': ['feature map', '特征映射'],
   'lab.linear.reluFeatures': ['{relu} random features', '{relu} 随机特征'],
   'lab.linear.features': ['random features m', '随机特征数 m'],
-  'lab.linear.featuresOff': ['{elu1} uses m = d_k', '{elu1} 固定使用 m = d_k'],
+  'lab.linear.featuresOff': ['{elu1} uses m = d_k', '{elu1} 固定使用 m = dₖ'],
   'lab.linear.seed': ['seed', '随机种子'],
   'lab.linear.seedOff': ['{elu1} has no randomness', '{elu1} 没有随机性'],
   'lab.linear.reluNote': [
     '{phiRelu} with W a Gaussian matrix of m × d_k = {m} × {dK} drawn from the seed ({performer}-style); m 1 … 1024.',
-    '{phiRelu}，其中 W 是由随机种子生成的 m × d_k = {m} × {dK} 高斯矩阵（{performer} 的做法）；m 取 1 … 1024。',
+    '{phiRelu}，其中 W 是由随机种子生成的 m × dₖ = {m} × {dK} 高斯矩阵（{performer} 的做法）；m 取 1 … 1024。',
   ],
   'lab.linear.eluNote': [
     '{phiElu} elementwise, m = d_k = {m} ({katharopoulos} et al. 2020).',
-    '{phiElu} 逐元素计算，m = d_k = {m}（{katharopoulos} 等 2020）。',
+    '{phiElu} 逐元素计算，m = dₖ = {m}（{katharopoulos} 等 2020）。',
   ],
   'lab.linear.undefinedDegenerate': [
     'undefined (φ(q)·Σφ(k) = 0: no feature of this query meets a visible key)',
@@ -547,7 +547,7 @@ const PAIRS = {
   'lab.linear.weightsCaption': ['Weights of this row: softmax a vs linear {alin}', '这一行的权重：softmax 的 a 对比线性注意力的 {alin}'],
   'lab.linear.linear': ['linear', '线性'],
   'lab.linear.notVisible': ['not visible', '不可见'],
-  'lab.linear.noOutput': ['V has no columns (d_v = 0): there is no output to compare.', 'V 没有列（d_v = 0）：没有可比较的输出。'],
+  'lab.linear.noOutput': ['V has no columns (d_v = 0): there is no output to compare.', 'V 没有列（dᵥ = 0）：没有可比较的输出。'],
   'lab.linear.outputsCaption': ['Outputs of this row: O = a V and {olinV}', '这一行的输出：O = a V 与 {olinV}'],
   'lab.linear.dim': ['dim', '维度'],
   'lab.linear.linearO': ['linear {olin}', '线性 {olin}'],
@@ -562,11 +562,11 @@ const PAIRS = {
   ],
   'lab.linear.pathPrefix': [
     'every query sees a prefix of the keys, so the core keeps running sums Σφ(k)vᵀ and Σφ(k): O(n·m·d_v), linear in the length',
-    '每个查询看到的都是键的一个前缀，因此计算核心维护累加和 Σφ(k)vᵀ 与 Σφ(k)：复杂度 O(n·m·d_v)，与长度成线性关系',
+    '每个查询看到的都是键的一个前缀，因此计算核心维护累加和 Σφ(k)vᵀ 与 Σφ(k)：复杂度 O(n·m·dᵥ)，与长度成线性关系',
   ],
   'lab.linear.pathRows': [
     'the mask is not a prefix per query (window, stride, sinks, padding in the middle or an edited mask): computed per row over its visible keys, O(Σ|Ω_t|·(m + d_v)), quadratic like softmax',
-    '掩码对每个查询并不是前缀（滑动窗口、步长、注意力汇、中间的填充或手动编辑的掩码）：只能逐行在其可见键上计算，复杂度 O(Σ|Ω_t|·(m + d_v))，和 softmax 一样是二次的',
+    '掩码对每个查询并不是前缀（滑动窗口、步长、注意力汇、中间的填充或手动编辑的掩码）：只能逐行在其可见键上计算，复杂度 O(Σ|Ω_t|·(m + dᵥ))，和 softmax 一样是二次的',
   ],
   'lab.linear.intro': [
     'Linear attention replaces {expForm} by φ(q)·φ(k), so {olinForm} ' +
@@ -578,7 +578,7 @@ const PAIRS = {
   ],
   'lab.linear.footer': [
     (v) => `${v.name}: ${s(v.nQ, 'query', 'queries')}, ${s(v.nK, 'key', 'keys')}, d_k = ${v.dK}, d_v = ${v.dV}, m = ${v.m}.`,
-    '{name}：{nQ} 个查询，{nK} 个键，d_k = {dK}，d_v = {dV}，m = {m}。',
+    '{name}：{nQ} 个查询，{nK} 个键，dₖ = {dK}，dᵥ = {dV}，m = {m}。',
   ],
 
   // Angle sweep (the lesson's parameter experiment, seed 003)
@@ -588,7 +588,7 @@ const PAIRS = {
   ],
   'lab.sweep.stateTau': [" (the state's τ)", '（当前状态的 τ）'],
   'lab.sweep.xAxis': ['θ (degrees, radians)', 'θ（角度，弧度）'],
-  'lab.sweep.yAxis': ['weight a_j', '权重 a_j'],
+  'lab.sweep.yAxis': ['weight a_j', '权重 aⱼ'],
   'lab.sweep.marker': ["┆ row {row}'s q at θ = {theta}°", '┆ 第 {row} 行的 q 位于 θ = {theta}°'],
   'lab.sweep.pointTitle': ['{key}: {w} at θ = {theta}°', '{key}：θ = {theta}° 时为 {w}'],
   'lab.sweep.legendAria': ['curves', '曲线'],
@@ -614,7 +614,7 @@ const PAIRS = {
   'lab.sweep.plane': [
     'The keys have d_k = {dK}: q(θ) = cos θ e₁ + sin θ e₂ lies in the plane of the first two axes ' +
       "(its other components are 0), so only each key's first two components matter; the row's own query is not marked.",
-    '键的维数 d_k = {dK}：q(θ) = cos θ e₁ + sin θ e₂ 位于前两个坐标轴张成的平面内（其余分量为 0），因此只有每个键的前两个分量起作用；这一行自己的查询不做标记。',
+    '键的维数 dₖ = {dK}：q(θ) = cos θ e₁ + sin θ e₂ 位于前两个坐标轴张成的平面内（其余分量为 0），因此只有每个键的前两个分量起作用；这一行自己的查询不做标记。',
   ],
   'lab.sweep.qZero': [
     "Row {row}'s query is (0, 0): it has no angle, so it is not marked.",
@@ -627,7 +627,7 @@ const PAIRS = {
   'lab.sweep.qLength': [
     "The marker is at row {row}'s angle θ = {theta}°. Its query has length |q| = {norm}, not 1: " +
       "its scores are |q| times the unit query's, so its own weights at τ are the curves' at τ/|q| (last rows of the table).",
-    '标记位于第 {row} 行的角度 θ = {theta}°。它的查询长度 |q| = {norm}，不是 1：它的得分是单位查询的 |q| 倍，' +
+    '标记位于第 {row} 行的角度 θ = {theta}°。它的查询长度 |q| = {norm}，不是 1：它的分数是单位查询的 |q| 倍，' +
       '所以它在 τ 下的权重等于曲线在 τ/|q| 处的值（见表的最后几行）。',
   ],
   'lab.sweep.qUnit': [
@@ -640,7 +640,7 @@ const PAIRS = {
   ],
   'lab.sweep.title': [
     (v) => `Query row ${v.row}: ${s(v.n, 'visible key', 'visible keys')}, d_k = ${v.dK}, scale = ${v.scale}`,
-    '查询行 {row}：{n} 个可见键，d_k = {dK}，缩放因子 = {scale}',
+    '查询行 {row}：{n} 个可见键，dₖ = {dK}，缩放因子 = {scale}',
   ],
   'lab.sweep.empty': [
     'Row {row} is empty: the mask leaves it no visible key, so its weights are undefined at every θ.',
@@ -655,7 +655,7 @@ const PAIRS = {
   'lab.formulas.undefined': ['undefined', '未定义'],
   'lab.formulas.terms': ['({n} terms)', '（共 {n} 项）'],
   'lab.formulas.moreKeys': ['({n} more keys)', '（另有 {n} 个键）'],
-  'lab.formulas.scores': ['Scores', '得分'],
+  'lab.formulas.scores': ['Scores', '分数'],
   'lab.formulas.softmax': ['Softmax over the visible keys', '在可见键上做 softmax'],
   'lab.formulas.entropy': ['Entropy', '熵'],
   'lab.formulas.output': ['Output', '输出'],
@@ -667,14 +667,14 @@ const PAIRS = {
   ],
   'lab.formulas.emptyRow': [
     'Row {t} has no visible key (the mask leaves Ω_{t} empty): its scores, weights, entropy and output are undefined.',
-    '第 {t} 行没有可见键（掩码使 Ω_{t} 为空）：它的得分、权重、熵和输出都没有定义。',
+    '第 {t} 行没有可见键（掩码使 Ω_{t} 为空）：它的分数、权重、熵和输出都没有定义。',
   ],
   'lab.formulas.masked': [
     'Masked keys (not in Ω_{t}) are left out of every sum: {keys}.',
     '被掩码的键（不在 Ω_{t} 中）不参与任何求和：{keys}。',
   ],
   'lab.formulas.keys': ['Keys: ', '键：'],
-  'lab.formulas.noValues': ['This head has no values V: there is no output o_t.', '这个注意力头没有值 V：因此没有输出 o_t。'],
+  'lab.formulas.noValues': ['This head has no values V: there is no output o_t.', '这个注意力头没有值 V：因此没有输出 oₜ。'],
 
   // Exports a person reads (SVG titles, the standalone HTML page)
   'lab.export.cellTitle': ['query {i}{q}, key {j}{k}: {value}', '查询 {i}{q}，键 {j}{k}：{value}'],
@@ -682,7 +682,7 @@ const PAIRS = {
   'lab.export.undefined': ['undefined', '未定义'],
   'lab.export.footer': [
     'Exported from Attention Playground. Entropy in nats; rows are queries, columns are keys.',
-    '导出自注意力实验场。熵的单位为 nats；行对应查询，列对应键。',
+    '导出自注意力实验场。熵的单位为奈特；行对应查询，列对应键。',
   ],
   'lab.export.rowsCaption': ['Per-row metrics', '逐行指标'],
   'lab.export.importSvgTitle': [
@@ -705,12 +705,12 @@ const PAIRS = {
   'lab.export.on': ['on', '开'],
   'lab.export.off': ['off', '关'],
   'lab.export.window': [', window {w}', '，滑动窗口 {w}'],
-  'lab.export.rowsCaptionNats': ['Per-row metrics (entropy in nats)', '逐行指标（熵的单位为 nats）'],
+  'lab.export.rowsCaptionNats': ['Per-row metrics (entropy in nats)', '逐行指标（熵的单位为奈特）'],
   'lab.export.topKMass': ['top-{k} mass', 'top-{k} 质量'],
   'lab.export.importHtmlTitle': ['{file}: layer {layer}, head {head}', '{file}：第 {layer} 层，第 {head} 个头'],
   'lab.export.importHtmlSubtitle': [
     '{label} (score {score}); mean H {h} nats; mean sink mass {sink}',
-    '{label}（得分 {score}）；平均熵 H {h} nats；平均注意力汇质量 {sink}',
+    '{label}（分数 {score}）；平均熵 H {h} 奈特；平均注意力汇质量 {sink}',
   ],
 };
 

@@ -38,7 +38,11 @@ export function answer(n, s, r, ref, ctx, core) {
     const a = answerStep1(s, r, ref, core);
     if (a.unavailable) return [h('p', {}, t('lesson.s1.unavailable'))];
     const mine = p.rise ? keyList(s, p.rise) : t('lesson.notRecorded');
-    if (!a.moved) return [verdict('rise', mine, t('lesson.s1.notMoved'), null)];
+    if (!a.moved)
+      return [
+        verdict('rise', mine, t('lesson.s1.notMoved'), null),
+        verdict('redistribute', choice('redistribute'), t('lesson.s1.notMoved'), null),
+      ];
     const changes = a.keys
       .filter((k) => a.rise.includes(k.j) || a.fall.includes(k.j))
       .map((k) =>
@@ -58,6 +62,12 @@ export function answer(n, s, r, ref, ctx, core) {
           t('lesson.s1.sum', { sum: f(a.sum) }),
         ],
         mark('rise', p.rise && sameSet(p.rise, a.rise)),
+      ),
+      verdict(
+        'redistribute',
+        choice('redistribute'),
+        [t(`lesson.s1.redistribute.${a.redistribute}`), sp(), data(f(a.sum), { id: 'lesson-a1-sum' })],
+        mark('redistribute', p.redistribute === a.redistribute),
       ),
     ];
   }
@@ -174,8 +184,11 @@ export function answer(n, s, r, ref, ctx, core) {
     ];
   }
   let fragment = '';
+  let linkLength = 0; // the whole link's length: the one number of characters step 5 quotes
   try {
-    fragment = ctx.shareUrl().split('#')[1] ?? '';
+    const url = ctx.shareUrl();
+    fragment = url.split('#')[1] ?? '';
+    linkLength = url.length;
   } catch {
     fragment = '';
   }
@@ -189,7 +202,7 @@ export function answer(n, s, r, ref, ctx, core) {
         h('li', { dataset: { ok: String(a.matrix) } }, t('lesson.s5.matrix'), sp(), same(a.matrix)),
         h('li', { dataset: { ok: String(a.mask) } }, t('lesson.s5.mask'), sp(), same(a.mask)),
         h('li', { dataset: { ok: String(a.step) } }, t('lesson.s5.step', { n: s.lesson.step }), sp(), same(a.step)),
-        h('li', { dataset: { ok: String(a.whole) } }, t('lesson.s5.whole', { length: a.length }), sp(), same(a.whole)),
+        h('li', { dataset: { ok: String(a.whole) } }, t('lesson.s5.whole', { length: linkLength }), sp(), same(a.whole)),
       );
   return [verdict('reproduce', choice('reproduce'), text, mark('reproduce', p.reproduce === a.answer))];
 }

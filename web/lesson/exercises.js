@@ -19,7 +19,7 @@ const num = (text, id, value) =>
 // Which exercises are open survives the rebuilds of the panel (not state: a reader's view).
 const open = new Set();
 
-function exercise(k, t, question, solution, tryButton) {
+function exercise(k, t, question, solution, tryButton, mark) {
   const details = h(
     'details',
     { id: `lesson-ex-${k}`, class: 'lesson-exercise', open: open.has(k) || null },
@@ -34,13 +34,35 @@ function exercise(k, t, question, solution, tryButton) {
     'li',
     { class: 'lesson-ex-item' },
     h('p', {}, h('strong', {}, t(`lesson.ex.kind${k}`)), t('lesson.gap'), question),
-    tryButton,
+    h('div', { class: 'lesson-actions' }, tryButton, mark),
     details,
   );
 }
 
+/** The exercise's 标记完成 button (lesson.done, a toggle). */
+function markButton(k, t, state, editLesson) {
+  const done = (state.lesson.done ?? []).includes(k);
+  return h(
+    'button',
+    {
+      type: 'button',
+      id: `lesson-ex-${k}-done`,
+      class: done ? 'lesson-done on' : 'lesson-done',
+      'aria-pressed': String(done),
+      onclick: () =>
+        editLesson((l) => {
+          const set = new Set(l.done ?? []);
+          if (set.has(k)) set.delete(k);
+          else set.add(k);
+          l.done = [...set].sort((a, b) => a - b);
+        }),
+    },
+    t(done ? 'lesson.ex.done' : 'lesson.ex.markDone'),
+  );
+}
+
 /** The exercises section for the current state and results. */
-export function renderExercises({ state, results, ctx, t }) {
+export function renderExercises({ state, results, ctx, t, editLesson }) {
   const hd = state.heads[state.head];
   const tr = state.row;
   const qkv = state.mode === 'qkv';
@@ -66,7 +88,7 @@ export function renderExercises({ state, results, ctx, t }) {
           {
             type: 'button',
             id: 'lesson-ex-1-try',
-            class: 'small',
+            class: 'lesson-try',
             onclick: () =>
               ctx.update((s) => {
                 const V = s.heads[s.head].V;
@@ -108,7 +130,7 @@ export function renderExercises({ state, results, ctx, t }) {
         {
           type: 'button',
           id: 'lesson-ex-2-try',
-          class: 'small',
+          class: 'lesson-try',
           onclick: () =>
             ctx.update((s) => {
               const Q = s.heads[s.head].Q;
@@ -152,7 +174,7 @@ export function renderExercises({ state, results, ctx, t }) {
           {
             type: 'button',
             id: 'lesson-ex-3-try',
-            class: 'small',
+            class: 'lesson-try',
             onclick: () =>
               ctx.update(
                 (s) => {
@@ -172,9 +194,9 @@ export function renderExercises({ state, results, ctx, t }) {
     h(
       'ol',
       {},
-      exercise(1, t, t('lesson.ex1.q'), sol1, try1),
-      exercise(2, t, t('lesson.ex2.q'), sol2, try2),
-      exercise(3, t, t('lesson.ex3.q'), sol3, try3),
+      exercise(1, t, t('lesson.ex1.q'), sol1, try1, markButton(1, t, state, editLesson)),
+      exercise(2, t, t('lesson.ex2.q'), sol2, try2, markButton(2, t, state, editLesson)),
+      exercise(3, t, t('lesson.ex3.q'), sol3, try3, markButton(3, t, state, editLesson)),
     ),
   );
 }

@@ -17,3 +17,22 @@ export const sp = () => t('lesson.gap');
 export const data = (text, attrs = {}) => h('span', { translate: 'no', class: 'lesson-num', ...attrs }, text);
 export const keyList = (s, js) =>
   js.length ? h('span', { translate: 'no' }, js.map((j) => tok(s, j)).join(t('lesson.listSep'))) : t('lesson.none');
+
+/** A logit as the seed writes it: −∞ for a masked one (null), 0, ln k for the log of a small integer, else 4 digits. */
+export function exactLogit(x) {
+  if (x === null || x === -Infinity) return '−∞';
+  for (let k = 1; k <= 12; k++) if (Math.abs(x - Math.log(k)) < 1e-9) return k === 1 ? '0' : `ln ${k}`;
+  return f(x);
+}
+
+/** A weight as a fraction with a small denominator when it is one (1/4, 3/4, 1), else 4 digits. */
+export function fraction(x) {
+  for (let d = 1; d <= 8; d++) {
+    const n = Math.round(x * d);
+    if (Math.abs(x - n / d) < 1e-6) return d === 1 ? String(n) : `${n}/${d}`;
+  }
+  return f(x);
+}
+
+/** An index as subscript digits (v₁, v₁₂): symbols are written as they are printed, never with "_". */
+export const subscript = (n) => String(n).replace(/[0-9]/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);

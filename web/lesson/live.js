@@ -7,8 +7,15 @@ import { t } from '../i18n.js';
 import { h } from '../views/dom.js';
 import { createPlane } from './plane.js';
 import { rich } from './rich.js';
-import { GRID_MAX, setupState } from './steps.js';
-import { data, f, qk, sp, tok, vec } from './format.js';
+import { GRID_MAX, example2Facts, setupState } from './steps.js';
+import { LESSON_PRESETS } from '../presets.js';
+import { encodeLink, statesEqual } from '../state.js';
+import { answerStep5 } from './steps.js';
+import { data, exactLogit, f, fraction, qk, qtok, sp, subscript, tok, vec } from './format.js';
+
+// The message a page opened from step 5's link sends back to the page that opened it (same
+// origin only): its own state's link, so the opener can confirm it reproduces the state.
+const OPENED_MESSAGE = 'attention-playground:lesson-opened';
 
 /**
  * @param {object} ctx the panel's context (initLesson): getState, getResults, update, shareUrl,
@@ -54,7 +61,195 @@ export function createLive(ctx) {
       parts.push(h('p', { class: 'note' }, t('lesson.plane.unavailable')));
     }
     if (s.mode === 'qkv') parts.push(step1Table(s, r, ref));
+    if (s.mode === 'qkv' && hd.V?.length === 2) {
+      // Worked example 1: swapping v1 and v2 moves the output, not the weights.
+      parts.push(
+        valueSwapBox(s, r, {
+          id: 'lesson-s1-swap',
+          title: 'lesson.s1.swapTitle',
+          button: 'lesson.s1.swap',
+          note: 'lesson.s1.swapNote',
+          swap: (V) => [V[1], V[0]],
+        }),
+      );
+    }
     return parts;
+  }
+
+  /**
+   * A box that compares the row now with the row after a change of the values only (the core
+   * computes both): weights equal, output moved. Its button makes the change.
+   */
+  function valueSwapBox(s, r, { id, title, button, note, swap }) {
+    const tr = s.row;
+    const other = structuredClone(s);
+    delete other.lesson;
+    other.heads[other.head].V = swap(structuredClone(s.heads[s.head].V));
+    let alt = null;
+    try {
+      alt = ctx.compute(other);
+    } catch {
+      alt = null;
+    }
+    const sameWeights = alt ? statesEqual(alt.weights[tr], r.weights[tr]) : null;
+    return h(
+      'div',
+      { class: 'lesson-box', id },
+      h('h4', {}, t(title)),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: `${id}-do`,
+          class: 'lesson-main',
+          onclick: () =>
+            ctx.update((x) => {
+              x.heads[x.head].V = swap(x.heads[x.head].V);
+            }),
+        },
+        t(button),
+      ),
+      alt
+        ? h(
+            'dl',
+            { class: 'lesson-facts' },
+            h('dt', {}, rich(t, 'lesson.swap.weightsNow', { query: qk(s, tr) })),
+            h('dd', {}, data(vec(r.weights[tr]), { id: `${id}-weights`, dataset: { value: JSON.stringify(r.weights[tr]) } })),
+            h('dt', {}, t('lesson.swap.weightsAfter')),
+            h('dd', {}, data(vec(alt.weights[tr]), { id: `${id}-weights-after` }), sp(), sameWeights ? t('lesson.swap.same') : ''),
+            h('dt', {}, rich(t, 'lesson.swap.outputNow', { query: qk(s, tr) })),
+            h('dd', {}, data(vec(r.output[tr]), { id: `${id}-output`, dataset: { value: JSON.stringify(r.output[tr]) } })),
+            h('dt', {}, t('lesson.swap.outputAfter')),
+            h('dd', {}, data(vec(alt.output[tr]), { id: `${id}-output-after`, dataset: { value: JSON.stringify(alt.output[tr]) } })),
+          )
+        : null,
+      h('p', { class: 'note' }, t(note)),
+    );
+  }
+
+  /** The causal grid beside step 3: every weight of the head, zero cells marked (from the results). */
+  function weightGrid(s, r) {
+    const nQ = r.weights.length;
+    const nK = r.weights[0].length;
+    if (nQ > GRID_MAX || nK > GRID_MAX) return null;
+    return h(
+      'table',
+      { class: 'lesson-table lesson-weight-grid', id: 'lesson-s3-grid' },
+      h('caption', {}, t('lesson.s3.gridCaption')),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('td', {}),
+          s.tokens.keys.map((_, j) => h('th', { scope: 'col', translate: 'no' }, tok(s, j))),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        r.weights.map((row, i) =>
+          h(
+            'tr',
+            { class: i === s.row ? 'selected' : null },
+            h('th', { scope: 'row', translate: 'no' }, qtok(s, i)),
+            row.map((w, j) =>
+              h('td', { class: r.visible[i][j] ? null : 'masked', dataset: { value: String(w) } }, r.visible[i][j] ? f(w) : '0'),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** Worked example 2 (seed "例题二"): its exact logits, A, the outputs and both take-aways. */
+  function example2Box(s, r) {
+    const facts = example2Facts(s, r);
+    const load = h(
+      'button',
+      {
+        type: 'button',
+        id: 'lesson-ex2-load',
+        class: 'lesson-main',
+        onclick: () => {
+          const next = LESSON_PRESETS.example2.make();
+          next.lesson = structuredClone(s.lesson);
+          ctx.commit(next, { structural: true });
+        },
+      },
+      t('lesson.e2.load'),
+    );
+    if (!facts)
+      return h('div', { class: 'lesson-box', id: 'lesson-e2' }, h('h4', {}, t('lesson.e2.title')), h('p', {}, t('lesson.e2.intro')), load);
+    const hd = s.heads[s.head];
+    const matrix = (rows, fmt, id) =>
+      h(
+        'table',
+        { class: 'lesson-table lesson-matrix', id },
+        h(
+          'tbody',
+          {},
+          rows.map((row) =>
+            h(
+              'tr',
+              {},
+              row.map((x) => h('td', { translate: 'no', dataset: { value: String(x) } }, fmt(x))),
+            ),
+          ),
+        ),
+      );
+    const outputs = facts.rows.map((x) => x.output);
+    return h(
+      'div',
+      { class: 'lesson-box', id: 'lesson-e2' },
+      h('h4', {}, t('lesson.e2.title')),
+      h('p', {}, t('lesson.e2.logits')),
+      matrix(hd.logits, exactLogit, 'lesson-e2-logits'),
+      h('p', {}, t('lesson.e2.weights')),
+      matrix(
+        facts.rows.map((x) => x.weights),
+        fraction,
+        'lesson-e2-weights',
+      ),
+      h(
+        'p',
+        {},
+        rich(t, 'lesson.e2.outputs', {
+          v: data(vec(hd.V.map((v) => v[0])), { id: 'lesson-e2-values' }),
+          o: data(outputs.map((x) => f(x)).join(t('lesson.listSep')), {
+            id: 'lesson-e2-outputs',
+            dataset: { value: JSON.stringify(outputs) },
+          }),
+        }),
+      ),
+      h(
+        'p',
+        { id: 'lesson-e2-same', dataset: { ok: String(facts.same23 && facts.differ23) } },
+        facts.same23 && facts.differ23 ? t('lesson.e2.same23') : t('lesson.e2.notSame23'),
+      ),
+      h(
+        'p',
+        { id: 'lesson-e2-row1', dataset: { value: String(outputs[0]) } },
+        rich(t, 'lesson.e2.row1', { o: data(f(outputs[0])), v1: data(f(hd.V[0][0])) }),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'lesson-e2-future',
+          onclick: () =>
+            ctx.update((x) => {
+              const V = x.heads[x.head].V;
+              V[1][0] += 10;
+              V[2][0] += 10;
+            }),
+        },
+        t('lesson.e2.future'),
+      ),
+      h('p', { class: 'note' }, t('lesson.e2.back')),
+      load,
+    );
   }
 
   function step1Table(s, r, ref) {
@@ -73,7 +268,7 @@ export function createLive(ctx) {
             'tr',
             {},
             h('th', { scope: 'col' }, t('lesson.col.key')),
-            h('th', { scope: 'col' }, 'k_j'),
+            h('th', { scope: 'col' }, 'kⱼ'),
             h('th', { scope: 'col' }, t('lesson.col.score')),
             h('th', { scope: 'col' }, t('lesson.col.weight')),
           ),
@@ -169,6 +364,8 @@ export function createLive(ctx) {
           sp(),
           data(vec(r.weights[tr]), { id: 'lesson-s3-weights' }),
         ),
+        weightGrid(s, r),
+        example2Box(s, r),
       ];
     }
     if (n === 4) {
@@ -177,7 +374,7 @@ export function createLive(ctx) {
       const sel = h(
         'select',
         { id: 'lesson-s4-key' },
-        hd.V.map((_, j) => h('option', { value: String(j), translate: 'no' }, `v_${j + 1} (${tok(s, j)})`)),
+        hd.V.map((_, j) => h('option', { value: String(j), translate: 'no' }, `v${subscript(j + 1)} (${tok(s, j)})`)),
       );
       sel.value = String(chosenValue < hd.V.length ? chosenValue : 0);
       sel.addEventListener('change', () => {
@@ -211,6 +408,16 @@ export function createLive(ctx) {
           h('dt', {}, rich(t, 'lesson.s4.output', { query: qk(s, tr) })),
           h('dd', {}, data(ref ? `${vec(ref.output[tr])} → ${vec(r.output[tr])}` : vec(r.output[tr]), { id: 'lesson-s4-output' })),
         ),
+        // The parameter experiment's third part: keep the weights, replace the values.
+        hd.V.length > 1
+          ? valueSwapBox(s, r, {
+              id: 'lesson-s4-replace',
+              title: 'lesson.s4.replaceTitle',
+              button: 'lesson.s4.replace',
+              note: 'lesson.s4.replaceNote',
+              swap: (V) => [...V].reverse(),
+            })
+          : null,
       ];
     }
     // Step 5: the link.
@@ -228,6 +435,18 @@ export function createLive(ctx) {
         h('span', { class: 'status', id: 'lesson-s5-status', role: 'status', 'aria-live': 'polite' }),
       ),
       h(
+        'div',
+        { class: 'lesson-actions' },
+        h(
+          'button',
+          { type: 'button', id: 'lesson-s5-frame', class: 'lesson-main', onclick: () => openLink('frame') },
+          t('lesson.s5.openFrame'),
+        ),
+        h('button', { type: 'button', id: 'lesson-s5-tab', class: 'lesson-main', onclick: () => openLink('tab') }, t('lesson.s5.openTab')),
+      ),
+      h('p', { class: 'status', id: 'lesson-s5-opened', role: 'status', 'aria-live': 'polite' }, openedText(s, r)),
+      openedFrame && openedFor === link ? openedFrame : null,
+      h(
         'label',
         { class: 'lesson-link' },
         t('lesson.s5.linkLabel'),
@@ -244,6 +463,76 @@ export function createLive(ctx) {
   }
 
   let chosenValue = 1;
+
+  // Step 5: the link opened in a frame below the step or in a new tab; the opened page sends its
+  // state back (OPENED_MESSAGE), and the step says whether it reproduces this one.
+  let openedFrame = null; // the <iframe> showing the link, kept across rebuilds of the panel
+  let openedFor = ''; // the link it shows
+  let opened = null; // {fragment, via} the last report of an opened page
+  let announced = false;
+
+  function openLink(via) {
+    let link;
+    try {
+      link = ctx.shareUrl();
+    } catch {
+      return;
+    }
+    opened = null;
+    if (via === 'tab') {
+      openedWindow = window.open(link, '_blank');
+    } else {
+      openedFrame = h('iframe', { id: 'lesson-s5-iframe', class: 'lesson-s5-iframe', src: link, title: t('lesson.s5.frameTitle') });
+      openedFor = link;
+    }
+    ctx.rerender();
+  }
+  let openedWindow = null;
+
+  window.addEventListener('message', (ev) => {
+    if (ev.origin !== location.origin || ev.data?.type !== OPENED_MESSAGE || typeof ev.data.fragment !== 'string') return;
+    const fromFrame = openedFrame && ev.source === openedFrame.contentWindow;
+    const fromTab = openedWindow && ev.source === openedWindow;
+    if (!fromFrame && !fromTab) return;
+    opened = { fragment: ev.data.fragment, via: fromFrame ? 'frame' : 'tab' };
+    ctx.rerender();
+  });
+
+  /** What the opened page reported: its own state read back and computed again, compared with this one. */
+  function openedText(s, r) {
+    if (!opened) return openedFrame || openedWindow ? t('lesson.s5.waiting') : '';
+    const a = answerStep5(s, r, opened.fragment, (x) => ctx.core.decodeLink(x), statesEqual, ctx.compute);
+    const node = h(
+      'span',
+      { id: 'lesson-s5-confirm', dataset: { ok: String(a.answer === 'yes') } },
+      a.error
+        ? t('lesson.s5.error', { message: a.error })
+        : t(a.answer === 'yes' ? 'lesson.s5.openedSame' : 'lesson.s5.openedDiffers', { via: t(`lesson.s5.via.${opened.via}`) }),
+    );
+    return node;
+  }
+
+  /**
+   * A page opened from step 5's link (in a frame or a tab of the same origin) tells its opener
+   * which state it shows. Cross-origin parents (a course page) are not told anything.
+   */
+  function announceOpened(s) {
+    if (announced || s.lesson?.step !== 5) return;
+    announced = true;
+    for (const target of [window.opener, window.parent === window ? null : window.parent]) {
+      if (!target) continue;
+      try {
+        if (target.location.origin !== location.origin) continue; // throws when cross-origin
+      } catch {
+        continue;
+      }
+      try {
+        target.postMessage({ type: OPENED_MESSAGE, fragment: encodeLink(s) }, location.origin);
+      } catch {
+        /* closed */
+      }
+    }
+  }
 
   /**
    * Step 5's Copy link: copies the link shown beside the button. Where the clipboard is refused
@@ -271,6 +560,7 @@ export function createLive(ctx) {
   return {
     live,
     step1Table,
+    announceOpened,
     plane: () => plane,
     dropPlane: () => {
       plane = null;

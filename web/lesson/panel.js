@@ -38,7 +38,10 @@ import { renderExercises } from './exercises.js';
 import { createLive } from './live.js';
 import { questions } from './questions.js';
 import { sp } from './format.js';
-import { STEPS, STEP_PREDICTIONS, atStep, predicted, referenceState, setupState } from './steps.js';
+import { renderMyths } from './myths.js';
+import { createProgress } from './progress.js';
+import { encodeLink, statesEqual } from '../state.js';
+import { STEPS, STEP_PREDICTIONS, atStep, freshLesson, predicted, referenceState, setupState } from './steps.js';
 
 /** A formula rendered by KaTeX (the same in both languages). */
 function tex(source, id) {
@@ -55,10 +58,29 @@ const FORMULAS = {
   5: null,
 };
 
-export function initLesson(ctx) {
+export function initLesson(pageCtx) {
+  // Every move of the lesson is the student's own work: allowed in a read-only link too
+  // (web/page/store.js commit's `lesson` option; the share dialog lists what read-only locks).
+  const ctx = {
+    ...pageCtx,
+    update: (fn, opts = {}) => pageCtx.update(fn, { ...opts, lesson: true }),
+    commit: (next, opts = {}) => pageCtx.commit(next, { ...opts, lesson: true }),
+    rerender: () => render(),
+  };
   const { container } = ctx;
   const steps = createLive(ctx);
   let lastStep = 0;
+  // Progress per class link (progress.js): keyed by the link the page was opened with.
+  const progress = createProgress(location.hash);
+  // Only a link that holds a lesson (a class link) takes its saved progress back on opening; a
+  // lesson started later (a preset, the header button) starts as asked.
+  const openedOnLesson = /(^#|&)lesson=/.test(location.hash);
+  let restoreChecked = false; // the saved progress is looked at once, on the first lesson render
+  let storageNoted = false; // "no storage here" is said once
+  let restoredStep = 0; // the step the saved progress was restored at (a note says so), 0: none
+  let closedState = null; // the state when the lesson was closed: reopening continues from it
+  let beforeStartOver = null; // the state before "Start over": its undo button brings it back
+  let scrolledToStep = false; // a page opened on a lesson scrolls to its step once (phones)
   ensureKatexCss(container.ownerDocument);
   onLangChange(() => {
     steps.dropPlane();
@@ -84,15 +106,72 @@ export function initLesson(ctx) {
     return ctx.commit(next, { structural: true });
   }
 
+  /** Closes the lesson; its state is kept, so opening it again continues where it was. */
+  function close() {
+    closedState = structuredClone(state());
+    ctx.update((x) => {
+      delete x.lesson;
+    });
+  }
+
+  /** Opens the lesson: where it was closed, else the saved progress of this class link, else step 1. */
+  function open() {
+    if (closedState?.lesson) return ctx.commit(structuredClone(closedState), { structural: true });
+    const saved = savedState();
+    if (saved) return ctx.commit(saved, { structural: true });
+    return ctx.commit({ ...setupState(1), lesson: freshLesson() }, { structural: true });
+  }
+
+  /** The saved progress of this class link as a state with a lesson, or null. */
+  function savedState() {
+    const link = progress.load();
+    if (!link) return null;
+    try {
+      const s = ctx.core.decodeLink(link);
+      return s.lesson ? s : null;
+    } catch {
+      return null; // an older or damaged entry: ignored
+    }
+  }
+
+  /** Start over: step 1 with nothing recorded; the previous state stays one button away. */
+  function startOver() {
+    beforeStartOver = structuredClone(state());
+    closedState = null;
+    ctx.commit({ ...setupState(1), lesson: freshLesson() }, { structural: true });
+  }
+
   if (ctx.toggle) {
     ctx.toggle.addEventListener('click', () => {
-      const s = state();
-      if (s?.lesson)
-        ctx.update((x) => {
-          delete x.lesson;
-        });
-      else ctx.commit({ ...setupState(1), lesson: { step: 1, predictions: {}, revealed: [] } }, { structural: true });
+      if (state()?.lesson) close();
+      else open();
     });
+  }
+  // Leaving the tab: the progress is saved already after each change; save once more.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') saveProgress(state());
+  });
+
+  function saveProgress(s) {
+    if (!s?.lesson || !progress.available) return;
+    try {
+      progress.save(encodeLink(s));
+    } catch {
+      /* too large for a link: nothing to keep */
+    }
+  }
+
+  /** On the first render of a lesson: take this class link's saved progress if it differs. */
+  function restoreOnce(s) {
+    if (restoreChecked) return false;
+    restoreChecked = true;
+    if (!openedOnLesson) return false;
+    const saved = savedState();
+    if (!saved || statesEqual(saved, s)) return false;
+    restoredStep = saved.lesson.step;
+    // After the commit that is rendering now has finished.
+    queueMicrotask(() => ctx.commit(saved, { structural: true, kind: 'restore' }));
+    return true;
   }
 
   const setP = (name, value) =>
@@ -124,16 +203,15 @@ export function initLesson(ctx) {
           'button',
           {
             type: 'button',
-            id: 'lesson-close',
-            class: 'small',
-            onclick: () =>
-              ctx.update((x) => {
-                delete x.lesson;
-              }),
+            id: 'lesson-start-over',
+            onclick: startOver,
+            title: t('lesson.startOverTitle'),
           },
-          t('lesson.close'),
+          t('lesson.startOver'),
         ),
+        h('button', { type: 'button', id: 'lesson-close', onclick: close }, t('lesson.close')),
       ),
+      notes(),
       h(
         'nav',
         { 'aria-label': t('lesson.stepsNav') },
@@ -222,8 +300,63 @@ export function initLesson(ctx) {
         h('button', { type: 'button', id: 'lesson-reset', onclick: () => goTo(n), title: t('lesson.resetTitle') }, t('lesson.reset')),
         h('button', { type: 'button', id: 'lesson-next', disabled: n === STEPS.length, onclick: () => goTo(n + 1) }, t('lesson.next')),
       ),
-      renderExercises({ state: s, results: r, ctx, t }),
+      renderMyths({ state: s, results: r, ctx, setP }),
+      renderExercises({ state: s, results: r, ctx, t, editLesson }),
     ];
+  }
+
+  /** The one-off notes at the top: progress restored, started over (with its undo), no storage. */
+  function notes() {
+    const out = [];
+    if (restoredStep) {
+      out.push(h('p', { class: 'note lesson-note', id: 'lesson-restored' }, t('lesson.restored', { n: restoredStep })));
+    }
+    if (beforeStartOver) {
+      out.push(
+        h(
+          'p',
+          { class: 'note lesson-note', id: 'lesson-started-over' },
+          t('lesson.startedOver'),
+          t('lesson.gap'),
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'lesson-undo-start-over',
+              onclick: () => {
+                const back = beforeStartOver;
+                beforeStartOver = null;
+                ctx.commit(back, { structural: true });
+              },
+            },
+            t('lesson.undoStartOver'),
+          ),
+        ),
+      );
+    }
+    if (!progress.available && !storageNoted) {
+      out.push(
+        h(
+          'p',
+          { class: 'note lesson-note', id: 'lesson-no-storage', role: 'note' },
+          t('lesson.noStorage'),
+          t('lesson.gap'),
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'lesson-no-storage-ok',
+              onclick: () => {
+                storageNoted = true;
+                render();
+              },
+            },
+            t('lesson.noStorageOk'),
+          ),
+        ),
+      );
+    }
+    return out;
   }
 
   function render() {
@@ -265,6 +398,11 @@ export function initLesson(ctx) {
         );
       return;
     }
+    if (restoreOnce(s)) return; // the saved progress is committed next, and rendered then
+    saveProgress(s);
+    // A started-over lesson that moved on forgets its undo; a restored one its note.
+    if (beforeStartOver && (s.lesson.step !== 1 || Object.keys(s.lesson.predictions).length)) beforeStartOver = null;
+    if (restoredStep && s.lesson.step !== restoredStep) restoredStep = 0;
     let focused = container.contains(document.activeElement) ? document.activeElement.id : '';
     // A new step: the focus goes to its heading (read first), unless it was on a step's own control.
     if (s.lesson.step !== lastStep && /^lesson-(prev|next|step-\d)$/.test(focused)) focused = 'lesson-step-title';
@@ -280,6 +418,12 @@ export function initLesson(ctx) {
         h('button', { type: 'button', id: 'lesson-reset', onclick: () => goTo(s.lesson.step) }, t('lesson.reset')),
       );
       return;
+    }
+    steps.announceOpened(s);
+    if (!scrolledToStep) {
+      // A link that holds the lesson opens on its step (on a phone the panel comes first, style.css).
+      scrolledToStep = true;
+      if (matchMedia('(max-width: 760px)').matches) container.querySelector('#lesson-step-title')?.scrollIntoView({ block: 'start' });
     }
     if (focused) {
       const again = container.querySelector(`#${CSS.escape(focused)}`);

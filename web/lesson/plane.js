@@ -24,6 +24,16 @@ const snap = (x) => Math.max(-LIMIT, Math.min(LIMIT, Math.round(x / SNAP) * SNAP
 const clean = (x) => Number(x.toFixed(2)) + 0; // no -0, no 0.30000000000000004
 const f = (x) => fmtMetric(x, 3);
 
+/** The box of an SVG text of `size` px at (x, y) (its baseline), estimated from its length. */
+function textBox(x, y, text, anchor, size) {
+  const w = [...text].length * size * 0.62 + 3;
+  const left = anchor === 'end' ? x - w : anchor === 'middle' ? x - w / 2 : x;
+  return { x: left, y: y - size * 1.0, w, h: size * 1.3 };
+}
+const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+const overlapArea = (a, b) =>
+  Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+
 export function createPlane({ onMove, onHome, t }) {
   let range = 1.5; // half-width of the shown square in data units (grows to fit the points)
   let drag = null; // {j, pointerId}
@@ -71,6 +81,58 @@ export function createPlane({ onMove, onHome, t }) {
     const ticks = [];
     for (let v = -Math.floor(range); v <= Math.floor(range); v++) if (v !== 0) ticks.push(v);
     const focusedId = root.ownerDocument.activeElement?.id;
+    // Labels never overlap (tests/browser/touch_targets.test.js): the axis names are placed first,
+    // then each key's label at the first free spot around its dot, the query's label, and the tick
+    // numbers that do not touch any of them.
+    const taken = [];
+    const free = (b) => b.x >= 0 && b.x + b.w <= SIZE && b.y >= 0 && b.y + b.h <= SIZE && !taken.some((o) => overlaps(o, b));
+    const axisX = { x: SIZE - PAD / 2, y: py(0) - 5, anchor: 'end', text: 'x₁' };
+    const axisY = { x: px(0) + 5, y: PAD / 2 + 8, anchor: 'start', text: 'x₂' };
+    for (const a of [axisX, axisY]) taken.push(textBox(a.x, a.y, a.text, a.anchor, 10));
+    const dots = hd.K.map((k, j) => {
+      const r = 5 + 9 * results.weights[state.row][j];
+      return { cx: px(k[0]), cy: py(k[1]), r };
+    });
+    for (const d of dots) taken.push({ x: d.cx - d.r, y: d.cy - d.r, w: 2 * d.r, h: 2 * d.r });
+    const place = (cx, cy, r, text, size) => {
+      const spots = [];
+      for (const g of [r + 3, r + 14, r + 28]) {
+        spots.push([g, -g, 'start'], [g, g + size, 'start'], [-g, -g, 'end'], [-g, g + size, 'end']);
+        spots.push([0, -g - 2, 'middle'], [0, g + size + 2, 'middle']);
+      }
+      let best = null;
+      for (const [dx, dy, anchor] of spots) {
+        const b = textBox(cx + dx, cy + dy, text, anchor, size);
+        if (free(b)) {
+          taken.push(b);
+          return { x: cx + dx, y: cy + dy, anchor };
+        }
+        // Else the spot inside the plane that covers the least of what is already placed.
+        const inside = b.x >= 0 && b.x + b.w <= SIZE && b.y >= 0 && b.y + b.h <= SIZE;
+        const cover = taken.reduce((acc, o) => acc + overlapArea(o, b), 0) + (inside ? 0 : 1e6);
+        if (!best || cover < best.cover) best = { cover, b, at: { x: cx + dx, y: cy + dy, anchor } };
+      }
+      taken.push(best.b);
+      return best.at;
+    };
+    const keyLabels = hd.K.map((k, j) => {
+      const text = `${showToken(state.tokens.keys[j])} ${f(results.weights[state.row][j])}`;
+      return { text, ...place(dots[j].cx, dots[j].cy, dots[j].r, text, 11) };
+    });
+    const qText = `q = (${clean(q[0])}, ${clean(q[1])})`;
+    const qLabel = { text: qText, ...place(px(q[0]), py(q[1]), 6, qText, 11) };
+    const tickLabels = [];
+    for (const v of ticks) {
+      for (const [x, y, anchor] of [
+        [px(v), py(0) + 13, 'middle'],
+        [px(0) - 5, py(v) + 4, 'end'],
+      ]) {
+        const b = textBox(x, y, String(v), anchor, 10);
+        if (!free(b)) continue;
+        taken.push(b);
+        tickLabels.push(svg('text', { x, y, class: 'lesson-tick', 'text-anchor': anchor }, String(v)));
+      }
+    }
     root.replaceChildren(
       ...[
         svg(
@@ -85,22 +147,18 @@ export function createPlane({ onMove, onHome, t }) {
         ticks.map((v) => [
           svg('line', { x1: px(v), x2: px(v), y1: PAD / 2, y2: SIZE - PAD / 2, class: 'lesson-grid' }),
           svg('line', { y1: py(v), y2: py(v), x1: PAD / 2, x2: SIZE - PAD / 2, class: 'lesson-grid' }),
-          svg('text', { x: px(v), y: py(0) + 13, class: 'lesson-tick', 'text-anchor': 'middle' }, String(v)),
-          svg('text', { x: px(0) - 5, y: py(v) + 4, class: 'lesson-tick', 'text-anchor': 'end' }, String(v)),
         ]),
         svg('line', { x1: PAD / 2, x2: SIZE - PAD / 2, y1: py(0), y2: py(0), class: 'lesson-axis' }),
         svg('line', { y1: PAD / 2, y2: SIZE - PAD / 2, x1: px(0), x2: px(0), class: 'lesson-axis' }),
-        svg('text', { x: SIZE - PAD / 2, y: py(0) - 5, class: 'lesson-tick', 'text-anchor': 'end', translate: 'no' }, 'x₁'),
-        svg('text', { x: px(0) + 5, y: PAD / 2 + 8, class: 'lesson-tick', translate: 'no' }, 'x₂'),
+        tickLabels,
+        [axisX, axisY].map((a) =>
+          svg('text', { x: a.x, y: a.y, class: 'lesson-tick lesson-axis-label', 'text-anchor': a.anchor, translate: 'no' }, a.text),
+        ),
         svg(
           'g',
           { id: 'lesson-query', class: 'lesson-query', 'aria-hidden': 'true' },
           svg('line', { x1: px(0), y1: py(0), x2: px(q[0]), y2: py(q[1]), 'marker-end': 'url(#lesson-arrow)' }),
-          svg(
-            'text',
-            { x: Math.min(px(q[0]), SIZE - 70), y: py(q[1]) + (q[1] >= 0 ? 22 : -12), translate: 'no' },
-            `q = (${clean(q[0])}, ${clean(q[1])})`,
-          ),
+          svg('text', { x: qLabel.x, y: qLabel.y, 'text-anchor': qLabel.anchor, translate: 'no', class: 'lesson-query-label' }, qText),
         ),
         hd.K.map((k, j) => {
           const weight = results.weights[state.row][j];
@@ -122,9 +180,19 @@ export function createPlane({ onMove, onHome, t }) {
               dataset: { x: String(k[0]), y: String(k[1]) },
             },
             // A larger transparent target for the pointer; the radius shows the weight.
-            svg('circle', { r: 14, class: 'lesson-key-hit' }),
+            svg('circle', { r: 22, class: 'lesson-key-hit' }), // 44 px across: a touch target (WCAG 2.5.5)
             svg('circle', { r: 5 + 9 * weight, class: 'lesson-key-dot' }),
-            svg('text', { x: 10, y: -10, class: 'lesson-key-label', translate: 'no' }, `${showToken(state.tokens.keys[j])} ${f(weight)}`),
+            svg(
+              'text',
+              {
+                x: keyLabels[j].x - dots[j].cx,
+                y: keyLabels[j].y - dots[j].cy,
+                'text-anchor': keyLabels[j].anchor,
+                class: 'lesson-key-label',
+                translate: 'no',
+              },
+              keyLabels[j].text,
+            ),
           );
           g.addEventListener('pointerdown', (ev) => {
             ev.preventDefault();

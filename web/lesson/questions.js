@@ -74,6 +74,7 @@ export function questions(n, s, lesson, locked, setP) {
         ),
         h('p', { class: 'note' }, t('lesson.q.riseNone')),
       ),
+      radios('redistribute', CHOICES.redistribute, { query: qk(s, tr) }),
     ];
   }
   if (n === 2) return [radios('entropy', CHOICES.entropy, { query: qk(s, tr) }), radios('sums', CHOICES.sums)];

@@ -12,7 +12,19 @@ import { defaultState } from '../state.js';
 
 export const STEPS = [1, 2, 3, 4, 5];
 /** Predictions each step asks for (all must be recorded before the reveal). */
-export const STEP_PREDICTIONS = { 1: ['rise'], 2: ['entropy', 'sums'], 3: ['zeros', 'renorm'], 4: ['scores', 'largest'], 5: ['reproduce'] };
+export const STEP_PREDICTIONS = {
+  1: ['rise', 'redistribute'],
+  2: ['entropy', 'sums'],
+  3: ['zeros', 'renorm'],
+  4: ['scores', 'largest'],
+  5: ['reproduce'],
+};
+/** The seed's three 常见误区, each a right/wrong check (predictions myth1..myth3). */
+export const MYTHS = ['myth1', 'myth2', 'myth3'];
+/** The seed's exercises (练习), marked done in lesson.done. */
+export const EXERCISES = [1, 2, 3];
+/** The lesson part a fresh start begins with. */
+export const freshLesson = () => ({ step: 1, predictions: {}, revealed: [], done: [] });
 /** A prediction grid of cells (step 3) is offered up to this many queries and keys. */
 export const GRID_MAX = 8;
 const EPS = 1e-6;
@@ -75,7 +87,12 @@ export function setupState(step) {
 
 /** The lesson part with another step (predictions and reveals kept). */
 export function atStep(lesson, step) {
-  return { step, predictions: { ...(lesson?.predictions ?? {}) }, revealed: [...(lesson?.revealed ?? [])] };
+  return {
+    step,
+    predictions: { ...(lesson?.predictions ?? {}) },
+    revealed: [...(lesson?.revealed ?? [])],
+    done: [...(lesson?.done ?? [])],
+  };
 }
 
 /** True when every prediction of the step is recorded. */
@@ -147,7 +164,9 @@ export function answerStep1(state, results, ref, core) {
   const rise = keys.filter((k) => k.weight > k.refWeight + EPS).map((k) => k.j);
   const fall = keys.filter((k) => k.weight < k.refWeight - EPS).map((k) => k.j);
   const sum = core.weightSum(results.weights[t]);
-  return { row: t, keys, rise, fall, moved: keys.some((k) => k.moved), sum };
+  // How the whole row answers: a key gains, the others lose, the row still sums to one.
+  const redistribute = Math.abs(sum - 1) > EPS ? 'sum-grows' : rise.length && fall.length ? 'others-fall' : 'others-same';
+  return { row: t, keys, rise, fall, moved: keys.some((k) => k.moved), sum, redistribute };
 }
 
 /**
@@ -282,4 +301,54 @@ export function answerStep5(state, results, fragment, decodeLink, statesEqual, c
   const step = decoded.lesson?.step === state.lesson?.step;
   const whole = statesEqual(decoded, state);
   return { matrix, mask, step, whole, length: fragment.length, answer: matrix && mask && step && whole ? 'yes' : 'no' };
+}
+
+/**
+ * The three 常见误区 on the live state (each statement is wrong; the check shows why on these
+ * numbers). `sens` is the core's sensitivity analysis of the live state (lab "sensitivity") or null.
+ * @returns {{myth1: {top, topWeight, mover, moverShift, topShift, agree}|null,
+ *   myth2: {row, n, sum, output}, myth3: {row, max, argmax, entropy}}}
+ */
+export function answerMyths(state, results, sens, core) {
+  const t = state.row;
+  const w = results.weights[t];
+  const visible = results.visible[t];
+  let myth1 = null;
+  if (sens && sens.supported && !sens.empty && sens.keys.length > 1) {
+    const by = (j) => sens.keys.find((k) => k.key === j);
+    const top = sens.leaders.weight[0];
+    const mover = sens.leaders.deletion?.[0] ?? top;
+    myth1 = {
+      top,
+      topWeight: by(top).weight,
+      topShift: by(top).deletion,
+      mover,
+      moverShift: by(mover).deletion,
+      agree: Boolean(sens.agrees.deletion),
+    };
+  }
+  const n = visible.filter(Boolean).length;
+  let argmax = -1;
+  w.forEach((x, j) => {
+    if (visible[j] && (argmax < 0 || x > w[argmax])) argmax = j;
+  });
+  return {
+    myth1,
+    myth2: { row: t, n, nK: w.length, sum: core.weightSum(w), output: results.output?.[t] ?? null },
+    myth3: { row: t, max: argmax >= 0 ? w[argmax] : null, argmax, entropy: results.rows[t].entropy },
+  };
+}
+
+/**
+ * Worked example 2 (seed "例题二") on the live state: true when the state is its three-position
+ * causal head (mode logits, one value column). The outputs and weights come from the results.
+ * @returns {{rows: {weights, output}[], same23: boolean, differ23: boolean}|null}
+ */
+export function example2Facts(state, results) {
+  const hd = state.heads[state.head];
+  if (state.mode !== 'logits' || !hd.V || hd.V.length !== 3 || hd.V[0].length !== 1 || !state.mask.causal) return null;
+  const rows = results.weights.map((w, i) => ({ weights: w, output: results.output[i][0] }));
+  const same23 = Math.abs(rows[1].output - rows[2].output) <= EPS * Math.max(1, Math.abs(rows[1].output));
+  const differ23 = rows[1].weights.some((x, j) => Math.abs(x - rows[2].weights[j]) > EPS);
+  return { rows, same23, differ23 };
 }

@@ -85,13 +85,16 @@ export function subscribe(view) {
  * Tries to make `next` the current state. Returns null on success or the error message; on
  * failure nothing changes (unless `report` is false, the message is also shown by its control).
  * @param {object} next
- * @param {{structural?: boolean, kind?: string, fromHash?: boolean, report?: boolean}} opts
+ * @param {{structural?: boolean, kind?: string, fromHash?: boolean, report?: boolean, lesson?: boolean}} opts
  *   structural: rebuild editors and selects; kind: undo coalescing key (typing in one place
  *   makes one undo step).
  */
 export function commit(next, opts = {}) {
   const { report = true } = opts;
-  if (state && pageOptions.readonly && !READ_ONLY_KINDS.has(opts.kind ?? 'edit')) {
+  // The guided lesson's own moves (opts.lesson: its steps, predictions, reveals and the edits a
+  // step asks for) stay allowed in a read-only link: they are the student's work, not the lesson's
+  // state being changed for others (docs/embedding.md "Read-only").
+  if (state && pageOptions.readonly && !READ_ONLY_KINDS.has(opts.kind ?? 'edit') && !opts.lesson) {
     // Read-only (a link option): the controls are disabled; this refuses what slips past them
     // (a keyboard shortcut, a view's own control) and puts the controls back to the state.
     $('copy-status').textContent = t('embed.readOnlyRefused');

@@ -8,7 +8,7 @@ import { dataSpan, tData } from './format.js';
 import { REAL_DATASETS } from '../presets.js';
 
 /** Lesson presets whose source is one fixed sentence: id -> table key (its English is the source). */
-const FIXED = ['example1', 'example2', 'selfattention', 'multihead'];
+const FIXED = ['example1', 'example2', 'selfattention', 'multihead', 'lessonSweep'];
 
 /** Bundled real datasets: id -> key of its description (and whether it quotes an input text). */
 export const DATASET_KEYS = {

@@ -558,6 +558,9 @@ oj read_lab(const oj* v) {
     return {{"view", view}, {"params", std::move(params)}};
 }
 
+/// The lesson's exercises (seed 003 "练习"), marked done in lesson.done: 1..kLessonExercises.
+constexpr int kLessonExercises = 3;
+
 struct LessonChoice {
     const char* name;
     std::vector<std::string> choices;
@@ -566,8 +569,17 @@ struct LessonChoice {
 /// whose weight rises in step 1; cells t * n_k + j that become zero in step 3).
 const std::vector<LessonChoice>& lesson_choices() {
     static const std::vector<LessonChoice> c = {
-        {"entropy", {"up", "down", "same"}}, {"sums", {"yes", "no"}},    {"renorm", {"same", "renormalised", "less"}},
-        {"scores", {"change", "same"}},      {"largest", {"yes", "no"}}, {"reproduce", {"yes", "no"}},
+        {"entropy", {"up", "down", "same"}},
+        {"sums", {"yes", "no"}},
+        {"renorm", {"same", "renormalised", "less"}},
+        {"scores", {"change", "same"}},
+        {"largest", {"yes", "no"}},
+        {"reproduce", {"yes", "no"}},
+        // step 1: how the rest of the row answers one key's rise; the three 常见误区 checks
+        {"redistribute", {"others-fall", "others-same", "sum-grows"}},
+        {"myth1", {"right", "wrong"}},
+        {"myth2", {"right", "wrong"}},
+        {"myth3", {"right", "wrong"}},
     };
     return c;
 }
@@ -597,7 +609,7 @@ oj read_index_list(const oj* x, const std::string& path, int hi, int length, int
 
 oj read_lesson(const oj* v) {
     const oj& lesson = require_record(v, "lesson");
-    reject_unknown_keys(lesson, {"step", "predictions", "revealed"}, "lesson");
+    reject_unknown_keys(lesson, {"step", "predictions", "revealed", "done"}, "lesson");
     const long long step = require_integer(own(lesson, "step"), "lesson.step", 1, kLessonSteps);
     static const oj empty = oj::object();
     const oj* p = own(lesson, "predictions");
@@ -616,7 +628,13 @@ oj read_lesson(const oj* v) {
     const oj* r = own(lesson, "revealed");
     static const oj none = oj::array();
     oj revealed = read_index_list(undefined(r) ? &none : r, "lesson.revealed", kLessonSteps, kLessonSteps, 1);
-    return {{"step", step}, {"predictions", std::move(predictions)}, {"revealed", std::move(revealed)}};
+    oj out = {{"step", step}, {"predictions", std::move(predictions)}, {"revealed", std::move(revealed)}};
+    // The exercises the student marked done (标记完成): 1..kLessonExercises. Written only when
+    // one is, so every link made before the marks existed reads back bit for bit.
+    const oj* d = own(lesson, "done");
+    oj done = read_index_list(undefined(d) ? &none : d, "lesson.done", kLessonExercises, kLessonExercises, 1);
+    if (!done.empty()) out["done"] = std::move(done);
+    return out;
 }
 
 // --- The state ---------------------------------------------------------------------------------
@@ -878,7 +896,11 @@ std::string schema_json() {
                 {"maxStringLength", kMaxStringLength}}},
               {"modes", {"qkv", "logits", "weights", "x"}},
               {"labViews", lab_view_names()},
-              {"lesson", {{"steps", kLessonSteps}, {"choices", lesson_choices_json}, {"lists", lists}}},
+              {"lesson",
+               {{"steps", kLessonSteps},
+                {"exercises", kLessonExercises},
+                {"choices", lesson_choices_json},
+                {"lists", lists}}},
               {"rowDefaults", {{"topK", row.top_k}, {"sinkKeys", row.sink_keys}, {"delta", row.delta}}},
               {"csv", {{"formulaStart", kCsvFormulaStart}}}};
     return out.dump();

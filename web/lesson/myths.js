@@ -1,0 +1,114 @@
+// The seed lesson's three 常见误区 as short checks on the live state (docs/lesson.md "常见误区"):
+// each quotes the statement, asks whether it is right (a prediction, myth1..myth3), and once
+// answered shows on the current numbers why it is wrong. The numbers come from the results and
+// the core's sensitivity analysis (steps.js answerMyths); nothing is computed here.
+//   DOM ids: #lesson-myths, #lesson-myth-<k> (fieldset), #lesson-p-myth<k>-right|wrong,
+//   #lesson-myth-<k>-why (the explanation, data-correct), #lesson-myth3-tau (try: double τ).
+import { t } from '../i18n.js';
+import { h } from '../views/dom.js';
+import { rich } from './rich.js';
+import { MYTHS, answerMyths } from './steps.js';
+import { data, f, keyList, kk, qk, vec } from './format.js';
+import { SCHEMA } from '../generated/schema.js';
+
+/** The section for the current state: three statements, each with its check. */
+export function renderMyths({ state, results, ctx, setP }) {
+  const p = state.lesson.predictions;
+  let sens = null;
+  try {
+    sens = state.heads[state.head].V ? ctx.lab({ ...state, lab: { view: 'sensitivity', params: {} } }) : null;
+  } catch {
+    sens = null;
+  }
+  const a = answerMyths(state, results, sens, ctx.core);
+  const tr = state.row;
+  const why = (k) => {
+    if (k === 1) {
+      if (!a.myth1) return t('lesson.myth1.noLive');
+      return rich(t, a.myth1.agree ? 'lesson.myth1.liveAgree' : 'lesson.myth1.liveDiffer', {
+        query: qk(state, tr),
+        top: kk(state, a.myth1.top),
+        weight: data(f(a.myth1.topWeight), { id: 'lesson-myth1-weight' }),
+        topShift: data(f(a.myth1.topShift), { id: 'lesson-myth1-top-shift' }),
+        mover: kk(state, a.myth1.mover),
+        shift: data(f(a.myth1.moverShift), { id: 'lesson-myth1-shift' }),
+      });
+    }
+    if (k === 2) {
+      return rich(t, 'lesson.myth2.live', {
+        query: qk(state, tr),
+        n: data(String(a.myth2.nK), { id: 'lesson-myth2-n' }),
+        keys: keyList(
+          state,
+          state.tokens.keys.map((_, j) => j),
+        ),
+        sum: data(f(a.myth2.sum), { id: 'lesson-myth2-sum' }),
+        output: data(a.myth2.output ? vec(a.myth2.output) : '—', { id: 'lesson-myth2-output' }),
+      });
+    }
+    return [
+      rich(t, 'lesson.myth3.live', {
+        query: qk(state, tr),
+        max: data(a.myth3.max === null ? '—' : f(a.myth3.max), { id: 'lesson-myth3-max', dataset: { value: String(a.myth3.max) } }),
+        key: a.myth3.argmax >= 0 ? kk(state, a.myth3.argmax) : '—',
+        entropy: data(f(a.myth3.entropy), { id: 'lesson-myth3-entropy' }),
+      }),
+      t('lesson.gap'),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'lesson-myth3-tau',
+          onclick: () =>
+            ctx.update((x) => {
+              x.tau = Math.min(SCHEMA.limits.maxTau, x.tau * 2);
+            }),
+        },
+        t('lesson.myth3.try'),
+      ),
+    ];
+  };
+  return h(
+    'section',
+    { id: 'lesson-myths', class: 'lesson-myths', 'aria-labelledby': 'lesson-myths-title' },
+    h('h3', { id: 'lesson-myths-title' }, t('lesson.myths.title')),
+    h('p', { class: 'note' }, t('lesson.myths.intro')),
+    MYTHS.map((name, i) => {
+      const k = i + 1;
+      const chosen = p[name];
+      return h(
+        'fieldset',
+        { class: 'lesson-q lesson-myth', id: `lesson-myth-${k}`, dataset: { prediction: name } },
+        h('legend', {}, t(`lesson.${name}.statement`)),
+        SCHEMA.lesson.choices[name].map((c) =>
+          h(
+            'label',
+            { class: 'check' },
+            h('input', {
+              type: 'radio',
+              name: `lesson-p-${name}`,
+              id: `lesson-p-${name}-${c}`,
+              value: c,
+              checked: chosen === c,
+              onchange: () => setP(name, c),
+            }),
+            ` ${t(`lesson.myth.${c}`)}`,
+          ),
+        ),
+        chosen === undefined
+          ? null
+          : h(
+              'div',
+              { class: 'lesson-verdict', id: `lesson-myth-${k}-why`, dataset: { correct: String(chosen === 'wrong') } },
+              h(
+                'p',
+                { class: `lesson-mark ${chosen === 'wrong' ? 'right' : 'wrong'}` },
+                t(chosen === 'wrong' ? 'lesson.myth.gotIt' : 'lesson.myth.notSo'),
+              ),
+              h('p', {}, t(`lesson.${name}.seed`)),
+              h('p', {}, why(k)),
+            ),
+      );
+    }),
+  );
+}
