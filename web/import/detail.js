@@ -6,6 +6,7 @@ import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
 import { renderLegend } from '../views/heatmap.js';
+import { LABEL_PX, axisStrip, elide } from '../views/axes.js';
 import { download, rowMetricsCsv } from '../export.js';
 import { DETAIL_SIDE, MAX_STATE_TOKENS } from './store.js';
 import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.js';
@@ -36,6 +37,10 @@ export function createDetail(v) {
     if (ui.selected !== index) return;
     ui.detail = d;
     renderDetail();
+    // The panel opens below the grid (1,000 px and more on a layer of many heads): bring it into
+    // view once drawn (its full height lets the page scroll that far) unless it is on screen.
+    const top = panel.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.3) panel.scrollIntoView({ block: 'start' });
   }
 
   function renderDetail() {
@@ -95,10 +100,34 @@ export function createDetail(v) {
     });
     const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
     ui.detailDomain = [0, hi];
-    const side = 360;
+    // 360 px a side, more (up to 600) so that every token gets its label up to 50 tokens.
+    const side = Math.min(600, Math.max(360, Math.max(d.thumbRows, d.thumbCols) * LABEL_PX));
     const scale = side / Math.max(d.thumbRows, d.thumbCols);
     canvas.style.setProperty('width', `${Math.round(d.thumbCols * scale)}px`);
     canvas.style.setProperty('height', `${Math.round(d.thumbRows * scale)}px`);
+    // Token labels on both axes: tokens at full resolution, the first index of each pooled cell.
+    const axisLabel = (tokens, cells, n) => (c) => {
+      if (pooled) {
+        const [a, b] = range(c, cells, n);
+        return { text: String(a), full: a === b ? String(a) : `${a}–${b}` };
+      }
+      const tok = tokenOf(tokens, c);
+      return { text: elide(tok), full: `${c} ${tok}` };
+    };
+    const keyAxis = axisStrip({
+      orient: 'top',
+      id: 'detail-keys',
+      cells: d.thumbCols,
+      px: scale,
+      label: axisLabel(s.keyTokens, d.thumbCols, nK),
+    });
+    const queryAxis = axisStrip({
+      orient: 'left',
+      id: 'detail-queries',
+      cells: d.thumbRows,
+      px: scale,
+      label: axisLabel(s.queryTokens, d.thumbRows, nQ),
+    });
     const mark = h('div', { class: 'detail-mark', hidden: true });
     const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' }, tnData('import.detail.readoutHelp'));
     const cellAt = (ev) => {
@@ -136,6 +165,8 @@ export function createDetail(v) {
       mark.style.setProperty('width', `${scale}px`);
       mark.style.setProperty('height', `${scale}px`);
       mark.classList.toggle('locked', Boolean(locked));
+      queryAxis.setCurrent(i);
+      keyAxis.setCurrent(j);
     };
     ui.unlockReadout = () => show(cursor, false);
     const toggleLock = (c) => {
@@ -153,6 +184,8 @@ export function createDetail(v) {
     canvas.addEventListener('mouseleave', () => {
       if (!ui.locked) {
         mark.hidden = true;
+        queryAxis.setCurrent(null);
+        keyAxis.setCurrent(null);
       }
     });
     canvas.addEventListener('click', (ev) => toggleLock(cellAt(ev)));
@@ -212,7 +245,16 @@ export function createDetail(v) {
       ),
       renderLegend(0, hi, 3, t('import.detail.legendGrey')),
       saturates ? h('p', { class: 'note' }, t('import.detail.saturates', { hi: hi.toPrecision(3) })) : null,
-      h('div', { class: 'detail-frame' }, canvas, mark),
+      h(
+        'div',
+        { class: 'detail-axes' },
+        h('span', { class: 'axis-title key' }, `${t('views.axis.key')} →`),
+        h('span', { class: 'axis-corner' }),
+        keyAxis.el,
+        h('span', { class: 'axis-title query' }, `${t('views.axis.query')} →`),
+        queryAxis.el,
+        h('div', { class: 'detail-frame' }, canvas, mark),
+      ),
       readout,
       d.computed
         ? h(
