@@ -5,10 +5,11 @@
 // One page for the file; the expected weights are read from the .npy here (independent of the page).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPage, screenshotPath, startSession } from './harness.js';
+import { npy } from '../node/npy.js';
 
 const REAL = new URL('../../web/data/real/', import.meta.url);
 const L0 = 'gpt2-small_L0_nlp-sentence';
@@ -127,5 +128,148 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
     }, png.toString('base64'));
     await page.locator('#png-preview').screenshot({ path: screenshotPath('views-detail-png-export') });
     await page.evaluate(() => document.getElementById('png-preview').remove());
+  });
+  /** The weights a view should show for (head, query i): the file's row, exact zeros not visible. */
+  const expectRow = (head, i) => Array.from({ length: n }, (_, j) => weight(head, i, j));
+  const meanRow = (i) =>
+    Array.from({ length: n }, (_, j) => {
+      const live = Array.from({ length: shape[1] }, (_, hd) => weight(hd, i, j)).filter((x) => x > 0);
+      return live.length ? live.reduce((a, b) => a + b, 0) / live.length : NaN;
+    });
+  const assertRow = (got, want, what) => {
+    assert.equal(got.length, want.length, `${what}: length`);
+    got.forEach((g, j) => {
+      if (!(want[j] > 0)) assert.ok(g === null || g === 0, `${what}: key ${j} not visible or 0, got ${g}`);
+      else assert.ok(g !== null && Math.abs(g - want[j]) <= 1e-6, `${what}: key ${j} ${g} vs ${want[j]}`);
+    });
+  };
+  const shadedWeights = () =>
+    page.$$eval('#token-chooser .tok', (els) => els.map((e) => (e.dataset.weight ? Number(e.dataset.weight) : null)));
+
+  test('text view: a query shades the tokens by its weights (one head, the mean of the layer), keyboard, SVG export', async () => {
+    await page.waitForSelector('#token-chooser');
+    await page.locator('#token-views').scrollIntoViewIfNeeded();
+    // Head 3 is the inspected one: the view starts on it.
+    assert.equal(await page.inputValue('#token-which'), '3');
+    await page.hover('#token-chooser-20');
+    assertRow(await shadedWeights(), expectRow(3, 20), 'head 3, query 20');
+    assert.match(await page.textContent('#token-readout'), /Query 20/);
+    // The mean over the 12 heads, as the core computes it.
+    await page.selectOption('#token-which', '-1');
+    assertRow(await shadedWeights(), meanRow(20), 'mean, query 20');
+    // Keyboard: focus the text, arrows move the query, Enter keeps it.
+    await page.selectOption('#token-which', '7');
+    await page.focus('#token-chooser');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    assertRow(await shadedWeights(), expectRow(7, n - 2), 'head 7, query n-2 by keyboard');
+    assert.equal(await page.getAttribute('#token-chooser', 'aria-activedescendant'), `token-chooser-${n - 2}`);
+    await page.keyboard.press('Enter');
+    await page.hover('#token-chooser-3');
+    assertRow(await shadedWeights(), expectRow(7, n - 2), 'locked: a hover does not move it');
+    await page.screenshot({ path: screenshotPath('views-token-text') });
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#token-export-svg')]);
+    const svg = readFileSync(await dl.path(), 'utf8');
+    assert.match(dl.suggestedFilename(), /tokens-text\.svg$/);
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.equal((svg.match(/<text x=[^>]*xml:space="preserve">/g) ?? []).length, n, 'every token in the figure');
+    await page.keyboard.press('Escape');
+  });
+
+  test("line view: a query's lines carry its weights per head; heads toggle; keyboard; SVG export", async () => {
+    await page.click('#token-tab-lines');
+    await page.waitForSelector('#token-lines');
+    await page.hover('#token-lines text[data-side="query"][data-i="12"]');
+    const lines = await page.$$eval('#token-lines g[data-head] line', (els) =>
+      els.map((e) => ({
+        head: Number(e.parentElement.dataset.head),
+        q: Number(e.dataset.q),
+        k: Number(e.dataset.k),
+        w: Number(e.dataset.weight),
+      })),
+    );
+    for (const hd of [0, 3, 11]) {
+      const got = Array(n).fill(null);
+      for (const l of lines.filter((x) => x.head === hd)) {
+        assert.equal(l.q, 12);
+        got[l.k] = l.w;
+      }
+      assertRow(got, expectRow(hd, 12), `lines of head ${hd}, query 12`);
+    }
+    assert.equal(new Set(lines.map((l) => l.head)).size, 12, 'one group per head');
+    await page.uncheck('#token-head-5');
+    assert.equal(await page.locator('#token-lines g[data-head="5"]').count(), 0, 'head 5 hidden');
+    assert.equal(await page.locator('#token-lines g[data-head="4"]').count(), 1);
+    // Keyboard: move to keys with ArrowRight: the lines into key 2 (its column).
+    await page.focus('#token-lines');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const col = await page.$$eval('#token-lines g[data-head="0"] line', (els) =>
+      els.map((e) => [Number(e.dataset.q), Number(e.dataset.k), Number(e.dataset.weight)]),
+    );
+    assert.ok(col.length > 0 && col.every(([, k]) => k === 13), 'the lines of key 13');
+    for (const [q, , w] of col) assert.ok(Math.abs(w - weight(0, q, 13)) <= 1e-6);
+    await page.screenshot({ path: screenshotPath('views-token-lines') });
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#token-export-svg')]);
+    const svg = readFileSync(await dl.path(), 'utf8');
+    assert.match(svg, /<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.equal((svg.match(/<line /g) ?? []).length, await page.locator('#token-lines line').count(), 'the lines on screen');
+    await page.check('#token-head-5');
+  });
+});
+
+describe('512 tokens', () => {
+  test('a hover in the text view and in the line view takes < 100 ms (median of 7) at 512 tokens', async () => {
+    // A [1, 4, 512, 512] causal file of random rows (softmax of uniform logits, here in float64).
+    const n = 512;
+    const H = 4;
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const values = new Float64Array(H * n * n);
+    for (let hd = 0; hd < H; hd++)
+      for (let i = 0; i < n; i++) {
+        let z = 0;
+        const row = hd * n * n + i * n;
+        for (let j = 0; j <= i; j++) z += values[row + j] = Math.exp(4 * rand());
+        for (let j = 0; j <= i; j++) values[row + j] /= z;
+      }
+    const file = join(dir, 'random512.npy');
+    writeFileSync(file, npy([1, H, n, n], values));
+    await importFiles(file);
+    await page.click('#head-card-0-1');
+    await page.waitForSelector('#token-chooser');
+    const times = await page.evaluate(async () => {
+      const out = { text: [], lines: [] };
+      const hover = (el) => el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      for (let k = 0; k < 7; k++) {
+        const el = document.getElementById(`token-chooser-${100 + k * 50}`);
+        const t0 = performance.now();
+        hover(el);
+        out.text.push(performance.now() - t0);
+        await frame();
+      }
+      document.getElementById('token-tab-lines').click();
+      await frame();
+      for (let k = 0; k < 7; k++) {
+        const el = document.querySelector(`#token-lines text[data-side="query"][data-i="${100 + k * 50}"]`);
+        const t0 = performance.now();
+        hover(el);
+        out.lines.push(performance.now() - t0);
+        await frame();
+      }
+      return out;
+    });
+    const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+    assert.ok(median(times.text) < 100, `text view hover median ${median(times.text).toFixed(1)} ms`);
+    assert.ok(median(times.lines) < 100, `line view hover median ${median(times.lines).toFixed(1)} ms`);
+    // The last hovered query's lines carry its row (head 0 of the random file).
+    const i = 400;
+    const got = await page.$$eval('#token-lines g[data-head="0"] line', (els) =>
+      els.map((e) => [Number(e.dataset.k), Number(e.dataset.weight)]),
+    );
+    assert.equal(got.length, i + 1);
+    for (const [j, w] of got) assert.ok(Math.abs(w - Math.fround(values[i * n + j])) <= 1e-6, `key ${j}`);
+    console.log(`# 512 tokens: text hover median ${median(times.text).toFixed(1)} ms, lines ${median(times.lines).toFixed(1)} ms`);
   });
 });

@@ -11,6 +11,7 @@ const PAIRS = {
   'views.notVisible': ['not visible', '不可见'],
   'views.madeWith': ['Attention Playground', '注意力实验场'],
   'views.source': ['Source: {source}', '来源：{source}'],
+  'views.tokens.layerName': ['{file}: layer {layer}', '{file}：第 {layer} 层'],
   'views.tokens.title': ['Tokens of {name}', '{name} 的词元'],
   'views.tokens.text': ['Text', '文本'],
   'views.tokens.lines': ['Lines', '连线'],
@@ -42,8 +43,26 @@ const PAIRS = {
     '词元视图最多显示 {max} 个词元的头；此头有 {n} 个。请使用上方的热力图。',
   ],
   'views.tokens.notComputed': ['No weights to show: {why}', '没有可显示的权重：{why}'],
-  'views.tokens.exportTitle': ['{file}: layer {layer}, {which}', '{file}：第 {layer} 层，{which}'],
   'views.tokens.minWeight': ['lines below {w} hidden', '低于 {w} 的连线已隐藏'],
+  'views.link.headCopied': [
+    'Link to {head} copied ({n} characters): it opens this head in the playground.',
+    '已复制指向 {head} 的链接（{n} 个字符）：打开后在实验场中显示这个头。',
+  ],
+  'views.link.headTooLong': ['{head} is too large for a link ({detail}).', '{head} 太大，无法放入链接（{detail}）。'],
+  'views.link.saveHead': ['Save this head as a state file', '把这个头保存为状态文件'],
+  'views.link.noFile': [
+    'Nothing to link yet: open a file, inspect a head, then Copy link shares that head.',
+    '尚无可链接的内容：先打开文件并查看一个头，“复制链接”会分享这个头。',
+  ],
+  'views.link.noHead': [
+    'A whole file ({file}, {mb} MB) cannot travel in a link: a link holds the numbers it shows, and every head of the file is too many. Inspect a head and Copy link shares that head; to share the whole file, send the file with the one-file page (dist/attention-playground.html), which opens it without a server.',
+    '整个文件（{file}，{mb} MB）无法放入链接：链接里装的是它显示的数字，整个文件的所有头太多了。查看一个头后，“复制链接”会分享这个头；要分享整个文件，请把文件和单文件页面（dist/attention-playground.html）一起发送，它无需服务器即可打开文件。',
+  ],
+  'views.link.notState': [
+    '{head} cannot be opened as a state (see the note above its heatmap), so it cannot travel in a link. Save state keeps the playground; the one-file page (dist/attention-playground.html) opens the file itself.',
+    '{head} 无法作为状态打开（见其热力图上方的说明），因此无法放入链接。“保存状态”可保存实验场；单文件页面（dist/attention-playground.html）可直接打开该文件。',
+  ],
+  'views.link.values': ['The head’s values could not be read: {detail}', '无法读取该头的数值：{detail}'],
 };
 
 const split = (i) => Object.fromEntries(Object.entries(PAIRS).map(([k, v]) => [k, v[i]]));

@@ -7,6 +7,7 @@ import { hasKey, t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
 import { renderLegend } from '../views/heatmap.js';
 import { LABEL_PX, axisStrip, elide } from '../views/axes.js';
+import { TOKEN_VIEW_MAX, renderTokenViews } from '../views/tokens.js';
 import { download, rowMetricsCsv } from '../export.js';
 import { DETAIL_SIDE, MAX_STATE_TOKENS } from './store.js';
 import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.js';
@@ -311,6 +312,7 @@ export function createDetail(v) {
         h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: v.exportRowsJson }, t('import.export.rowsJson')),
         h('button', { type: 'button', id: 'export-detail-html', onclick: v.exportDetailHtml }, t('import.export.html')),
       ),
+      d.computed ? h('section', { id: 'token-views', class: 'token-views', 'aria-label': t('views.tokens.title', { name }) }) : null,
       rowTable
         ? h(
             'details',
@@ -320,7 +322,56 @@ export function createDetail(v) {
           )
         : null,
     );
+    if (d.computed) renderTokens();
   }
 
-  return { inspect, renderDetail };
+  /**
+   * The token views of the inspected head's layer (web/views/tokens.js): every head's weights at
+   * full resolution and their mean, from the worker's core (kept while the file, reading and
+   * causal flag stay the same, so a change of language or head does not read them again).
+   */
+  async function renderTokens() {
+    const box = $('token-views');
+    const d = ui.detail;
+    if (!box || !d) return;
+    const s = ui.source;
+    const { nQ, nK, heads } = s.layout;
+    if (Math.max(nQ, nK) > TOKEN_VIEW_MAX) {
+      mount(box, h('p', { class: 'note' }, t('views.tokens.tooLarge', { max: TOKEN_VIEW_MAX, n: Math.max(nQ, nK) })));
+      return;
+    }
+    const key = JSON.stringify([s.name, s.shape, d.layer, ui.reading, ui.causal, ui.generation]);
+    if (ui.tokenData?.key !== key) {
+      mount(box, h('p', { class: 'note' }, t('views.tokens.loading')));
+      let r;
+      try {
+        r = await v.getWorker().request({ type: 'layerWeights', layer: d.layer, options: v.analysisOptions(ui.reading) });
+      } catch (e) {
+        mount(box, h('p', { class: 'error' }, errDetail(e)));
+        return;
+      }
+      ui.tokenData = { key, ...r };
+    }
+    if (ui.detail !== d || !box.isConnected) return;
+    const layerHeads = ui.tokenData.heads.map((x) => ({
+      head: x.head,
+      label: headName(s, { layer: d.layer, head: x.head, index: x.index }),
+      weights: x.weights,
+    }));
+    box.tokenState = ui.tokenState?.layer === d.layer ? ui.tokenState.st : undefined;
+    const { state } = renderTokenViews(box, {
+      queryTokens: s.queryTokens,
+      keyTokens: s.keyTokens,
+      nQ,
+      nK,
+      heads: layerHeads,
+      mean: heads > 1 ? ui.tokenData.mean : null,
+      selectedHead: d.index - d.layer * heads,
+      title: t('views.tokens.layerName', { file: s.name, layer: s.layerLabels?.[d.layer] ?? d.layer }),
+      onExport: (tab, text) => download(v.fileStem(`tokens-${tab}.svg`), text, 'image/svg+xml'),
+    });
+    ui.tokenState = { layer: d.layer, st: state };
+  }
+
+  return { inspect, renderDetail, renderTokens };
 }
