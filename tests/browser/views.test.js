@@ -216,6 +216,37 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
     assert.equal((svg.match(/<line /g) ?? []).length, await page.locator('#token-lines line').count(), 'the lines on screen');
     await page.check('#token-head-5');
   });
+
+  test('Copy link on the Import tab shares the inspected head; the link opens it in the playground', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.url });
+    await page.click('#copy-link');
+    await page.waitForFunction(() => /Link to L0 H3 copied/.test(document.getElementById('copy-status').textContent));
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    const { page: other, context: c2 } = await openPage(session, url, { label: '[views link] ' });
+    const st = await other.evaluate(() => window.attentionPlayground.getState());
+    assert.equal(st.heads[0].name, 'L0 H3');
+    assert.deepEqual(st.tokens.keys, tokens);
+    assert.equal(st.heads[0].weights[5][2], weight(3, 5, 2), 'the head itself travelled (float32 values)');
+    await c2.close();
+  });
+
+  test('smaller items: metric numbers do not wrap at the exponent', async () => {
+    // Rows table of head 3: a sink mass written with an exponent stays on one line.
+    const lines = await page.$$eval('#detail-rows tbody td', (tds) =>
+      tds
+        .filter((td) => /e-/.test(td.textContent))
+        .map((td) => {
+          const r = document.createRange();
+          r.selectNodeContents(td);
+          return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+        }),
+    );
+    assert.ok(lines.length > 0, 'some values are written with an exponent');
+    assert.ok(
+      lines.every((k) => k === 1),
+      `every exponent value on one line (${lines.join(',')})`,
+    );
+  });
 });
 
 describe('512 tokens', () => {
@@ -236,6 +267,10 @@ describe('512 tokens', () => {
     const file = join(dir, 'random512.npy');
     writeFileSync(file, npy([1, H, n, n], values));
     await importFiles(file);
+    // No head inspected yet: Copy link says why a whole file cannot travel in a link.
+    await page.click('#copy-link');
+    await page.waitForFunction(() => /cannot travel in a link/.test(document.getElementById('copy-status').textContent));
+    assert.match(await page.textContent('#copy-status'), /dist\/attention-playground\.html/);
     await page.click('#head-card-0-1');
     await page.waitForSelector('#token-chooser');
     const times = await page.evaluate(async () => {
@@ -271,5 +306,83 @@ describe('512 tokens', () => {
     assert.equal(got.length, i + 1);
     for (const [j, w] of got) assert.ok(Math.abs(w - Math.fround(values[i * n + j])) <= 1e-6, `key ${j}`);
     console.log(`# 512 tokens: text hover median ${median(times.text).toFixed(1)} ms, lines ${median(times.lines).toFixed(1)} ms`);
+  });
+});
+
+describe('canvas heatmaps and wide layers', () => {
+  test('a heatmap of more than 64 x 64 cells is a canvas with token axes, the same keys and hover, repainted in place', async () => {
+    const got = await page.evaluate(async () => {
+      const { renderHeatmap } = await import('/views/heatmap.js');
+      const n = 80;
+      const box = document.createElement('div');
+      box.id = 'canvas-test';
+      document.body.prepend(box);
+      const matrix = (k) =>
+        Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i ? ((i * 7 + j * 3 + k) % 10) / 10 : null)));
+      const picked = [];
+      const o = (k) => ({
+        id: 'big',
+        title: 'big',
+        matrix: matrix(k),
+        visible: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => j <= i)),
+        rowLabels: Array.from({ length: n }, (_, i) => `query-token-number-${i}`),
+        colLabels: Array.from({ length: n }, (_, j) => `k${j}`),
+        domain: [0, 1],
+        selectedRow: 0,
+        showNumbers: false,
+        onSelectRow: (i) => picked.push(i),
+      });
+      renderHeatmap(box, o(0));
+      const canvas = box.querySelector('canvas#big');
+      const out = { table: box.querySelectorAll('table').length, labels: box.querySelectorAll('.axis-label:not(.current)').length };
+      out.title = box.querySelector('#big-queries .axis-label').title;
+      out.text = box.querySelector('#big-queries .axis-label').textContent;
+      canvas.focus();
+      const key = (k) => canvas.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+      key('ArrowDown');
+      key('ArrowDown');
+      key('ArrowRight');
+      const readout = box.querySelector('#big-readout');
+      out.afterKeys = [readout.dataset.row, readout.dataset.col, readout.dataset.value, readout.textContent];
+      out.picked = [...picked];
+      const r = canvas.getBoundingClientRect();
+      canvas.dispatchEvent(
+        new MouseEvent('mousemove', { clientX: r.left + (20.5 / n) * r.width, clientY: r.top + (30.5 / n) * r.height, bubbles: true }),
+      );
+      out.hover = [readout.dataset.row, readout.dataset.col, readout.dataset.value];
+      renderHeatmap(box, o(1));
+      out.same = box.querySelector('canvas#big') === canvas;
+      box.remove();
+      return out;
+    });
+    assert.equal(got.table, 0, 'no table of 6,400 cells');
+    assert.ok(got.labels >= (2 * 80) / 2, `token labels on both axes (${got.labels})`);
+    assert.equal(got.title, '0 query-token-number-0', 'the full token on hover');
+    assert.equal(got.text, 'query-token…', 'a long token is elided');
+    assert.deepEqual(got.afterKeys.slice(0, 3), ['2', '1', String(((2 * 7 + 1 * 3) % 10) / 10)]);
+    assert.match(got.afterKeys[3], /query-token-number-2/);
+    assert.deepEqual(got.picked, [1, 2], 'moving into a row selects it');
+    assert.deepEqual(got.hover, ['30', '20', String(((30 * 7 + 20 * 3) % 10) / 10)]);
+    assert.equal(got.same, true, 'new values repaint the same canvas');
+  });
+
+  test('32 heads of one layer wrap in a 1,340 px window', async () => {
+    await page.setViewportSize({ width: 1340, height: 900 });
+    const n = 8;
+    const H = 32;
+    const values = new Float64Array(H * n * n);
+    for (let hd = 0; hd < H; hd++) for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) values[hd * n * n + i * n + j] = 1 / (i + 1);
+    const file = join(dir, 'wide32.npy');
+    writeFileSync(file, npy([1, H, n, n], values));
+    await importFiles(file);
+    const m = await page.evaluate(() => {
+      const g = document.getElementById('import-grid');
+      const last = document.getElementById('head-card-0-31').getBoundingClientRect();
+      return { scroll: g.scrollWidth, client: g.clientWidth, right: last.right, gridRight: g.getBoundingClientRect().right };
+    });
+    assert.ok(m.scroll <= m.client + 1, `no horizontal overflow (${m.scroll} > ${m.client})`);
+    assert.ok(m.right <= m.gridRight + 1, 'the last head is inside the window');
+    await page.screenshot({ path: screenshotPath('views-32-heads') });
+    await page.setViewportSize({ width: 1400, height: 1000 });
   });
 });

@@ -63,6 +63,9 @@ const PAIRS = {
     '{head} 无法作为状态打开（见其热力图上方的说明），因此无法放入链接。“保存状态”可保存实验场；单文件页面（dist/attention-playground.html）可直接打开该文件。',
   ],
   'views.link.values': ['The head’s values could not be read: {detail}', '无法读取该头的数值：{detail}'],
+  'views.lab.running': ['Computing this analysis of a large head off the page… {s} s', '正在后台计算这个大型头的分析……{s} 秒'],
+  'views.lab.cancel': ['Cancel', '取消'],
+  'views.lab.cancelled': ['Cancelled. Choose the analysis again to compute it.', '已取消。再次选择该分析即可重新计算。'],
 };
 
 const split = (i) => Object.fromEntries(Object.entries(PAIRS).map(([k, v]) => [k, v[i]]));

@@ -1,0 +1,94 @@
+// The analysis lab on large heads (issue 15): every lab view opens on the 512-token preset in the
+// page, computed off the main thread (web/lab/offthread.js), with the numbers of `attn lab` on the
+// same state (the native CLI, an independent build of the core, compared to float32 rounding);
+// Cancel stops a running view; on a 2,048-token head a view completes while the page keeps
+// painting (the freeze detector: no frame gap of 1 s or more).
+//
+//   node --test tests/browser/lab_large.test.js   (after bash scripts/build.sh: web/wasm and build/native/attn)
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { ROOT, choosePreset, getState, sharedPage } from './harness.js';
+import { SCHEMA } from '../../web/generated/schema.js';
+
+const ATTN = `${ROOT}build/native/attn`;
+
+let page;
+sharedPage('[lab-large] ', (p) => {
+  page = p;
+});
+
+/** `attn lab` on a state (stdin), parsed. */
+function cliLab(state) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('nice', ['-n', '10', ATTN, 'lab'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`attn lab exited ${code}: ${err}`))));
+    child.stdin.end(JSON.stringify(state));
+  });
+}
+
+/** Every number of `got` within float32 rounding of `want` (same shape, same strings). */
+function sameNumbers(got, want, path = '') {
+  if (typeof want === 'number') {
+    assert.equal(typeof got, 'number', `${path}: ${got} is not a number`);
+    const tol = 4e-6 * Math.max(1, Math.abs(want));
+    assert.ok(Math.abs(got - want) <= tol, `${path}: page ${got} vs attn lab ${want}`);
+  } else if (Array.isArray(want)) {
+    assert.ok(Array.isArray(got) && got.length === want.length, `${path}: length ${got?.length} vs ${want.length}`);
+    want.forEach((w, i) => sameNumbers(got[i], w, `${path}[${i}]`));
+  } else if (want && typeof want === 'object') {
+    assert.deepEqual(Object.keys(got ?? {}).sort(), Object.keys(want).sort(), `${path}: keys`);
+    for (const k of Object.keys(want)) sameNumbers(got[k], want[k], `${path}.${k}`);
+  } else {
+    assert.deepEqual(got, want, path);
+  }
+}
+
+/** Shows lab view `view` and waits until the page's results hold its JSON (or its error). */
+async function showLab(view) {
+  await page.evaluate(async (v) => {
+    const s = window.attentionPlayground.getState();
+    s.lab = { view: v, params: {} };
+    await window.attentionPlayground.setState(s);
+  }, view);
+  await page.waitForFunction(
+    (v) => {
+      const lab = window.attentionPlayground.results()?.lab;
+      return (lab && lab.view === v && !document.getElementById('lab-progress-bar')) || !document.getElementById('lab-error').hidden;
+    },
+    view,
+    { timeout: 240_000 },
+  );
+  assert.equal(await page.isHidden('#lab-error'), true, `${view}: ${await page.textContent('#lab-error')}`);
+  return page.evaluate(() => window.attentionPlayground.results().lab);
+}
+
+describe('lab views on the 512-token preset', { skip: !existsSync(ATTN) && 'build/native/attn is missing' }, () => {
+  test('every lab view opens in the page off the main thread with the numbers of attn lab', { timeout: 900_000 }, async () => {
+    await choosePreset(page, 'long512');
+    const base = await getState(page);
+    assert.ok(base.tokens.keys.length >= 512);
+    for (const view of SCHEMA.labViews) {
+      const cli = cliLab({ ...base, lab: { view, params: {} } });
+      const got = await showLab(view);
+      assert.equal(await page.locator('#lab-view .note', { hasText: 'Open a smaller head' }).count(), 0);
+      sameNumbers(got, await cli, view);
+    }
+  });
+
+  test('Cancel stops a running view and says so', async () => {
+    await page.evaluate(async () => {
+      const s = window.attentionPlayground.getState();
+      s.lab = { view: 'sink', params: { sinkKeys: 2 } };
+      window.attentionPlayground.setState(s);
+    });
+    await page.waitForSelector('#lab-cancel');
+    await page.click('#lab-cancel');
+    await page.waitForSelector('#lab-cancelled');
+  });
+});

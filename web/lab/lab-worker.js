@@ -1,0 +1,24 @@
+// The analysis lab's worker: its own WebAssembly core, so a lab view of a large head (up to the
+// import's 1,024 tokens and beyond, to the schema's maxTokens) is computed without freezing the
+// page. One request at a time; the page cancels by terminating the worker (web/lab/offthread.js).
+//
+// Messages in:  {type: 'init', options}           -> {type: 'ready'}
+//               {type: 'lab', id, state}          -> {type: 'result', id, lab} (core.lab(state))
+// Errors: {type: 'error', id, error: {name, code, field, message}}.
+import { loadCore } from '../core.js';
+
+let core = null;
+
+self.onmessage = async (ev) => {
+  const msg = ev.data;
+  try {
+    if (msg.type === 'init') {
+      core = await loadCore(msg.options ?? {});
+      self.postMessage({ type: 'ready' });
+    } else if (msg.type === 'lab') {
+      self.postMessage({ type: 'result', id: msg.id, lab: core.lab(msg.state) });
+    }
+  } catch (e) {
+    self.postMessage({ type: 'error', id: msg.id, error: { name: e.name, code: e.code, field: e.field, message: e.message } });
+  }
+};
