@@ -92,3 +92,58 @@ describe('lab views on the 512-token preset', { skip: !existsSync(ATTN) && 'buil
     await page.waitForSelector('#lab-cancelled');
   });
 });
+
+describe('a lab view on a 2,048-token head', () => {
+  test('completes off the main thread while the page keeps painting (no frame gap of 1 s or more)', { timeout: 600_000 }, async () => {
+    // A causal 2,048-token weights head built in the page (random rows), then its lab view.
+    const n = 2048;
+    await page.evaluate(async (n) => {
+      let seed = 5;
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+      const W = Array.from({ length: n }, (_, i) => {
+        const row = new Array(n).fill(0);
+        let z = 0;
+        for (let j = 0; j <= i; j++) z += row[j] = Math.exp(3 * rand());
+        for (let j = 0; j <= i; j++) row[j] = Math.fround(row[j] / z);
+        return row;
+      });
+      const s = window.attentionPlayground.getState();
+      const tokens = Array.from({ length: n }, (_, i) => `t${i}`);
+      Object.assign(s, {
+        mode: 'weights',
+        heads: [{ name: 'big', Q: null, K: null, V: null, logits: null, weights: W }],
+        head: 0,
+        tokens: { queries: tokens, keys: tokens },
+        mask: { causal: false, window: 0, padding: new Array(n).fill(false), allow: null },
+        row: n - 1,
+        lab: null,
+      });
+      await window.attentionPlayground.setState(s);
+    }, n);
+    const out = await page.evaluate(async () => {
+      const gaps = [];
+      let last = performance.now();
+      let running = true;
+      const tick = (now) => {
+        gaps.push(now - last);
+        last = now;
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      const s = window.attentionPlayground.getState();
+      s.lab = { view: 'patterns', params: {} };
+      const t0 = performance.now();
+      await window.attentionPlayground.setState(s);
+      await new Promise((resolve) => {
+        const check = () => (window.attentionPlayground.results()?.lab?.view === 'patterns' ? resolve() : setTimeout(check, 100));
+        check();
+      });
+      running = false;
+      return { gaps: gaps.slice(1), ms: performance.now() - t0, lab: window.attentionPlayground.results().lab.heads.length };
+    });
+    assert.equal(out.lab, 1);
+    const worst = Math.max(...out.gaps);
+    console.log(`# 2048 tokens: patterns view in ${(out.ms / 1000).toFixed(1)} s, worst frame gap ${worst.toFixed(0)} ms`);
+    assert.ok(worst < 1000, `the main thread froze for ${worst.toFixed(0)} ms`);
+  });
+});

@@ -247,6 +247,15 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
       `every exponent value on one line (${lines.join(',')})`,
     );
   });
+
+  test('smaller items: the entropy formula of a 33-token head fits its box', async () => {
+    await page.click('#open-in-playground');
+    await page.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'import');
+    await page.waitForSelector('#formula-entropy');
+    const m = await page.$eval('#formula-entropy', (el) => [el.scrollWidth, el.clientWidth]);
+    assert.ok(m[0] <= m[1] + 1, `the formula is ${m[0]} px wide in a ${m[1]} px box`);
+    await page.click('#tab-import');
+  });
 });
 
 describe('512 tokens', () => {

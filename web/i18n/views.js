@@ -22,8 +22,8 @@ const PAIRS = {
   'views.tokens.asQuery': ['what the token attends to (its row)', '该词元关注的对象（它的行）'],
   'views.tokens.asKey': ['what attends to the token (its column)', '关注该词元的对象（它的列）'],
   'views.tokens.textHelp': [
-    'Hover a token, or focus the text and move with the arrow keys: the other tokens are shaded by its attention weight. Enter or a click keeps the choice; Escape lets it go.',
-    '将指针移到一个词元上，或聚焦文本后用方向键移动：其他词元按它的注意力权重着色。按 Enter 或点击可固定选择；按 Escape 取消。',
+    'Hover a token, or focus the text and move with the arrow keys: the other tokens are shaded by its attention weight. Enter or a click keeps the choice; {esc} lets it go.',
+    '将指针移到一个词元上，或聚焦文本后用方向键移动：其他词元按它的注意力权重着色。按 Enter 或点击可固定选择；按 {esc} 取消。',
   ],
   'views.tokens.linesHelp': [
     'Queries on the left, keys on the right; each line is one head’s weight from a query to a key (thicker and darker = more). Hover a token or move with the arrow keys to show only its lines; tick heads to show or hide them.',
@@ -55,12 +55,12 @@ const PAIRS = {
     '尚无可链接的内容：先打开文件并查看一个头，“复制链接”会分享这个头。',
   ],
   'views.link.noHead': [
-    'A whole file ({file}, {mb} MB) cannot travel in a link: a link holds the numbers it shows, and every head of the file is too many. Inspect a head and Copy link shares that head; to share the whole file, send the file with the one-file page (dist/attention-playground.html), which opens it without a server.',
-    '整个文件（{file}，{mb} MB）无法放入链接：链接里装的是它显示的数字，整个文件的所有头太多了。查看一个头后，“复制链接”会分享这个头；要分享整个文件，请把文件和单文件页面（dist/attention-playground.html）一起发送，它无需服务器即可打开文件。',
+    'A whole file ({file}, {size}) cannot travel in a link: a link holds the numbers it shows, and every head of the file is too many. Inspect a head and Copy link shares that head; to share the whole file, send the file with the one-file page ({page}), which opens it without a server.',
+    '整个文件（{file}，{size}）无法放入链接：链接里装的是它显示的数字，整个文件的所有头太多了。查看一个头后，“复制链接”会分享这个头；要分享整个文件，请把文件和单文件页面（{page}）一起发送，它无需服务器即可打开文件。',
   ],
   'views.link.notState': [
-    '{head} cannot be opened as a state (see the note above its heatmap), so it cannot travel in a link. Save state keeps the playground; the one-file page (dist/attention-playground.html) opens the file itself.',
-    '{head} 无法作为状态打开（见其热力图上方的说明），因此无法放入链接。“保存状态”可保存实验场；单文件页面（dist/attention-playground.html）可直接打开该文件。',
+    '{head} cannot be opened as a state (see the note above its heatmap), so it cannot travel in a link. Save state keeps the playground; the one-file page ({page}) opens the file itself.',
+    '{head} 无法作为状态打开（见其热力图上方的说明），因此无法放入链接。“保存状态”可保存实验场；单文件页面（{page}）可直接打开该文件。',
   ],
   'views.link.values': ['The head’s values could not be read: {detail}', '无法读取该头的数值：{detail}'],
   'views.lab.running': ['Computing this analysis of a large head off the page… {s} s', '正在后台计算这个大型头的分析……{s} 秒'],

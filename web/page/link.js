@@ -244,7 +244,8 @@ async function screenLink(status) {
   }
   const mb = got.bytes ? (got.bytes / 2 ** 20).toFixed(got.bytes < 10 * 2 ** 20 ? 1 : 0) : '?';
   const key = { noFile: 'views.link.noFile', noHead: 'views.link.noHead', values: 'views.link.values' }[got.why] ?? 'views.link.notState';
-  mount(status, t(key, { file: got.name ?? '', mb, head: got.head ?? '', detail: got.detail ?? '' }));
+  const page = 'dist/attention-playground.html'; // the one-file page (docs/deploy.md)
+  mount(status, t(key, { file: got.name ?? '', size: `${mb} MB`, page, head: got.head ?? '', detail: got.detail ?? '' }));
   return null;
 }
 

@@ -150,7 +150,7 @@ function textView(body, o, st, same, tokQ, tokK) {
   const texts = h('div', { class: 'token-texts' });
   mount(
     body,
-    h('p', { class: 'note' }, t('views.tokens.textHelp')),
+    h('p', { class: 'note' }, t('views.tokens.textHelp', { esc: 'Escape' })),
     h(
       'div',
       { class: 'token-controls' },
