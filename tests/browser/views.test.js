@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { openPage, screenshotPath, startSession } from './harness.js';
 import { npy } from '../node/npy.js';
 
@@ -42,19 +42,19 @@ before(async () => {
 after(async () => {
   rmSync(dir, { recursive: true, force: true });
   await context?.close();
+  await session?.close();
   assert.deepEqual(session.events.pageErrors, [], 'page errors');
   assert.deepEqual(session.events.consoleErrors, [], 'console errors');
-  await session?.close();
 });
 
 async function importFiles(files, tokens) {
   if (await page.isHidden('#import-view')) await page.click('#tab-import');
   if (tokens) await page.setInputFiles('#import-tokens', tokens);
   await page.setInputFiles('#import-file', files);
-  await page.waitForFunction(() => {
+  await page.waitForFunction((name) => {
     const s = window.attentionPlayground.imported();
-    return s.source && !s.running && s.heads.length === s.source.layout.layers * s.source.layout.heads;
-  });
+    return s.source?.name === name && !s.running && s.heads.length === s.source.layout.layers * s.source.layout.heads;
+  }, basename(files));
 }
 
 async function downloadOf(selector) {

@@ -106,6 +106,11 @@ export function createDetail(v) {
     const scale = side / Math.max(d.thumbRows, d.thumbCols);
     canvas.style.setProperty('width', `${Math.round(d.thumbCols * scale)}px`);
     canvas.style.setProperty('height', `${Math.round(d.thumbRows * scale)}px`);
+    const range = (c, cells, n) => {
+      const a = Math.floor((c * n) / cells);
+      const b = Math.floor(((c + 1) * n) / cells) - 1;
+      return [a, Math.max(a, b)];
+    };
     // Token labels on both axes: tokens at full resolution, the first index of each pooled cell.
     const axisLabel = (tokens, cells, n) => (c) => {
       if (pooled) {
@@ -136,11 +141,6 @@ export function createDetail(v) {
       const i = Math.min(d.thumbRows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * d.thumbRows)));
       const j = Math.min(d.thumbCols - 1, Math.max(0, Math.floor(((ev.clientX - rect.left) / rect.width) * d.thumbCols)));
       return [i, j];
-    };
-    const range = (c, cells, n) => {
-      const a = Math.floor((c * n) / cells);
-      const b = Math.floor(((c + 1) * n) / cells) - 1;
-      return [a, Math.max(a, b)];
     };
     let cursor = [0, 0];
     const show = ([i, j], locked) => {
@@ -358,7 +358,8 @@ export function createDetail(v) {
       label: headName(s, { layer: d.layer, head: x.head, index: x.index }),
       weights: x.weights,
     }));
-    box.tokenState = ui.tokenState?.layer === d.layer ? ui.tokenState.st : undefined;
+    // The views' choices (tab, head, focus) survive a redraw of the same layer of the same file.
+    box.tokenState = ui.tokenState?.key === key ? ui.tokenState.st : undefined;
     const { state } = renderTokenViews(box, {
       queryTokens: s.queryTokens,
       keyTokens: s.keyTokens,
@@ -370,7 +371,7 @@ export function createDetail(v) {
       title: t('views.tokens.layerName', { file: s.name, layer: s.layerLabels?.[d.layer] ?? d.layer }),
       onExport: (tab, text) => download(v.fileStem(`tokens-${tab}.svg`), text, 'image/svg+xml'),
     });
-    ui.tokenState = { layer: d.layer, st: state };
+    ui.tokenState = { key, st: state };
   }
 
   return { inspect, renderDetail, renderTokens };

@@ -434,17 +434,12 @@ function linesView(body, o, st, tokQ, tokK) {
       if (!w || !shown[k]) continue;
       const colour = headColour(k);
       const g = svg('g', { stroke: colour, dataset: { head: k } });
+      // Lines hold numbers only (no token text), so they are written as markup in one go: a
+      // hover at 512 tokens draws thousands of them.
+      const parts = [];
       const add = (i, j, x) => {
-        g.append(
-          svg('line', {
-            x1: xL,
-            y1: yOf(i),
-            x2: xR,
-            y2: yOf(j),
-            'stroke-width': (0.5 + 3 * x).toFixed(2),
-            'stroke-opacity': Math.min(1, 0.15 + 0.85 * x).toFixed(3),
-            dataset: { q: i, k: j, weight: String(x) },
-          }),
+        parts.push(
+          `<line x1="${xL}" y1="${yOf(i)}" x2="${xR}" y2="${yOf(j)}" stroke-width="${(0.5 + 3 * x).toFixed(2)}" stroke-opacity="${Math.min(1, 0.15 + 0.85 * x).toFixed(3)}" data-q="${i}" data-k="${j}" data-weight="${x}"/>`,
         );
       };
       if (f === null) {
@@ -464,6 +459,7 @@ function linesView(body, o, st, tokQ, tokK) {
           if (x > 0) add(i, f.i, x);
         }
       }
+      g.innerHTML = parts.join('');
       frag.append(g);
     }
     linesG.replaceChildren(frag);
