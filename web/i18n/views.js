@@ -13,6 +13,7 @@ const PAIRS = {
   'views.source': ['Source: {source}', '来源：{source}'],
   'views.tokens.layerName': ['{file}: layer {layer}', '{file}：第 {layer} 层'],
   'views.tokens.title': ['Tokens of {name}', '{name} 的词元'],
+  'views.tokens.tabs': ['token views', '词元视图'],
   'views.tokens.text': ['Text', '文本'],
   'views.tokens.lines': ['Lines', '连线'],
   'views.tokens.which': ['Heads', '头'],

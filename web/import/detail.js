@@ -312,7 +312,7 @@ export function createDetail(v) {
         h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: v.exportRowsJson }, t('import.export.rowsJson')),
         h('button', { type: 'button', id: 'export-detail-html', onclick: v.exportDetailHtml }, t('import.export.html')),
       ),
-      d.computed ? h('section', { id: 'token-views', class: 'token-views', 'aria-label': t('views.tokens.title', { name }) }) : null,
+      d.computed ? h('section', { id: 'token-views', class: 'token-views', 'aria-label': t('views.tokens.tabs') }) : null,
       rowTable
         ? h(
             'details',
@@ -369,6 +369,9 @@ export function createDetail(v) {
       mean: heads > 1 ? ui.tokenData.mean : null,
       selectedHead: d.index - d.layer * heads,
       title: t('views.tokens.layerName', { file: s.name, layer: s.layerLabels?.[d.layer] ?? d.layer }),
+      heading: tData('views.tokens.title', {
+        name: tData('views.tokens.layerName', { file: s.name, layer: s.layerLabels?.[d.layer] ?? d.layer }, ['file', 'layer']),
+      }),
       onExport: (tab, text) => download(v.fileStem(`tokens-${tab}.svg`), text, 'image/svg+xml'),
     });
     ui.tokenState = { key, st: state };

@@ -13,7 +13,7 @@
 // value written in full) so tests and users read the numbers behind the colours.
 import { h, mount, svg } from './dom.js';
 import { elide } from './axes.js';
-import { showToken } from './format.js';
+import { showToken, tData } from './format.js';
 import { escapeXml } from '../export.js';
 import { t } from '../i18n.js';
 
@@ -62,6 +62,7 @@ function pick(w, nQ, nK, i, direction) {
  * @param {Float32Array|null} o.mean   the core's mean over the computed heads
  * @param {number} o.selectedHead      the head shown first in the text view (-1 = the mean)
  * @param {string} o.title             the layer's name, for the exports
+ * @param {(string|Node)[]} [o.heading] the heading as nodes (names as data, translate="no")
  * @param {(name: string, svg: string) => void} o.onExport  downloads an exported SVG
  * @returns {{state: object}} the views' current choice (tests and the exports read it)
  */
@@ -84,7 +85,7 @@ export function renderTokenViews(container, o) {
   if (st.which >= 0 && !o.heads[st.which]?.weights) st.which = o.mean ? -1 : o.heads.findIndex((x) => x.weights);
   const tabs = h(
     'div',
-    { class: 'token-tabs', role: 'tablist', 'aria-label': t('views.tokens.title', { name: o.title }) },
+    { class: 'token-tabs', role: 'tablist', 'aria-label': t('views.tokens.tabs') },
     ['text', 'lines'].map((id) =>
       h(
         'button',
@@ -106,7 +107,8 @@ export function renderTokenViews(container, o) {
   );
   const body = h('div', { class: 'token-body', role: 'tabpanel', 'aria-labelledby': `token-tab-${st.tab}` });
   const exportButton = h('button', { type: 'button', id: 'token-export-svg' }, t('views.tokens.svg'));
-  mount(container, h('h4', {}, t('views.tokens.title', { name: o.title })), tabs, body, h('div', { class: 'export-row' }, exportButton));
+  const heading = o.heading ?? tData('views.tokens.title', { name: o.title });
+  mount(container, h('h4', {}, heading), tabs, body, h('div', { class: 'export-row' }, exportButton));
   const api = st.tab === 'text' ? textView(body, o, st, same, tokQ, tokK) : linesView(body, o, st, tokQ, tokK);
   exportButton.onclick = () => o.onExport(st.tab, api.toSvg());
   container.tokenApi = api;
@@ -150,7 +152,7 @@ function textView(body, o, st, same, tokQ, tokK) {
   const texts = h('div', { class: 'token-texts' });
   mount(
     body,
-    h('p', { class: 'note' }, t('views.tokens.textHelp', { esc: 'Escape' })),
+    h('p', { class: 'note' }, tData('views.tokens.textHelp', { esc: 'Escape' })),
     h(
       'div',
       { class: 'token-controls' },
