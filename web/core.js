@@ -412,6 +412,18 @@ export class Core {
     return this.mod.layerSummaries(heads.map((r) => ({ layer: r.layer, computed: r.computed, summary: r.summary })));
   }
 
+  /**
+   * The mean over heads of a layer's weights (analysis.hpp mean_heads): per cell the mean of the
+   * heads' finite values, NaN where none is finite. For the import's token views.
+   * @param {Float32Array[]} heads  each n_q * n_k, row-major (NaN = not visible)
+   * @param {number} nQ
+   * @param {number} nK
+   * @returns {Float32Array} n_q * n_k
+   */
+  meanHeads(heads, nQ, nK) {
+    return throwIfError(this.mod.meanHeads(heads, nQ, nK));
+  }
+
   /** sum_j w_j in order (0 for an empty row): a row's total weight. */
   weightSum(weights) {
     return this.mod.lessonWeightSum(weights);

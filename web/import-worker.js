@@ -17,6 +17,10 @@
 //               {type: 'compare', id, file, name, options}    -> {type: 'progress', done, total,
 //                   head: compareHeads() of the open file's head and the file's}, then result
 //                   {done, cancelled, name}
+//               {type: 'layerWeights', id, layer, options}    -> result: {heads: [{index, head,
+//                   computed, weights: Float32Array n_q * n_k | null}], mean: Float32Array | null}
+//                   every head's full-resolution weights (NaN = not visible) and the core's mean
+//                   over the computed ones (meanHeads), for the token views (n_q, n_k <= 1024)
 // Errors: {type: 'error', id, error: {name, code, field, message}}.
 import { loadCore } from './core.js';
 import { analyzeSourceHead, compareSourceHead, headValues, openComparison, openSource, readTokens } from './importer.js';
@@ -105,6 +109,19 @@ async function handle(msg) {
       return headValues(core, source, msg.index);
     case 'rows':
       return analyzeSourceHead(core, source, msg.index, { ...msg.options, wantRows: true });
+    case 'layerWeights': {
+      const { heads: perLayer, nQ, nK } = source.layout;
+      const side = Math.max(nQ, nK);
+      const heads = [];
+      for (let hd = 0; hd < perLayer; hd++) {
+        const index = msg.layer * perLayer + hd;
+        const r = await analyzeSourceHead(core, source, index, { ...msg.options, thumbnail: side, wantRows: false });
+        const full = r.computed && r.thumbRows === nQ && r.thumbCols === nK;
+        heads.push({ index, head: hd, computed: full, weights: full ? r.thumbnail : null });
+      }
+      const live = heads.filter((x) => x.weights).map((x) => x.weights);
+      return { heads, mean: live.length ? core.meanHeads(live, nQ, nK) : null };
+    }
     default:
       throw new Error(`unknown message ${msg.type}`);
   }
@@ -118,7 +135,12 @@ self.onmessage = async (ev) => {
   }
   try {
     const results = await handle(msg);
-    const transfer = results instanceof Float32Array ? [results.buffer] : [];
+    const transfer =
+      results instanceof Float32Array
+        ? [results.buffer]
+        : msg.type === 'layerWeights'
+          ? [...results.heads.filter((x) => x.weights).map((x) => x.weights.buffer), ...(results.mean ? [results.mean.buffer] : [])]
+          : [];
     self.postMessage({ type: msg.type === 'init' ? 'ready' : 'result', id: msg.id, results }, transfer);
   } catch (e) {
     self.postMessage({

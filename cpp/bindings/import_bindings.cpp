@@ -381,6 +381,21 @@ val layer_summaries(const val& heads) {
     return out;
 }
 
+/// meanHeads([Float32Array of nQ * nK, ...], nQ, nK) -> Float32Array: mean_heads (analysis.hpp),
+/// the layer-averaged weights of the token views.
+val mean_heads(const val& heads, int n_q, int n_k) {
+    try {
+        std::vector<std::vector<float>> in;
+        const unsigned n = heads["length"].as<unsigned>();
+        in.reserve(n);
+        for (unsigned i = 0; i < n; ++i) in.push_back(emscripten::convertJSArrayToNumberVector<float>(heads[i]));
+        const attn::Matrix m = attn::mean_heads(in, n_q, n_k);
+        return copy_out(m.data.data(), m.data.size());
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attn_import) {
@@ -395,4 +410,5 @@ EMSCRIPTEN_BINDINGS(attn_import) {
     emscripten::function("structureSummary", &structure_summary);
     emscripten::function("parseLayerNumbers", &parse_layer_numbers);
     emscripten::function("layerNumbersFromLabels", &layer_numbers_from_labels);
+    emscripten::function("meanHeads", &mean_heads);
 }

@@ -7,5 +7,6 @@ import lab from './lab.js';
 import lesson from './lesson.js';
 import embed from './embed.js';
 import a11y from './a11y.js';
+import views from './views.js';
 
-export const TABLES = [app, importTable, lab, lesson, embed, a11y];
+export const TABLES = [app, importTable, lab, lesson, embed, a11y, views];

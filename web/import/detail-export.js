@@ -1,7 +1,7 @@
 // Exports of the import view: the inspected head as PNG, SVG, its rows as CSV or JSON and a
 // standalone HTML page; every head's metrics as CSV or JSON (the toolbar). File names from the
 // file's stem and the head (name_L3H5_heatmap.svg).
-import { download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, drawHeatmap } from '../export.js';
+import { download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, svgToPng } from '../export.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
 import { headName, patternLabel, tokenOf } from './text.js';
@@ -23,8 +23,10 @@ export function createExports(v) {
       values: d.thumbnail,
       rows: d.thumbRows,
       cols: d.thumbCols,
-      rowLabels: pooled ? [] : s.queryTokens,
-      colLabels: pooled ? [] : s.keyTokens,
+      rowLabels: s.queryTokens,
+      colLabels: s.keyTokens,
+      nQ: s.layout.nQ,
+      nK: s.layout.nK,
       domain: ui.detailDomain,
       title: t('lab.export.importSvgTitle', {
         file: s.name,
@@ -36,20 +38,15 @@ export function createExports(v) {
       note: pooled
         ? t('lab.export.pooledNote', { rows: d.thumbRows, cols: d.thumbCols, nQ: s.layout.nQ, nK: s.layout.nK })
         : t('lab.export.weightsNote', { nQ: s.layout.nQ, nK: s.layout.nK }),
+      source: `${s.name}, ${headName(ui.source, d)} (${s.format}${s.dtype ? `, ${s.dtype}` : ''}, ${ui.reading}) · ${t('views.madeWith')}`,
     });
   }
   function exportDetailSvg() {
     download(fileStem('heatmap.svg'), detailSvg(), 'image/svg+xml');
   }
-  function exportDetailPng() {
-    const d = ui.detail;
-    const c = drawHeatmap(document.createElement('canvas'), {
-      values: d.thumbnail,
-      rows: d.thumbRows,
-      cols: d.thumbCols,
-      domain: ui.detailDomain,
-    });
-    c.toBlob((blob) => download(fileStem('heatmap.png'), blob), 'image/png');
+  async function exportDetailPng() {
+    // The SVG figure drawn at twice its size: the same labels, legend, title and source line.
+    download(fileStem('heatmap.png'), await svgToPng(detailSvg(), 2));
   }
   function exportRowsJson() {
     const d = ui.detail;

@@ -6,6 +6,8 @@ import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
 import { renderLegend } from '../views/heatmap.js';
+import { LABEL_PX, axisStrip, elide } from '../views/axes.js';
+import { TOKEN_VIEW_MAX, renderTokenViews } from '../views/tokens.js';
 import { download, rowMetricsCsv } from '../export.js';
 import { DETAIL_SIDE, MAX_STATE_TOKENS, numberHead } from './store.js';
 import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.js';
@@ -36,6 +38,10 @@ export function createDetail(v) {
     if (ui.selected !== index) return;
     ui.detail = numberHead(ui.source, d);
     renderDetail();
+    // The panel opens below the grid (1,000 px and more on a layer of many heads): bring it into
+    // view once drawn (its full height lets the page scroll that far) unless it is on screen.
+    const top = panel.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.3) panel.scrollIntoView({ block: 'start' });
   }
 
   function renderDetail() {
@@ -95,10 +101,39 @@ export function createDetail(v) {
     });
     const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
     ui.detailDomain = [0, hi];
-    const side = 360;
+    // 360 px a side, more (up to 600) so that every token gets its label up to 50 tokens.
+    const side = Math.min(600, Math.max(360, Math.max(d.thumbRows, d.thumbCols) * LABEL_PX));
     const scale = side / Math.max(d.thumbRows, d.thumbCols);
     canvas.style.setProperty('width', `${Math.round(d.thumbCols * scale)}px`);
     canvas.style.setProperty('height', `${Math.round(d.thumbRows * scale)}px`);
+    const range = (c, cells, n) => {
+      const a = Math.floor((c * n) / cells);
+      const b = Math.floor(((c + 1) * n) / cells) - 1;
+      return [a, Math.max(a, b)];
+    };
+    // Token labels on both axes: tokens at full resolution, the first index of each pooled cell.
+    const axisLabel = (tokens, cells, n) => (c) => {
+      if (pooled) {
+        const [a, b] = range(c, cells, n);
+        return { text: String(a), full: a === b ? String(a) : `${a}–${b}` };
+      }
+      const tok = tokenOf(tokens, c);
+      return { text: elide(tok), full: `${c} ${tok}` };
+    };
+    const keyAxis = axisStrip({
+      orient: 'top',
+      id: 'detail-keys',
+      cells: d.thumbCols,
+      px: scale,
+      label: axisLabel(s.keyTokens, d.thumbCols, nK),
+    });
+    const queryAxis = axisStrip({
+      orient: 'left',
+      id: 'detail-queries',
+      cells: d.thumbRows,
+      px: scale,
+      label: axisLabel(s.queryTokens, d.thumbRows, nQ),
+    });
     const mark = h('div', { class: 'detail-mark', hidden: true });
     const readout = h('p', { id: 'detail-readout', class: 'readout', 'aria-live': 'polite' }, tnData('import.detail.readoutHelp'));
     const cellAt = (ev) => {
@@ -106,11 +141,6 @@ export function createDetail(v) {
       const i = Math.min(d.thumbRows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * d.thumbRows)));
       const j = Math.min(d.thumbCols - 1, Math.max(0, Math.floor(((ev.clientX - rect.left) / rect.width) * d.thumbCols)));
       return [i, j];
-    };
-    const range = (c, cells, n) => {
-      const a = Math.floor((c * n) / cells);
-      const b = Math.floor(((c + 1) * n) / cells) - 1;
-      return [a, Math.max(a, b)];
     };
     let cursor = [0, 0];
     const show = ([i, j], locked) => {
@@ -136,6 +166,8 @@ export function createDetail(v) {
       mark.style.setProperty('width', `${scale}px`);
       mark.style.setProperty('height', `${scale}px`);
       mark.classList.toggle('locked', Boolean(locked));
+      queryAxis.setCurrent(i);
+      keyAxis.setCurrent(j);
     };
     ui.unlockReadout = () => show(cursor, false);
     const toggleLock = (c) => {
@@ -153,6 +185,8 @@ export function createDetail(v) {
     canvas.addEventListener('mouseleave', () => {
       if (!ui.locked) {
         mark.hidden = true;
+        queryAxis.setCurrent(null);
+        keyAxis.setCurrent(null);
       }
     });
     canvas.addEventListener('click', (ev) => toggleLock(cellAt(ev)));
@@ -212,7 +246,16 @@ export function createDetail(v) {
       ),
       renderLegend(0, hi, 3, t('import.detail.legendGrey')),
       saturates ? h('p', { class: 'note' }, t('import.detail.saturates', { hi: hi.toPrecision(3) })) : null,
-      h('div', { class: 'detail-frame' }, canvas, mark),
+      h(
+        'div',
+        { class: 'detail-axes' },
+        h('span', { class: 'axis-title key' }, `${t('views.axis.key')} →`),
+        h('span', { class: 'axis-corner' }),
+        keyAxis.el,
+        h('span', { class: 'axis-title query' }, `${t('views.axis.query')} →`),
+        queryAxis.el,
+        h('div', { class: 'detail-frame' }, canvas, mark),
+      ),
       readout,
       d.computed
         ? h(
@@ -271,6 +314,7 @@ export function createDetail(v) {
         h('button', { type: 'button', id: 'export-rows-json', disabled: !rows, onclick: v.exportRowsJson }, t('import.export.rowsJson')),
         h('button', { type: 'button', id: 'export-detail-html', onclick: v.exportDetailHtml }, t('import.export.html')),
       ),
+      d.computed ? h('section', { id: 'token-views', class: 'token-views', 'aria-label': t('views.tokens.tabs') }) : null,
       rowTable
         ? h(
             'details',
@@ -280,6 +324,7 @@ export function createDetail(v) {
           )
         : null,
     );
+    if (d.computed) renderTokens();
   }
 
   /** TransformerLens's head-detector scores of the head (the core's; docs/import.md). */
@@ -326,5 +371,58 @@ export function createDetail(v) {
     );
   }
 
-  return { inspect, renderDetail };
+
+  /**
+   * The token views of the inspected head's layer (web/views/tokens.js): every head's weights at
+   * full resolution and their mean, from the worker's core (kept while the file, reading and
+   * causal flag stay the same, so a change of language or head does not read them again).
+   */
+  async function renderTokens() {
+    const box = $('token-views');
+    const d = ui.detail;
+    if (!box || !d) return;
+    const s = ui.source;
+    const { nQ, nK, heads } = s.layout;
+    if (Math.max(nQ, nK) > TOKEN_VIEW_MAX) {
+      mount(box, h('p', { class: 'note' }, t('views.tokens.tooLarge', { max: TOKEN_VIEW_MAX, n: Math.max(nQ, nK) })));
+      return;
+    }
+    const key = JSON.stringify([s.name, s.shape, d.layer, ui.reading, ui.causal, ui.generation]);
+    if (ui.tokenData?.key !== key) {
+      mount(box, h('p', { class: 'note' }, t('views.tokens.loading')));
+      let r;
+      try {
+        r = await v.getWorker().request({ type: 'layerWeights', layer: d.layer, options: v.analysisOptions(ui.reading) });
+      } catch (e) {
+        mount(box, h('p', { class: 'error' }, errDetail(e)));
+        return;
+      }
+      ui.tokenData = { key, ...r };
+    }
+    if (ui.detail !== d || !box.isConnected) return;
+    const layerHeads = ui.tokenData.heads.map((x) => ({
+      head: x.head,
+      label: headName(s, { layer: d.layer, head: x.head, index: x.index }),
+      weights: x.weights,
+    }));
+    // The views' choices (tab, head, focus) survive a redraw of the same layer of the same file.
+    box.tokenState = ui.tokenState?.key === key ? ui.tokenState.st : undefined;
+    const { state } = renderTokenViews(box, {
+      queryTokens: s.queryTokens,
+      keyTokens: s.keyTokens,
+      nQ,
+      nK,
+      heads: layerHeads,
+      mean: heads > 1 ? ui.tokenData.mean : null,
+      selectedHead: d.index - d.layer * heads,
+      title: t('views.tokens.layerName', { file: s.name, layer: s.layerLabels?.[d.layer] ?? d.layer }),
+      heading: tData('views.tokens.title', {
+        name: tData('views.tokens.layerName', { file: s.name, layer: s.layerLabels?.[d.layer] ?? d.layer }, ['file', 'layer']),
+      }),
+      onExport: (tab, text) => download(v.fileStem(`tokens-${tab}.svg`), text, 'image/svg+xml'),
+    });
+    ui.tokenState = { key, st: state };
+  }
+
+  return { inspect, renderDetail, renderTokens };
 }

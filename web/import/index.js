@@ -108,5 +108,15 @@ export function initImportView(root, o) {
     importFile: v.importFile,
     importFiles: v.importFiles,
     getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }),
+    /** What Copy link shares on the Import tab: the inspected head as a state, or why not
+     *  ({why: 'noFile'|'noHead'|'invalid'|'tooLarge'|'notProbabilities'|'values', name, bytes}). */
+    screenState: async () => {
+      if (!ui.source) return { why: 'noFile' };
+      const base = { name: ui.source.name, bytes: ui.file?.size ?? 0 };
+      if (ui.selected === null || ui.selected === undefined || !ui.heads.some((r) => r.index === ui.selected))
+        return { ...base, why: 'noHead' };
+      const r = ui.heads.find((x) => x.index === ui.selected);
+      return { ...base, head: `L${r.layer} H${r.head}`, ...(await v.headState(ui.selected)) };
+    },
   };
 }

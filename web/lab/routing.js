@@ -146,7 +146,8 @@ function selectedRow(state, lab, results) {
   if (r.empty) {
     return h('div', { id: 'lab-routing-row', class: 'route-row' }, title, h('p', {}, t('lab.routing.emptyRow')));
   }
-  const w = results.weights[state.row];
+  // A large head (results.large) has no weights matrix, only the selected row's weights.
+  const w = results.weights?.[state.row] ?? results.rowWeights ?? [];
   const keys = r.support.map((k) =>
     h('li', { dataset: { key: k } }, t('lab.keyN', { j: k }), ' (', tokenNode(keyLabel(state, k)), `): ${f(w[k])}`),
   );

@@ -3,7 +3,7 @@
 // saves — the state, the weights as SVG / PNG, the rows as CSV, the results as JSON, a standalone
 // HTML view (web/export.js builds them) — plus results() as plain JSON for the API.
 import { initImportView } from '../import/index.js';
-import { download, drawHeatmap, heatmapSvg, resultsRowsCsv, standaloneHtml, toJson } from '../export.js';
+import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson } from '../export.js';
 import { hasKey, t } from '../i18n.js';
 import { commit, flushBoxes, importView, pageOptions, results, setScaleCustom, state } from './store.js';
 import { coreOptions } from './link.js';
@@ -69,10 +69,13 @@ function weightsSvg() {
     rows: g.rows,
     cols: g.cols,
     domain: g.pooled ? undefined : [0, 1],
-    rowLabels: g.pooled ? [] : state.tokens.queries,
-    colLabels: g.pooled ? [] : state.tokens.keys,
+    rowLabels: state.tokens.queries,
+    colLabels: state.tokens.keys,
+    nQ: results.nQ,
+    nK: results.nK,
     title: t('lab.export.weightsTitle', { tau: state.tau, name: state.heads[state.head].name }),
     note: g.note || t('lab.export.weightsGridNote', { nQ: results.nQ, nK: results.nK }),
+    source: `${state.source ? `${state.source} · ` : ''}${t('views.madeWith')}`,
   });
 }
 
@@ -98,15 +101,9 @@ export function wireImportExport() {
     download(`${exportStem()}.state.json`, `${JSON.stringify(state, null, 1)}\n`, 'application/json');
   });
   $('export-svg').addEventListener('click', () => download(`${exportStem()}_weights.svg`, weightsSvg(), 'image/svg+xml'));
-  $('export-png').addEventListener('click', () => {
-    const g = weightsGrid();
-    const canvas = drawHeatmap(document.createElement('canvas'), {
-      values: g.values,
-      rows: g.rows,
-      cols: g.cols,
-      domain: g.pooled ? undefined : [0, 1],
-    });
-    canvas.toBlob((blob) => download(`${exportStem()}_weights.png`, blob), 'image/png');
+  $('export-png').addEventListener('click', async () => {
+    // The PNG is the SVG figure drawn at twice its size: the same labels, legend and title.
+    download(`${exportStem()}_weights.png`, await svgToPng(weightsSvg(), 2));
   });
   $('export-csv').addEventListener('click', () =>
     download(`${exportStem()}_rows.csv`, resultsRowsCsv(results, state.tokens.queries), 'text/csv'),

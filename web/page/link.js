@@ -8,7 +8,7 @@ import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions 
 import { initShareDialog } from '../share-dialog.js';
 import { getLang, normaliseLang, setLang, t } from '../i18n.js';
 import { PALETTE_IDS, setPalette } from '../views/palette.js';
-import { commit, core, flushBoxes, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
+import { commit, core, flushBoxes, importView, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
 import { rejected, showBanner } from './errors.js';
 import { showView } from './exports.js';
 
@@ -225,20 +225,72 @@ export async function loadFromHash({ initial = false } = {}) {
   return true;
 }
 
+/**
+ * The link of the Import tab: the inspected head as a state ({url, copied, vars}), or null after
+ * saying in `status` why there is none (no head inspected: a whole file cannot travel in a link;
+ * a head too large or not probabilities) with a button that saves the head as a state file.
+ */
+async function screenLink(status) {
+  const got = await importView.screenState();
+  if (got.state) {
+    try {
+      const url = `${location.href.split('#')[0]}#${encodeLink(got.state)}${formatPageOptions(pageOptions)}`;
+      return { url, copied: 'views.link.headCopied', vars: { head: got.head } };
+    } catch (e) {
+      if (!(e instanceof StateError)) throw e;
+      mount(status, t('views.link.headTooLong', { head: got.head, detail: e.message }), ' ', saveHeadButton(got));
+      return null;
+    }
+  }
+  const mb = got.bytes ? (got.bytes / 2 ** 20).toFixed(got.bytes < 10 * 2 ** 20 ? 1 : 0) : '?';
+  const key = { noFile: 'views.link.noFile', noHead: 'views.link.noHead', values: 'views.link.values' }[got.why] ?? 'views.link.notState';
+  const page = 'dist/attention-playground.html'; // the one-file page (docs/deploy.md)
+  mount(status, t(key, { file: got.name ?? '', size: `${mb} MB`, page, head: got.head ?? '', detail: got.detail ?? '' }));
+  return null;
+}
+
+/** A button that downloads the inspected head's state (to open again under Import). */
+function saveHeadButton(got) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      id: 'save-head-state',
+      onclick: () => {
+        const blob = new Blob([`${JSON.stringify(got.state, null, 1)}\n`], { type: 'application/json' });
+        const a = h('a', { href: URL.createObjectURL(blob), download: `${got.head.replace(/\W+/g, '_')}.state.json` });
+        document.body.append(a);
+        a.click();
+        a.remove();
+      },
+    },
+    t('views.link.saveHead'),
+  );
+}
+
 /** The link's controls: Copy link, the share dialog, Open in full page, and the address bar. */
 export function wireLink() {
   $('copy-link').addEventListener('click', async () => {
     const status = $('copy-status');
     let url;
-    try {
-      url = shareUrl();
-    } catch (e) {
-      mount(status, rejected(e.message, 'app.noLink'), t('app.noLinkSave'));
-      return;
+    let copied = 'app.linkCopied';
+    let vars = {};
+    if (document.body.dataset.view === 'import' && importView?.screenState) {
+      // On the Import tab the link is for what is on screen: the inspected head (docs/import.md).
+      const got = await screenLink(status);
+      if (!got) return;
+      ({ url, copied, vars } = got);
+    } else {
+      try {
+        url = shareUrl();
+      } catch (e) {
+        mount(status, rejected(e.message, 'app.noLink'), t('app.noLinkSave'));
+        return;
+      }
     }
     try {
       await navigator.clipboard.writeText(url);
-      status.textContent = t('app.linkCopied', { n: url.length });
+      status.textContent = t(copied, { n: url.length, ...vars });
     } catch {
       // Clipboard refused (permissions, insecure context): show the link to copy by hand.
       const box = h('input', { type: 'text', value: url, readonly: true, class: 'link-box', 'aria-label': t('app.linkBoxAria') });

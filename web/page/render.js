@@ -9,7 +9,7 @@ import { h, mount, patch } from '../views/dom.js';
 import { renderHeatmap } from '../views/heatmap.js';
 import { renderOutput, renderRowPanel } from '../views/rowpanel.js';
 import { renderOverview } from '../views/overview.js';
-import { LARGE_KEYS, TILE } from '../large.js';
+import { TILE } from '../large.js';
 import { stateCost } from '../cost.js';
 import { renderFormulas } from '../views/formulas.js';
 import { LAB_TITLES, hasLabView, loadLabView } from '../lab/registry.js';
@@ -234,14 +234,23 @@ async function renderLab() {
     patch(container, h('p', { class: 'note' }, t('app.labIntro')));
     return;
   }
-  if (results.large) {
-    patch(container, h('p', { class: 'note' }, t('app.labLarge', { max: LARGE_KEYS, n: nK(state) })));
-    return;
-  }
   let lab;
   try {
-    lab = core.lab(state);
+    if (results.large) {
+      // A large head's analysis runs in the lab worker (web/lab/offthread.js): progress, Cancel.
+      const { labOffThread } = await import('../lab/offthread.js');
+      mount(container);
+      lab = await labOffThread(state, { progressBox: container, coreOptions: { variant: core.variant } });
+      if (seq !== labSeq) return;
+    } else {
+      lab = core.lab(state);
+    }
   } catch (e) {
+    if (e?.cancelled) {
+      if (seq === labSeq) mount(container, h('p', { class: 'note', id: 'lab-cancelled' }, t('views.lab.cancelled')));
+      return;
+    }
+    if (seq !== labSeq) return;
     if (!(e instanceof AttentionError)) throw e;
     // Keep the view (its controls fix the value) but mark its numbers as those of the last
     // accepted parameters.

@@ -157,7 +157,7 @@ export function formulaTex({ state, results }) {
   out.lines.push({
     id: 'formula-entropy',
     tex:
-      `\\begin{aligned}H &= -\\sum_{j\\in\\Omega_{${t}}} a_j \\ln a_j\\\\${sumLines(hTerms, 3, '-\\big(', '\\big)' + more(live.length)).join('\\\\')}` +
+      `\\begin{aligned}H &= -\\sum_{j\\in\\Omega_{${t}}} a_j \\ln a_j\\\\${sumLines(hTerms, 2, '-\\big(', '\\big)' + more(live.length)).join('\\\\')}` +
       `\\\\&= ${texNumber(row.entropy)}\\ \\text{nats}\\end{aligned}`,
   });
 

@@ -15,6 +15,7 @@ import { h, mount } from './dom.js';
 import { fmtCell, showToken } from './format.js';
 import { getPalette, paletteColour, paletteGradient, textColourOn } from './palette.js';
 import { t } from '../i18n.js';
+import { axisStrip, elide } from './axes.js';
 
 /** Colour of value x on [lo, hi] in the current palette, and black or white text for it. */
 export function cellColours(x, lo, hi) {
@@ -24,6 +25,8 @@ export function cellColours(x, lo, hi) {
 }
 
 const PAGE_ROWS = 5; // PageUp / PageDown move this many rows
+/** Above this many cells (64 x 64) a heatmap is drawn on a canvas instead of a table of cells. */
+export const CANVAS_CELLS = 64 * 64;
 
 /** A number as the summaries write it: 3 significant digits, identical in every language. */
 function num3(x) {
@@ -110,6 +113,10 @@ export function announce(text) {
  * @param {boolean} [o.announce]         announce the selected row's summary when it changes
  */
 export function renderHeatmap(container, o) {
+  if (o.matrix.length * o.colLabels.length > CANVAS_CELLS) {
+    renderCanvasHeatmap(container, o);
+    return;
+  }
   const [lo, hi] = o.domain;
   const n = o.colLabels.length;
   const nRows = o.matrix.length;
@@ -160,7 +167,11 @@ export function renderHeatmap(container, o) {
   const key = JSON.stringify([o.id, nRows, n, r0, c0, o.showNumbers, o.rowLabels, o.colLabels, t('a11y.cellName', {})]);
   const existing = container.querySelector(`table#${CSS.escape(o.id)}`);
   if (existing && container.dataset.heatmapKey === key) {
-    container.querySelector('.legend').replaceWith(renderLegend(lo, hi, digits));
+    const legendKey = `${lo} ${hi} ${digits} ${getPalette()}`;
+    if (container.dataset.legendKey !== legendKey) {
+      container.querySelector('.legend').replaceWith(renderLegend(lo, hi, digits));
+      container.dataset.legendKey = legendKey;
+    }
     container.querySelector('.view-head h3').textContent = o.title;
     existing.setAttribute('aria-label', o.label ?? o.title);
     const note = container.querySelector('.view-head .note');
@@ -272,6 +283,7 @@ export function renderHeatmap(container, o) {
   mount(container, ...parts);
   if (open) container.querySelector('.row-summaries').open = true;
   container.dataset.heatmapKey = key;
+  container.dataset.legendKey = `${lo} ${hi} ${digits} ${getPalette()}`;
   // A rebuild (new labels, numbers switched on) must not drop the keyboard user's place.
   if (hadFocus) activeCell(table, grid)?.focus();
 }
@@ -401,4 +413,183 @@ export function renderLegend(lo, hi, digits = 2, maskedText = null) {
           ` ${t('a11y.legendMasked')}`,
         ),
   );
+}
+
+/**
+ * A heatmap of more than CANVAS_CELLS cells: the same options as renderHeatmap, drawn on a canvas
+ * (a table of 16k cells is too slow to lay out and repaint) with token labels on both axes
+ * (web/views/axes.js). Same behaviour: the pointer names the cell under it, a click selects its
+ * row (or calls onCellClick); the canvas takes the focus as one tab stop and the arrow keys,
+ * Home/End, Ctrl+Home/End and PageUp/PageDown move the active cell, moving into another row
+ * selects it, Enter or Space does what a click does. The active cell's accessible name (query,
+ * key, value) is written into a polite live readout; its value is in the readout's data-value.
+ * Only values changed: the canvas is repainted in place.
+ */
+function renderCanvasHeatmap(container, o) {
+  const [lo, hi] = o.domain;
+  const nRows = o.matrix.length;
+  const n = o.colLabels.length;
+  const r0 = o.rowIndex ?? 0;
+  const c0 = o.colIndex ?? 0;
+  const digits = o.digits ?? 2;
+  const px = Math.max(3, Math.min(12, Math.floor(720 / Math.max(nRows, n))));
+  const grid = (container.heatmapGrid ??= { i: Math.max(0, o.selectedRow), j: 0, focused: false, lastRow: null });
+  container.onSelectRow = o.onSelectRow;
+  container.onCellClick = o.onCellClick ?? null;
+  if (!grid.focused && o.selectedRow >= 0 && o.selectedRow < nRows) grid.i = o.selectedRow;
+  grid.i = Math.min(Math.max(0, grid.i), Math.max(0, nRows - 1));
+  grid.j = Math.min(Math.max(0, grid.j), Math.max(0, n - 1));
+  container.heatmapData = o;
+  const key = JSON.stringify(['canvas', o.id, nRows, n, r0, c0, o.rowLabels, o.colLabels, t('a11y.cellName', {})]);
+  let canvas = container.querySelector(`canvas#${CSS.escape(o.id)}`);
+  if (!canvas || container.dataset.heatmapKey !== key) {
+    const label = (tokens, index0) => (c) => ({ text: elide(tokens[c]), full: `${index0 + c} ${tokens[c] ?? ''}` });
+    const keys = axisStrip({ orient: 'top', id: `${o.id}-keys`, cells: n, px, label: label(o.colLabels, c0) });
+    const queries = axisStrip({ orient: 'left', id: `${o.id}-queries`, cells: nRows, px, label: label(o.rowLabels, r0) });
+    canvas = h('canvas', {
+      id: o.id,
+      class: 'heatmap-canvas',
+      tabindex: '0',
+      role: 'img',
+      'aria-roledescription': 'grid',
+      'aria-label': o.label ?? o.title,
+      'aria-describedby': `${o.id}-readout`,
+      dataset: { rows: nRows, cols: n },
+    });
+    const ratio = Math.max(1, Math.min(2, globalThis.devicePixelRatio || 1));
+    canvas.width = Math.round(n * px * ratio);
+    canvas.height = Math.round(nRows * px * ratio);
+    canvas.style.setProperty('width', `${n * px}px`);
+    canvas.style.setProperty('height', `${nRows * px}px`);
+    const mark = h('div', { class: 'detail-mark', hidden: true });
+    const readout = h('p', { class: 'readout', id: `${o.id}-readout`, 'aria-live': 'polite' });
+    const cellAt = (ev) => {
+      const rect = canvas.getBoundingClientRect();
+      return [
+        Math.min(nRows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * nRows))),
+        Math.min(n - 1, Math.max(0, Math.floor(((ev.clientX - rect.left) / rect.width) * n))),
+      ];
+    };
+    const show = (i, j) => {
+      const d = container.heatmapData;
+      const x = d.matrix[i]?.[j];
+      const visible = d.visible[i]?.[j] && x !== null && x !== undefined;
+      readout.textContent = t('a11y.cellName', {
+        query: quote(d.rowLabels[i]),
+        key: quote(d.colLabels[j]),
+        value: visible ? fmtCell(x, Math.max(d.digits ?? 2, 2)) : t('a11y.masked'),
+      });
+      readout.dataset.value = visible ? String(x) : '';
+      readout.dataset.row = String(i);
+      readout.dataset.col = String(j);
+      mark.hidden = false;
+      mark.style.setProperty('top', `${i * px}px`);
+      mark.style.setProperty('left', `${j * px}px`);
+      mark.style.setProperty('width', `${px}px`);
+      mark.style.setProperty('height', `${px}px`);
+      queries.setCurrent(i);
+      keys.setCurrent(j);
+    };
+    container.heatmapShow = show;
+    canvas.addEventListener('mousemove', (ev) => {
+      const [i, j] = cellAt(ev);
+      show(i, j);
+      canvas.title = readout.textContent;
+    });
+    canvas.addEventListener('click', (ev) => {
+      const [i, j] = cellAt(ev);
+      grid.i = i;
+      grid.j = j;
+      show(i, j);
+      if (container.onCellClick) container.onCellClick(i, j);
+      else container.onSelectRow?.(i);
+    });
+    canvas.addEventListener('focus', () => {
+      grid.focused = true;
+      show(grid.i, grid.j);
+    });
+    canvas.addEventListener('blur', () => {
+      grid.focused = false;
+    });
+    canvas.addEventListener('keydown', (ev) => {
+      const ctrl = ev.ctrlKey || ev.metaKey;
+      let { i, j } = grid;
+      const step = {
+        ArrowLeft: () => (j -= 1),
+        ArrowRight: () => (j += 1),
+        ArrowUp: () => (i -= 1),
+        ArrowDown: () => (i += 1),
+        Home: () => ((j = 0), ctrl && (i = 0)),
+        End: () => ((j = n - 1), ctrl && (i = nRows - 1)),
+        PageUp: () => (i -= PAGE_ROWS),
+        PageDown: () => (i += PAGE_ROWS),
+      }[ev.key];
+      if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        if (container.onCellClick) container.onCellClick(grid.i, grid.j);
+        else container.onSelectRow?.(grid.i);
+        return;
+      }
+      if (!step) return;
+      ev.preventDefault();
+      step();
+      i = Math.min(Math.max(0, i), nRows - 1);
+      j = Math.min(Math.max(0, j), n - 1);
+      const rowChanged = i !== grid.i;
+      grid.i = i;
+      grid.j = j;
+      show(i, j);
+      if (rowChanged) container.onSelectRow?.(i);
+    });
+    mount(
+      container,
+      h('div', { class: 'view-head' }, h('h3', {}, o.title), h('p', { class: 'note' }, o.note ?? '')),
+      renderLegend(lo, hi, digits),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'div',
+          { class: 'detail-axes heatmap-axes' },
+          h('span', { class: 'axis-title key' }, `${t('views.axis.key')} →`),
+          h('span', { class: 'axis-corner' }),
+          keys.el,
+          h('span', { class: 'axis-title query' }, `${t('views.axis.query')} →`),
+          queries.el,
+          h('div', { class: 'detail-frame' }, canvas, mark),
+        ),
+      ),
+      readout,
+    );
+    container.dataset.heatmapKey = key;
+    if (grid.focused) canvas.focus();
+  } else {
+    container.querySelector('.legend').replaceWith(renderLegend(lo, hi, digits));
+    container.querySelector('.view-head h3').textContent = o.title;
+    const note = container.querySelector('.view-head .note');
+    if (note) note.textContent = o.note ?? '';
+  }
+  paintCanvas(canvas, o, lo, hi, px);
+  if (grid.focused) container.heatmapShow?.(grid.i, grid.j);
+}
+
+/** Paints the cells (hatched grey where not visible) and outlines the selected row. */
+function paintCanvas(canvas, o, lo, hi, px) {
+  const ctx = canvas.getContext('2d');
+  const ratio = canvas.width / (o.colLabels.length * px);
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  for (let i = 0; i < o.matrix.length; i++) {
+    const row = o.matrix[i];
+    for (let j = 0; j < row.length; j++) {
+      const x = row[j];
+      ctx.fillStyle = !o.visible[i][j] || x === null ? '#dde2e8' : cellColours(x, lo, hi).bg;
+      ctx.fillRect(j * px, i * px, px, px);
+    }
+  }
+  if (o.selectedRow >= 0 && o.selectedRow < o.matrix.length) {
+    ctx.strokeStyle = '#111';
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(0.75, o.selectedRow * px + 0.75, o.colLabels.length * px - 1.5, px - 1.5);
+  }
 }

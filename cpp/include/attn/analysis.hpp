@@ -301,4 +301,13 @@ struct LayerSummary {
 /// layer numbers). Sums run in the order of `heads`. Never throws.
 std::vector<LayerSummary> summarize_layers(const std::vector<LayerHead>& heads);
 
+/// The mean over heads of a layer's attention weights, for the token views (docs/import.md
+/// "Token views"): out[t][j] = (sum over the heads h where heads[h][t * n_k + j] is finite of that
+/// value) / (their count), NaN where no head has a finite value (a key no head sees). Each head is
+/// row-major n_q x n_k float32 (NaN = not visible), as analyze_head's full-resolution thumbnail.
+/// Sums run in head order in double. O(heads * n_q * n_k).
+/// Throws Error(kShapeMismatch, "heads") when there is no head, n_q or n_k < 1, or a head's size
+/// is not n_q * n_k.
+Matrix mean_heads(const std::vector<std::vector<float>>& heads, int n_q, int n_k);
+
 }  // namespace attn

@@ -608,6 +608,25 @@ std::vector<int> layer_numbers_from_labels(const std::vector<std::string>& label
     std::vector<int> sorted = out;
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return {};
+Matrix mean_heads(const std::vector<std::vector<float>>& heads, int n_q, int n_k) {
+    if (heads.empty() || n_q < 1 || n_k < 1)
+        throw Error(ErrorCode::kShapeMismatch, "heads",
+                    "the mean over heads needs at least one head of at least 1 x 1");
+    const std::size_t cells = static_cast<std::size_t>(n_q) * static_cast<std::size_t>(n_k);
+    for (const std::vector<float>& h : heads)
+        if (h.size() != cells)
+            throw Error(ErrorCode::kShapeMismatch, "heads", "every head of the mean must have n_q * n_k values");
+    Matrix out(n_q, n_k);
+    for (std::size_t c = 0; c < cells; ++c) {
+        double sum = 0;
+        int n = 0;
+        for (const std::vector<float>& h : heads)
+            if (std::isfinite(h[c])) {
+                sum += h[c];
+                n += 1;
+            }
+        out.data[c] = n ? static_cast<float>(sum / n) : std::numeric_limits<float>::quiet_NaN();
+    }
     return out;
 }
 
