@@ -9,3 +9,6 @@ import embed from './embed.js';
 import a11y from './a11y.js';
 
 export const TABLES = [app, importTable, lab, lesson, embed, a11y];
+// The release (scripts/dist.js) replaces this module: TABLES empty, LOADERS[lang]() importing one
+// chunk per language (web/i18n.js loadLang). Here every table is already loaded.
+export const LOADERS = null;
