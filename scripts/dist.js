@@ -13,6 +13,9 @@
 // The service worker (web/sw.js) gets the release's file list and content hashes, so a new
 // release is a new cache, filled and checked completely before it is used.
 // Last, scripts/single-file.js (the one-file page) runs if it exists.
+//
+//   node scripts/dist.js [--fast]     --fast: quicker, larger .br files (the browser tests' copy)
+//   DIST_DIR=<dir> writes there instead of dist/
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WEB = join(ROOT, 'web');
 const DIST = process.env.DIST_DIR ?? join(ROOT, 'dist');
 const ASSETS = join(DIST, 'assets');
+const FAST = process.argv.includes('--fast');
 
 const sha = (data) => createHash('sha256').update(data).digest('hex');
 const short = (data) => sha(data).slice(0, 10);
@@ -320,7 +324,7 @@ async function main() {
   for (const f of listFiles(DIST)) {
     if (/\.(br|gz)$/.test(f)) continue;
     const data = readFileSync(join(DIST, f));
-    const b = brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: 11, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } });
+    const b = brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: FAST ? 5 : 11, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } });
     writeFileSync(join(DIST, `${f}.br`), b);
     writeFileSync(join(DIST, `${f}.gz`), gzipSync(data, { level: 9 }));
     raw += data.length;
