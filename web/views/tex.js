@@ -1,8 +1,11 @@
 // TeX rendered by KaTeX, loaded on first use (web/vendor/katex.js is 260 KB and its fonts 80 KB:
-// not on the first screen's path). renderTex fills an element at once when KaTeX is already here;
-// otherwise the element stays empty (class "tex-pending") until one such element comes near the
-// viewport (an IntersectionObserver, 400 px ahead), then KaTeX loads and fills all of them. Used
-// by the formulas (views/formulas.js) and the lesson's inline formulas (lesson/panel.js).
+// not on the path to the first view). renderTex fills an element at once when KaTeX is already
+// here; otherwise the element stays empty (class "tex-pending") and, as soon as one pending element
+// is rendered at all (an IntersectionObserver with a margin far beyond any page: hidden formulas,
+// a closed <details>, a hidden lesson do not count), KaTeX loads and fills every pending element.
+// The page is drawn and usable meanwhile. Not tied to scrolling on purpose: formulas filled while
+// the reader scrolls to them would push the page.
+// Used by the formulas (views/formulas.js) and the lesson's inline formulas (lesson/panel.js).
 //
 //   renderTex(el, tex, {displayMode})  renders `tex` into `el` (now or once KaTeX is loaded)
 //   texReady(): Promise<void>          resolves when KaTeX is loaded and every pending element drawn
@@ -45,7 +48,7 @@ export function renderTex(el, tex, { displayMode = false } = {}) {
     load();
     return;
   }
-  observer ??= new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && load(), { rootMargin: '400px' });
+  observer ??= new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && load(), { rootMargin: '100000px' });
   observer.observe(el);
 }
 
