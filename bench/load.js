@@ -108,6 +108,9 @@ async function measure(page, url, traffic) {
   return { ...ready, wallMs: Date.now() - t0, bytes: traffic.bytes, requests: traffic.requests, files: traffic.files };
 }
 
+/** A link fragment without its lang= option (the class link names its own). */
+const withoutLang = (fragment) => fragment.replace(/(^|&)lang=[^&]*/g, '');
+
 /** The links, made by the page itself (unthrottled): the class link and the GPT-2 preset's. */
 async function makeLinks(browser, base) {
   const context = await browser.newContext();
@@ -124,7 +127,7 @@ async function makeLinks(browser, base) {
   await context.close();
   return {
     default: base,
-    'class-zh': `${base}#${lesson}&lang=zh-CN&import_hide=1&lab_hide=1&mode_hide=1&scale_hide=1`,
+    'class-zh': `${base}#${withoutLang(lesson)}&lang=zh-CN&import_hide=1&lab_hide=1&mode_hide=1&scale_hide=1`,
     'gpt2-l0': `${base}#${gpt2}`,
   };
 }

@@ -242,6 +242,19 @@ async function main() {
     plugins: [await i18nSplit(), releasePaths(replacements)],
   });
   const mainOut = outputs(page)['main.js'];
+  // What web/early.js preloads for a link: its language's strings, and the lesson when it has one
+  // (dynamic imports main.js would only start once it runs; with the hints they download at once).
+  const pageOutputs = Object.entries(page.metafile.outputs);
+  const chunkOf = (entry) => {
+    const found = pageOutputs.find(([, meta]) => meta.entryPoint === entry);
+    if (!found) throw new Error(`dist: no chunk for ${entry}`);
+    return [rel(join(ROOT, found[0])), ...staticImports(page, found[0])];
+  };
+  const early = [
+    ...(await import(pathToFileURL(join(WEB, 'i18n.js')).href)).LANGS.map((l) => [l, chunkOf(`ap-i18n:${l}`)]),
+    ['lesson', chunkOf('web/lesson/panel.js')],
+  ];
+  const preloadMeta = `<meta name="attention-playground:preload" content="${early.map(([k, files]) => `${k}=${files.join(',')}`).join(';')}">`;
   const preloads = staticImports(page, join(relative(ROOT, ASSETS), basename(mainOut)).split(sep).join('/'));
 
   // embed.js keeps its name (course pages link it); its chunks are hashed.
@@ -284,7 +297,7 @@ async function main() {
   swap('<link rel="icon" href="favicon.svg"', `<link rel="icon" href="${faviconPath}"`);
   swap('<link rel="stylesheet" href="style.css">\n', `<link rel="stylesheet" href="${cssPath}">\n`);
   swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
-  swap('<script src="early.js"></script>', `<script src="${earlyPath}"></script>`);
+  swap('<script src="early.js"></script>', `${preloadMeta}\n  <script src="${earlyPath}"></script>`);
   const hints = [
     `<meta name="attention-playground:service-worker" content="sw.js">`,
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),

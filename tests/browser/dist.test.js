@@ -148,7 +148,7 @@ test('a Chinese class link under CPU 4x and 1.6 Mbps / 150 ms: no English and no
   const setup = await open(base, context);
   await setup.click('#lesson-toggle');
   await setup.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
-  const fragment = (await setup.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1];
+  const fragment = (await setup.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1].replace(/(^|&)lang=[^&]*/g, '');
   await setup.close();
   await context.close();
 
