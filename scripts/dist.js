@@ -297,7 +297,9 @@ async function main() {
   swap('<link rel="icon" href="favicon.svg"', `<link rel="icon" href="${faviconPath}"`);
   swap('<link rel="stylesheet" href="style.css">\n', `<link rel="stylesheet" href="${cssPath}">\n`);
   swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
-  swap('<script src="early.js"></script>', `${preloadMeta}\n  <script src="${earlyPath}"></script>`);
+  // early.js blocks the parser: first in the queue, before the stylesheet and the preloads.
+  swap('\n  <!-- Embed mode from the first paint (main.js applies every page option once it runs). -->\n  <script src="early.js"></script>', '');
+  swap(`<link rel="stylesheet" href="${cssPath}">`, `${preloadMeta}\n  <script src="${earlyPath}"></script>\n  <link rel="stylesheet" href="${cssPath}">`);
   const hints = [
     `<meta name="attention-playground:service-worker" content="sw.js">`,
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),
