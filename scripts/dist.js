@@ -298,8 +298,14 @@ async function main() {
   swap('<link rel="stylesheet" href="style.css">\n', `<link rel="stylesheet" href="${cssPath}">\n`);
   swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
   // early.js blocks the parser: first in the queue, before the stylesheet and the preloads.
-  swap('\n  <!-- Embed mode from the first paint (main.js applies every page option once it runs). -->\n  <script src="early.js"></script>', '');
-  swap(`<link rel="stylesheet" href="${cssPath}">`, `${preloadMeta}\n  <script src="${earlyPath}"></script>\n  <link rel="stylesheet" href="${cssPath}">`);
+  swap(
+    '\n  <!-- Embed mode from the first paint (main.js applies every page option once it runs). -->\n  <script src="early.js"></script>',
+    '',
+  );
+  swap(
+    `<link rel="stylesheet" href="${cssPath}">`,
+    `${preloadMeta}\n  <script src="${earlyPath}"></script>\n  <link rel="stylesheet" href="${cssPath}">`,
+  );
   const hints = [
     `<meta name="attention-playground:service-worker" content="sw.js">`,
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),
