@@ -297,14 +297,15 @@ async function main() {
   swap('<link rel="icon" href="favicon.svg"', `<link rel="icon" href="${faviconPath}"`);
   swap('<link rel="stylesheet" href="style.css">\n', `<link rel="stylesheet" href="${cssPath}">\n`);
   swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
-  // early.js blocks the parser: first in the queue, before the stylesheet and the preloads.
+  // early.js blocks the parser: requested right after the stylesheet (which it waits for, so the
+  // markup is never styled without it), before the module preloads take the connections.
   swap(
     '\n  <!-- Embed mode from the first paint (main.js applies every page option once it runs). -->\n  <script src="early.js"></script>',
     '',
   );
   swap(
     `<link rel="stylesheet" href="${cssPath}">`,
-    `${preloadMeta}\n  <script src="${earlyPath}"></script>\n  <link rel="stylesheet" href="${cssPath}">`,
+    `<link rel="stylesheet" href="${cssPath}">\n  ${preloadMeta}\n  <script src="${earlyPath}"></script>`,
   );
   const hints = [
     `<meta name="attention-playground:service-worker" content="sw.js">`,

@@ -123,6 +123,9 @@ async function start() {
     if (err) throw new Error(`default state rejected: ${err}`);
   }
   if (state?.lesson) await loadLesson();
+  // The lesson button is on the first screen: its modules download once the page is up, so the
+  // first click (or a preset with a lesson) finds them here.
+  else import('./lesson/panel.js').catch(() => {});
 }
 
 const ready = start().catch((e) => {
