@@ -10,10 +10,11 @@
 //   offline   class-zh again in the same context after a first visit, with the network cut (the
 //             service worker answers; dist/ only)
 // Per run: bytes transferred (encoded, headers included) and requests of the page until the
-// network is quiet after it is usable, first paint and first contentful paint, and time to usable:
-// the core ready (attentionPlayground.ready), the view drawn (the weights heatmap in the DOM,
-// the next frame painted) and an input accepted (a state change applied and drawn). The service
-// worker's own downloads after the page is up are not the page's and are not counted.
+// network is quiet (nothing in flight, nothing new for 1.5 s) after it is usable, first paint and
+// first contentful paint, and time to usable: the core ready (attentionPlayground.ready), the view
+// drawn (the weights heatmap in the DOM, the next frame painted) and an input accepted (a state
+// change applied and drawn). The service worker's own downloads after the page is up are not the
+// page's and are not counted.
 //
 //   node bench/load.js [--root dist|web] [--runs 3] [--out FILE] [--label NAME] [--no-throttle]
 //   --root dist (default): serves dist/ like a static host (precompressed .br/.gz, scripts/serve.js
@@ -67,11 +68,16 @@ async function throttled(page, { network = true } = {}) {
       });
     }
   }
-  const traffic = { bytes: 0, requests: 0, files: {} };
-  cdp.on('Network.requestWillBeSent', () => traffic.requests++);
+  const traffic = { bytes: 0, requests: 0, files: {}, inflight: new Set() };
+  cdp.on('Network.requestWillBeSent', (e) => {
+    traffic.requests++;
+    traffic.inflight.add(e.requestId);
+  });
+  cdp.on('Network.loadingFailed', (e) => traffic.inflight.delete(e.requestId));
   const urls = new Map();
   cdp.on('Network.responseReceived', (e) => urls.set(e.requestId, e.response.url));
   cdp.on('Network.loadingFinished', (e) => {
+    traffic.inflight.delete(e.requestId);
     traffic.bytes += e.encodedDataLength;
     const name = (urls.get(e.requestId) ?? '?').split('/').pop().split('#')[0] || 'index.html';
     traffic.files[name] = (traffic.files[name] ?? 0) + e.encodedDataLength;
@@ -101,7 +107,7 @@ async function measure(page, url, traffic) {
   });
   // Until the network is quiet: what the first screen fetches after it is usable counts too.
   let last = -1;
-  while (last !== traffic.requests) {
+  while (last !== traffic.requests || traffic.inflight.size > 0) {
     last = traffic.requests;
     await page.waitForTimeout(throttle ? 1500 : 500);
   }
