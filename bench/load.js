@@ -9,12 +9,13 @@
 //   gpt2-l0   the GPT-2 small layer 0 preset (a real head, 12 heads)
 //   offline   class-zh again in the same context after a first visit, with the network cut (the
 //             service worker answers; dist/ only)
-// Per run: bytes transferred (encoded, headers included) and requests of the page until the
+// Per run: bytes transferred (Resource Timing's transferSize, headers included) and requests of the page until the
 // network is quiet (nothing in flight, nothing new for 1.5 s) after it is usable, first paint and
 // first contentful paint, and time to usable: the core ready (attentionPlayground.ready), the view
 // drawn (the weights heatmap in the DOM, the next frame painted) and an input accepted (a state
-// change applied and drawn). The service worker's own downloads after the page is up are not the
-// page's and are not counted.
+// change applied and drawn). The first visits run with service workers blocked, so every byte the
+// page needs is the page's own request (the worker's background download of the whole release,
+// after the page is up, is not counted; docs/deploy.md gives its size).
 //
 //   node bench/load.js [--root dist|web] [--runs 3] [--out FILE] [--label NAME] [--no-throttle]
 //   --root dist (default): serves dist/ like a static host (precompressed .br/.gz, scripts/serve.js
@@ -111,7 +112,23 @@ async function measure(page, url, traffic) {
     last = traffic.requests;
     await page.waitForTimeout(throttle ? 1500 : 500);
   }
-  return { ...ready, wallMs: Date.now() - t0, bytes: traffic.bytes, requests: traffic.requests, files: traffic.files };
+  // Bytes as the page's Resource Timing counts them (transferSize: body as sent plus headers; CDP's
+  // encodedDataLength reports 0 for some font loads), per file.
+  const files = await page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((e) => [
+      e.name.split('#')[0].split('/').pop() || 'index.html',
+      e.transferSize,
+    ]),
+  );
+  const bytes = files.reduce((sum, [, n]) => sum + n, 0);
+  return {
+    ...ready,
+    wallMs: Date.now() - t0,
+    bytes,
+    requests: traffic.requests,
+    files: Object.fromEntries(files),
+    cdpBytes: traffic.bytes,
+  };
 }
 
 /** A link fragment without its lang= option (the class link names its own). */
@@ -149,7 +166,10 @@ async function main() {
     for (const [name, link] of Object.entries(links)) {
       results[name] = [];
       for (let i = 0; i < runs; i++) {
-        const context = await browser.newContext();
+        // No service worker on the measured first visits: it would fetch the rest of the release in
+        // the background and then answer the page's late requests (fonts) from its cache, moving
+        // their bytes out of the page's count. Its download is reported apart (docs/deploy.md).
+        const context = await browser.newContext({ serviceWorkers: 'block' });
         const page = await context.newPage();
         const traffic = await throttled(page);
         results[name].push(await measure(page, link, traffic));
