@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['node_modules/', 'build/', 'web/vendor/', 'web/wasm/', 'web/generated/', 'bench-results/', 'test-results/'] },
+  { ignores: ['node_modules/', 'build/', 'web/vendor/', 'web/wasm/', 'web/generated/', 'bench-results/', 'test-results/', 'dist/'] },
   js.configs.recommended,
   {
     languageOptions: {

@@ -4,7 +4,7 @@
 #   build/wasm     the WebAssembly modules -> web/wasm/attn.{js,wasm} (scalar) and
 #                  web/wasm/attn_simd.{js,wasm} (SIMD128)
 #   web/generated  schema.js: the schema's constants from the core, for the page's JS
-#   web/vendor     third-party JS (fflate, colour scales, KaTeX) bundled by esbuild, and
+#   web/vendor     third-party JS bundled by esbuild (vendor.js: fflate, colour scales; katex.js), and
 #                  KaTeX's CSS and fonts in web/vendor/katex/
 # Incremental: re-running only rebuilds what changed.
 set -euo pipefail
@@ -47,6 +47,9 @@ fi
 echo "== JS vendor bundle (web/vendor)"
 npx --no-install esbuild web/vendor.src.js --bundle --format=esm --minify \
   --outfile=web/vendor/vendor.js --log-level=warning
+# KaTeX apart: the formulas load it on first use (web/views/tex.js).
+npx --no-install esbuild web/katex.src.js --bundle --format=esm --minify \
+  --outfile=web/vendor/katex.js --log-level=warning
 # KaTeX's stylesheet and fonts beside the bundle (katex.min.css loads fonts/ relative to itself).
 mkdir -p web/vendor/katex
 cp node_modules/katex/dist/katex.min.css web/vendor/katex/

@@ -1,7 +1,11 @@
 // A minimal static file server for web/ on 127.0.0.1 (any static server that sends .wasm as
 // application/wasm works; this one needs nothing beyond node).
-//   node scripts/serve.js [--port 8000] [--root web]
+//   node scripts/serve.js [--port 8000] [--root web] [--static-host]
 // Tries the next ports if the one asked for is taken, then prints the URL.
+// --static-host (npm run preview: --root dist) serves like a static host serving the release
+// (docs/deploy.md): a file's precompressed .br or .gz beside it when the browser accepts that
+// encoding (Content-Encoding, Vary: Accept-Encoding), hashed files (assets/) cacheable for a year,
+// the entry files revalidated on every load.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -26,6 +30,7 @@ export async function serve({
   port = 8000,
   host = '127.0.0.1',
   tries = 20,
+  staticHost = false,
 } = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
@@ -37,9 +42,26 @@ export async function serve({
         return;
       }
       if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
-      res.end(body);
+      const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' };
+      let body = null;
+      if (staticHost) {
+        const accepts = String(req.headers['accept-encoding'] ?? '');
+        for (const [enc, ext] of [
+          ['br', '.br'],
+          ['gzip', '.gz'],
+        ]) {
+          if (body || !new RegExp(`\\b${enc}\\b`).test(accepts)) continue;
+          body = await readFile(file + ext).catch(() => null);
+          if (body) headers['Content-Encoding'] = enc;
+        }
+        headers.Vary = 'Accept-Encoding';
+        const hashed = file.includes(`${sep}assets${sep}`) && !file.includes(`${sep}assets${sep}data${sep}`);
+        if (hashed) headers['Cache-Control'] = 'public, max-age=31536000, immutable';
+      }
+      body ??= await readFile(file);
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     }
@@ -64,6 +86,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve: the port must be a whole number from 0 to 65535 (got "${arg('--port', process.env.PORT)}")`);
     process.exit(64);
   }
-  const { url } = await serve({ port, root: arg('--root', undefined) });
+  const { url } = await serve({ port, root: arg('--root', undefined), staticHost: process.argv.includes('--static-host') });
   console.log(`Attention Playground is being served at ${url}  (Ctrl+C to stop)`);
 }

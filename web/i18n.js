@@ -6,14 +6,36 @@
 // A table entry is a string with {name} placeholders, or a function of the placeholder object
 // (for plurals and number-dependent wording). Numbers and formulas are identical in both languages:
 // placeholders are filled with the numbers already formatted by the caller.
-import { TABLES } from './i18n/index.js';
+//
+// Loading: from web/ every table is imported up front (i18n/index.js). In the release (npm run
+// dist) i18n/index.js is replaced by one chunk per language, loaded by loadLang on first use, so
+// a page reads only its own language's strings; setLang loads a language before switching to it.
+import { LOADERS, TABLES } from './i18n/index.js';
 
 export const LANGS = Object.freeze(['en', 'zh-CN']);
 export const LANG_NAMES = Object.freeze({ en: 'English', 'zh-CN': '简体中文' });
 
-const merged = { en: Object.create(null), 'zh-CN': Object.create(null) };
-for (const table of TABLES) {
-  for (const lang of LANGS) Object.assign(merged[lang], table[lang]);
+const merged = {}; // lang -> its strings, once loaded
+const loading = {};
+function addTables(lang, tables) {
+  merged[lang] = Object.assign(Object.create(null), ...tables);
+}
+if (TABLES.length)
+  for (const lang of LANGS)
+    addTables(
+      lang,
+      TABLES.map((table) => table[lang]),
+    );
+
+/**
+ * Loads a language's strings (at once from web/, a chunk in the release).
+ * @param {string} lang one of LANGS
+ * @returns {Promise<void>}
+ */
+export function loadLang(lang) {
+  if (merged[lang]) return Promise.resolve();
+  loading[lang] ??= LOADERS[lang]().then((mod) => addTables(lang, mod.default));
+  return loading[lang];
 }
 
 let current = 'en';
@@ -36,9 +58,14 @@ export function normaliseLang(tag) {
   return null;
 }
 
-/** Switches the language, updates <html lang> and every [data-i18n] element, tells listeners. */
+/**
+ * Switches the language, updates <html lang> and every [data-i18n] element, tells listeners. A
+ * language whose strings are not loaded yet is loaded first (the switch happens when it is here).
+ * @returns {Promise<void>} resolves once the page is in that language
+ */
 export function setLang(lang) {
   const next = normaliseLang(lang) ?? 'en';
+  if (!merged[next]) return loadLang(next).then(() => setLang(next));
   const changed = next !== current;
   current = next;
   if (typeof document !== 'undefined') {
@@ -46,6 +73,7 @@ export function setLang(lang) {
     applyStatic(document);
   }
   if (changed) for (const fn of listeners) fn(next);
+  return Promise.resolve();
 }
 
 /** Calls fn(lang) after every language change; returns a function that removes it. */
@@ -64,8 +92,8 @@ export function onLangChange(fn) {
  * @returns {string}
  */
 export function t(key, vars = {}, lang = current) {
-  let entry = merged[lang][key];
-  if (entry === undefined) entry = merged.en[key];
+  let entry = merged[lang]?.[key];
+  if (entry === undefined) entry = (merged.en ?? merged[current])?.[key];
   if (entry === undefined) {
     warnMissing(key);
     return key;
@@ -76,7 +104,7 @@ export function t(key, vars = {}, lang = current) {
 
 /** True when `key` is in the English table (for code that builds keys from ids). */
 export function hasKey(key) {
-  return merged.en[key] !== undefined;
+  return (merged.en ?? merged[current])?.[key] !== undefined;
 }
 
 const warned = new Set();

@@ -10,22 +10,10 @@ import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
 import { applyPresentation, readPageOptions } from './page-options.js';
 import { acceptStateMessages, reportHeight } from './frame-messages.js';
-import { getLang, setLang } from './i18n.js';
-import { initLesson } from './lesson/panel.js';
-import {
-  commit,
-  core,
-  flushBoxes,
-  importView,
-  results,
-  setCore,
-  setImportView,
-  setLessonPanel,
-  state,
-  subscribe,
-  update,
-} from './page/store.js';
-import { coreOptions, loadFromHash, shareUrl } from './page/link.js';
+import { getLang, loadLang, setLang } from './i18n.js';
+import { registerServiceWorker } from './offline.js';
+import { commit, core, flushBoxes, importView, results, setCore, setLessonPanel, state, subscribe, update } from './page/store.js';
+import { coreOptions, loadFromHash, shareUrl, startLang } from './page/link.js';
 import { rejected, rewordErrors } from './page/errors.js';
 import { wireControls } from './page/controls.js';
 import { fillPresetSelect } from './page/presets-ui.js';
@@ -61,42 +49,72 @@ function relabel() {
   if (state && results) render(true);
 }
 
+let lessonLoading = null;
+let lessonReady = false;
+let lessonCtx = null;
+/** The guided lesson's panel, loaded on first use (a state with a lesson, or the lesson button). */
+function loadLesson() {
+  lessonLoading ??= import('./lesson/panel.js').then(({ initLesson }) => {
+    const panel = initLesson(lessonCtx);
+    lessonReady = true;
+    setLessonPanel(panel);
+    panel.render();
+    return panel;
+  });
+  return lessonLoading;
+}
+
 async function start() {
-  // Embed mode and the hide flags from the first frame on (the language waits for the link's
-  // state); inside an iframe, the page tells its parent how tall it is (docs/embedding.md).
-  applyPresentation(document, readPageOptions(location.hash).options);
-  // The loading line in the link's language while the core loads (the link's other options wait).
-  const linkLang = readPageOptions(location.hash).options.lang;
-  if (linkLang) setLang(linkLang);
+  // Embed mode and the hide flags from the first frame on; inside an iframe, the page tells its
+  // parent how tall it is (docs/embedding.md).
+  const early = readPageOptions(location.hash).options;
+  applyPresentation(document, early);
   reportHeight(window, () => readPageOptions(location.hash).options.frame);
   // A parent named by the link's origin= options may send a state (docs/embedding.md "Messages").
   acceptStateMessages(window, {
     origins: () => readPageOptions(location.hash).options.origin,
     apply: (s) => window.attentionPlayground.setState(s),
   });
-  setCore(await loadCore(coreOptions()));
+  // The core downloads while the link's language is applied: the page shows no other language
+  // than the link's (web/early.js keeps it unpainted until here when it is not English).
+  const corePromise = loadCore(coreOptions());
+  // A link with a lesson needs the lesson's modules: fetched now, beside the core.
+  if (/(^#|&)lesson=/.test(location.hash)) import('./lesson/panel.js').catch(() => {});
+  const lang = startLang(early);
+  await loadLang(lang);
+  setLang(lang);
+  document.documentElement.classList.remove('ap-booting');
+  setCore(await corePromise);
   subscribe(render);
   showCoreVariant();
   fillPresetSelect();
   wireControls(relabel);
-  setImportView(wireImportExport());
-  setLessonPanel(
-    initLesson({
-      container: $('lesson-panel'),
-      toggle: $('lesson-toggle'),
-      getState: () => state,
-      getResults: () => results,
-      // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
-      update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
-      commit: (next, opts) => {
-        flushBoxes();
-        return commit(next, { structural: true, kind: 'edit', ...opts });
-      },
-      core,
-      compute: (s) => core.compute(s),
-      lab: (s) => core.lab(s),
-      shareUrl: () => shareUrl(),
-    }),
+  wireImportExport();
+  lessonCtx = {
+    container: $('lesson-panel'),
+    toggle: $('lesson-toggle'),
+    getState: () => state,
+    getResults: () => results,
+    // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
+    update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
+    commit: (next, opts) => {
+      flushBoxes();
+      return commit(next, { structural: true, kind: 'edit', ...opts });
+    },
+    core,
+    compute: (s) => core.compute(s),
+    lab: (s) => core.lab(s),
+    shareUrl: () => shareUrl(),
+  };
+  // Until the lesson's modules are here, a stand-in loads them when a state has a lesson, and the
+  // lesson button's first click loads them and then clicks again (the panel's own handler).
+  setLessonPanel({ render: () => state?.lesson && loadLesson() });
+  $('lesson-toggle').addEventListener(
+    'click',
+    () => {
+      if (!lessonReady) loadLesson().then(() => $('lesson-toggle').click());
+    },
+    { once: true },
   );
   $('loading').hidden = true;
   showView('playground');
@@ -104,13 +122,20 @@ async function start() {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);
   }
+  if (state?.lesson) await loadLesson();
+  // The lesson button is on the first screen: its modules download once the page is up, so the
+  // first click (or a preset with a lesson) finds them here.
+  else import('./lesson/panel.js').catch(() => {});
 }
 
 const ready = start().catch((e) => {
+  document.documentElement.classList.remove('ap-booting');
   mount($('loading'), rejected(e.message, 'app.startFailed'));
   $('loading').classList.add('error');
   throw e;
 });
+// Offline after the first visit (dist/ only), once the page is up so it does not slow the start.
+ready.then(() => registerServiceWorker(document, core.variant === 'wasm-simd128' ? 'simd' : 'scalar')).catch(() => {});
 
 /**
  * window.attentionPlayground — the page's programmatic API (documented in README.md).

@@ -466,6 +466,8 @@ describe('host page (web/embed-demo.html)', () => {
           const frame = inShadow ? el?.shadowRoot?.querySelector(inShadow) : el;
           const doc = frame?.contentDocument;
           if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
+          // Formulas still waiting for KaTeX (web/views/tex.js loads it after the first view) will grow the page.
+          if ([...doc.querySelectorAll('.tex-pending')].some((el) => el.checkVisibility())) return false;
           const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
           return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
         },

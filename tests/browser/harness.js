@@ -28,7 +28,7 @@ const CHROMIUM_ARGS = [
 
 /** Fails early with a clear message when the WASM build is missing. */
 export function requireBuild(root = WEB) {
-  for (const file of ['wasm/attn.js', 'wasm/attn.wasm', 'vendor/vendor.js']) {
+  for (const file of ['wasm/attn.js', 'wasm/attn.wasm', 'vendor/vendor.js', 'vendor/katex.js']) {
     if (!existsSync(join(root, file))) {
       throw new Error(`web/${file} is missing: run \`bash scripts/build.sh\` before the browser tests`);
     }

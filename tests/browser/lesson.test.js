@@ -76,6 +76,8 @@ describe('guided lesson', () => {
     assert.equal(await page.isVisible('#lesson-panel'), false, 'no lesson in the default state');
     await choosePreset(page, 'lessonGuided');
     assert.deepEqual(await lesson(), { step: 1, predictions: {}, revealed: [] });
+    // The lesson's modules load on first use (web/main.js): the panel follows the state.
+    await page.waitForSelector('#lesson-panel #lesson-step-1');
     assert.ok(await page.isVisible('#lesson-panel'));
     assert.equal(await attr('#lesson-step-1', 'aria-current'), 'step');
     assert.equal(await attr('#lesson-toggle', 'aria-pressed'), 'true');

@@ -10,3 +10,6 @@ import a11y from './a11y.js';
 import views from './views.js';
 
 export const TABLES = [app, importTable, lab, lesson, embed, a11y, views];
+// The release (scripts/dist.js) replaces this module: TABLES empty, LOADERS[lang]() importing one
+// chunk per language (web/i18n.js loadLang). Here every table is already loaded.
+export const LOADERS = null;

@@ -31,7 +31,7 @@
 // revealed answers, from steps.js and the core), format.js (numbers and tokens as text).
 import { onLangChange, t } from '../i18n.js';
 import { h, mount } from '../views/dom.js';
-import { katexRender } from '../vendor/vendor.js';
+import { renderTex } from '../views/tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
 import { answer } from './answers.js';
 import { renderExercises } from './exercises.js';
@@ -46,7 +46,7 @@ import { STEPS, STEP_PREDICTIONS, atStep, freshLesson, predicted, referenceState
 /** A formula rendered by KaTeX (the same in both languages). */
 function tex(source, id) {
   const el = h('span', { class: 'lesson-tex', id, dataset: { tex: source } });
-  katexRender(source, el, { displayMode: false, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' });
+  renderTex(el, source);
   return el;
 }
 

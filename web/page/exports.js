@@ -2,10 +2,9 @@
 // import view (committed like a preset), a file dropped on the page, and the files the page
 // saves — the state, the weights as SVG / PNG, the rows as CSV, the results as JSON, a standalone
 // HTML view (web/export.js builds them) — plus results() as plain JSON for the API.
-import { initImportView } from '../import/index.js';
 import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson } from '../export.js';
 import { hasKey, t } from '../i18n.js';
-import { commit, flushBoxes, importView, pageOptions, results, setScaleCustom, state } from './store.js';
+import { commit, flushBoxes, pageOptions, results, setImportView, setScaleCustom, state } from './store.js';
 import { coreOptions } from './link.js';
 
 const $ = (id) => document.getElementById(id);
@@ -79,11 +78,24 @@ function weightsSvg() {
   });
 }
 
-/** Starts the import view and wires the tabs, file drops and export buttons; returns the view. */
+let importLoading = null;
+/** The import view, loaded and started on first use (it is not on the first screen). */
+function loadImportView() {
+  importLoading ??= import('../import/index.js').then(({ initImportView }) => {
+    const view = initImportView($('import-view'), { coreOptions: coreOptions(), openState });
+    setImportView(view);
+    return view;
+  });
+  return importLoading;
+}
+
+/** Wires the tabs (the import view loads on first use), file drops and export buttons. */
 export function wireImportExport() {
-  const view = initImportView($('import-view'), { coreOptions: coreOptions(), openState });
   $('tab-playground').addEventListener('click', () => showView('playground'));
-  $('tab-import').addEventListener('click', () => showView('import'));
+  $('tab-import').addEventListener('click', () => {
+    showView('import');
+    loadImportView();
+  });
   // A file dropped anywhere on the page is an import.
   document.addEventListener('dragover', (ev) => {
     if (ev.dataTransfer?.types?.includes('Files')) ev.preventDefault();
@@ -94,7 +106,8 @@ export function wireImportExport() {
     // Embed mode, a hidden Import tab and read-only have no import view to drop into.
     if (pageOptions.embed || pageOptions.readonly || pageOptions.hide.includes('import')) return;
     showView('import');
-    importView.importFiles([...ev.dataTransfer.files]);
+    const files = [...ev.dataTransfer.files];
+    loadImportView().then((view) => view.importFiles(files));
   });
   $('save-state').addEventListener('click', () => {
     flushBoxes();
@@ -153,7 +166,6 @@ export function wireImportExport() {
       'text/html',
     );
   });
-  return view;
 }
 
 /** results() as plain JSON: a large head's typed arrays become arrays. */

@@ -98,7 +98,7 @@ export function coreOptions() {
 }
 
 /** The language to start in: the link's, else the one chosen before, else the browser's. */
-function startLang(options) {
+export function startLang(options) {
   if (options.lang) return options.lang;
   try {
     const saved = normaliseLang(localStorage.getItem('attention-playground.lang'));

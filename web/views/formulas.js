@@ -1,5 +1,5 @@
-// The selected row's formulas with its numbers substituted, rendered by KaTeX (bundled in
-// web/vendor/vendor.js; its CSS and fonts in web/vendor/katex/, nothing fetched from elsewhere).
+// The selected row's formulas with its numbers substituted, rendered by KaTeX (web/views/tex.js
+// loads web/vendor/katex.js on first use; its CSS and fonts in web/vendor/katex/, nothing fetched from elsewhere).
 //
 // API
 //   renderFormulas(container, {state, results}, {defer}?)
@@ -30,7 +30,7 @@
 //     the same formulas as TeX strings, without a DOM (for other renderers and tests).
 //   ensureKatexCss()  adds <link id="katex-css"> for web/vendor/katex/katex.min.css once
 //     (renderFormulas calls it).
-import { katexRender } from '../vendor/vendor.js';
+import { renderTex } from './tex.js';
 import { h, mount } from './dom.js';
 import { fmtMetric, showToken, tData } from './format.js';
 import { t as tr } from '../i18n.js';
@@ -196,7 +196,7 @@ export function ensureKatexCss(doc = document) {
 
 function formula(id, tex) {
   const el = h('div', { class: 'formula-line', id, dataset: { tex } });
-  katexRender(tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' });
+  renderTex(el, tex, { displayMode: true });
   return el;
 }
 

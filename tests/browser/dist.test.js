@@ -1,0 +1,194 @@
+// The release (npm run dist, docs/deploy.md) as a teacher hosts it: dist/ served from a sub-path
+// (/courses/attention/) by a plain static server (python3 -m http.server), end to end (the lesson,
+// a link's round trip, an import, the lab, the embed example); a second visit with the network
+// cut (the service worker); and a Chinese class link loading under a phone-class profile, checked
+// every 100 ms in the page: no English text and no control the link hides is ever visible.
+//
+// Builds its own copy of the release first (node scripts/dist.js --fast into test-results/), so it
+// tests the sources of this checkout; the build needs web/wasm and web/vendor (scripts/build.sh).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT, WEB, requireBuild, waitReady, watch } from './harness.js';
+import { englishWords } from '../node/i18n_words.js';
+import { HIDE_TARGETS } from '../../web/page-options.js';
+
+const OUT = join(ROOT, 'test-results', 'dist-test');
+const DIST = join(OUT, 'courses', 'attention');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+const CLASS_HIDE = ['import', 'lab', 'mode', 'scale'];
+const NPY = join(WEB, 'data/real/gpt2-small_L0_nlp-sentence');
+
+let python;
+let base;
+let browser;
+const events = { consoleErrors: [], pageErrors: [], requestFailures: [], dialogs: [] };
+
+before(async () => {
+  requireBuild();
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(join(OUT, 'courses'), { recursive: true });
+  const built = join(OUT, 'release');
+  execFileSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], { env: { ...process.env, DIST_DIR: built }, stdio: 'pipe' });
+  symlinkSync(built, DIST);
+  python = spawn('python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', OUT], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise((resolve, reject) => {
+    let text = '';
+    python.stdout.on('data', (d) => {
+      text += d;
+      const m = /port (\d+)/.exec(text);
+      if (m) resolve(m[1]);
+    });
+    python.on('exit', (code) => reject(new Error(`python3 -m http.server exited (${code})`)));
+  });
+  base = `http://127.0.0.1:${port}/courses/attention/`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  python?.kill();
+  assert.deepEqual(events.pageErrors, [], 'uncaught page errors');
+  assert.deepEqual(events.consoleErrors, [], 'console errors');
+});
+
+async function open(url, context) {
+  const page = await context.newPage();
+  watch(page, events);
+  await page.goto(url);
+  await waitReady(page);
+  return page;
+}
+
+describe('dist/ from a sub-path of a plain static server', () => {
+  let context;
+  let page;
+  before(async () => {
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    page = await open(base, context);
+  });
+  after(() => context.close());
+
+  test('the release: hashed assets, relative URLs, the policy and the service worker in index.html', async () => {
+    const html = await (await fetch(base)).text();
+    assert.match(html, /<script type="module" src="assets\/main-[A-Z0-9]+\.js"><\/script>/);
+    assert.doesNotMatch(html, /(src|href)="\//, 'no absolute path');
+    assert.match(html, /Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval';/);
+    const wasm = await fetch(`${base}${/href="(assets\/attn_simd-[0-9a-f]+\.wasm)"/.exec(html)[1]}`);
+    assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+    for (const dev of ['bench.html', 'scenarios.html', 'formulas-demo.html']) assert.equal((await fetch(base + dev)).status, 404, dev);
+  });
+
+  test('the lesson, a link round trip, the lab and an import', async () => {
+    await page.click('#lesson-toggle');
+    await page.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
+    await page.waitForSelector('#lesson-panel #lesson-step-1');
+    // The link reopens the same state, in another page.
+    const link = await page.evaluate(() => window.attentionPlayground.shareUrl());
+    assert.ok(link.startsWith(base), link);
+    const again = await open(link, context);
+    assert.deepEqual(
+      await again.evaluate(() => window.attentionPlayground.getState()),
+      await page.evaluate(() => window.attentionPlayground.getState()),
+    );
+    await again.close();
+    // The lab: a view chunk loaded on first use.
+    await page.click('#lab-tab-linear');
+    await page.waitForFunction(() => document.querySelector('#lab-view')?.textContent.length > 50);
+    // The import view (loaded on first use), with a real head file.
+    await page.click('#tab-import');
+    await page.setInputFiles('#import-tokens', join(NPY, 'tokens.json'));
+    await page.setInputFiles('#import-file', join(NPY, 'attention.npy'));
+    await page.waitForFunction(
+      () => window.attentionPlayground.imported().heads.length === 12 && !window.attentionPlayground.imported().running,
+    );
+  });
+
+  test('the course-page example: the iframe and the <attention-playground> element', async () => {
+    const demo = await context.newPage();
+    watch(demo, events);
+    await demo.goto(`${base}embed-demo.html`);
+    for (const sel of ['#example-frame', '#example-element iframe']) {
+      await demo.locator(sel).scrollIntoViewIfNeeded();
+      const frame = await (await demo.waitForSelector(sel)).contentFrame();
+      await frame.waitForFunction(() => window.attentionPlayground !== undefined);
+      await frame.evaluate(() => window.attentionPlayground.ready);
+    }
+    await demo.close();
+  });
+
+  test('a second visit works with the network cut (the service worker)', async () => {
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await context.setOffline(true);
+    try {
+      const offline = await open(`${base}#lang=zh-CN`, context);
+      assert.equal(await offline.evaluate(() => document.documentElement.lang), 'zh-CN');
+      assert.ok(await offline.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker answered');
+      assert.ok(await offline.evaluate(() => window.attentionPlayground.results().weights.length > 0));
+      await offline.close();
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+});
+
+test('a Chinese class link under CPU 4x and 1.6 Mbps / 150 ms: no English and no hidden control at any moment', async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const setup = await open(base, context);
+  await setup.click('#lesson-toggle');
+  await setup.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
+  const fragment = (await setup.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1].replace(/(^|&)lang=[^&]*/g, '');
+  await setup.close();
+  await context.close();
+
+  const cold = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const selectors = CLASS_HIDE.flatMap((name) => HIDE_TARGETS[name]);
+  // Every 100 ms from the first script on: the visible text, and any visible hidden control.
+  await cold.addInitScript((hidden) => {
+    const samples = (window.__loadSamples = []);
+    const skip = 'script, style, title, .katex, [translate="no"]';
+    const tick = () => {
+      if (!document.body) return;
+      const texts = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!n.data.trim() || el.closest(skip) || !(el.closest('select') ?? el).checkVisibility({ visibilityProperty: true })) continue;
+        texts.push(n.data.trim());
+      }
+      const shown = hidden.filter((sel) =>
+        [...document.querySelectorAll(sel)].some((el) => el.checkVisibility({ visibilityProperty: true })),
+      );
+      samples.push({ t: performance.now(), texts, shown, ready: Boolean(window.__ready) });
+    };
+    setInterval(tick, 100);
+    document.addEventListener('readystatechange', tick);
+  }, selectors);
+  const page = await cold.newPage();
+  watch(page, events);
+  const cdp = await cold.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200000, uploadThroughput: 93750 });
+  await page.goto(`${base}#${fragment}&lang=zh-CN&${CLASS_HIDE.map((n) => `${n}_hide=1`).join('&')}`);
+  await waitReady(page);
+  await page.waitForTimeout(300);
+  const samples = await page.evaluate(() => window.__loadSamples);
+  await cold.close();
+  assert.ok(samples.length >= 5, `only ${samples.length} samples`);
+  const english = [...new Set(samples.flatMap((s) => s.texts))].filter((text) => englishWords(text).length > 0);
+  assert.deepEqual(english, [], 'English text visible while the Chinese link loads');
+  assert.deepEqual([...new Set(samples.flatMap((s) => s.shown))], [], 'hidden controls visible while the link loads');
+  assert.ok(samples.at(-1).texts.length > 20, 'the page shows its text in the end');
+});
