@@ -12,6 +12,7 @@ import { applyPresentation, readPageOptions } from './page-options.js';
 import { acceptStateMessages, reportHeight } from './frame-messages.js';
 import { getLang } from './i18n.js';
 import { initLesson } from './lesson/panel.js';
+import { openEmbedded } from './embedded.js';
 import {
   commit,
   core,
@@ -97,7 +98,9 @@ async function start() {
   );
   $('loading').hidden = true;
   showView('playground');
-  if (!(await loadFromHash({ initial: true }))) {
+  // A link's state first, else the state or file the one-file page carries (web/embedded.js).
+  const embedded = { commit: (s) => commit(s, { structural: true }), importFiles: (files) => importView.importFiles(files), showView };
+  if (!(await loadFromHash({ initial: true })) && !(await openEmbedded(embedded))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);
   }

@@ -1,0 +1,61 @@
+// The one-file page's runtime: scripts/single-file.js bundles this module ahead of web/main.js and
+// ahead of each worker, so the page's unchanged modules work from one file:
+//   - globalThis.attnEmbeddedWasm(variant): the WebAssembly core's bytes, from the gzipped base64
+//     in <script type="application/octet-stream" data-ap-wasm="VARIANT"> (read by web/core.js);
+//   - Worker: web/worker.js and web/import-worker.js start from blob: URLs made of their bundled,
+//     gzipped sources (<script type="application/octet-stream" data-ap-worker="NAME">), with the
+//     core's base64 prepended as self.__apWasm;
+//   - fetch: the bundled real-attention files (web/data/real/*, gzipped base64 in <script
+//     type="application/octet-stream" data-ap-data="PATH">) answer from the page; anything else is
+//     refused (the page loads nothing from the network).
+// It installs itself when imported: in the page (reads the data blocks) or in a worker.
+import { gunzipSync, strFromU8 } from 'fflate';
+
+function bytes(b64) {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function installWasm(scope, wasm) {
+  scope.attnEmbeddedWasm = async (variant) => {
+    if (!wasm[variant]) throw new Error(`this one-file page does not carry the ${variant} build`);
+    return gunzipSync(bytes(wasm[variant]));
+  };
+}
+
+function installPage(scope) {
+  const doc = scope.document;
+  const block = (attr, value) => doc.querySelector(`script[${attr}="${value}"]`)?.textContent.trim();
+  const wasm = {};
+  for (const el of doc.querySelectorAll('script[data-ap-wasm]')) wasm[el.dataset.apWasm] = el.textContent.trim();
+  installWasm(scope, wasm);
+
+  const NativeWorker = scope.Worker;
+  scope.Worker = class extends NativeWorker {
+    constructor(url, options) {
+      const name = String(url).split(/[?#]/)[0].split('/').pop();
+      const source = block('data-ap-worker', name);
+      if (!source) {
+        super(url, options);
+        return;
+      }
+      const head = `self.__apWasm = ${JSON.stringify(wasm)};\n`;
+      super(URL.createObjectURL(new Blob([head, strFromU8(gunzipSync(bytes(source)))], { type: 'text/javascript' })));
+    }
+  };
+
+  const nativeFetch = scope.fetch?.bind(scope);
+  scope.fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.startsWith('data:') || url.startsWith('blob:')) return nativeFetch(input, init);
+    const path = /\/(data\/[^?#]+)/.exec(url)?.[1];
+    const data = path && block('data-ap-data', path);
+    if (data) return new Response(gunzipSync(bytes(data)), { headers: { 'content-type': 'application/json' } });
+    throw new TypeError(`the one-file page does not carry ${path ?? url} (it loads nothing from the network)`);
+  };
+}
+
+if (globalThis.document) installPage(globalThis);
+else if (globalThis.__apWasm) installWasm(globalThis, globalThis.__apWasm);
