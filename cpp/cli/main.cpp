@@ -13,6 +13,8 @@
 //   attn analyze FILE [options]
 //       Checks and analyses every head of an attention file (.npy, .npz, JSON; docs/import.md),
 //       streaming a head at a time (analyze.cpp).
+//   attn html INPUT [--tokens F] > page.html
+//       The one-file page with a state or an attention file embedded (html.cpp).
 //   attn --version | --help
 #include <cstdio>
 #include <iostream>
@@ -20,6 +22,7 @@
 #include <string>
 
 #include "analyze.hpp"
+#include "html.hpp"
 #include "attn/lab.hpp"
 #include "attn/state_json.hpp"
 #include "attn/state_schema.hpp"
@@ -61,7 +64,7 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "--help" || cmd == "-h" ||
         (cmd == "analyze" && argc == 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))) {
-        std::cout << kUsage << attn::cli::kAnalyzeUsage;
+        std::cout << kUsage << attn::cli::kAnalyzeUsage << attn::cli::kHtmlUsage;
         return 0;
     }
     if (cmd == "--version") {
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "lab" && argc == 2) return run_state(&attn::lab_state_json);
     if (cmd == "analyze") return attn::cli::run_analyze(argc, argv);
-    std::cerr << kUsage << attn::cli::kAnalyzeUsage;
+    if (cmd == "html") return attn::cli::run_html(argc, argv);
+    std::cerr << kUsage << attn::cli::kAnalyzeUsage << attn::cli::kHtmlUsage;
     return 64;
 }
