@@ -110,16 +110,17 @@ def page(attention, tokens=None, *, template=None) -> str:
 
 
 def show(attention, tokens=None, *, height: int = 760, template=None):
-    """Displays the page inline: an <iframe sandbox="allow-scripts allow-downloads" srcdoc=...>.
+    """Displays the page inline: an <iframe sandbox="allow-scripts allow-downloads" srcdoc=...> in a <div>.
 
     Arguments as page(); height in CSS pixels. Returns an IPython.display.HTML (displayed as the
     last expression of a cell), or the iframe's HTML text (str) without IPython.
     """
     doc = page(attention, tokens, template=template)
     frame = (
+        '<div class="attention-playground">'
         f'<iframe srcdoc="{html.escape(doc, quote=True)}" sandbox="allow-scripts allow-downloads" '
         f'style="width: 100%; height: {int(height)}px; border: 0;" title="Attention Playground" '
-        "data-attention-playground></iframe>"
+        "data-attention-playground></iframe></div>"
     )
     try:
         from IPython.display import HTML
