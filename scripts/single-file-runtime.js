@@ -2,9 +2,9 @@
 // ahead of each worker, so the page's unchanged modules work from one file:
 //   - globalThis.attnEmbeddedWasm(variant): the WebAssembly core's bytes, from the gzipped base64
 //     in <script type="application/octet-stream" data-ap-wasm="VARIANT"> (read by web/core.js);
-//   - Worker: web/worker.js and web/import-worker.js start from blob: URLs made of their bundled,
-//     gzipped sources (<script type="application/octet-stream" data-ap-worker="NAME">), with the
-//     core's base64 prepended as self.__apWasm;
+//   - Worker: web/worker.js and web/import-worker.js start from blob: URLs made of their one
+//     gzipped bundle (<script type="application/octet-stream" data-ap-workers="NAMES">), with the
+//     core's base64 prepended as self.__apWasm and the worker's name as self.__apWorker;
 //   - fetch: the bundled real-attention files (web/data/real/*, gzipped base64 in <script
 //     type="application/octet-stream" data-ap-data="PATH">) answer from the page; anything else is
 //     refused (the page loads nothing from the network).
@@ -33,16 +33,18 @@ function installPage(scope) {
   installWasm(scope, wasm);
 
   const NativeWorker = scope.Worker;
+  let workers = null; // the workers' bundle, unzipped once
   scope.Worker = class extends NativeWorker {
     constructor(url, options) {
       const name = String(url).split(/[?#]/)[0].split('/').pop();
-      const source = block('data-ap-worker', name);
-      if (!source) {
+      const el = doc.querySelector('script[data-ap-workers]');
+      if (!el || !el.dataset.apWorkers.split(' ').includes(name)) {
         super(url, options);
         return;
       }
-      const head = `self.__apWasm = ${JSON.stringify(wasm)};\n`;
-      super(URL.createObjectURL(new Blob([head, strFromU8(gunzipSync(bytes(source)))], { type: 'text/javascript' })));
+      workers ??= strFromU8(gunzipSync(bytes(el.textContent.trim())));
+      const head = `self.__apWasm = ${JSON.stringify(wasm)}; self.__apWorker = ${JSON.stringify(name)};\n`;
+      super(URL.createObjectURL(new Blob([head, workers], { type: 'text/javascript' })));
     }
   };
 

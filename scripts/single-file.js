@@ -9,14 +9,14 @@
 //   - the WebAssembly core is gzipped and base64'd in a data block (the SIMD build; the scalar one
 //     too while the file stays within MAX_FILE_BYTES), read through web/core.js's
 //     globalThis.attnEmbeddedWasm hook (scripts/single-file-runtime.js);
-//   - the workers (web/worker.js, web/import-worker.js) are bundled and started from blob: URLs;
+//   - the workers (web/worker.js, web/import-worker.js) are one gzipped bundle, started from blob: URLs;
 //   - the bundled real-attention presets (web/data/real) are carried gzipped;
 //   - a content security policy with the hashes of its scripts and styles ('wasm-unsafe-eval' to
 //     compile the core, worker-src blob:), no network at all.
 // The file carries an empty <script type="application/json" id="ap-embedded"> block: `attn html`
 // and python/attention_playground.py fill it with a state or a file (web/embedded.js); its
 // data-max-bytes is the largest input they accept (MAX_EMBEDDED_BYTES, defined here only).
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -70,16 +70,24 @@ function resolutions(entry, withScalar) {
         }
         const src = readFileSync(join(WEB, 'vendor.src.js'), 'utf8');
         const fflate = src.split('\n').filter((line) => /from 'fflate'/.test(line));
-        return { contents: WORKERS.includes(entry) ? fflate.join('\n') : src, resolveDir: WEB, loader: 'js' };
+        return { contents: entry === 'workers' ? fflate.join('\n') : src, resolveDir: WEB, loader: 'js' };
       });
     },
   };
 }
 
-/** One bundle: the runtime (scripts/single-file-runtime.js), then web/<entry>. */
+/**
+ * One bundle: the runtime (scripts/single-file-runtime.js), then web/<entry>. The workers are one
+ * bundle (they share the core): it runs the worker named by self.__apWorker, which the runtime
+ * sets (the dynamic import is inlined and runs before any message arrives).
+ */
 async function bundle(entry, format, withScalar) {
+  const contents =
+    entry === 'workers'
+      ? `import './scripts/single-file-runtime.js';\n${WORKERS.map((w) => `if (self.__apWorker === '${w}') import('./web/${w}');`).join('\n')}\n`
+      : `import './scripts/single-file-runtime.js';\nimport './web/${entry}';\n`;
   const out = await build({
-    stdin: { contents: `import './scripts/single-file-runtime.js';\nimport './web/${entry}';\n`, resolveDir: ROOT, loader: 'js' },
+    stdin: { contents, resolveDir: ROOT, loader: 'js' },
     plugins: [resolutions(entry, withScalar)],
     bundle: true,
     splitting: false,
@@ -92,7 +100,7 @@ async function bundle(entry, format, withScalar) {
     logLevel: 'warning',
     // The core's node branch (web/core.js) imports node:fs; a browser never takes it.
     external: ['node:*'],
-    define: { 'import.meta.url': JSON.stringify(`${BASE_URL}${entry}`) },
+    define: { 'import.meta.url': JSON.stringify(`${BASE_URL}${entry === 'workers' ? WORKERS[0] : entry}`) },
   });
   return out.outputFiles[0].text;
 }
@@ -127,6 +135,11 @@ function pageCss(html) {
   return { links, css: css.join('\n') };
 }
 
+/** CSS minified by esbuild (the one-file page carries every byte). */
+async function minifyCss(css) {
+  return (await transform(css, { loader: 'css', minify: true })).code;
+}
+
 /** The bundled real-attention files (web/data/real/<name>/attention.json), smallest first. */
 function realData() {
   const dir = join(WEB, 'data/real');
@@ -141,9 +154,10 @@ function realData() {
 async function assemble(withScalar) {
   let html = readFileSync(join(WEB, 'index.html'), 'utf8');
   const { links, css } = pageCss(html);
+  const pageStyles = await minifyCss(css);
   const katex = katexCss();
   const app = rawText(await bundle('main.js', 'esm', withScalar));
-  const workers = await Promise.all(WORKERS.map(async (w) => ({ name: w, b64: gz64(Buffer.from(await bundle(w, 'iife', withScalar))) })));
+  const workers = gz64(Buffer.from(await bundle('workers', 'iife', withScalar)));
   const early = rawText(readFileSync(join(WEB, 'early.js'), 'utf8'));
   const favicon = `data:image/svg+xml;base64,${readFileSync(join(WEB, 'favicon.svg')).toString('base64')}`;
 
@@ -157,7 +171,7 @@ async function assemble(withScalar) {
   if (/<script[^>]+src=(?!"main\.js")|<link rel="stylesheet"/.test(html))
     throw new Error('web/index.html loads a file scripts/single-file.js does not inline');
 
-  const blocks = workers.map((w) => `<script type="application/octet-stream" data-ap-worker="${w.name}">${w.b64}</script>`);
+  const blocks = [`<script type="application/octet-stream" data-ap-workers="${WORKERS.join(' ')}">${workers}</script>`];
   blocks.push(`<script type="application/json" id="${EMBEDDED_ID}" data-max-bytes="${MAX_EMBEDDED_BYTES}"></script>`);
   for (const { variant, file } of WASM.filter((w) => withScalar || w.variant === 'wasm-simd128')) {
     blocks.push(`<script type="application/octet-stream" data-ap-wasm="${variant}">${gz64(readFileSync(join(WEB, file)))}</script>`);
@@ -169,7 +183,7 @@ async function assemble(withScalar) {
     ...katex.fonts.map((font) => ({ style: rawText(font) })),
   ];
   const page = (chosen) => {
-    const styles = [rawText(css), rawText(katex.css), ...chosen.filter((o) => o.style).map((o) => o.style)];
+    const styles = [rawText(pageStyles), rawText(katex.css), ...chosen.filter((o) => o.style).map((o) => o.style)];
     const policy = [
       "default-src 'none'",
       `script-src ${[early, app].map(sha256).join(' ')} 'wasm-unsafe-eval'`,
@@ -247,10 +261,8 @@ async function main() {
   console.log(
     `${relative(process.cwd(), out) || out}: ${kb(statSync(out).size)} (${variants.join(' + ')}, ${data} real-attention presets, ${fonts} KaTeX fonts; budget ${kb(MAX_FILE_BYTES)})`,
   );
-  if (bytes > MAX_FILE_BYTES) {
-    console.error(`the one-file page is over its budget of ${MAX_FILE_BYTES} bytes`);
-    process.exitCode = 1;
-  }
+  // Over budget the file still works: a warning here, a failure in tests/browser/single_file.test.js.
+  if (bytes > MAX_FILE_BYTES) console.warn(`warning: the one-file page is over its budget of ${MAX_FILE_BYTES} bytes`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
