@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: C++ (Catch2 via ctest), node (WASM module, CLI agreement, URL codec), the
-# browser tests (Debian Chromium driven by playwright-core) and the notebook test (python/). Installs and builds first.
-# Runs all three suites even if one fails; exits non-zero if any failed.
+# browser tests (Debian Chromium driven by playwright-core) and the notebook test (python/).
+# Installs and builds first. Runs every suite even if one fails; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
