@@ -38,8 +38,12 @@ def find_template(template: str | os.PathLike | None = None) -> Path:
 
     Raises FileNotFoundError naming the places looked in when there is none.
     """
+    if template is not None:
+        if not Path(template).is_file():
+            raise FileNotFoundError(f"no one-file page at {template}")
+        return Path(template)
     here = Path(__file__).resolve().parent
-    candidates = [Path(template)] if template else []
+    candidates = []
     if os.environ.get("ATTN_HTML_TEMPLATE"):
         candidates.append(Path(os.environ["ATTN_HTML_TEMPLATE"]))
     candidates += [here / _NAME, here.parent / "dist" / _NAME]
@@ -49,6 +53,13 @@ def find_template(template: str | os.PathLike | None = None) -> Path:
     raise FileNotFoundError(
         "no one-file page: run `npm run single-file` in the repository (writes dist/attention-playground.html), "
         "or pass template= / set ATTN_HTML_TEMPLATE; looked in: " + ", ".join(str(p) for p in candidates)
+    )
+
+
+def _too_large(size: int, limit: int) -> str:
+    return (
+        f"the input is {size / 2**20:.1f} MB; the one-file page embeds at most {limit / 2**20:.0f} MB "
+        "(save it with numpy.save and open it in the page's import view instead)"
     )
 
 
@@ -87,6 +98,8 @@ def page(attention, tokens=None, *, template=None) -> str:
             arr = arr.astype(np.float32)
         if not 2 <= arr.ndim <= 5:
             raise ValueError(f"attention of shape {arr.shape}: expected [n_q, n_k] up to [1, layers, heads, n_q, n_k]")
+        if arr.nbytes > limit:
+            raise ValueError(_too_large(arr.nbytes, limit))
         buf = io.BytesIO()
         np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
         files = [{"name": "attention.npy", "data": buf.getvalue()}]
@@ -101,10 +114,7 @@ def page(attention, tokens=None, *, template=None) -> str:
             "files": [{"name": f["name"], "base64": base64.b64encode(f["data"]).decode("ascii")} for f in files],
         }
     if size > limit:
-        raise ValueError(
-            f"the input is {size / 2**20:.1f} MB; the one-file page embeds at most {limit / 2**20:.0f} MB "
-            "(save it with numpy.save and open it in the page's import view instead)"
-        )
+        raise ValueError(_too_large(size, limit))
     data = json.dumps(payload).replace("<", "\\u003c")  # safe inside <script>
     return text[: match.end(1)] + data + text[match.start(3) :]
 

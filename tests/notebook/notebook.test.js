@@ -102,3 +102,23 @@ test('show(attention, tokens) in an executed notebook renders the heads; the num
   assert.equal(await frame.evaluate(() => document.body.dataset.view), 'import');
   await page.screenshot({ path: `${OUT}output-cell.png` });
 });
+
+test('page() refuses what the page cannot take, with the reason: too large, wrong token count, no template', () => {
+  const script = [
+    'import sys, numpy as np',
+    `sys.path.insert(0, ${JSON.stringify(`${ROOT}python`)})`,
+    'from attention_playground import page',
+    'for call in (lambda: page(np.zeros((4000, 4000))), lambda: page(np.eye(3), ["a"]), lambda: page(np.eye(3), template="/nonexistent")):',
+    '    try:',
+    '        call()',
+    '        print("accepted")',
+    '    except (ValueError, FileNotFoundError) as e:',
+    '        print(type(e).__name__, e)',
+  ].join('\n');
+  const run = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', env: { ...process.env, ATTN_HTML_TEMPLATE: PAGE } });
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.match(lines[0], /^ValueError the input is 122\.1 MB; the one-file page embeds at most 50 MB/);
+  assert.equal(lines[1], 'ValueError 1 tokens for an axis of length 3');
+  assert.equal(lines[2], 'FileNotFoundError no one-file page at /nonexistent');
+});
