@@ -6,7 +6,7 @@
 //   - the page's JS is one esbuild bundle (dynamic imports inlined, no code splitting);
 //   - style.css, lab/lab.css and KaTeX's CSS are inlined, with KaTeX's main fonts as data: URLs
 //     (the rarer KaTeX fonts are left out: the browser falls back to its serif/sans fonts);
-//   - the WebAssembly core is gzipped and base64'd in a data block (the SIMD build; the scalar one
+//   - the WebAssembly core is gzipped in a base-85 data block (the SIMD build; the scalar one
 //     too while the file stays within MAX_FILE_BYTES), read through web/core.js's
 //     globalThis.attnEmbeddedWasm hook (scripts/single-file-runtime.js);
 //   - the workers (web/worker.js, web/import-worker.js) are one gzipped bundle, started from blob: URLs;
@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { encode85 } from './single-file-runtime.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -43,7 +44,7 @@ const EMBEDDED_ID = 'ap-embedded'; // web/embedded.js EMBEDDED_ID
 const WORKERS = ['worker.js', 'import-worker.js'];
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const gz64 = (bytes) => gzipSync(bytes, { level: 9 }).toString('base64');
+const gz85 = (bytes) => encode85(gzipSync(bytes, { level: 9 }));
 
 /** Text safe inside a <script> or <style> element (no closing tag, no comment opener). */
 function rawText(text) {
@@ -146,8 +147,8 @@ function realData() {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((d) => existsSync(join(dir, d, 'attention.json')))
-    .map((d) => ({ path: `data/real/${d}/attention.json`, b64: gz64(readFileSync(join(dir, d, 'attention.json'))) }))
-    .sort((a, b) => a.b64.length - b.b64.length);
+    .map((d) => ({ path: `data/real/${d}/attention.json`, text: gz85(readFileSync(join(dir, d, 'attention.json'))) }))
+    .sort((a, b) => a.text.length - b.text.length);
 }
 
 /** The page with `withScalar` (both builds) or the SIMD build only; the optional parts while they fit. */
@@ -157,7 +158,7 @@ async function assemble(withScalar) {
   const pageStyles = await minifyCss(css);
   const katex = katexCss();
   const app = rawText(await bundle('main.js', 'esm', withScalar));
-  const workers = gz64(Buffer.from(await bundle('workers', 'iife', withScalar)));
+  const workers = gz85(Buffer.from(await bundle('workers', 'iife', withScalar)));
   const early = rawText(readFileSync(join(WEB, 'early.js'), 'utf8'));
   const favicon = `data:image/svg+xml;base64,${readFileSync(join(WEB, 'favicon.svg')).toString('base64')}`;
 
@@ -174,12 +175,12 @@ async function assemble(withScalar) {
   const blocks = [`<script type="application/octet-stream" data-ap-workers="${WORKERS.join(' ')}">${workers}</script>`];
   blocks.push(`<script type="application/json" id="${EMBEDDED_ID}" data-max-bytes="${MAX_EMBEDDED_BYTES}"></script>`);
   for (const { variant, file } of WASM.filter((w) => withScalar || w.variant === 'wasm-simd128')) {
-    blocks.push(`<script type="application/octet-stream" data-ap-wasm="${variant}">${gz64(readFileSync(join(WEB, file)))}</script>`);
+    blocks.push(`<script type="application/octet-stream" data-ap-wasm="${variant}">${gz85(readFileSync(join(WEB, file)))}</script>`);
   }
 
   // The optional parts, most useful first: the real-attention presets, then KaTeX's fonts.
   const optional = [
-    ...realData().map((d) => ({ block: `<script type="application/octet-stream" data-ap-data="${d.path}">${d.b64}</script>` })),
+    ...realData().map((d) => ({ block: `<script type="application/octet-stream" data-ap-data="${d.path}">${d.text}</script>` })),
     ...katex.fonts.map((font) => ({ style: rawText(font) })),
   ];
   const page = (chosen) => {
