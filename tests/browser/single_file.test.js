@@ -59,7 +59,9 @@ before(async () => {
   built = await buildSingleFile();
   writeFileSync(PAGE, built.html);
   assert.ok(existsSync(CLI), `${CLI} is missing: run scripts/build.sh (or set ATTN_CLI)`);
-  writeFileSync(`${OUT}lesson.state.json`, JSON.stringify(LESSON_PRESETS.lessonGuided.make()));
+  const lessonState = LESSON_PRESETS.lessonGuided.make();
+  lessonState.tokens.queries[0] = '</script><b>q</b>'; // text inside the page's data block, never markup
+  writeFileSync(`${OUT}lesson.state.json`, JSON.stringify(lessonState));
   writeFileSync(`${OUT}heads.npy`, npy([2, 2, N, N], HEADS.flat(2)));
   writeFileSync(`${OUT}heads_tokens.json`, JSON.stringify(['The', '<b>cat</b>', 'sat', 'on', 'mat']));
   session = await startSession();
@@ -144,6 +146,8 @@ describe('attn html', () => {
     const s = await page.evaluate(() => window.attentionPlayground.getState());
     assert.equal(s.view.preset, 'lessonGuided');
     assert.equal(s.lesson.step, 1);
+    assert.equal(s.tokens.queries[0], '</script><b>q</b>');
+    assert.equal(await page.locator('b').count(), 0);
     assert.ok(await page.isVisible('#lesson-panel'));
     await context.close();
   });
