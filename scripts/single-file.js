@@ -159,7 +159,8 @@ async function assemble(withScalar) {
   const katex = katexCss();
   const app = rawText(await bundle('main.js', 'esm', withScalar));
   const workers = gz85(Buffer.from(await bundle('workers', 'iife', withScalar)));
-  const early = rawText(readFileSync(join(WEB, 'early.js'), 'utf8'));
+  // The page's classic scripts (early.js: what must hold from the first paint) go inline as they are.
+  const classic = [];
   const favicon = `data:image/svg+xml;base64,${readFileSync(join(WEB, 'favicon.svg')).toString('base64')}`;
 
   html = html.replace(
@@ -168,7 +169,11 @@ async function assemble(withScalar) {
   );
   for (const href of links)
     html = html.replace(new RegExp(`\\s*<link rel="stylesheet" href="${href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}">`), '');
-  html = html.replace('<script src="early.js"></script>', () => `<script>${early}</script>`);
+  html = html.replace(/<script src="([^"]+)"><\/script>/g, (_, src) => {
+    classic.push(rawText(readFileSync(join(WEB, src), 'utf8')));
+    return `<script>${classic.at(-1)}</script>`;
+  });
+  html = html.replace(/\s*<link rel="(?:modulepreload|preload)"[^>]*>/g, ''); // everything is inline
   if (/<script[^>]+src=(?!"main\.js")|<link rel="stylesheet"/.test(html))
     throw new Error('web/index.html loads a file scripts/single-file.js does not inline');
 
@@ -187,7 +192,7 @@ async function assemble(withScalar) {
     const styles = [rawText(pageStyles), rawText(katex.css), ...chosen.filter((o) => o.style).map((o) => o.style)];
     const policy = [
       "default-src 'none'",
-      `script-src ${[early, app].map(sha256).join(' ')} 'wasm-unsafe-eval'`,
+      `script-src ${[...classic, app].map(sha256).join(' ')} 'wasm-unsafe-eval'`,
       `style-src ${styles.map(sha256).join(' ')}`,
       'img-src data: blob:',
       'font-src data:',
@@ -199,7 +204,7 @@ async function assemble(withScalar) {
       "form-action 'none'",
     ].join('; ');
     // The head: the policy, the favicon, the styles (KaTeX's as #katex-css, which
-    // web/views/formulas.js then does not load), early.js; the app runs as a module at the end of
+    // web/views/formulas.js then does not load), the classic scripts; the app runs as a module at the end of
     // the body, after the data blocks it reads.
     const [pageStyle, katexStyle, ...fontStyles] = styles;
     const styleTags = [
