@@ -40,18 +40,17 @@ function fromBase64(text) {
 }
 
 /**
- * Shows the page's embedded payload: a state goes through `commit` (validated like a link's), files
- * open in the import view.
+ * Shows the page's embedded payload: a state goes through `commit` (validated like a link's);
+ * files are dropped on the page (a `drop` event on the document carrying them), so they take the
+ * page's own intake: the import view, as when a reader drops the files (docs/import.md).
  * @param {object} o
  * @param {(state: object) => Promise<string|null>|string|null} o.commit  shows a state; null or the error
- * @param {(files: File[]) => Promise<void>} o.importFiles               the import view's intake
- * @param {(view: 'import') => void} o.showView
  * @param {Document} [o.doc]
  * @returns {Promise<boolean>} true when a state was shown (false: none embedded, or files, which
  *   leave the playground to its default state)
  * @throws {Error} when the embedded state is refused (the message says why)
  */
-export async function openEmbedded({ commit, importFiles, showView, doc = document }) {
+export async function openEmbedded({ commit, doc = document }) {
   const embedded = readEmbedded(doc);
   if (!embedded) return false;
   if (embedded.kind === 'state') {
@@ -59,9 +58,8 @@ export async function openEmbedded({ commit, importFiles, showView, doc = docume
     if (err) throw new Error(`the embedded state was refused: ${err}`);
     return true;
   }
-  showView('import');
-  // Not awaited: the playground gets its default state while the import view reads the file (it
-  // reports its own errors, as for a dropped file).
-  importFiles(embedded.files).catch(() => {});
+  const dataTransfer = new DataTransfer();
+  for (const file of embedded.files) dataTransfer.items.add(file);
+  doc.dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
   return false;
 }

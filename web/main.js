@@ -5,6 +5,7 @@
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
 //   (page/render.js) -> link (page/link.js).
 import { loadCore } from './core.js';
+import { openEmbedded } from './embedded.js';
 import { LESSON_PRESETS } from './presets.js';
 import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
@@ -12,7 +13,6 @@ import { applyPresentation, readPageOptions } from './page-options.js';
 import { acceptStateMessages, reportHeight } from './frame-messages.js';
 import { getLang } from './i18n.js';
 import { initLesson } from './lesson/panel.js';
-import { openEmbedded } from './embedded.js';
 import {
   commit,
   core,
@@ -99,8 +99,7 @@ async function start() {
   $('loading').hidden = true;
   showView('playground');
   // A link's state first, else the state or file the one-file page carries (web/embedded.js).
-  const embedded = { commit: (s) => commit(s, { structural: true }), importFiles: (files) => importView.importFiles(files), showView };
-  if (!(await loadFromHash({ initial: true })) && !(await openEmbedded(embedded))) {
+  if (!(await loadFromHash({ initial: true })) && !(await openEmbedded({ commit: (s) => commit(s, { structural: true }) }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);
   }
