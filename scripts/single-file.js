@@ -61,6 +61,16 @@ function resolutions(entry, withScalar) {
     name: 'single-file',
     setup(b) {
       b.onResolve({ filter: /vendor\/vendor\.js$/ }, () => ({ path: 'vendor', namespace: 'single-file' }));
+      // web/core.js imports the glue of a build by a variable path (import(build.js)): here by
+      // the literal paths of its BUILDS, so esbuild inlines them.
+      b.onLoad({ filter: /[\\/]web[\\/]core\.js$/ }, ({ path }) => {
+        const src = readFileSync(path, 'utf8');
+        const globs = [...src.matchAll(/js: '(\.\/wasm\/[^']+\.js)'/g)].map((m) => m[1]);
+        if (!globs.length || !src.includes('import(build.js)'))
+          throw new Error('web/core.js no longer loads the glue by import(build.js): update scripts/single-file.js');
+        const table = `({${globs.map((g) => `${JSON.stringify(g)}: () => import(${JSON.stringify(g)})`).join(', ')}})[build.js]()`;
+        return { contents: src.replace('import(build.js)', table), loader: 'js' };
+      });
       if (!withScalar) b.onResolve({ filter: /wasm\/attn\.js$/ }, () => ({ path: 'scalar', namespace: 'single-file' }));
       b.onLoad({ filter: /.*/, namespace: 'single-file' }, ({ path }) => {
         if (path === 'scalar') {
@@ -256,7 +266,8 @@ async function main() {
     return;
   }
   const i = args.indexOf('--out');
-  const out = resolve(i >= 0 && args[i + 1] ? args[i + 1] : join(ROOT, 'dist/attention-playground.html'));
+  // --out, else $DIST_DIR/attention-playground.html (scripts/dist.js sets it), else dist/.
+  const out = resolve(i >= 0 && args[i + 1] ? args[i + 1] : join(process.env.DIST_DIR || join(ROOT, 'dist'), 'attention-playground.html'));
   for (const f of WASM) {
     if (!existsSync(join(WEB, f.file))) throw new Error(`web/${f.file} is missing: run \`bash scripts/build.sh\` first`);
   }

@@ -31,14 +31,13 @@ export function simdSupported() {
   }
 }
 
-// `load` imports the glue by a literal path, so a bundler (scripts/single-file.js) can inline it.
 const BUILDS = {
-  simd: { load: () => import('./wasm/attn_simd.js'), wasm: './wasm/attn_simd.wasm', variant: 'wasm-simd128' },
-  scalar: { load: () => import('./wasm/attn.js'), wasm: './wasm/attn.wasm', variant: 'wasm-scalar' },
+  simd: { js: './wasm/attn_simd.js', wasm: './wasm/attn_simd.wasm', variant: 'wasm-simd128' },
+  scalar: { js: './wasm/attn.js', wasm: './wasm/attn.wasm', variant: 'wasm-scalar' },
 };
 
 async function instantiate(build) {
-  const { default: factory } = await build.load();
+  const { default: factory } = await import(build.js);
   const options = {};
   // The one-file page (scripts/single-file.js) carries the .wasm inline and defines this hook:
   // the variant's bytes, or a rejection when the file does not hold that variant.
