@@ -5,9 +5,9 @@
 // iframe snippet (web/share-dialog.js iframeSnippet, sized by dist/embed-frames.js) both show the
 // state, with URLs derived from where the package is served (no placeholder).
 //
-// The release is `npm run dist` when the project has it (scripts/dist.js), else web/ copied (no
-// developer pages) with the one-file page; either way it is packed from a staging copy, so the
-// checkout is not touched beyond dist/.
+// The release is scripts/dist.js's (`npm run dist`, here --fast into the staging folder) when the
+// project has it, else web/ copied (no developer pages) with the one-file page; either way it is
+// packed from a staging copy, so the checkout is not touched.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -38,12 +38,15 @@ let session;
 let cdn;
 let course;
 
-/** dist/ of this checkout: `npm run dist` if the project has one, else web/ and the one-file page. */
+/** The release: scripts/dist.js (--fast, into `into`) if the project has it, else web/ and the one-file page. */
 async function release(into) {
   if (existsSync(join(ROOT, 'scripts/dist.js'))) {
-    const run = spawnSync('npm', ['run', '--silent', 'dist'], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, DIST_DIR: into },
+    });
     assert.equal(run.status, 0, run.stderr);
-    cpSync(join(ROOT, 'dist'), into, { recursive: true });
   } else {
     cpSync(join(ROOT, 'web'), into, { recursive: true, filter: (src) => !DEV_PAGES.test(src.split('/').pop()) });
   }
