@@ -9,7 +9,8 @@
 //   - the WebAssembly core is gzipped in a base-85 data block (the SIMD build; the scalar one
 //     too while the file stays within MAX_FILE_BYTES), read through web/core.js's
 //     globalThis.attnEmbeddedWasm hook (scripts/single-file-runtime.js);
-//   - the workers (web/worker.js, web/import-worker.js) are one gzipped bundle, started from blob: URLs;
+//   - the workers (web/worker.js, web/import-worker.js) are one gzipped bundle, started from
+//     blob: URLs;
 //   - the bundled real-attention presets (web/data/real) are carried gzipped;
 //   - a content security policy with the hashes of its scripts and styles ('wasm-unsafe-eval' to
 //     compile the core, worker-src blob:), no network at all.
@@ -23,11 +24,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { encode85 } from './single-file-runtime.js';
+import { EMBEDDED_ID } from '../web/embedded.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
 
-/** The one-file page's budget on disk (docs/performance.md; issue 13: <= 1.5 MB). */
+/** The one-file page's budget on disk (docs/embedding.md "The one-file page"; issue 13: <= 1.5 MB). */
 export const MAX_FILE_BYTES = 1.5e6;
 /** The largest state or file `attn html` and the notebook module embed (bytes of input). */
 export const MAX_EMBEDDED_BYTES = 50 * 1024 * 1024;
@@ -40,7 +42,6 @@ const WASM = [
   { variant: 'wasm-simd128', file: 'wasm/attn_simd.wasm' },
   { variant: 'wasm-scalar', file: 'wasm/attn.wasm' },
 ];
-const EMBEDDED_ID = 'ap-embedded'; // web/embedded.js EMBEDDED_ID
 const WORKERS = ['worker.js', 'import-worker.js'];
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
