@@ -126,7 +126,7 @@ int html(const std::string& input, const std::string& tokens, const std::string&
     const std::size_t limit_at = page.find("data-max-bytes=\"", at);
     if (limit_at == std::string::npos || limit_at > open_end)
         throw BadInput(template_path.string() + " names no data-max-bytes limit");
-    const std::uintmax_t limit = std::stoull(page.substr(limit_at + 16));
+    const std::uintmax_t limit = std::strtoull(page.c_str() + limit_at + 16, nullptr, 10);
 
     std::uintmax_t total = 0;
     for (const auto& f : {input, tokens}) {
