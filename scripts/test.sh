@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: C++ (Catch2 via ctest), node (WASM module, CLI agreement, URL codec) and the
-# browser tests (Debian Chromium driven by playwright-core). Installs and builds first.
-# Runs all three suites even if one fails; exits non-zero if any failed.
+# Runs every test: C++ (Catch2 via ctest), node (WASM module, CLI agreement, URL codec), the
+# browser tests (Debian Chromium driven by playwright-core) and the notebook test (python/).
+# Installs and builds first. Runs every suite even if one fails; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -19,5 +19,8 @@ node --test tests/node/ || status=1
 
 echo "== browser tests (Chromium)"
 node --test --test-concurrency=1 tests/browser/ || status=1
+
+echo "== notebook test (nbclient + ipykernel, the one-file page in Chromium)"
+node --test tests/notebook/ || status=1
 
 exit $status

@@ -39,7 +39,11 @@ const BUILDS = {
 async function instantiate(build) {
   const { default: factory } = await import(build.js);
   const options = {};
-  if (isNode) {
+  // The one-file page (scripts/single-file.js) carries the .wasm inline and defines this hook:
+  // the variant's bytes, or a rejection when the file does not hold that variant.
+  if (typeof globalThis.attnEmbeddedWasm === 'function') {
+    options.wasmBinary = await globalThis.attnEmbeddedWasm(build.variant);
+  } else if (isNode) {
     // Emscripten 3.1.6's glue would try fetch() on a file path in node.
     const { readFileSync } = await import('node:fs');
     options.wasmBinary = readFileSync(new URL(build.wasm, import.meta.url));

@@ -1,11 +1,12 @@
 // <attention-playground>: the playground in a course page with one script tag (docs/embedding.md).
 //
-//   <script type="module" src="https://…/embed.js"></script>
+//   <script type="module" src="https://cdn.jsdelivr.net/npm/attention-playground@0.1.0/dist/embed.js"></script>
 //   <attention-playground state="v=1&mode=qkv&…" lang="zh-CN" hide="tau,mask" readonly embed>
 //   </attention-playground>
 //
-// The element shows index.html (next to this file) in an <iframe> with the state and the page
-// options in its link, and makes the iframe as tall as the page inside reports it is (the
+// (or wherever the release is served: the Share for class dialog writes this URL from the page's
+// own address). The element shows index.html (next to this file, by import.meta.url, so from the
+// same copy) in an <iframe> with the state and the page options in its link, and makes the iframe as tall as the page inside reports it is (the
 // 'attention-playground:height' message, from that iframe only). `state` is a link fragment
 // ("v=1&…", with or without "#") or a state object as JSON (docs/state.md); a bad one shows a
 // message inside the element instead of an empty box. Changing an attribute updates the frame.

@@ -5,6 +5,7 @@
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
 //   (page/render.js) -> link (page/link.js).
 import { loadCore } from './core.js';
+import { openEmbedded } from './embedded.js';
 import { LESSON_PRESETS } from './presets.js';
 import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
@@ -118,7 +119,8 @@ async function start() {
   );
   $('loading').hidden = true;
   showView('playground');
-  if (!(await loadFromHash({ initial: true }))) {
+  // A link's state first, else the state or file the one-file page carries (web/embedded.js).
+  if (!(await loadFromHash({ initial: true })) && !(await openEmbedded({ commit: (s) => commit(s, { structural: true }) }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);
   }

@@ -15,6 +15,8 @@
 //       streaming a head at a time (analyze.cpp).
 //   attn compare A B [options]
 //       Compares two files of the same shape head by head (compare.cpp).
+//   attn html INPUT [--tokens F] > page.html
+//       The one-file page with a state or an attention file embedded (html.cpp).
 //   attn --version | --help
 #include <cstdio>
 #include <iostream>
@@ -23,6 +25,7 @@
 
 #include "analyze.hpp"
 #include "compare.hpp"
+#include "html.hpp"
 #include "attn/lab.hpp"
 #include "attn/state_json.hpp"
 #include "attn/state_schema.hpp"
@@ -64,7 +67,7 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "--help" || cmd == "-h" ||
         (cmd == "analyze" && argc == 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h"))) {
-        std::cout << kUsage << attn::cli::kAnalyzeUsage << attn::cli::kCompareUsage;
+        std::cout << kUsage << attn::cli::kAnalyzeUsage << attn::cli::kCompareUsage << attn::cli::kHtmlUsage;
         return 0;
     }
     if (cmd == "--version") {
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
     if (cmd == "lab" && argc == 2) return run_state(&attn::lab_state_json);
     if (cmd == "analyze") return attn::cli::run_analyze(argc, argv);
     if (cmd == "compare") return attn::cli::run_compare(argc, argv);
-    std::cerr << kUsage << attn::cli::kAnalyzeUsage << attn::cli::kCompareUsage;
+    if (cmd == "html") return attn::cli::run_html(argc, argv);
+    std::cerr << kUsage << attn::cli::kAnalyzeUsage << attn::cli::kCompareUsage << attn::cli::kHtmlUsage;
     return 64;
 }

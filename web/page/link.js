@@ -59,7 +59,13 @@ function matrixNumbers(s) {
 let ownFragment = null;
 
 function replaceFragment(url) {
-  history.replaceState(null, '', url);
+  try {
+    // Resolved against the document's own address: a srcdoc frame's (the one-file page in a
+    // notebook) base URL is its parent's, another origin.
+    history.replaceState(null, '', new URL(url, location.href).href);
+  } catch {
+    /* an address that cannot be rewritten: the link is still given on demand */
+  }
   ownFragment = location.hash;
 }
 

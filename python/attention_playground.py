@@ -1,0 +1,139 @@
+"""Show attention inline in a Jupyter notebook with the Attention Playground's one-file page.
+
+    import sys; sys.path.insert(0, "python")        # or copy this file next to the notebook
+    from attention_playground import show
+    show(attention, tokens)                          # the last expression of a cell
+
+The page is the one-file build (``npm run single-file`` writes dist/attention-playground.html); the
+array travels into it as a .npy file and every number is computed by the playground's WebAssembly
+core in the browser, exactly as when the file is dropped on the page's import view (docs/import.md).
+Nothing is uploaded and the output cell needs no network. Needs numpy and the standard library
+(IPython only to display).
+
+The page is found, in order: the ``template=`` argument, the ``ATTN_HTML_TEMPLATE`` environment
+variable, ``attention-playground.html`` next to this module, ``dist/attention-playground.html`` of
+the checkout this module sits in.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["page", "show", "find_template"]
+
+_NAME = "attention-playground.html"
+_BLOCK = re.compile(r'(<script type="application/json" id="ap-embedded" data-max-bytes="(\d+)">)(</script>)')
+
+
+def find_template(template: str | os.PathLike | None = None) -> Path:
+    """The one-file page to fill.
+
+    Raises FileNotFoundError naming the places looked in when there is none.
+    """
+    if template is not None:
+        if not Path(template).is_file():
+            raise FileNotFoundError(f"no one-file page at {template}")
+        return Path(template)
+    here = Path(__file__).resolve().parent
+    candidates = []
+    if os.environ.get("ATTN_HTML_TEMPLATE"):
+        candidates.append(Path(os.environ["ATTN_HTML_TEMPLATE"]))
+    candidates += [here / _NAME, here.parent / "dist" / _NAME]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        "no one-file page: run `npm run single-file` in the repository (writes dist/attention-playground.html), "
+        "or pass template= / set ATTN_HTML_TEMPLATE; looked in: " + ", ".join(str(p) for p in candidates)
+    )
+
+
+def _too_large(size: int, limit: int) -> str:
+    return (
+        f"the input is {size / 2**20:.1f} MB; the one-file page embeds at most {limit / 2**20:.0f} MB "
+        "(save it with numpy.save and open it in the page's import view instead)"
+    )
+
+
+def _tokens_list(tokens, n: int, what: str) -> list[str]:
+    out = [str(t) for t in tokens]
+    if len(out) != n:
+        raise ValueError(f"{len(out)} {what} for an axis of length {n}")
+    return out
+
+
+def page(attention, tokens=None, *, template=None) -> str:
+    """The one-file page (an HTML document, str) with `attention` in its import view.
+
+    attention   array-like of attention weights (rows sum to 1) or scores, shape [n_q, n_k],
+                [heads, n_q, n_k] or [layers, heads, n_q, n_k] (a leading batch axis of 1 is
+                accepted); sent as float32, or float16/float64 when given so. Or a playground
+                state (a dict with "version", docs/state.md), shown in the playground.
+    tokens      n token strings (the queries and the keys: n_q == n_k); optional
+
+    Raises ValueError for a shape or token count the page cannot read, or input larger than the
+    page's limit (its data-max-bytes: 50 MB), FileNotFoundError without a one-file page.
+    """
+    text = find_template(template).read_text(encoding="utf-8")
+    match = _BLOCK.search(text)
+    if not match:
+        raise ValueError("the template is not the one-file page (no empty ap-embedded block)")
+    limit = int(match.group(2))
+    if isinstance(attention, dict):
+        if tokens is not None:
+            raise ValueError("a state carries its own tokens")
+        payload = {"kind": "state", "state": attention}
+        size = len(json.dumps(attention))
+    else:
+        arr = np.asarray(attention)
+        if arr.dtype not in (np.float16, np.float32, np.float64):
+            arr = arr.astype(np.float32)
+        if not 2 <= arr.ndim <= 5:
+            raise ValueError(f"attention of shape {arr.shape}: expected [n_q, n_k] up to [1, layers, heads, n_q, n_k]")
+        if arr.nbytes > limit:
+            raise ValueError(_too_large(arr.nbytes, limit))
+        buf = io.BytesIO()
+        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+        files = [{"name": "attention.npy", "data": buf.getvalue()}]
+        if tokens is not None:
+            if arr.shape[-1] != arr.shape[-2]:
+                raise ValueError("tokens name both queries and keys: for cross-attention, open the file in the page")
+            names = _tokens_list(tokens, arr.shape[-2], "tokens")
+            files.append({"name": "tokens.json", "data": json.dumps(names).encode()})
+        size = sum(len(f["data"]) for f in files)
+        payload = {
+            "kind": "files",
+            "files": [{"name": f["name"], "base64": base64.b64encode(f["data"]).decode("ascii")} for f in files],
+        }
+    if size > limit:
+        raise ValueError(_too_large(size, limit))
+    data = json.dumps(payload).replace("<", "\\u003c")  # safe inside <script>
+    return text[: match.end(1)] + data + text[match.start(3) :]
+
+
+def show(attention, tokens=None, *, height: int = 760, template=None):
+    """Displays the page inline: an <iframe sandbox="allow-scripts allow-downloads" srcdoc=...> in a <div>.
+
+    Arguments as page(); height in CSS pixels. Returns an IPython.display.HTML (displayed as the
+    last expression of a cell), or the iframe's HTML text (str) without IPython.
+    """
+    doc = page(attention, tokens, template=template)
+    frame = (
+        '<div class="attention-playground">'
+        f'<iframe srcdoc="{html.escape(doc, quote=True)}" sandbox="allow-scripts allow-downloads" '
+        f'style="width: 100%; height: {int(height)}px; border: 0;" title="Attention Playground" '
+        "data-attention-playground></iframe></div>"
+    )
+    try:
+        from IPython.display import HTML
+    except ImportError:
+        return frame
+    return HTML(frame)
