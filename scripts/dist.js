@@ -324,6 +324,9 @@ async function main() {
     .replace('href="embed-demo.css"', `href="${emitHashed('embed-demo', '.css', await small('embed-demo.css'))}"`)
     .replace('src="embed-frames.js"', `src="${emitHashed('embed-frames', '.js', await small('embed-frames.js'))}"`);
   writeFileSync(join(DIST, 'embed-demo.html'), demo);
+  // Also under its plain name: the snippet a teacher copies loads embed-frames.js from the release
+  // (web/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
+  writeFileSync(join(DIST, 'embed-frames.js'), await small('embed-frames.js'));
 
   // The service worker: the release's files with their hashes (web/sw.js explains its use).
   const files = listFiles(DIST).filter((f) => !/\.(br|gz)$/.test(f));
