@@ -608,6 +608,9 @@ std::vector<int> layer_numbers_from_labels(const std::vector<std::string>& label
     std::vector<int> sorted = out;
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return {};
+    return out;
+}
+
 Matrix mean_heads(const std::vector<std::vector<float>>& heads, int n_q, int n_k) {
     if (heads.empty() || n_q < 1 || n_k < 1)
         throw Error(ErrorCode::kShapeMismatch, "heads",
