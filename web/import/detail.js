@@ -371,7 +371,6 @@ export function createDetail(v) {
     );
   }
 
-
   /**
    * The token views of the inspected head's layer (web/views/tokens.js): every head's weights at
    * full resolution and their mean, from the worker's core (kept while the file, reading and
