@@ -103,8 +103,10 @@ HeadSummary summarise(const std::vector<RowMetrics>& rows) {
     return hs;
 }
 
-StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink) {
+StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink, int head_rows,
+                          int first_row) {
     const int n_q = h.n_q, n_k = h.n_k;
+    const int all_q = head_rows > 0 ? head_rows : n_q;  // the overview's rows pool all_q queries
     const kernels::KernelSet& kern = kernels::active();
     kernels::reset_row_hints();
     StreamResult r;
@@ -117,7 +119,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     r.rows.resize(static_cast<std::size_t>(n_q));
     r.output = Matrix(n_q, r.d_v);
 
-    const int ov_r = o.overview ? std::min(o.overview, n_q) : 0;
+    const int ov_r = o.overview ? std::min(o.overview, all_q) : 0;
     const int ov_c = o.overview ? std::min(o.overview, n_k) : 0;
     r.overview = Matrix(ov_r, ov_c);
     // Mean pooling sums and counts in double: a float count stops at 2^24 cells per pooled cell
@@ -226,8 +228,16 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
             std::fill(s + sink_end, s + lo, nan);
             std::fill(vis + hi, vis + n_k, std::uint8_t{0});
-            if (per_key || h.mode == Mode::qkv) {
+            if (per_key) {
                 for (int j = lo; j < hi; ++j) admit(j, per_key);
+            } else if (h.mode == Mode::qkv) {
+                int bad = 0;  // a score that overflowed: admit() finds it and throws
+                for (int j = lo; j < hi; ++j) {
+                    bad |= !std::isfinite(s[j]);
+                    vis[j] = 1;
+                }
+                if (bad)
+                    for (int j = lo; j < hi; ++j) admit(j, false);
             } else if (h.mode == Mode::weights) {
                 // The common case of an imported head, in a loop of its own: S = ln a for a > 0, a
                 // zero weight is a key not visible (ln 0 = -inf, without calling log), anything
@@ -268,7 +278,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
         // Overview: pool the block's weights into its cells.
         if (ov_r) {
             for (int i = 0; i < rows; ++i) {
-                const int cr = static_cast<int>(static_cast<long long>(r0 + i) * ov_r / n_q);
+                const int cr = static_cast<int>(static_cast<long long>(first_row + r0 + i) * ov_r / all_q);
                 float* orow = r.overview.row(cr);
                 const float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
                 const std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
@@ -332,6 +342,84 @@ double compute_scores(const HeadView& h, const StreamOptions& o, float* out) {
                             " overflows float32 (|Q K^T x scale| > 3.4e38); use smaller values or "
                             "a smaller scale");
     return scale;
+}
+
+StreamResult compute_streaming_rows(const HeadView& h, const StreamOptions& o, int r0, int r1) {
+    detail::validate_view(h, o, kMaxStreamTokens);
+    if (r0 < 0 || r1 > h.n_q || r0 >= r1)
+        throw Error(ErrorCode::kInvalidValue, "rows", "a row range needs 0 <= r0 < r1 <= n_q");
+    HeadView rows = h;
+    rows.n_q = r1 - r0;
+    if (h.mode == Mode::qkv)
+        rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
+    else
+        rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
+    StreamOptions ro = o;
+    ro.mask.row_offset = o.mask.row_offset + r0;  // masks stay at absolute positions
+    if (!o.mask.allow.empty())
+        ro.mask.allow.assign(o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r0) * h.n_k,
+                             o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
+    StreamResult r = detail::run_pipeline(rows, ro, nullptr, h.n_q, r0);
+    r.first_row = r0;
+    return r;
+}
+
+StreamResult merge_streaming_rows(const std::vector<StreamResult>& parts, const StreamOptions& o) {
+    if (parts.empty()) throw Error(ErrorCode::kInvalidValue, "parts", "nothing to merge");
+    StreamResult m;
+    const StreamResult& p0 = parts.front();
+    m.n_k = p0.n_k;
+    m.d_v = p0.d_v;
+    m.scale = p0.scale;
+    int next = 0;
+    for (const StreamResult& p : parts) {
+        if (p.first_row != next || p.n_k != m.n_k || p.d_v != m.d_v || p.overview.rows != p0.overview.rows ||
+            p.overview.cols != p0.overview.cols)
+            throw Error(ErrorCode::kInvalidValue, "parts",
+                        "the parts must be consecutive row ranges of one head, in order, from row 0");
+        next += p.n_q;
+    }
+    m.n_q = next;
+    m.rows.reserve(static_cast<std::size_t>(next));
+    m.output = Matrix(next, m.d_v);
+    for (const StreamResult& p : parts) {
+        m.rows.insert(m.rows.end(), p.rows.begin(), p.rows.end());
+        std::copy(p.output.data.begin(), p.output.data.end(), m.output.row(p.first_row));
+        m.scratch_bytes = std::max(m.scratch_bytes, p.scratch_bytes);
+    }
+    // Overview cells: max pooling keeps the largest of the parts' cells, mean pooling weighs each
+    // part's mean by the queries it pooled into the cell's row; NaN (nothing visible) only where
+    // every part has NaN.
+    const int ov_r = p0.overview.rows, ov_c = p0.overview.cols;
+    m.overview = Matrix(ov_r, ov_c);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int cr = 0; cr < ov_r; ++cr) {
+        std::vector<double> acc(static_cast<std::size_t>(ov_c), 0.0), weight(static_cast<std::size_t>(ov_c), 0.0);
+        std::vector<std::uint8_t> seen(static_cast<std::size_t>(ov_c), 0);
+        for (const StreamResult& p : parts) {
+            int in_cell = 0;  // queries of p pooled into overview row cr
+            for (int t = p.first_row; t < p.first_row + p.n_q; ++t)
+                in_cell += static_cast<int>(static_cast<long long>(t) * ov_r / next) == cr;
+            if (!in_cell) continue;
+            for (int c = 0; c < ov_c; ++c) {
+                const float v = p.overview(cr, c);
+                const std::size_t k = static_cast<std::size_t>(c);
+                if (o.pool == Pool::mean) {
+                    weight[k] += in_cell;
+                    if (!std::isnan(v)) acc[k] += static_cast<double>(v) * in_cell;
+                } else if (!std::isnan(v)) {
+                    acc[k] = seen[k] ? std::max(acc[k], static_cast<double>(v)) : v;
+                }
+                seen[k] |= !std::isnan(v);
+            }
+        }
+        for (int c = 0; c < ov_c; ++c) {
+            const std::size_t k = static_cast<std::size_t>(c);
+            m.overview(cr, c) = !seen[k] ? nan : static_cast<float>(o.pool == Pool::mean ? acc[k] / weight[k] : acc[k]);
+        }
+    }
+    m.summary = detail::summarise(m.rows);
+    return m;
 }
 
 Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1) {

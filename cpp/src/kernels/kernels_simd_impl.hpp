@@ -472,6 +472,42 @@ int compact_between(const float* a, int n, float lo, float hi, float* buf) {
     return c;
 }
 
+/// One more look for v* in the bracket (tl, th) of a[0..n): count and mass of a >= th, the
+/// weights inside compacted into buf (returns how many).
+template <class A>
+int bracket_pass(const float* a, int n, float tl, float th, float* buf, double& mass_hi, int& count_hi) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    const B vth(th), vtl(tl), one(1.0f);
+    B ch(0.0f);
+    typename O::D hlo = O::dzero(), hhi = O::dzero();
+    int nc = 0, j = 0;
+    for (; j + W <= n; j += W) {
+        const B x = B::load_unaligned(a + j);
+        const B hi = O::ge(x, vth);
+        O::widen_add(O::and_mask(x, hi), hlo, hhi);
+        ch += O::and_mask(one, hi);
+        int bin = O::movemask(O::andnot(O::gt(x, vtl), hi));
+        while (bin) {
+            const int i = __builtin_ctz(static_cast<unsigned>(bin));
+            buf[nc++] = a[j + i];
+            bin &= bin - 1;
+        }
+    }
+    mass_hi = O::dsum(hlo, hhi);
+    count_hi = static_cast<int>(lanes_sum<A>(ch));
+    for (; j < n; ++j) {
+        if (a[j] >= th) {
+            mass_hi += a[j];
+            ++count_hi;
+        } else if (a[j] > tl) {
+            buf[nc++] = a[j];
+        }
+    }
+    return nc;
+}
+
 /// Pass 3 with every selection metric: a[0..n) *= inv (inv = 1/Z), and in the same pass the row sum, the top-k mass (k
 /// <= kTopKFast) and the (1-delta) support's bracket: the count and mass of the weights at or above the bracket and the
 /// weights inside it, compacted. The support is then exact: an exact selection (detail::support_select) among the
@@ -562,27 +598,43 @@ void scale_select(float* a, int n, float inv, int count, const RowParams& rp, Ro
     if (in_bracket) {  // v* is in the bracket
         t = detail::support_select(buf, nc, need - mass_hi, last);
         base = count_hi;
-        hint.width = hint.width * 0.95f > 1.1f ? hint.width * 0.95f : 1.1f;
+        hint.width = hint.width * 0.9f > 1.02f ? hint.width * 0.9f : 1.02f;
+    }
+    if (t < 0 && !in_bracket && hint.ratio > 0.0f) {
+        // A miss: look again on v*'s side in brackets 4 times wider each time (rows of one head
+        // drift slowly), at most 4 more passes.
+        float lo_b = tl, hi_b = th;
+        const bool up = mass_hi >= need;
+        for (int tries = 0; tries < 4 && t < 0; ++tries) {
+            if (up) {
+                lo_b = std::nextafter(hi_b, 0.0f);  // a > lo_b: a >= the old th
+                hi_b = hi_b * 16.0f;
+            } else {
+                hi_b = std::nextafter(lo_b, kInf);
+                lo_b = lo_b / 16.0f;
+            }
+            double mh = 0.0;
+            int chi = 0;
+            nc = bracket_pass<A>(a, n, lo_b, hi_b, buf, mh, chi);
+            double mi = 0.0;
+            for (int i = 0; i < nc; ++i) mi += buf[i];
+            if (mh < need && mh + mi >= need) {
+                t = detail::support_select(buf, nc, need - mh, last);
+                base = chi;
+            } else if (up ? mh < need : mh + mi >= need) {
+                break;  // overshot (cannot happen with exact sums; rounding): the full search
+            }
+        }
+        hint.width = hint.width * 1.5f < 1024.0f ? hint.width * 1.5f : 1024.0f;
     }
     if (t < 0) {
-        // A miss: the weights on v*'s side of the bracket are the candidates. Above it, the
-        // count_hi weights a >= th. Below it, v* <= tl and v* >= delta * sum / |Omega_t| (fewer,
-        // larger keys could not leave a mass <= delta * sum out), so the weights in
-        // (that bound, tl] are the candidates and everything above tl is in.
-        if (mass_hi >= need) {
-            nc = compact_between<A>(a, n, std::nextafter(th, 0.0f), kInf, buf);
-            t = detail::support_select(buf, nc, need, last);
-            base = 0;
-        } else {
-            const float lo = static_cast<float>(rp.delta * row_sum / count * (1.0 - 1e-6));
-            const double above = mass_hi + mass_in;
-            // (in_bracket: the bracket's own sums said yes and its selection fell short by a
-            // rounding: take every candidate above the bound instead.)
-            base = in_bracket ? 0 : count_hi + nc;
-            nc = compact_between<A>(a, n, lo, in_bracket ? kInf : std::nextafter(tl, kInf), buf);
-            t = detail::support_select(buf, nc, in_bracket ? need : need - above, last);
-        }
-        if (hint.ratio > 0.0f) hint.width = hint.width * 1.5f < 1024.0f ? hint.width * 1.5f : 1024.0f;
+        // Still not found (no hint yet, or a rounding at the bracket's edge): every weight above
+        // the bound v* >= delta * sum / |Omega_t| is a candidate (fewer, larger keys could not
+        // leave a mass <= delta * sum out).
+        const float lo = static_cast<float>(rp.delta * row_sum / count * (1.0 - 1e-6));
+        nc = compact_between<A>(a, n, lo, kInf, buf);
+        t = detail::support_select(buf, nc, need, last);
+        base = 0;
     }
     if (t < 0) {  // never reached (rounding, delta = 0): every visible key, as the reference
         m.support = count;
