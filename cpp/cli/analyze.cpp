@@ -1,6 +1,7 @@
 // `attn analyze` (analyze.hpp): reads heads one at a time from a source (sources.hpp), checks and
-// analyses each with the same core functions the page calls (analysis.hpp), and prints each
-// head's result as soon as it is computed, so memory stays at one head whatever the file size.
+// analyses each with the same core functions the page calls (analysis.hpp) on --threads workers,
+// and prints each head's result in head order as soon as it and those before it are computed, so
+// memory stays at a few heads (2 per thread) whatever the file size.
 #include "analyze.hpp"
 
 #include <algorithm>
