@@ -283,13 +283,14 @@ export class Core {
   }
 
   /**
-   * computeHead for query rows [r0, r1) of the head only (masks keep the absolute row index), so
-   * workers can split a long head's rows: the result's nQ is r1 - r0 and its rows, output and
-   * overview cover those rows. Same spec as computeHead.
+   * computeHead for query rows [r0, r1) of the head only (stream.hpp compute_streaming_rows), so
+   * workers can split a long head's rows; the parts of consecutive ranges from row 0 merge into
+   * computeHead's result with mergeHeadRows(spec, parts). Same spec as computeHead; the result
+   * also has firstRow = r0.
    * @throws {AttentionError} invalid_value when not 0 <= r0 < r1 <= nQ
    */
-  computeRows(spec, r0, r1) {
-    return throwIfError(this.mod.computeRows(spec, r0, r1));
+  computeHeadRows(spec, r0, r1) {
+    return throwIfError(this.mod.computeHeadRows(spec, r0, r1));
   }
 
   /**

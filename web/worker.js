@@ -8,7 +8,7 @@
 //                   -> {type: 'result', id, results: {head, tile, rowWeights}}
 //               {type: 'rows', id, key, tensors?, spec, r0, r1}
 //                   -> {type: 'result', id, results: {head}}: query rows [r0, r1) of the head
-//                   only (core.computeRows), so several workers can share a long head's rows
+//                   only (core.computeHeadRows), so several workers can share a long head's rows
 // Errors come back as {type: 'error', id, error: {name, code, field, message}}.
 import { loadCore } from './core.js';
 
@@ -93,7 +93,7 @@ self.onmessage = async (ev) => {
       if (msg.tensors) upload(msg.key, msg.tensors);
       if (!loaded || loaded.key !== msg.key) throw new Error(`no tensors loaded for ${msg.key}`);
       // The spec as given: a long head's scores are not cached (runnable() would compute all rows).
-      const head = core.computeRows({ ...msg.spec, ...loaded.ptrs }, msg.r0, msg.r1);
+      const head = core.computeHeadRows({ ...msg.spec, ...loaded.ptrs }, msg.r0, msg.r1);
       const transfer = [head.output.buffer, head.overview.buffer, ...Object.values(head.rows).map((a) => a.buffer)];
       self.postMessage({ type: 'result', id: msg.id, results: { head } }, transfer);
     } else if (msg.type === 'head') {

@@ -218,6 +218,15 @@ export const RATIOS = [
     den: ['tfjs-wasm', 'softmax'],
     target: 1.0,
   },
+  // Issue 16: every row metric (attn_bench's row_metrics: softmax_row with top-k, sink, row sum,
+  // support) at <= 1.5x the fused kernel's time, i.e. >= 1 / 1.5 of its speed, on the same rows.
+  ...['sse4.1', 'avx2'].map((set) => ({
+    id: `native_${set}_row_metrics_vs_fused`,
+    label: `native ${set}: all row metrics / fused softmax+entropy (speed)`,
+    num: [`native-${set}`, 'row_metrics'],
+    den: [`native-${set}`, 'softmax_entropy'],
+    target: 0.67, // 1 / 1.5, rounded up
+  })),
   // Context, no target.
   {
     id: 'simd_vs_scalar_wasm_softmax',

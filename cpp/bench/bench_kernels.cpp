@@ -4,7 +4,12 @@
 // (median of the runs; runs of the variants interleaved, so that machine noise hits all alike).
 //
 //   attn_bench [--json FILE] [--sizes 256,1024,4096] [--runs 7] [--min-ms 100]
-//              [--variants scalar,sse4.1,avx2] [--kernels softmax_entropy,softmax]
+//              [--variants scalar,sse4.1,avx2] [--kernels softmax_entropy,softmax,row_metrics]
+//
+// row_metrics is the set's softmax_row (kernels.hpp) on the same rows, every key visible, with the
+// row defaults (top-k 2, one sink key, delta 0.1): the weights plus every row metric (entropy,
+// N_eff, top-k mass, sink mass, row sum, (1-delta) support). Its "x fused" column is its time over
+// softmax_entropy's time for the same set and n (the issue-16 target: at most 1.5).
 //
 // JSON: {machine: {cpu, cores}, config: {...}, results: [{variant, n, kernel, melems_per_s, runs,
 // max_abs_err_weights, max_abs_err_entropy}]}; the errors are against a double-precision softmax.
@@ -35,7 +40,7 @@ struct Options {
     int runs = 7;
     double min_ms = 100.0;
     std::vector<std::string> variants;  // empty: all available
-    std::vector<std::string> kernels{"softmax_entropy", "softmax"};
+    std::vector<std::string> kernels{"softmax_entropy", "softmax", "row_metrics"};
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -60,7 +65,7 @@ struct Result {
 [[noreturn]] void usage(const char* msg) {
     std::cerr << "attn_bench: " << msg
               << "\nusage: attn_bench [--json FILE] [--sizes 256,1024,4096] [--runs N>=5] "
-                 "[--min-ms MS] [--variants scalar,sse4.1,avx2] [--kernels softmax_entropy,softmax]\n";
+                 "[--min-ms MS] [--variants scalar,sse4.1,avx2] [--kernels softmax_entropy,softmax,row_metrics]\n";
     std::exit(2);
 }
 
@@ -82,7 +87,8 @@ Options parse(int argc, char** argv) {
         } else if (a == "--kernels") {
             o.kernels = split(next());
             for (const std::string& k : o.kernels)
-                if (k != "softmax_entropy" && k != "softmax") usage(("unknown kernel " + k).c_str());
+                if (k != "softmax_entropy" && k != "softmax" && k != "row_metrics")
+                    usage(("unknown kernel " + k).c_str());
         } else if (a == "--runs") {
             o.runs = std::stoi(next());
             if (o.runs < 5) usage("--runs must be >= 5");
@@ -149,13 +155,20 @@ void check(const std::vector<float>& in, const std::vector<float>& out, const st
 int main(int argc, char** argv) {
     const Options opt = parse(argc, argv);
     const std::vector<const RowBench*> sets = attn::kernels::bench_available();
-    const char* kernels[] = {"softmax_entropy", "softmax"};
+    const char* kernels[] = {"softmax_entropy", "softmax", "row_metrics"};
+    auto set_of = [](const RowBench* b) -> const attn::kernels::KernelSet* {
+        for (const attn::kernels::KernelSet* s : attn::kernels::available())
+            if (attn::kernels::bench_for(*s) == b) return s;
+        return nullptr;
+    };
     std::vector<Result> results;
 
     for (int n : opt.sizes) {
         if (n <= 0) usage("sizes must be > 0");
         const std::size_t elems = static_cast<std::size_t>(n) * n;
         std::vector<float> in(elems), out(elems), ent(static_cast<std::size_t>(n));
+        const std::vector<std::uint8_t> visible(static_cast<std::size_t>(n), 1);
+        std::vector<attn::RowMetrics> metrics(static_cast<std::size_t>(n));
         std::mt19937 rng(1234u + static_cast<unsigned>(n));
         std::normal_distribution<float> dist(0.0f, 3.0f);
         for (float& x : in) x = dist(rng);
@@ -169,7 +182,8 @@ int main(int argc, char** argv) {
         };
         std::vector<Job> jobs;
         for (const RowBench* set : sets)
-            for (int k = 0; k < 2; ++k) {
+            for (int k = 0; k < 3; ++k) {
+                if (k == 2 && !set_of(set)) continue;
                 if (!opt.variants.empty() && !contains(opt.variants, set->name)) continue;
                 if (!contains(opt.kernels, kernels[k])) continue;
                 Job job{set, k, 1, {}};
@@ -179,14 +193,24 @@ int main(int argc, char** argv) {
                 jobs.push_back(job);
             }
         auto run_once = [&](const Job& job) {
-            if (job.kernel == 0)
+            if (job.kernel == 0) {
                 job.set->softmax_entropy(in.data(), out.data(), ent.data(), n, n, 1.0f);
-            else
+            } else if (job.kernel == 1) {
                 job.set->softmax(in.data(), out.data(), n, n, 1.0f);
+            } else {
+                const attn::kernels::KernelSet* ks = set_of(job.set);
+                const attn::kernels::RowParams rp;  // the row defaults, tau 1
+                for (int r = 0; r < n; ++r) {
+                    const std::size_t at = static_cast<std::size_t>(r) * n;
+                    ks->softmax_row(in.data() + at, visible.data(), n, rp, out.data() + at,
+                                    metrics[static_cast<std::size_t>(r)]);
+                    ent[static_cast<std::size_t>(r)] = static_cast<float>(metrics[static_cast<std::size_t>(r)].entropy);
+                }
+            }
         };
         for (Job& job : jobs) {
             run_once(job);
-            check(in, out, ent, n, job.kernel == 0, job.res.err_w, job.res.err_h);
+            check(in, out, ent, n, job.kernel != 1, job.res.err_w, job.res.err_h);
             const auto t0 = Clock::now();
             run_once(job);
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -203,18 +227,22 @@ int main(int argc, char** argv) {
     }
 
     // Table: M elements / s and the ratio to the scalar set of the same n and kernel.
-    std::printf("%-6s %-16s %-10s %12s %8s %10s %10s\n", "n", "kernel", "variant", "Melem/s", "x scalar", "max|dw|",
-                "max|dH|");
+    std::printf("%-6s %-16s %-12s %12s %8s %8s %10s %10s\n", "n", "kernel", "variant", "Melem/s", "x scalar", "x fused",
+                "max|dw|", "max|dH|");
     for (const Result& r : results) {
         double base = 0.0;
         for (const Result& b : results)
             if (b.variant == "scalar" && b.n == r.n && b.kernel == r.kernel) base = median(b.runs);
         const double m = median(r.runs);
-        char dh[32] = "-", ratio[32] = "-";
+        char dh[32] = "-", ratio[32] = "-", fused[32] = "-";
+        if (r.kernel == "row_metrics")
+            for (const Result& b : results)
+                if (b.variant == r.variant && b.n == r.n && b.kernel == "softmax_entropy")
+                    std::snprintf(fused, sizeof fused, "%.2f", median(b.runs) / m);
         if (r.kernel != "softmax") std::snprintf(dh, sizeof dh, "%.2e", r.err_h);
         if (base > 0) std::snprintf(ratio, sizeof ratio, "%.2f", m / base);
-        std::printf("%-6d %-16s %-10s %12.1f %8s %10.2e %10s\n", r.n, r.kernel.c_str(), r.variant.c_str(), m, ratio,
-                    r.err_w, dh);
+        std::printf("%-6d %-16s %-12s %12.1f %8s %8s %10.2e %10s\n", r.n, r.kernel.c_str(), r.variant.c_str(), m, ratio,
+                    fused, r.err_w, dh);
     }
 
     if (!opt.json.empty()) {

@@ -5,14 +5,16 @@
 //   validateState(stateJson) -> normalised state     the schema's one implementation (state_schema.hpp)
 //   schema() -> the schema's constants JSON          limits, modes, lab views, lesson, row defaults
 //   computeHead(spec) / computeTile(spec, ...)       large heads whose tensors the caller placed
-//   computeRows(spec, r0, r1)                        in the WASM heap once (byte offsets in spec);
-//                                                    computeRows: rows [r0, r1) only (workers)
+//                                                    in the WASM heap once (byte offsets in spec)
+//   computeHeadRows(spec, r0, r1) / mergeHeadRows(spec, parts) / headRowSplit(nQ, parts, causal)
+//                                                    one long head split over workers by rows
 // No C++ exception crosses into JavaScript: errors come back as {error: {code, field, message}}
 // (web/core.js turns them into AttentionError). Results are copied out of the heap (.slice()), so
 // a later memory growth cannot detach them.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -133,30 +135,111 @@ val compute_head(const val& spec) {
     }
 }
 
-/// computeRows(spec, r0, r1): computeHead's result for query rows [r0, r1) of the head alone
-/// (the masks keep the absolute row index, as compute_tile does), so workers can share a long
-/// head's rows; nQ in the result is r1 - r0, the overview covers those rows only.
-val compute_rows(const val& spec, int r0, int r1) {
+/// A StreamResult as the page receives it (computeHead, computeHeadRows, mergeHeadRows).
+val stream_result_val(const attn::StreamResult& r) {
+    val out = val::object();
+    out.set("firstRow", r.first_row);
+    out.set("nQ", r.n_q);
+    out.set("nK", r.n_k);
+    out.set("dV", r.d_v);
+    out.set("scale", r.scale);
+    out.set("rows", attn::bind::rows_val(r.rows));
+    out.set("summary", attn::bind::summary_val(r.summary));
+    out.set("output", copy_out(r.output.data.data(), r.output.data.size()));
+    out.set("overview", copy_out(r.overview.data.data(), r.overview.data.size()));
+    out.set("overviewRows", r.overview.rows);
+    out.set("overviewCols", r.overview.cols);
+    out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+    return out;
+}
+
+/// computeHeadRows(spec, r0, r1): rows [r0, r1) of the head of `spec` (stream.hpp
+/// compute_streaming_rows), for a worker that computes part of one long head; firstRow = r0.
+val compute_head_rows(const val& spec, int r0, int r1) {
     try {
         attn::HeadView h;
         attn::StreamOptions o;
         read_spec(spec, h, o);
-        if (r0 < 0 || r1 > h.n_q || r0 >= r1)
-            throw attn::Error(attn::ErrorCode::kInvalidValue, "rows", "rows need 0 <= r0 < r1 <= n_q");
-        attn::HeadView rows = h;
-        rows.n_q = r1 - r0;
-        if (h.mode == attn::Mode::qkv)
-            rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
-        else
-            rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
-        o.mask.row_offset += r0;
-        if (!o.mask.allow.empty())
-            o.mask.allow.assign(o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r0) * h.n_k,
-                                o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
-        return head_val(attn::compute_streaming(rows, o));
+        return stream_result_val(attn::compute_streaming_rows(h, o, r0, r1));
     } catch (const attn::Error& e) {
         return error_val(e);
     }
+}
+
+/// mergeHeadRows(spec, parts): the computeHeadRows results of consecutive ranges from row 0, in
+/// order, merged into computeHead(spec)'s result (stream.hpp merge_streaming_rows). Only the
+/// spec's options are read (pool), not its tensors.
+val merge_head_rows(const val& spec, const val& parts) {
+    try {
+        attn::StreamOptions o;
+        o.pool = get<std::string>(spec, "pool", "max") == "mean" ? attn::Pool::mean : attn::Pool::max;
+        using emscripten::convertJSArrayToNumberVector;
+        std::vector<attn::StreamResult> rs;
+        for (int i = 0, n = parts["length"].as<int>(); i < n; ++i) {
+            const val p = parts[i];
+            attn::StreamResult r;
+            r.first_row = p["firstRow"].as<int>();
+            r.n_q = p["nQ"].as<int>();
+            r.n_k = p["nK"].as<int>();
+            r.d_v = p["dV"].as<int>();
+            r.scale = p["scale"].as<double>();
+            r.scratch_bytes = static_cast<std::size_t>(p["scratchBytes"].as<double>());
+            const val rows = p["rows"];
+            const auto entropy = convertJSArrayToNumberVector<double>(rows["entropy"]);
+            const auto norm = convertJSArrayToNumberVector<double>(rows["normalizedEntropy"]);
+            const auto neff = convertJSArrayToNumberVector<double>(rows["nEff"]);
+            const auto topk = convertJSArrayToNumberVector<double>(rows["topKMass"]);
+            const auto sink = convertJSArrayToNumberVector<double>(rows["sinkMass"]);
+            const auto rowsum = convertJSArrayToNumberVector<double>(rows["rowSum"]);
+            const auto visible = convertJSArrayToNumberVector<int>(rows["visible"]);
+            const auto support = convertJSArrayToNumberVector<int>(rows["support"]);
+            const auto empty = convertJSArrayToNumberVector<int>(rows["empty"]);
+            if (entropy.size() != static_cast<std::size_t>(r.n_q))
+                throw attn::Error(attn::ErrorCode::kInvalidValue, "parts", "a part's rows do not match its nQ");
+            r.rows.resize(entropy.size());
+            for (std::size_t t = 0; t < entropy.size(); ++t) {
+                attn::RowMetrics& m = r.rows[t];
+                m.entropy = entropy[t];
+                m.normalized_entropy = norm[t];
+                m.n_eff = neff[t];
+                m.top_k_mass = topk[t];
+                m.sink_mass = sink[t];
+                m.row_sum = rowsum[t];
+                m.visible = visible[t];
+                m.support = support[t];
+                m.empty = empty[t] != 0;
+            }
+            r.output = attn::Matrix(r.n_q, r.d_v);
+            r.output.data = convertJSArrayToNumberVector<float>(p["output"]);
+            r.overview = attn::Matrix(p["overviewRows"].as<int>(), p["overviewCols"].as<int>());
+            r.overview.data = convertJSArrayToNumberVector<float>(p["overview"]);
+            if (r.output.data.size() != static_cast<std::size_t>(r.n_q) * r.d_v ||
+                r.overview.data.size() != static_cast<std::size_t>(r.overview.rows) * r.overview.cols)
+                throw attn::Error(attn::ErrorCode::kInvalidValue, "parts", "a part's arrays do not match its sizes");
+            rs.push_back(std::move(r));
+        }
+        return stream_result_val(attn::merge_streaming_rows(rs, o));
+    } catch (const attn::Error& e) {
+        return error_val(e);
+    }
+}
+
+/// headRowSplit(nQ, parts, causal): parts + 1 row bounds 0 = b_0 < ... < b_parts = nQ (fewer parts
+/// when nQ < parts) giving each range about the same work: a causal row t sees t + 1 keys, so the
+/// bounds are nQ sqrt(i / parts); otherwise nQ i / parts.
+val head_row_split(int n_q, int parts, bool causal) {
+    val out = val::array();
+    if (n_q < 1 || parts < 1) return out;
+    int prev = 0;
+    out.call<void>("push", 0);
+    for (int i = 1; i <= parts; ++i) {
+        const double f = static_cast<double>(i) / parts;
+        int b = i == parts ? n_q : static_cast<int>(std::lround(n_q * (causal ? std::sqrt(f) : f)));
+        if (b <= prev) continue;
+        out.call<void>("push", b);
+        prev = b;
+    }
+    return out;
 }
 
 val compute_tile(const val& spec, int r0, int r1, int c0, int c1) {
@@ -237,8 +320,10 @@ std::string active_kernels() {
 EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("computeState", &state_call<&attn::compute_state_json>);
     emscripten::function("computeHead", &compute_head);
-    emscripten::function("computeRows", &compute_rows);
     emscripten::function("computeTile", &compute_tile);
+    emscripten::function("computeHeadRows", &compute_head_rows);
+    emscripten::function("mergeHeadRows", &merge_head_rows);
+    emscripten::function("headRowSplit", &head_row_split);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
     emscripten::function("computeLab", &state_call<&attn::lab_state_json>);

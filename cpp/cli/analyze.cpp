@@ -1,18 +1,25 @@
 // `attn analyze` (analyze.hpp): reads heads one at a time from a source (sources.hpp), checks and
-// analyses each with the same core functions the page calls (analysis.hpp), and prints each
-// head's result as soon as it is computed, so memory stays at one head whatever the file size.
+// analyses each with the same core functions the page calls (analysis.hpp) on --threads workers,
+// and prints each head's result in head order as soon as it and those before it are computed, so
+// memory stays at a few heads (2 per thread) whatever the file size.
 #include "analyze.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/resource.h>
+#include <thread>
 #include <vector>
 
 #include "attn/analysis.hpp"
@@ -25,8 +32,8 @@ namespace attn::cli {
 const char* const kAnalyzeUsage =
     "usage: attn analyze FILE [--tokens F] [--key-tokens F] [--format json|csv] [--rows]\n"
     "                    [--layers LIST] [--heads LIST] [--array NAME]\n"
-    "                    [--read auto|weights|logits] [--causal] [--top-k K] [--stats]\n"
-    "                    [--layer-numbers LIST]\n"
+    "                    [--read auto|weights|logits] [--causal] [--top-k K] [--threads N]\n"
+    "                    [--stats] [--layer-numbers LIST]\n"
     "  Checks and analyses every head of an attention file (docs/import.md) and prints, per\n"
     "  head, its verdict, summary metrics (entropy in nats, N_eff, top-k mass, sink mass) and\n"
     "  pattern label, as one JSON document (default) or CSV (one line per head).\n"
@@ -51,6 +58,8 @@ const char* const kAnalyzeUsage =
     "                above the diagonal are causal (|Omega_t| = t + 1, a float16 weight of 0\n"
     "                stays a visible key); when most are, the others are flagged\n"
     "  --top-k K     k of the top-k mass (default 2)\n"
+    "  --threads N   heads analysed in parallel (default: every hardware thread); the output is\n"
+    "                byte-identical for every N; memory: one head per thread\n"
     "  --stats       print the peak resident memory and the time to stderr\n"
     "  Exit status: 0 ok, 2 bad input (or a head holding NaN/Inf: the document is still\n"
     "  complete), 3 values that are not probabilities (rerun with --read logits), 64 usage.\n"
@@ -69,6 +78,7 @@ struct Options {
     std::string read = "auto";
     bool rows = false, causal = false, stats = false;
     int top_k = 2;
+    int threads = 0;  ///< 0: every hardware thread
 };
 
 Options parse_options(int argc, char** argv) {
@@ -117,6 +127,13 @@ Options parse_options(int argc, char** argv) {
             if (r.ec != std::errc() || r.ptr != v.data() + v.size() || k < 1)
                 throw UsageError("--top-k " + v + ": expected a whole number >= 1");
             o.top_k = k;
+        } else if (arg == "--threads") {
+            const std::string v = take();
+            int t = 0;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), t);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || t < 1 || t > 1024)
+                throw UsageError("--threads " + v + ": expected a whole number from 1 to 1024");
+            o.threads = t;
         } else if (arg == "--rows")
             o.rows = flag();
         else if (arg == "--causal")
@@ -481,72 +498,178 @@ int analyze(const Options& o) {
     }
 
     Gathered sums, refused, broken;
-    // What each head says of the file's structure (summarize_structure at the end).
+    // What each head says of the file's structure (summarize_structure at the end, in file order).
     std::vector<StructureHead> structure_heads;
     std::string first_invalid, first_refused;
-    bool first_head = true;
-    int done = 0;
-    for (int layer_index : layers) {
-        const int layer = numbers[static_cast<std::size_t>(layer_index)];
-        for (int head : heads) {
-            const int index = layer_index * L.heads + head;
-            HeadAnalysis a;
-            if (first_head) {
-                a = std::move(first);
-            } else {
-                src->read_head(index, values);
-                a = analyze_head(values.data(), L.n_q, L.n_k, opts);
-            }
-            const HeadCheck& c = a.check;
-            const std::string at = where(layer, head);
-            if (a.verdict == Verdict::invalid) {
-                if (first_invalid.empty()) first_invalid = invalid_message(c, values, layer, head);
-                broken.add(at);
-            } else if (!a.computed) {
-                if (first_refused.empty()) first_refused = not_probabilities_message(c, values, layer, head);
-                refused.add(at);
-            }
-            if (a.verdict == Verdict::probabilities_warn && opts.reading == Reading::weights)
-                sums.add(at + " (" + fmt("%.2g", c.max_row_sum_error) + ", query " + std::to_string(c.worst_row) + ")");
-            structure_heads.push_back(StructureHead{layer, head, a.computed, a.causal_structure, a.above_diagonal_mass,
-                                                    c.rows_above_diagonal, c.first_row_above_diagonal,
-                                                    c.max_above_diagonal});
+    const std::vector<std::string>* head_labels = &info.head_labels;
 
-            if (!csv) {
-                const std::string label =
-                    static_cast<std::size_t>(head) < info.head_labels.size() ? info.head_labels[head] : std::string();
-                out((first_head ? "" : ",\n") + dump(head_json(a, layer, layer_index, head, label, o.rows)));
-            } else if (!o.rows) {
-                const HeadSummary& s = a.summary;
-                std::string line =
-                    std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
-                if (a.computed) {
-                    line += std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," +
-                            csv_num(s.mean_entropy) + "," + csv_num(s.mean_normalized_entropy) + "," +
-                            csv_num(s.mean_n_eff) + "," + csv_num(s.mean_top_k_mass) + "," + csv_num(s.mean_sink_mass) +
-                            "," + to_string(a.pattern.kind) + "," + csv_num(a.pattern.confidence) + "," +
-                            std::to_string(a.pattern.parameter) + "," + csv_num(a.above_diagonal_mass) + "," +
-                            (a.causal_structure ? "true" : "false") + "," + csv_num(a.field.previous_token) + "," +
-                            csv_num(a.field.duplicate_token) + "," + csv_num(a.field.induction);
-                } else {
-                    line += std::to_string(L.n_q) + ",,,,,,,,,,,,,,";
-                }
-                out(line + "\n");
-            } else if (a.computed) {
-                std::string lines;
-                for (std::size_t t = 0; t < a.rows.size(); ++t) {
-                    const RowMetrics& r = a.rows[t];
-                    lines += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
-                             csv_field(t < queries.size() ? queries[t] : std::string()) + "," + csv_num(r.entropy) +
-                             "," + csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) + "," +
-                             csv_num(r.top_k_mass) + "," + csv_num(r.sink_mass) + "," + std::to_string(r.support) +
-                             "," + std::to_string(r.visible) + "," + (r.empty ? "true" : "false") + "\n";
-                }
-                out(lines);
+    // One head's part of the output and of the warnings, computed from its values alone (so any
+    // thread may compute it), then emitted in head order by the main thread.
+    struct HeadOut {
+        std::string text;  ///< JSON object (without the separator) or CSV lines
+        std::string at, invalid, refused, sums;
+        StructureHead structure;
+    };
+    const auto process = [&](int layer_index, int head, const std::vector<float>& v, const HeadAnalysis& a) {
+        HeadOut h;
+        const int layer = numbers[static_cast<std::size_t>(layer_index)];
+        const HeadCheck& c = a.check;
+        h.at = where(layer, head);
+        if (a.verdict == Verdict::invalid)
+            h.invalid = invalid_message(c, v, layer, head);
+        else if (!a.computed)
+            h.refused = not_probabilities_message(c, v, layer, head);
+        if (a.verdict == Verdict::probabilities_warn && opts.reading == Reading::weights)
+            h.sums = h.at + " (" + fmt("%.2g", c.max_row_sum_error) + ", query " + std::to_string(c.worst_row) + ")";
+        h.structure = StructureHead{layer,
+                                    head,
+                                    a.computed,
+                                    a.causal_structure,
+                                    a.above_diagonal_mass,
+                                    c.rows_above_diagonal,
+                                    c.first_row_above_diagonal,
+                                    c.max_above_diagonal};
+        if (!csv) {
+            const std::string label =
+                static_cast<std::size_t>(head) < head_labels->size() ? (*head_labels)[head] : std::string();
+            h.text = dump(head_json(a, layer, layer_index, head, label, o.rows));
+        } else if (!o.rows) {
+            const HeadSummary& s = a.summary;
+            std::string line = std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
+            if (a.computed) {
+                line += std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," + csv_num(s.mean_entropy) +
+                        "," + csv_num(s.mean_normalized_entropy) + "," + csv_num(s.mean_n_eff) + "," +
+                        csv_num(s.mean_top_k_mass) + "," + csv_num(s.mean_sink_mass) + "," + to_string(a.pattern.kind) +
+                        "," + csv_num(a.pattern.confidence) + "," + std::to_string(a.pattern.parameter) + "," +
+                        csv_num(a.above_diagonal_mass) + "," + (a.causal_structure ? "true" : "false") + "," +
+                        csv_num(a.field.previous_token) + "," + csv_num(a.field.duplicate_token) + "," +
+                        csv_num(a.field.induction);
+            } else {
+                line += std::to_string(L.n_q) + ",,,,,,,,,,,,,,";
             }
-            first_head = false;
-            ++done;
+            h.text = line + "\n";
+        } else if (a.computed) {
+            for (std::size_t t = 0; t < a.rows.size(); ++t) {
+                const RowMetrics& r = a.rows[t];
+                h.text += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
+                          csv_field(t < queries.size() ? queries[t] : std::string()) + "," + csv_num(r.entropy) + "," +
+                          csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) + "," + csv_num(r.top_k_mass) + "," +
+                          csv_num(r.sink_mass) + "," + std::to_string(r.support) + "," + std::to_string(r.visible) +
+                          "," + (r.empty ? "true" : "false") + "\n";
+            }
         }
+        return h;
+    };
+    int done = 0;
+    const auto emit = [&](const HeadOut& h) {
+        if (!h.invalid.empty()) {
+            if (first_invalid.empty()) first_invalid = h.invalid;
+            broken.add(h.at);
+        } else if (!h.refused.empty()) {
+            if (first_refused.empty()) first_refused = h.refused;
+            refused.add(h.at);
+        }
+        if (!h.sums.empty()) sums.add(h.sums);
+        structure_heads.push_back(h.structure);
+        out((!csv && done > 0 ? ",\n" : "") + h.text);
+        ++done;
+    };
+
+    std::vector<std::pair<int, int>> order;  // (layer index in the file, head) in output order
+    for (int layer_index : layers)
+        for (int head : heads) order.emplace_back(layer_index, head);
+    emit(process(layers[0], heads[0], values, first));
+    first = HeadAnalysis{};
+
+    const int threads = std::min<int>(o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency()),
+                                      static_cast<int>(order.size()) - 1);
+    if (threads <= 1) {
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const auto [layer_index, head] = order[i];
+            src->read_head(layer_index * L.heads + head, values);
+            emit(process(layer_index, head, values, analyze_head(values.data(), L.n_q, L.n_k, opts)));
+        }
+    } else {
+        // The main thread reads the heads in order (a .npz member reads only forwards) and emits
+        // the results in order; `threads` workers analyse them. At most 2 x threads heads are
+        // read and not yet emitted.
+        struct Task {
+            std::size_t seq;
+            std::vector<float> values;
+        };
+        std::mutex mu;
+        std::condition_variable cv;
+        std::deque<Task> tasks;
+        std::map<std::size_t, HeadOut> ready;
+        std::exception_ptr failure;
+        bool closing = false;
+        std::vector<std::thread> pool;
+        for (int w = 0; w < threads; ++w)
+            pool.emplace_back([&] {
+                for (;;) {
+                    Task t;
+                    {
+                        std::unique_lock<std::mutex> lock(mu);
+                        cv.wait(lock, [&] { return !tasks.empty() || closing; });
+                        if (tasks.empty()) return;
+                        t = std::move(tasks.front());
+                        tasks.pop_front();
+                    }
+                    HeadOut h;
+                    std::exception_ptr err;
+                    try {
+                        const auto [layer_index, head] = order[t.seq];
+                        h = process(layer_index, head, t.values, analyze_head(t.values.data(), L.n_q, L.n_k, opts));
+                    } catch (...) {
+                        err = std::current_exception();
+                    }
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (err && !failure) failure = err;
+                    ready.emplace(t.seq, std::move(h));
+                    cv.notify_all();
+                }
+            });
+        std::size_t next = 1;  // the next head to emit
+        const auto drain = [&](std::unique_lock<std::mutex>& lock) {
+            while (!failure && ready.count(next)) {
+                HeadOut h = std::move(ready[next]);
+                ready.erase(next++);
+                lock.unlock();
+                emit(h);
+                lock.lock();
+            }
+        };
+        try {
+            for (std::size_t i = 1; i < order.size(); ++i) {
+                std::vector<float> v;
+                src->read_head(order[i].first * L.heads + order[i].second, v);
+                std::unique_lock<std::mutex> lock(mu);
+                tasks.push_back(Task{i, std::move(v)});
+                cv.notify_all();
+                for (;;) {
+                    drain(lock);
+                    if (failure || i + 1 - next < static_cast<std::size_t>(2 * threads)) break;
+                    cv.wait(lock);
+                }
+                if (failure) break;
+            }
+            std::unique_lock<std::mutex> lock(mu);
+            while (!failure && next < order.size()) {
+                drain(lock);
+                if (next < order.size() && !failure) cv.wait(lock);
+            }
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (!failure) failure = std::current_exception();
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu);
+            closing = true;
+            tasks.clear();
+        }
+        cv.notify_all();
+        for (std::thread& t : pool) t.join();
+        if (failure) std::rethrow_exception(failure);
     }
 
     // The structure, said with why: causal when stated (--causal) or when every analysed head is

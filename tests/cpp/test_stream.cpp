@@ -278,3 +278,48 @@ TEST_CASE("mean pooling counts beyond 2^24 cells per pooled cell", "[stream][ove
     REQUIRE(s.overview.rows == 1);
     CHECK_THAT(static_cast<double>(s.overview.data[0]), Near(1.0 / n, 1e-6, 0));
 }
+
+TEST_CASE("rows computed in ranges and merged equal the whole head", "[stream][rows]") {
+    // The split a page makes over workers: consecutive row ranges, each with its own call (its
+    // own row hints), merged in order. Rows, summary and output as the whole head's; the overview
+    // cells of both poolings too, including cells whose rows two parts share.
+    std::mt19937 rng(19);
+    for (int trial = 0; trial < 24; ++trial) {
+        const auto mode = static_cast<attn::Mode>(trial % 3);
+        const int n_q = 20 + static_cast<int>(rng() % 60);
+        const int n_k = mode == attn::Mode::qkv ? 20 + static_cast<int>(rng() % 60) : n_q;
+        const attn::Problem p = random_problem(rng, mode, n_q, n_k);
+        attn::StreamOptions o = options_of(p, 8);
+        o.overview = 7;
+        o.pool = trial % 2 ? attn::Pool::mean : attn::Pool::max;
+        const attn::HeadView h = view_of(p);
+        const attn::StreamResult whole = attn::compute_streaming(h, o);
+        const int a = 1 + static_cast<int>(rng() % (n_q - 2)), b = a + 1 + static_cast<int>(rng() % (n_q - a - 1));
+        std::vector<attn::StreamResult> parts{attn::compute_streaming_rows(h, o, 0, a),
+                                              attn::compute_streaming_rows(h, o, a, b),
+                                              attn::compute_streaming_rows(h, o, b, n_q)};
+        CHECK(parts[1].first_row == a);
+        CHECK(parts[1].rows.size() == static_cast<std::size_t>(b - a));
+        const attn::StreamResult m = attn::merge_streaming_rows(parts, o);
+        INFO("trial " << trial << " split " << a << ", " << b);
+        REQUIRE(m.rows.size() == whole.rows.size());
+        for (std::size_t t = 0; t < m.rows.size(); ++t) check_same_row(m.rows[t], whole.rows[t]);
+        CHECK(m.summary.empty_rows == whole.summary.empty_rows);
+        CHECK_THAT(m.summary.mean_entropy, Near(whole.summary.mean_entropy, 1e-12, 1e-12));
+        REQUIRE(m.output.data.size() == whole.output.data.size());
+        for (std::size_t c = 0; c < m.output.data.size(); ++c)
+            CHECK_THAT(m.output.data[c], Near(whole.output.data[c], 1e-6, 1e-6));
+        REQUIRE(m.overview.data.size() == whole.overview.data.size());
+        for (std::size_t c = 0; c < m.overview.data.size(); ++c) {
+            const float x = m.overview.data[c], y = whole.overview.data[c];
+            CHECK(std::isnan(x) == std::isnan(y));
+            if (!std::isnan(y)) CHECK_THAT(x, Near(y, 1e-6, 1e-5));
+        }
+    }
+    attn::Problem p = random_problem(rng, attn::Mode::logits, 10, 10);
+    const attn::StreamOptions o = options_of(p, 4);
+    CHECK_THROWS_AS(attn::compute_streaming_rows(view_of(p), o, 4, 4), attn::Error);
+    std::vector<attn::StreamResult> gap{attn::compute_streaming_rows(view_of(p), o, 0, 3),
+                                        attn::compute_streaming_rows(view_of(p), o, 4, 10)};
+    CHECK_THROWS_AS(attn::merge_streaming_rows(gap, o), attn::Error);
+}

@@ -491,3 +491,44 @@ test('a 151 MB [12, 12, 512, 512] float32 file is analysed a head at a time', ()
     rmSync(path, { force: true });
   }
 });
+
+test('--threads 1, 2 and 3 print byte-identical JSON and CSV (warnings and a broken head included)', () => {
+  // 7 heads of 48 x 48: softmax rows of seeded logits, one head whose rows sum to 1.0005 (a
+  // warning), one holding a NaN (invalid: its message and the exit status 2 must not depend on
+  // which thread saw it first), one uniform causal head (ties in every row's support).
+  const H = 7;
+  const n = 48;
+  const values = new Float32Array(H * n * n);
+  let seed = 20261202;
+  const rand = () => {
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const uniform = uniformCausal(n);
+  for (let h = 0; h < H; h++) {
+    for (let t = 0; t < n; t++) {
+      const row = values.subarray((h * n + t) * n, (h * n + t + 1) * n);
+      if (h === 5) {
+        row.set(uniform.subarray(t * n, (t + 1) * n));
+        continue;
+      }
+      let z = 0;
+      for (let j = 0; j <= t; j++) z += row[j] = Math.exp(4 * rand());
+      for (let j = 0; j <= t; j++) row[j] /= h === 2 ? z / 1.0005 : z;
+    }
+  }
+  values[(4 * n + 7) * n + 3] = NaN;
+  const file = join(TMP, 'threads.npy');
+  writeFileSync(file, npy([H, n, n], values));
+  for (const extra of [[], ['--rows'], ['--format', 'csv'], ['--format', 'csv', '--rows', '--causal']]) {
+    const runs = [1, 2, 3].map((t) => analyze([file, '--threads', String(t), ...extra]));
+    assert.equal(runs[0].status, 2, runs[0].stderr);
+    assert.ok(runs[0].stdout.split('\n').length > 8, runs[0].stdout + runs[0].stderr);
+    for (const run of runs.slice(1)) {
+      assert.equal(run.status, runs[0].status);
+      assert.equal(run.stdout, runs[0].stdout, `stdout of ${extra.join(' ')} differs with more threads`);
+      assert.equal(run.stderr, runs[0].stderr);
+    }
+  }
+  assert.equal(analyze([file, '--threads', '0']).status, 64);
+});

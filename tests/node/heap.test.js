@@ -120,3 +120,38 @@ test('heap errors are typed AttentionErrors naming the field', () => {
     (e) => e.code === 'invalid_value',
   );
 });
+
+test('computeHeadRows over headRowSplit ranges, merged by mergeHeadRows, equal computeHead (one long head over workers)', () => {
+  // The Embind entry points a page uses to split one head's rows over workers (each worker would
+  // hold its own copy of Q and K; here one module computes every part).
+  const rand = mulberry32(16);
+  const n = 300;
+  const d = 8;
+  const q = put(Array.from({ length: n * d }, () => rand() * 4 - 2));
+  const k = put(Array.from({ length: n * d }, () => rand() * 4 - 2));
+  const v = put(Array.from({ length: n * 3 }, () => rand() * 2 - 1));
+  for (const pool of ['max', 'mean']) {
+    const spec = { mode: 'qkv', nQ: n, nK: n, dK: d, dV: 3, q, k, v, causal: true, tau: 0.7, topK: 5, overview: 32, pool };
+    const whole = core.computeHead(spec);
+    const bounds = core.mod.headRowSplit(n, 3, true);
+    assert.deepEqual(bounds, [0, 173, 245, 300]); // 300 sqrt(i / 3), rounded: equal causal work
+    const parts = [];
+    for (let i = 0; i + 1 < bounds.length; i++) parts.push(core.mod.computeHeadRows(spec, bounds[i], bounds[i + 1]));
+    assert.equal(parts[1].firstRow, 173);
+    assert.equal(parts[1].rows.entropy.length, 245 - 173);
+    const merged = core.mod.mergeHeadRows(spec, parts);
+    assert.equal(merged.error, undefined);
+    assert.deepEqual(Array.from(merged.rows.entropy), Array.from(whole.rows.entropy));
+    assert.deepEqual(Array.from(merged.rows.support), Array.from(whole.rows.support));
+    assert.deepEqual(Array.from(merged.rows.topKMass), Array.from(whole.rows.topKMass));
+    assert.equal(merged.summary.meanEntropy, whole.summary.meanEntropy);
+    for (let c = 0; c < whole.output.length; c++) assert.ok(Math.abs(merged.output[c] - whole.output[c]) < 1e-6);
+    for (let c = 0; c < whole.overview.length; c++) {
+      const [x, y] = [merged.overview[c], whole.overview[c]];
+      assert.equal(Number.isNaN(x), Number.isNaN(y));
+      if (!Number.isNaN(y)) assert.ok(Math.abs(x - y) <= 1e-6 + 1e-5 * Math.abs(y), `${pool} overview cell ${c}: ${x} vs ${y}`);
+    }
+  }
+  assert.equal(core.mod.computeHeadRows({ mode: 'qkv', nQ: n, nK: n, dK: d, q, k }, 5, 5).error.code, 'invalid_value');
+  [q, k, v].forEach((p) => core.free(p));
+});

@@ -44,6 +44,12 @@ std::vector<const KernelSet*> available();
 /// The set the pipeline uses: the best available one unless select() chose another.
 const KernelSet& active();
 
+/// Forgets what this thread's previous rows taught the row kernels (where the SIMD sets look for
+/// a row's (1-delta) support first). Results never depend on it up to ties within 1e-12 of the
+/// need; the pipeline calls it at the start of every head so that even those are decided the same
+/// whichever thread runs the head (attn analyze --threads).
+void reset_row_hints();
+
 /// Makes the set named `name` active (tests, benchmarks). Returns false if it is not available.
 bool select(const std::string& name);
 

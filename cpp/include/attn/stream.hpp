@@ -49,6 +49,7 @@ struct StreamResult {
     Matrix overview;                ///< min(overview, n_q) x min(overview, n_k) pooled weights;
                                     ///< NaN where no (query, key) of the cell is visible
     std::size_t scratch_bytes = 0;  ///< working memory used besides the inputs and outputs
+    int first_row = 0;              ///< compute_streaming_rows: the head's row of rows[0]
 };
 
 /// Computes row metrics (and output, overview) of a head block by block.
@@ -56,6 +57,23 @@ struct StreamResult {
 /// value), kBadTemperature, kInvalidValue (negative weight, bad options), kTooLarge.
 /// Sizes: n_q, n_k up to kMaxStreamTokens.
 StreamResult compute_streaming(const HeadView& h, const StreamOptions& o);
+
+/// Rows [r0, r1) of a head, exactly as compute_streaming() computes them, so that one long head
+/// can be split over workers (each with its own copy of Q, K, V): rows and output hold the r1 - r0
+/// rows (first_row = r0, n_q = r1 - r0); masks apply at absolute positions; the overview has the
+/// whole head's geometry (min(overview, n_q) rows over all n_q queries) and holds what these rows
+/// pool into it, NaN where none of them sees a key of the cell; summary over these rows. Work is
+/// proportional to the rows' visible keys (a causal row t costs t + 1 keys: split by
+/// sqrt-spaced bounds for equal work). Throws as compute_streaming(), kInvalidValue for a bad range.
+StreamResult compute_streaming_rows(const HeadView& h, const StreamOptions& o, int r0, int r1);
+
+/// The parts of compute_streaming_rows() for consecutive ranges from row 0 (in order, same head
+/// and options) merged into compute_streaming()'s result: rows and output concatenated, overview
+/// cells combined (max, or the mean weighted by the queries each part pooled into the cell),
+/// summary over all rows in row order. Equal to compute_streaming(h, o) (rows and summary
+/// exactly; overview and output to float rounding). Throws kInvalidValue if the parts do not
+/// tile [0, n_q) in order.
+StreamResult merge_streaming_rows(const std::vector<StreamResult>& parts, const StreamOptions& o);
 
 /// Full-resolution weights of query rows [r0, r1) restricted to keys [c0, c1): a zoomed tile
 /// ((r1 - r0) x (c1 - c0), at most 512 x 512). Each row is normalised over all its visible keys,

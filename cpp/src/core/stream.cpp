@@ -103,9 +103,12 @@ HeadSummary summarise(const std::vector<RowMetrics>& rows) {
     return hs;
 }
 
-StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink) {
+StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink, int head_rows,
+                          int first_row) {
     const int n_q = h.n_q, n_k = h.n_k;
+    const int all_q = head_rows > 0 ? head_rows : n_q;  // the overview's rows pool all_q queries
     const kernels::KernelSet& kern = kernels::active();
+    kernels::reset_row_hints();
     StreamResult r;
     r.n_q = n_q;
     r.n_k = n_k;
@@ -116,7 +119,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     r.rows.resize(static_cast<std::size_t>(n_q));
     r.output = Matrix(n_q, r.d_v);
 
-    const int ov_r = o.overview ? std::min(o.overview, n_q) : 0;
+    const int ov_r = o.overview ? std::min(o.overview, all_q) : 0;
     const int ov_c = o.overview ? std::min(o.overview, n_k) : 0;
     r.overview = Matrix(ov_r, ov_c);
     // Mean pooling sums and counts in double: a float count stops at 2^24 cells per pooled cell
@@ -129,15 +132,21 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
         ov_sum.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0);
     }
     if (ov_r) ov_seen.assign(static_cast<std::size_t>(ov_r) * ov_c, 0);
-    std::vector<int> col_cell(static_cast<std::size_t>(ov_c ? n_k : 0));
-    for (int j = 0; j < static_cast<int>(col_cell.size()); ++j)
-        col_cell[static_cast<std::size_t>(j)] = static_cast<int>(static_cast<long long>(j) * ov_c / n_k);
+    // Overview column c pools keys [col_start[c], col_start[c + 1]) (key j is in column j * ov_c / n_k).
+    std::vector<int> col_start(static_cast<std::size_t>(ov_c ? ov_c + 1 : 0), n_k);
+    for (int j = n_k - 1; ov_c && j >= 0; --j)
+        col_start[static_cast<std::size_t>(static_cast<long long>(j) * ov_c / n_k)] = j;
 
     const int block = std::min(o.block_rows, n_q);
     const std::size_t cells = static_cast<std::size_t>(block) * static_cast<std::size_t>(n_k);
     std::vector<float> scores(cells), weights(cells);
     std::vector<std::uint8_t> visible(cells);
-    r.scratch_bytes = cells * (2 * sizeof(float) + 1) + col_cell.size() * sizeof(int);
+    r.scratch_bytes = cells * (2 * sizeof(float) + 1) + col_start.size() * sizeof(int);
+    // Keys at or past a row's `hi` (causal, window) are never visible: the row's scores, weights
+    // and order statistics are computed over its prefix [0, hi) only (a causal head: half the
+    // work), the rest of the row is a structural 0.
+    const bool ranged = o.mask.causal || o.mask.window > 0;
+    std::vector<int> row_hi(static_cast<std::size_t>(block), n_k);
 
     const float neg_inf = -std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -145,8 +154,22 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
 
     for (int r0 = 0; r0 < n_q; r0 += block) {
         const int rows = std::min(block, n_q - r0);
-        // Stage 1: scores S (before temperature).
-        if (h.mode == Mode::qkv) {
+        // Stage 1: scores S (before temperature); row by row over the keys a row can see when the
+        // mask is a key range.
+        if (h.mode == Mode::qkv && ranged) {
+            for (int i = 0; i < rows; ++i) {
+                const int pos = r0 + i + o.mask.row_offset;
+                const int hi = std::max(0, std::min(n_k, pos + 1));
+                const int lo = o.mask.window > 0 ? std::min(hi, std::max(0, pos - o.mask.window + 1)) : 0;
+                const int sink_end = std::min(o.mask.sink_keys, lo);
+                const float* qi = h.q + static_cast<std::size_t>(r0 + i) * h.d_k;
+                float* si = scores.data() + static_cast<std::size_t>(i) * n_k;
+                if (sink_end > 0) kern.scores_qk(qi, h.k, 1, sink_end, h.d_k, static_cast<float>(r.scale), si);
+                if (hi > lo)
+                    kern.scores_qk(qi, h.k + static_cast<std::size_t>(lo) * h.d_k, 1, hi - lo, h.d_k,
+                                   static_cast<float>(r.scale), si + lo);
+            }
+        } else if (h.mode == Mode::qkv) {
             kern.scores_qk(h.q + static_cast<std::size_t>(r0) * h.d_k, h.k, rows, n_k, h.d_k,
                            static_cast<float>(r.scale), scores.data());
         }
@@ -202,42 +225,83 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                 s[j] = vis[j] ? x : nan;
             };
             for (int j = 0; j < sink_end; ++j) admit(j, true);
-            for (int j = sink_end; j < lo; ++j) {
-                vis[j] = 0;
-                s[j] = nan;
+            std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
+            std::fill(s + sink_end, s + lo, nan);
+            std::fill(vis + hi, vis + n_k, std::uint8_t{0});
+            if (per_key) {
+                for (int j = lo; j < hi; ++j) admit(j, per_key);
+            } else if (h.mode == Mode::qkv) {
+                int bad = 0;  // a score that overflowed: admit() finds it and throws
+                for (int j = lo; j < hi; ++j) {
+                    bad |= !std::isfinite(s[j]);
+                    vis[j] = 1;
+                }
+                if (bad)
+                    for (int j = lo; j < hi; ++j) admit(j, false);
+            } else if (h.mode == Mode::weights) {
+                // The common case of an imported head, in a loop of its own: S = ln a for a > 0, a
+                // zero weight is a key not visible (ln 0 = -inf, without calling log), anything
+                // else goes to admit() for its error.
+                for (int j = lo; j < hi; ++j) {
+                    const float x = g[j];
+                    if (x > 0.0f && x < std::numeric_limits<float>::infinity()) {
+                        s[j] = std::log(x);
+                        vis[j] = 1;
+                    } else if (x == 0.0f) {
+                        s[j] = nan;
+                        vis[j] = 0;
+                    } else {
+                        admit(j, false);  // throws
+                    }
+                }
+            } else {
+                for (int j = lo; j < hi; ++j) {
+                    const float x = g[j];
+                    if (std::isfinite(x)) {
+                        s[j] = x;
+                        vis[j] = 1;
+                    } else {
+                        admit(j, false);  // -inf: not visible; NaN, +inf: throws
+                    }
+                }
             }
-            for (int j = hi; j < n_k; ++j) {
-                vis[j] = 0;
-                s[j] = nan;
-            }
-            for (int j = lo; j < hi; ++j) admit(j, per_key);
-            // Stage 3: weights and row metrics.
-            kern.softmax_row(s, vis, n_k, o.row, weights.data() + static_cast<std::size_t>(i) * n_k,
-                             r.rows[static_cast<std::size_t>(t)]);
+            // Stage 3: weights and row metrics, over the prefix [0, hi) when keys past it are masked.
+            float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
+            const int len = ranged ? hi : n_k;
+            kern.softmax_row(s, vis, len, o.row, w, r.rows[static_cast<std::size_t>(t)]);
+            std::fill(w + len, w + n_k, 0.0f);
+            std::fill(s + len, s + n_k, nan);
+            row_hi[static_cast<std::size_t>(i)] = len;
         }
         // Stage 4: output O = A V for this block.
         if (r.d_v > 0) kern.weighted_sum(weights.data(), h.v, rows, n_k, h.d_v, r.output.row(r0));
         // Overview: pool the block's weights into its cells.
         if (ov_r) {
             for (int i = 0; i < rows; ++i) {
-                const int cr = static_cast<int>(static_cast<long long>(r0 + i) * ov_r / n_q);
+                const int cr = static_cast<int>(static_cast<long long>(first_row + r0 + i) * ov_r / all_q);
                 float* orow = r.overview.row(cr);
                 const float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
                 const std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
                 std::uint8_t* seen = ov_seen.data() + static_cast<std::size_t>(cr) * ov_c;
-                for (int j = 0; j < n_k; ++j) seen[col_cell[static_cast<std::size_t>(j)]] |= vis[j];
-                if (o.pool == Pool::max) {
-                    for (int j = 0; j < n_k; ++j) {
-                        float& cell = orow[col_cell[static_cast<std::size_t>(j)]];
-                        cell = std::max(cell, w[j]);
-                    }
-                } else {
-                    double* cnt = ov_count.data() + static_cast<std::size_t>(cr) * ov_c;
-                    double* sum = ov_sum.data() + static_cast<std::size_t>(cr) * ov_c;
-                    for (int j = 0; j < n_k; ++j) {
-                        const int c = col_cell[static_cast<std::size_t>(j)];
-                        sum[c] += w[j];
-                        cnt[c] += 1.0;
+                const int len = row_hi[static_cast<std::size_t>(i)];  // keys past it: weight 0, not visible
+                double* cnt = o.pool == Pool::mean ? ov_count.data() + static_cast<std::size_t>(cr) * ov_c : nullptr;
+                double* sum = o.pool == Pool::mean ? ov_sum.data() + static_cast<std::size_t>(cr) * ov_c : nullptr;
+                for (int c = 0; c < ov_c; ++c) {
+                    const int j0 = col_start[static_cast<std::size_t>(c)],
+                              j1 = col_start[static_cast<std::size_t>(c) + 1];
+                    if (cnt) cnt[c] += j1 - j0;
+                    const int e = std::min(j1, len);
+                    std::uint8_t any = 0;
+                    for (int j = j0; j < e; ++j) any |= vis[j];
+                    seen[c] |= any;
+                    if (cnt) {
+                        double acc = 0.0;
+                        for (int j = j0; j < e; ++j) acc += w[j];
+                        sum[c] += acc;
+                    } else {
+                        float mx = orow[c];
+                        for (int j = j0; j < e; ++j) mx = w[j] > mx ? w[j] : mx;
+                        orow[c] = mx;
                     }
                 }
             }
@@ -278,6 +342,84 @@ double compute_scores(const HeadView& h, const StreamOptions& o, float* out) {
                             " overflows float32 (|Q K^T x scale| > 3.4e38); use smaller values or "
                             "a smaller scale");
     return scale;
+}
+
+StreamResult compute_streaming_rows(const HeadView& h, const StreamOptions& o, int r0, int r1) {
+    detail::validate_view(h, o, kMaxStreamTokens);
+    if (r0 < 0 || r1 > h.n_q || r0 >= r1)
+        throw Error(ErrorCode::kInvalidValue, "rows", "a row range needs 0 <= r0 < r1 <= n_q");
+    HeadView rows = h;
+    rows.n_q = r1 - r0;
+    if (h.mode == Mode::qkv)
+        rows.q = h.q + static_cast<std::size_t>(r0) * h.d_k;
+    else
+        rows.given = h.given + static_cast<std::size_t>(r0) * h.n_k;
+    StreamOptions ro = o;
+    ro.mask.row_offset = o.mask.row_offset + r0;  // masks stay at absolute positions
+    if (!o.mask.allow.empty())
+        ro.mask.allow.assign(o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r0) * h.n_k,
+                             o.mask.allow.begin() + static_cast<std::ptrdiff_t>(r1) * h.n_k);
+    StreamResult r = detail::run_pipeline(rows, ro, nullptr, h.n_q, r0);
+    r.first_row = r0;
+    return r;
+}
+
+StreamResult merge_streaming_rows(const std::vector<StreamResult>& parts, const StreamOptions& o) {
+    if (parts.empty()) throw Error(ErrorCode::kInvalidValue, "parts", "nothing to merge");
+    StreamResult m;
+    const StreamResult& p0 = parts.front();
+    m.n_k = p0.n_k;
+    m.d_v = p0.d_v;
+    m.scale = p0.scale;
+    int next = 0;
+    for (const StreamResult& p : parts) {
+        if (p.first_row != next || p.n_k != m.n_k || p.d_v != m.d_v || p.overview.rows != p0.overview.rows ||
+            p.overview.cols != p0.overview.cols)
+            throw Error(ErrorCode::kInvalidValue, "parts",
+                        "the parts must be consecutive row ranges of one head, in order, from row 0");
+        next += p.n_q;
+    }
+    m.n_q = next;
+    m.rows.reserve(static_cast<std::size_t>(next));
+    m.output = Matrix(next, m.d_v);
+    for (const StreamResult& p : parts) {
+        m.rows.insert(m.rows.end(), p.rows.begin(), p.rows.end());
+        std::copy(p.output.data.begin(), p.output.data.end(), m.output.row(p.first_row));
+        m.scratch_bytes = std::max(m.scratch_bytes, p.scratch_bytes);
+    }
+    // Overview cells: max pooling keeps the largest of the parts' cells, mean pooling weighs each
+    // part's mean by the queries it pooled into the cell's row; NaN (nothing visible) only where
+    // every part has NaN.
+    const int ov_r = p0.overview.rows, ov_c = p0.overview.cols;
+    m.overview = Matrix(ov_r, ov_c);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int cr = 0; cr < ov_r; ++cr) {
+        std::vector<double> acc(static_cast<std::size_t>(ov_c), 0.0), weight(static_cast<std::size_t>(ov_c), 0.0);
+        std::vector<std::uint8_t> seen(static_cast<std::size_t>(ov_c), 0);
+        for (const StreamResult& p : parts) {
+            int in_cell = 0;  // queries of p pooled into overview row cr
+            for (int t = p.first_row; t < p.first_row + p.n_q; ++t)
+                in_cell += static_cast<int>(static_cast<long long>(t) * ov_r / next) == cr;
+            if (!in_cell) continue;
+            for (int c = 0; c < ov_c; ++c) {
+                const float v = p.overview(cr, c);
+                const std::size_t k = static_cast<std::size_t>(c);
+                if (o.pool == Pool::mean) {
+                    weight[k] += in_cell;
+                    if (!std::isnan(v)) acc[k] += static_cast<double>(v) * in_cell;
+                } else if (!std::isnan(v)) {
+                    acc[k] = seen[k] ? std::max(acc[k], static_cast<double>(v)) : v;
+                }
+                seen[k] |= !std::isnan(v);
+            }
+        }
+        for (int c = 0; c < ov_c; ++c) {
+            const std::size_t k = static_cast<std::size_t>(c);
+            m.overview(cr, c) = !seen[k] ? nan : static_cast<float>(o.pool == Pool::mean ? acc[k] / weight[k] : acc[k]);
+        }
+    }
+    m.summary = detail::summarise(m.rows);
+    return m;
 }
 
 Matrix compute_tile(const HeadView& h, const StreamOptions& o, int r0, int r1, int c0, int c1) {

@@ -24,6 +24,9 @@ void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens);
 HeadSummary summarise(const std::vector<RowMetrics>& rows);
 
 /// The pipeline; given values are checked as their rows are reached. Assumes validate_view().
-StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink);
+/// When the view is rows [first_row, first_row + h.n_q) of a head of head_rows rows (0: the view
+/// is the whole head), the overview has the whole head's geometry and pools these rows only.
+StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink, int head_rows = 0,
+                          int first_row = 0);
 
 }  // namespace attn::detail

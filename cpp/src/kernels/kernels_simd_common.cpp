@@ -43,8 +43,9 @@ double top_mass(float* b, int m, int k) {
 
 /// Fewest of the positive weights b[0..m) (largest first) whose sum reaches `need`; `count` if
 /// they never do (the reference then also takes the zero weights). Mass-weighted quickselect with
-/// a three-way partition (ties, e.g. a uniform row, end in one pass). May reorder b.
-int support_size(float* b, int m, double need, int count) {
+/// a three-way partition (ties, e.g. a uniform row, end in one pass). May reorder b. `last`, when
+/// given, receives the smallest weight taken (untouched when the sum never reaches `need`).
+int support_size(float* b, int m, double need, int count, float* last = nullptr) {
     if (!(need > 0.0)) return 0;
     double cum = 0.0;
     int taken = 0, lo = 0, hi = m;
@@ -74,7 +75,10 @@ int support_size(float* b, int m, double need, int count) {
         for (int e = lt; e < gt; ++e) {
             cum += pivot;
             ++taken;
-            if (cum >= need) return taken;
+            if (cum >= need) {
+                if (last) *last = pivot;
+                return taken;
+            }
         }
         lo = gt;
     }
@@ -82,7 +86,10 @@ int support_size(float* b, int m, double need, int count) {
     for (int i = lo; i < hi; ++i) {
         cum += b[i];
         ++taken;
-        if (cum >= need) return taken;
+        if (cum >= need) {
+            if (last) *last = b[i];
+            return taken;
+        }
     }
     return count;
 }
@@ -177,6 +184,21 @@ int gather(const float* a, int n, int b, float* out) {
 
 }  // namespace
 
+int support_select(float* b, int m, double need, float& last) {
+    return support_size(b, m, need, -1, &last);
+}
+
+SupportHint& support_hint() {
+    thread_local SupportHint hint;
+    return hint;
+}
+
+float* select_buffer(int n) {
+    thread_local std::vector<float> buf;
+    if (buf.size() < static_cast<std::size_t>(n)) buf.resize(static_cast<std::size_t>(n));
+    return buf.data();
+}
+
 void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m) {
     thread_local Histogram h;  // all zero between calls (cleared below)
     thread_local std::vector<float> buf;
@@ -251,4 +273,9 @@ void row_selection_metrics(const float* a, int n, int count, const RowParams& rp
 }
 
 }  // namespace detail
+
+void reset_row_hints() {
+    detail::support_hint() = detail::SupportHint{};
+}
+
 }  // namespace attn::kernels

@@ -101,6 +101,16 @@ struct Ops<xsimd::sse4_1> {
     static B ge(B a, B b) {
         return _mm_cmpge_ps(a, b);
     }
+    /// a & ~m, a | b on masks; the lanes' sign bits as an int (bit i = lane i).
+    static B andnot(B a, B m) {
+        return _mm_andnot_ps(m, a);
+    }
+    static B or_mask(B a, B b) {
+        return _mm_or_ps(a, b);
+    }
+    static int movemask(B m) {
+        return _mm_movemask_ps(m);
+    }
     /// 2^k for t = k + 1.5 * 2^23 (k integer in [-126, 127]): shift k's low bits into the exponent.
     static B pow2_of_shifted(B t) {
         const __m128i bits = _mm_slli_epi32(_mm_castps_si128(t), 23);
@@ -143,6 +153,9 @@ struct Ops<xsimd::fma3<xsimd::avx2>> {
     static B vmin(B acc, B x) { return _mm256_min_ps(x, acc); }
     static B gt(B a, B b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
     static B ge(B a, B b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+    static B andnot(B a, B m) { return _mm256_andnot_ps(m, a); }
+    static B or_mask(B a, B b) { return _mm256_or_ps(a, b); }
+    static int movemask(B m) { return _mm256_movemask_ps(m); }
     static B pow2_of_shifted(B t) {
         const __m256i bits = _mm256_slli_epi32(_mm256_castps_si256(t), 23);
         return _mm256_castsi256_ps(_mm256_add_epi32(bits, _mm256_set1_epi32(127 << 23)));
@@ -403,6 +416,234 @@ void scale_pass(float* a, int n, float inv) {
     for (; j < n; ++j) a[j] *= inv;
 }
 
+// ---------------------------------------------------------------------------------------------
+// the selection metrics, fused into the scale pass
+
+/// Top-k masses up to this k are kept in a small sorted array during the scale pass; larger k go
+/// to the histogram of kernels_simd_common.cpp.
+constexpr int kTopKFast = 8;
+/// Rows shorter than this go to the histogram too (nothing to gain from a bracket).
+constexpr int kSelectMinKeys = 32;
+/// Vectors between folds of the float partial sums into double (each lane adds this many terms:
+/// a relative error of at most 4 float ulps per fold).
+constexpr int kSelectFold = 4;
+
+/// Keeps the k largest values seen, descending (k <= kTopKFast).
+struct TopK {
+    float best[kTopKFast];
+    int nb = 0, k = 1;
+    /// Lanes must exceed this to enter (-1 while fewer than k values are held: weights are >= 0).
+    float floor() const { return nb < k ? -1.0f : best[k - 1]; }
+    void insert(float x) {
+        if (nb == k && !(x > best[k - 1])) return;
+        int p = nb < k ? nb++ : k - 1;
+        while (p > 0 && best[p - 1] < x) {
+            best[p] = best[p - 1];
+            --p;
+        }
+        best[p] = x;
+    }
+    double sum() const {
+        double s = 0.0;
+        for (int i = 0; i < nb; ++i) s += best[i];
+        return s;
+    }
+};
+
+/// Copies the weights lo < a[j] < hi of a[0..n) into buf, in index order; returns how many.
+template <class A>
+int compact_between(const float* a, int n, float lo, float hi, float* buf) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    const B vlo(lo), vhi(hi);
+    int c = 0, j = 0;
+    for (; j + W <= n; j += W) {
+        const B x = B::load_unaligned(a + j);
+        int bits = O::movemask(O::andnot(O::gt(x, vlo), O::ge(x, vhi)));
+        while (bits) {
+            const int i = __builtin_ctz(static_cast<unsigned>(bits));
+            buf[c++] = a[j + i];
+            bits &= bits - 1;
+        }
+    }
+    for (; j < n; ++j)
+        if (a[j] > lo && a[j] < hi) buf[c++] = a[j];
+    return c;
+}
+
+/// One more look for v* in the bracket (tl, th) of a[0..n): count and mass of a >= th, the
+/// weights inside compacted into buf (returns how many).
+template <class A>
+int bracket_pass(const float* a, int n, float tl, float th, float* buf, double& mass_hi, int& count_hi) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    const B vth(th), vtl(tl), one(1.0f);
+    B ch(0.0f);
+    typename O::D hlo = O::dzero(), hhi = O::dzero();
+    int nc = 0, j = 0;
+    for (; j + W <= n; j += W) {
+        const B x = B::load_unaligned(a + j);
+        const B hi = O::ge(x, vth);
+        O::widen_add(O::and_mask(x, hi), hlo, hhi);
+        ch += O::and_mask(one, hi);
+        int bin = O::movemask(O::andnot(O::gt(x, vtl), hi));
+        while (bin) {
+            const int i = __builtin_ctz(static_cast<unsigned>(bin));
+            buf[nc++] = a[j + i];
+            bin &= bin - 1;
+        }
+    }
+    mass_hi = O::dsum(hlo, hhi);
+    count_hi = static_cast<int>(lanes_sum<A>(ch));
+    for (; j < n; ++j) {
+        if (a[j] >= th) {
+            mass_hi += a[j];
+            ++count_hi;
+        } else if (a[j] > tl) {
+            buf[nc++] = a[j];
+        }
+    }
+    return nc;
+}
+
+/// Pass 3 with every selection metric: a[0..n) *= inv (inv = 1/Z), and in the same pass the row sum, the top-k mass (k
+/// <= kTopKFast) and the (1-delta) support's bracket: the count and mass of the weights at or above the bracket and the
+/// weights inside it, compacted. The support is then exact: an exact selection (detail::support_select) among the
+/// bracketed weights, or, when v* fell outside the bracket, among the weights on its side (a
+/// second pass). O(n), no sort, no histogram, no allocation. count = |Omega_t| >= 1.
+template <class A>
+void scale_select(float* a, int n, float inv, int count, const RowParams& rp, RowMetrics& m) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    detail::SupportHint& hint = detail::support_hint();
+    TopK top;
+    top.k = rp.top_k < count ? rp.top_k : count;
+    const float mean = 1.0f / static_cast<float>(count);
+    const float th = hint.ratio > 0.0f ? mean * hint.ratio * hint.width : kInf;  // a >= th: in
+    const float tl = hint.ratio > 0.0f ? mean * hint.ratio / hint.width : kInf;  // tl < a < th: bracket
+    float* buf = detail::select_buffer(n);
+    int nc = 0;
+
+    const B vinv(inv), vth(th), vtl(tl), zero(0.0f), one(1.0f);
+    B thr(-1.0f), rs = zero, ch = zero;
+    typename O::D rlo = O::dzero(), rhi = O::dzero(), hlo = O::dzero(), hhi = O::dzero();
+    int j = 0, since = 0;
+    for (; j + W <= n; j += W) {
+        const B x = B::load_unaligned(a + j) * vinv;
+        x.store_unaligned(a + j);
+        rs += x;
+        const B hi = O::ge(x, vth);
+        O::widen_add(O::and_mask(x, hi), hlo, hhi);  // in double: see the slack below
+        ch += O::and_mask(one, hi);
+        const B in = O::andnot(O::gt(x, vtl), hi);
+        const B up = O::gt(x, thr);
+        if (O::movemask(O::or_mask(in, up))) {
+            int bin = O::movemask(in), bup = O::movemask(up);
+            while (bin) {
+                const int i = __builtin_ctz(static_cast<unsigned>(bin));
+                buf[nc++] = a[j + i];
+                bin &= bin - 1;
+            }
+            while (bup) {
+                const int i = __builtin_ctz(static_cast<unsigned>(bup));
+                top.insert(a[j + i]);
+                bup &= bup - 1;
+            }
+            thr = B(top.floor());
+        }
+        if (++since == kSelectFold) {
+            O::widen_add(rs, rlo, rhi);
+            rs = zero;
+            since = 0;
+        }
+    }
+    O::widen_add(rs, rlo, rhi);
+    double row_sum = O::dsum(rlo, rhi), mass_hi = O::dsum(hlo, hhi);
+    int count_hi = static_cast<int>(lanes_sum<A>(ch));  // lanes hold integers < 2^24: exact
+    for (; j < n; ++j) {
+        const float x = a[j] * inv;
+        a[j] = x;
+        row_sum += x;
+        if (x >= th) {
+            mass_hi += x;
+            ++count_hi;
+        } else if (x > tl) {
+            buf[nc++] = x;
+        }
+        top.insert(x);
+    }
+    double sink = 0.0;
+    const int sink_end = rp.sink_keys < n ? rp.sink_keys : n;
+    for (int i = 0; i < sink_end; ++i) sink += a[i];
+    m.row_sum = row_sum;
+    m.sink_mass = sink;
+    m.top_k_mass = top.sum();
+
+    // The reference's relative slack (row_select.hpp): a tie with the need (a uniform row of 10
+    // keys at delta 0.1) is then decided alike whichever path below sums the masses, in whatever
+    // order (double sums of <= 2^17 weights differ by far less than 1e-12 of the need).
+    const double need = (1.0 - rp.delta) * row_sum * (1.0 - 1e-12);
+    if (!(need > 0.0)) {
+        m.support = 0;
+        return;
+    }
+    double mass_in = 0.0;
+    for (int i = 0; i < nc; ++i) mass_in += buf[i];
+    float last = 0.0f;
+    int t = -1, base = 0;
+    const bool in_bracket = mass_hi < need && mass_hi + mass_in >= need;
+    if (in_bracket) {  // v* is in the bracket
+        t = detail::support_select(buf, nc, need - mass_hi, last);
+        base = count_hi;
+        hint.width = hint.width * 0.9f > 1.02f ? hint.width * 0.9f : 1.02f;
+    }
+    if (t < 0 && !in_bracket && hint.ratio > 0.0f) {
+        // A miss: look again on v*'s side in brackets 4 times wider each time (rows of one head
+        // drift slowly), at most 4 more passes.
+        float lo_b = tl, hi_b = th;
+        const bool up = mass_hi >= need;
+        for (int tries = 0; tries < 4 && t < 0; ++tries) {
+            if (up) {
+                lo_b = std::nextafter(hi_b, 0.0f);  // a > lo_b: a >= the old th
+                hi_b = hi_b * 16.0f;
+            } else {
+                hi_b = std::nextafter(lo_b, kInf);
+                lo_b = lo_b / 16.0f;
+            }
+            double mh = 0.0;
+            int chi = 0;
+            nc = bracket_pass<A>(a, n, lo_b, hi_b, buf, mh, chi);
+            double mi = 0.0;
+            for (int i = 0; i < nc; ++i) mi += buf[i];
+            if (mh < need && mh + mi >= need) {
+                t = detail::support_select(buf, nc, need - mh, last);
+                base = chi;
+            } else if (up ? mh < need : mh + mi >= need) {
+                break;  // overshot (cannot happen with exact sums; rounding): the full search
+            }
+        }
+        hint.width = hint.width * 1.5f < 1024.0f ? hint.width * 1.5f : 1024.0f;
+    }
+    if (t < 0) {
+        // Still not found (no hint yet, or a rounding at the bracket's edge): every weight above
+        // the bound v* >= delta * sum / |Omega_t| is a candidate (fewer, larger keys could not
+        // leave a mass <= delta * sum out).
+        const float lo = static_cast<float>(rp.delta * row_sum / count * (1.0 - 1e-6));
+        nc = compact_between<A>(a, n, lo, kInf, buf);
+        t = detail::support_select(buf, nc, need, last);
+        base = 0;
+    }
+    if (t < 0) {  // never reached (rounding, delta = 0): every visible key, as the reference
+        m.support = count;
+        return;
+    }
+    m.support = base + t;
+    hint.ratio = last * static_cast<float>(count);
+}
+
 inline double entropy_from_sums(double z, double ex) {
     // H = -sum p ln p = ln Z - sum(e x)/Z; both terms are >= 0 (x <= 0), so no cancellation.
     const double h = std::log(z) - ex / z;
@@ -431,12 +672,17 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
         return;
     }
     const ExpSums sums = exp_pass<A, true, true>(a, a, n, mx, itau);
-    scale_pass<A>(a, n, static_cast<float>(1.0 / sums.z));
     const double h = entropy_from_sums(sums.z, sums.ex);
     m.entropy = h;
     m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;
     m.n_eff = std::exp(h);
-    detail::row_selection_metrics(a, n, count, rp, m);
+    const float inv = static_cast<float>(1.0 / sums.z);
+    if (rp.top_k <= kTopKFast && n >= kSelectMinKeys) {
+        scale_select<A>(a, n, inv, count, rp, m);
+    } else {
+        scale_pass<A>(a, n, inv);
+        detail::row_selection_metrics(a, n, count, rp, m);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
