@@ -29,6 +29,8 @@ before(async () => {
   await page.goto(`${session.url}formulas-demo.html`);
   await page.waitForFunction(() => window.formulasDemo !== undefined);
   await page.evaluate(() => window.formulasDemo.ready);
+  // KaTeX loads on first use (web/views/tex.js): the first formulas are typeset once it is here.
+  await page.waitForFunction(() => document.querySelector('#formula-softmax .katex'));
 });
 
 after(async () => {

@@ -99,6 +99,15 @@ export async function waitReady(page) {
   await page.evaluate(() => window.attentionPlayground.ready);
 }
 
+/**
+ * Shows the Import tab and waits for the import view, which the page loads on first use
+ * (web/page/exports.js loadImportView): its drop zone is there once the view is drawn.
+ */
+export async function openImportTab(page) {
+  if (await page.isHidden('#import-view')) await page.click('#tab-import');
+  await page.waitForSelector('#import-drop', { state: 'attached' });
+}
+
 export const getState = (page) => page.evaluate(() => window.attentionPlayground.getState());
 export const getResults = (page) => page.evaluate(() => window.attentionPlayground.results());
 export const shareUrl = (page) => page.evaluate(() => window.attentionPlayground.shareUrl());

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { getResults, getState, near, openPage, screenshotPath, startSession } from './harness.js';
+import { getResults, getState, near, openPage, screenshotPath, startSession, openImportTab } from './harness.js';
 import { npy, uniformCausal } from '../node/npy.js';
 import { cjkShare, cjkText, englishWords, setLanguage, waitForLanguage } from './lang_check.js';
 
@@ -30,7 +30,7 @@ const imported = (page) => page.evaluate(() => window.attentionPlayground.import
 
 /** Imports files through the file picker and waits until every head is analysed. */
 async function importFiles(page, files, { tokens = null } = {}) {
-  if (await page.isHidden('#import-view')) await page.click('#tab-import');
+  await openImportTab(page);
   if (tokens) await page.setInputFiles('#import-tokens', tokens);
   await page.setInputFiles('#import-file', files);
   await page.waitForFunction((name) => {
@@ -48,7 +48,7 @@ describe('a real GPT-2 layer', () => {
   test('drop, overview, sort, filter, inspect with hover and lock, open in the playground', async () => {
     const { page, context } = await openPage(session, '', { label: '[l0] ' });
     // Drag and drop: a File built from the bytes of the real .npy, dropped on the drop zone.
-    await page.click('#tab-import');
+    await openImportTab(page);
     const bytes = [...readFileSync(realFile(L0, 'attention.npy'))];
     await page.evaluate((b) => {
       const dt = new DataTransfer();
@@ -149,7 +149,7 @@ describe('a real GPT-2 layer', () => {
     assert.deepEqual([...readFileSync(await png[0].path()).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
 
     // Exports of the overview: metrics per head.
-    await page.click('#tab-import');
+    await openImportTab(page);
     const heads_csv = await downloadOf(page, '#export-heads-csv');
     const lines = heads_csv.text.trim().split('\r\n');
     assert.equal(lines.length, 13);
@@ -224,7 +224,7 @@ describe('validation: each bad input says what is wrong and keeps what was there
 
   test('a bidirectional file said to be causal: the heads and rows with weight above the diagonal are flagged', async () => {
     const { page, context } = await openPage(session, '', { label: '[causal] ' });
-    await page.click('#tab-import');
+    await openImportTab(page);
     await page.check('#import-causal');
     await importFiles(page, realFile('t5-small_encoder_L0_bidirectional', 'attention.npy'));
     assert.match(
@@ -243,7 +243,7 @@ describe('validation: each bad input says what is wrong and keeps what was there
 
   test('heads the file names, tokens dropped with the file, keyboard inspection, unanalysed heads', async () => {
     const { page, context } = await openPage(session, '', { label: '[details] ' });
-    await page.click('#tab-import');
+    await openImportTab(page);
     const rows = [
       [1, 0, 0],
       [0.5, 0.5, 0],
@@ -422,7 +422,7 @@ describe('a [12, 12, 512, 512] float32 file', () => {
     try {
       writeBig(file, 12, 12, 512);
       const { page, context } = await openPage(session, '', { label: '[big] ' });
-      await page.click('#tab-import');
+      await openImportTab(page);
       await page.evaluate(() => {
         window.__gaps = [];
         window.__progressSeen = false;

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { screenshotPath, sharedPage } from './harness.js';
+import { screenshotPath, sharedPage, openImportTab } from './harness.js';
 import { npy } from '../node/npy.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
@@ -63,7 +63,7 @@ async function downloadOf(selector) {
 const cardNames = () => page.$$eval('#import-grid .head-card .card-name', (els) => els.map((e) => e.textContent));
 
 test('flagged heads: detected, listed by mass with the mass, badges, sort, filter, CSV column = attn analyze', async () => {
-  await page.click('#tab-import');
+  await openImportTab(page);
   await page.setInputFiles('#import-file', fileA);
   await page.waitForFunction((name) => {
     const s = window.attentionPlayground.imported();

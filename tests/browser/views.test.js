@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { openPage, screenshotPath, startSession } from './harness.js';
+import { openPage, screenshotPath, startSession, openImportTab } from './harness.js';
 import { npy } from '../node/npy.js';
 
 const REAL = new URL('../../web/data/real/', import.meta.url);
@@ -48,7 +48,7 @@ after(async () => {
 });
 
 async function importFiles(files, tokens) {
-  if (await page.isHidden('#import-view')) await page.click('#tab-import');
+  await openImportTab(page);
   if (tokens) await page.setInputFiles('#import-tokens', tokens);
   await page.setInputFiles('#import-file', files);
   await page.waitForFunction((name) => {
@@ -69,6 +69,7 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
   const weight = (head, i, j) => data[((0 * shape[1] + head) * n + i) * n + j];
 
   test('the inspected head has token labels on both axes; SVG and PNG exports are labelled figures', async () => {
+    await openImportTab(page);
     await page.setInputFiles('#import-tokens', realFile(L0, 'tokens.json'));
     await importFiles(realFile(L0, 'attention.npy'));
     await page.waitForFunction((k) => window.attentionPlayground.imported().source.keyTokens.length === k, tokens.length);
@@ -254,7 +255,7 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
     await page.waitForSelector('#formula-entropy');
     const m = await page.$eval('#formula-entropy', (el) => [el.scrollWidth, el.clientWidth]);
     assert.ok(m[0] <= m[1] + 1, `the formula is ${m[0]} px wide in a ${m[1]} px box`);
-    await page.click('#tab-import');
+    await openImportTab(page);
   });
 });
 

@@ -6,7 +6,8 @@
 //
 // The page re-renders some tab lists (the lab's) and flips aria-selected from its state, so the
 // list is watched: after every change the tab stops are set again, and a keyboard user whose tab
-// was replaced keeps the focus on the tab of the same id.
+// was replaced keeps the focus on the tab of the same id. A tab stop taken away by an in-place
+// update (web/views/dom.js patch() keeps only the attributes the new tab has) is set again.
 
 /** The visible tabs of a tab list, in order. */
 function tabsOf(list) {
@@ -78,6 +79,6 @@ export function initTabs(list) {
       document.getElementById(focusedId)?.focus();
     }
   });
-  observer.observe(list, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected', 'hidden'] });
+  observer.observe(list, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected', 'hidden', 'tabindex'] });
   syncTabs(list);
 }
