@@ -81,7 +81,10 @@ async function openView() {
 const waitAlpha = (a) =>
   page.waitForFunction(
     (want) =>
-      window.attentionPlayground.results()?.lab?.alpha === want && document.getElementById('lab-norm-alpha')?.value === String(want),
+      window.attentionPlayground.results()?.lab?.alpha === want &&
+      document.getElementById('lab-norm-alpha')?.value === String(want) &&
+      // the view drawn for it (the lab view is drawn after the results are in, and in place)
+      document.getElementById('lab-view')?.textContent.includes(`α = ${want}`),
     a,
   );
 
