@@ -20,6 +20,7 @@ import { serve } from '../scripts/serve.js';
 import { computeRatios, formatTables } from './lib/harness.js';
 import { nativeResults } from './lib/variants.js';
 import { arg, machine, runNative, poolNative, gitInfo } from './lib/node-env.js';
+import { CHROMIUM_ARGS } from '../scripts/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = arg('--web-root', join(ROOT, 'web'));
@@ -28,16 +29,6 @@ const runs = arg('--runs', '7');
 const minMs = arg('--min-ms', '120');
 const outFile = arg('--out', join(ROOT, 'bench-results', 'bench-chromium.json'));
 const log = (msg) => console.error(msg);
-
-// docs/toolchain.md "Browser": without the networking flags Chromium floods the closed network.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 for (const f of ['wasm/attn.js', 'wasm/attn_simd.js', 'vendor/bench-vendor.js', 'vendor/tfjs/tfjs-backend-wasm-simd.wasm']) {
   if (!existsSync(join(WEB, f))) throw new Error(`web/${f} is missing: run \`npm run build\` and \`npm run build:bench\``);

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { arg, gitInfo, machine } from './lib/node-env.js';
+import { CHROMIUM_ARGS } from '../scripts/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const root = resolve(ROOT, arg('--root', 'dist'));
@@ -40,14 +41,6 @@ const outFile = arg('--out', join(ROOT, 'bench-results', `load-${label}.json`));
 const throttle = !process.argv.includes('--no-throttle');
 const PROFILE = { cpu: 4, latencyMs: 150, downKbps: 1600, upKbps: 750 };
 const BUDGETS = { 'class-zh': { kb: 400, ms: 3000 }, default: { kb: 450, ms: 3500 }, offline: { ms: 1000 } };
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const log = (msg) => console.error(msg);
 
 if (!existsSync(join(root, 'index.html'))) {

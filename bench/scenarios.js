@@ -10,16 +10,9 @@ import { arg, gitInfo, machine } from './lib/node-env.js';
 import { interactionScenarios } from './browser-interaction.js';
 import { importScenarios } from './browser-import.js';
 import { cpus } from 'node:os';
+import { CHROMIUM_ARGS } from '../scripts/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const query = new URLSearchParams({ runs: arg('--runs', '5') });
 const only = arg('--only', null);
 

@@ -4,15 +4,7 @@
 // Without a URL it serves web/ itself. Prints console errors and page errors.
 import { chromium } from 'playwright-core';
 import { serve } from './serve.js';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS } from './chromium.js';
 
 const [urlArg, out = 'screenshot.png', script] = process.argv.slice(2);
 const served = urlArg ? null : await serve({ port: 0 });

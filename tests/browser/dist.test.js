@@ -15,17 +15,10 @@ import { chromium } from 'playwright-core';
 import { ROOT, WEB, requireBuild, waitReady, watch } from './harness.js';
 import { englishWords } from '../node/i18n_words.js';
 import { HIDE_TARGETS } from '../../web/page-options.js';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 
 const OUT = join(ROOT, 'test-results', 'dist-test');
 const DIST = join(OUT, 'courses', 'attention');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const CLASS_HIDE = ['import', 'lab', 'mode', 'scale'];
 const NPY = join(WEB, 'data/real/gpt2-small_L0_nlp-sentence');
 

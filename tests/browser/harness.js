@@ -11,20 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.js';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-
-// docs/toolchain.md "Browser": without the networking flags Chromium floods the closed network.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 /** Fails early with a clear message when the WASM build is missing. */
 export function requireBuild(root = WEB) {
