@@ -17,7 +17,7 @@
 // page needs is the page's own request (the worker's background download of the whole release,
 // after the page is up, is not counted; docs/deploy.md gives its size).
 //
-//   node bench/load.js [--root dist|web] [--runs 3] [--out FILE] [--label NAME] [--no-throttle]
+//   node bench/load.js [--root dist|web] [--runs 3] [--out FILE] [--label NAME] [--no-throttle] [--only LINK,...]
 //   --root dist (default): serves dist/ like a static host (precompressed .br/.gz, scripts/serve.js
 //   --static-host); run `npm run dist` first. --root web: web/ as `npm start` serves it (no
 //   compression), the state before the release build.
@@ -39,6 +39,7 @@ const runs = Number(arg('--runs', '3'));
 const label = arg('--label', basename(root));
 const outFile = arg('--out', join(ROOT, 'bench-results', `load-${label}.json`));
 const throttle = !process.argv.includes('--no-throttle');
+const only = arg('--only', '') ? arg('--only', '').split(',') : null; // e.g. class-zh,offline
 const PROFILE = { cpu: 4, latencyMs: 150, downKbps: 1600, upKbps: 750 };
 const BUDGETS = { 'class-zh': { kb: 400, ms: 3000 }, default: { kb: 450, ms: 3500 }, offline: { ms: 1000 } };
 const log = (msg) => console.error(msg);
@@ -107,12 +108,15 @@ async function measure(page, url, traffic) {
   }
   // Bytes as the page's Resource Timing counts them (transferSize: body as sent plus headers; CDP's
   // encodedDataLength reports 0 for some font loads), per file.
-  const files = await page.evaluate(() =>
+  const entries = await page.evaluate(() =>
     [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((e) => [
       e.name.split('#')[0].split('/').pop() || 'index.html',
       e.transferSize,
+      Math.round(e.startTime),
+      Math.round(e.responseEnd),
     ]),
   );
+  const files = entries.map(([name, n]) => [name, n]);
   const bytes = files.reduce((sum, [, n]) => sum + n, 0);
   return {
     ...ready,
@@ -120,6 +124,8 @@ async function measure(page, url, traffic) {
     bytes,
     requests: traffic.requests,
     files: Object.fromEntries(files),
+    // When each file was requested and when its last byte arrived (ms since the navigation).
+    waterfall: entries.map(([name, n, start, end]) => ({ name, bytes: n, start, end })),
     cdpBytes: traffic.bytes,
   };
 }
@@ -157,6 +163,7 @@ async function main() {
   const results = {};
   try {
     for (const [name, link] of Object.entries(links)) {
+      if (only && !only.includes(name)) continue;
       results[name] = [];
       for (let i = 0; i < runs; i++) {
         // No service worker on the measured first visits: it would fetch the rest of the release in
@@ -167,10 +174,10 @@ async function main() {
         const traffic = await throttled(page);
         results[name].push(await measure(page, link, traffic));
         await context.close();
-        log(`${name} run ${i + 1}: ${JSON.stringify({ ...results[name].at(-1), files: undefined })}`);
+        log(`${name} run ${i + 1}: ${JSON.stringify({ ...results[name].at(-1), files: undefined, waterfall: undefined })}`);
       }
     }
-    if (isDist) {
+    if (isDist && (!only || only.includes('offline'))) {
       results.offline = [];
       for (let i = 0; i < runs; i++) {
         const context = await browser.newContext();
@@ -187,7 +194,7 @@ async function main() {
         const traffic = await throttled(page, { network: false });
         results.offline.push(await measure(page, links['class-zh'], traffic));
         await context.close();
-        log(`offline run ${i + 1}: ${JSON.stringify({ ...results.offline.at(-1), files: undefined })}`);
+        log(`offline run ${i + 1}: ${JSON.stringify({ ...results.offline.at(-1), files: undefined, waterfall: undefined })}`);
       }
     }
   } finally {
