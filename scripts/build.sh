@@ -2,8 +2,10 @@
 # Builds everything the page and the tests need:
 #   build/native   native core, Catch2 tests, the `attn` CLI
 #   build/wasm     the WebAssembly modules -> web/wasm/attn.{js,wasm} (scalar) and
-#                  web/wasm/attn_simd.{js,wasm} (SIMD128)
-#   web/generated  schema.js: the schema's constants from the core, for the page's JS
+#                  web/wasm/attn_simd.{js,wasm} (SIMD128), the lab's attn_lab{,_simd}.{js,wasm}
+#                  and the one-file page's attn_full_simd.{js,wasm} (core and lab in one)
+#   web/generated  schema.js: the schema's constants from the core, for the page's JS; tex.js: the
+#                  lesson's formulas typeset by KaTeX (scripts/prerender-tex.js)
 #   web/vendor     third-party JS bundled by esbuild (vendor.js: fflate, colour scales; katex.js), and
 #                  KaTeX's CSS and fonts in web/vendor/katex/
 # Incremental: re-running only rebuilds what changed.
@@ -32,16 +34,18 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DATTN_BUILD_TESTS=OFF >/dev/null
 cmake --build build/wasm -j "$jobs"
 mkdir -p web/wasm
-cp build/wasm/attn.js build/wasm/attn.wasm build/wasm/attn_simd.js build/wasm/attn_simd.wasm web/wasm/
+for m in attn attn_simd attn_lab attn_lab_simd attn_full_simd; do cp "build/wasm/$m.js" "build/wasm/$m.wasm" web/wasm/; done
 # The SIMD module must contain SIMD128 code and the scalar one none (a wrong flag would silently
 # give two scalar builds, or a scalar build that fails to load where SIMD is off).
 if command -v wasm-objdump >/dev/null; then
-  simd_ops=$(wasm-objdump -d web/wasm/attn_simd.wasm | grep -c f32x4 || true)
-  scalar_ops=$(wasm-objdump -d web/wasm/attn.wasm | grep -c f32x4 || true)
-  if [ "$simd_ops" -eq 0 ] || [ "$scalar_ops" -ne 0 ]; then
-    echo "build: f32x4 instructions: attn_simd.wasm $simd_ops (want > 0), attn.wasm $scalar_ops (want 0)" >&2
-    exit 1
-  fi
+  for m in attn attn_lab; do
+    simd_ops=$(wasm-objdump -d "web/wasm/${m}_simd.wasm" | grep -c f32x4 || true)
+    scalar_ops=$(wasm-objdump -d "web/wasm/$m.wasm" | grep -c f32x4 || true)
+    if [ "$simd_ops" -eq 0 ] || [ "$scalar_ops" -ne 0 ]; then
+      echo "build: f32x4 instructions: ${m}_simd.wasm $simd_ops (want > 0), $m.wasm $scalar_ops (want 0)" >&2
+      exit 1
+    fi
+  done
 fi
 
 echo "== JS vendor bundle (web/vendor)"
@@ -54,4 +58,6 @@ npx --no-install esbuild web/katex.src.js --bundle --format=esm --minify \
 mkdir -p web/vendor/katex
 cp node_modules/katex/dist/katex.min.css web/vendor/katex/
 cp -r node_modules/katex/dist/fonts web/vendor/katex/
+# The lesson's fixed formulas typeset at build time (web/generated/tex.js; scripts/prerender-tex.js).
+node scripts/prerender-tex.js
 echo "== build done"

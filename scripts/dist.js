@@ -48,17 +48,22 @@ function requireInputs() {
     'wasm/attn.wasm',
     'wasm/attn_simd.js',
     'wasm/attn_simd.wasm',
+    'wasm/attn_lab.js',
+    'wasm/attn_lab.wasm',
+    'wasm/attn_lab_simd.js',
+    'wasm/attn_lab_simd.wasm',
     'vendor/katex/katex.min.css',
     'generated/schema.js',
+    'generated/tex.js',
   ]) {
     if (!existsSync(join(WEB, f))) throw new Error(`web/${f} is missing: run \`npm run build\` first`);
   }
 }
 
-/** The WebAssembly builds: the .wasm and its Emscripten glue, both renamed by content. */
+/** The WebAssembly builds (core and lab modules): the .wasm and its Emscripten glue, both renamed by content. */
 function emitCore() {
   const out = {};
-  for (const name of ['attn', 'attn_simd']) {
+  for (const name of ['attn', 'attn_simd', 'attn_lab', 'attn_lab_simd']) {
     const wasm = readFileSync(join(WEB, 'wasm', `${name}.wasm`));
     const wasmPath = emitHashed(name, '.wasm', wasm);
     // The glue names its .wasm beside itself (new URL("attn.wasm", import.meta.url)).
@@ -213,14 +218,18 @@ async function main() {
       ["'./wasm/attn_simd.wasm'", `'${fromAssets(core.attn_simd.wasm)}'`],
       ["'./wasm/attn.js'", `'${fromAssets(core.attn.js)}'`],
       ["'./wasm/attn.wasm'", `'${fromAssets(core.attn.wasm)}'`],
+      ["'./wasm/attn_lab_simd.js'", `'${fromAssets(core.attn_lab_simd.js)}'`],
+      ["'./wasm/attn_lab_simd.wasm'", `'${fromAssets(core.attn_lab_simd.wasm)}'`],
+      ["'./wasm/attn_lab.js'", `'${fromAssets(core.attn_lab.js)}'`],
+      ["'./wasm/attn_lab.wasm'", `'${fromAssets(core.attn_lab.wasm)}'`],
     ],
-    'views/formulas.js': [["'../vendor/katex/katex.min.css'", `'${fromAssets(katexCss)}'`]],
+    'views/tex.js': [["'../vendor/katex/katex.min.css'", `'${fromAssets(katexCss)}'`]],
   };
 
   // The workers first: the page's bundle names them.
   const workers = await build({
     ...ESBUILD,
-    entryPoints: ['web/worker.js', 'web/import-worker.js'],
+    entryPoints: ['web/worker.js', 'web/import-worker.js', 'web/lab/lab-worker.js'],
     absWorkingDir: ROOT,
     outdir: ASSETS,
     entryNames: '[name]-[hash]',
@@ -229,6 +238,7 @@ async function main() {
   const workerOut = outputs(workers);
   replacements['large.js'] = [["'./worker.js'", `'${fromAssets(workerOut['worker.js'])}'`]];
   replacements['import/worker-client.js'] = [["'../import-worker.js'", `'${fromAssets(workerOut['import-worker.js'])}'`]];
+  replacements['lab/offthread.js'] = [["'./lab-worker.js'", `'${fromAssets(workerOut['lab/lab-worker.js'])}'`]];
 
   // The page: main.js and a chunk per dynamic import (lab views, import view, KaTeX, strings).
   const page = await build({
@@ -333,7 +343,10 @@ async function main() {
   const manifest = files.map((f) => [f === 'index.html' ? './' : f, sha(readFileSync(join(DIST, f))).slice(0, 32)]);
   manifest.sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const version = short(JSON.stringify(manifest));
-  const variants = { simd: [core.attn.js, core.attn.wasm], scalar: [core.attn_simd.js, core.attn_simd.wasm] };
+  const variants = {
+    simd: [core.attn.js, core.attn.wasm, core.attn_lab.js, core.attn_lab.wasm],
+    scalar: [core.attn_simd.js, core.attn_simd.wasm, core.attn_lab_simd.js, core.attn_lab_simd.wasm],
+  };
   const release = JSON.stringify({ version, files: manifest, skip: variants });
   const sw = readFileSync(join(WEB, 'sw.js'), 'utf8');
   if (!sw.includes('self.RELEASE')) throw new Error('dist: web/sw.js has no self.RELEASE');

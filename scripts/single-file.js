@@ -38,11 +38,14 @@ const KATEX_FONTS = ['KaTeX_Main-Regular', 'KaTeX_Math-Italic', 'KaTeX_Main-Bold
 /** Where the bundles believe they live: import.meta.url in every bundled module (no file is fetched from it). */
 const BASE_URL = 'https://attention-playground.invalid/web/';
 
+// The core and the lab in one module (attn_full_simd, CMakeLists.txt): the page's two modules share
+// most of their code, which inline would count twice. Its glue stands in for the core module's.
 const WASM = [
-  { variant: 'wasm-simd128', file: 'wasm/attn_simd.wasm' },
+  { variant: 'wasm-simd128', file: 'wasm/attn_full_simd.wasm', glue: 'wasm/attn_full_simd.js' },
   { variant: 'wasm-scalar', file: 'wasm/attn.wasm' },
 ];
-const WORKERS = ['worker.js', 'import-worker.js'];
+const WORKERS = ['worker.js', 'import-worker.js', 'lab/lab-worker.js'];
+const workerName = (w) => w.split('/').pop();
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const gz85 = (bytes) => encode85(gzipSync(bytes, { level: 9 }));
@@ -73,7 +76,19 @@ function resolutions(entry, withScalar) {
         return { contents: src.replace('import(build.js)', table), loader: 'js' };
       });
       if (!withScalar) b.onResolve({ filter: /wasm\/attn\.js$/ }, () => ({ path: 'scalar', namespace: 'single-file' }));
+      b.onResolve({ filter: /wasm\/attn_simd\.js$/ }, () => ({ path: join(WEB, WASM[0].glue) }));
+      // KaTeX is inline anyway: no formulas typeset at build time (web/generated/tex.js).
+      b.onResolve({ filter: /generated\/tex\.js$/ }, () => ({ path: 'no-prerendered-tex', namespace: 'single-file' }));
+      // The lab modules are never loaded here: the one module has the lab (web/core.js Core.labMod).
+      b.onResolve({ filter: /wasm\/attn_lab(_simd)?\.js$/ }, () => ({ path: 'no-lab-module', namespace: 'single-file' }));
       b.onLoad({ filter: /.*/, namespace: 'single-file' }, ({ path }) => {
+        if (path === 'no-prerendered-tex') return { contents: 'export const PRERENDERED = {};', loader: 'js' };
+        if (path === 'no-lab-module') {
+          return {
+            contents: "export default () => Promise.reject(new Error('the one-file page has no separate lab module'));",
+            loader: 'js',
+          };
+        }
         if (path === 'scalar') {
           return {
             contents: "export default () => Promise.reject(new Error('this one-file page carries the SIMD build only'));",
@@ -96,7 +111,7 @@ function resolutions(entry, withScalar) {
 async function bundle(entry, format, withScalar) {
   const contents =
     entry === 'workers'
-      ? `import './scripts/single-file-runtime.js';\n${WORKERS.map((w) => `if (self.__apWorker === '${w}') import('./web/${w}');`).join('\n')}\n`
+      ? `import './scripts/single-file-runtime.js';\n${WORKERS.map((w) => `if (self.__apWorker === '${workerName(w)}') import('./web/${w}');`).join('\n')}\n`
       : `import './scripts/single-file-runtime.js';\nimport './web/${entry}';\n`;
   const out = await build({
     stdin: { contents, resolveDir: ROOT, loader: 'js' },
@@ -188,7 +203,7 @@ async function assemble(withScalar) {
   if (/<script[^>]+src=(?!"main\.js")|<link rel="stylesheet"/.test(html))
     throw new Error('web/index.html loads a file scripts/single-file.js does not inline');
 
-  const blocks = [`<script type="application/octet-stream" data-ap-workers="${WORKERS.join(' ')}">${workers}</script>`];
+  const blocks = [`<script type="application/octet-stream" data-ap-workers="${WORKERS.map(workerName).join(' ')}">${workers}</script>`];
   blocks.push(`<script type="application/json" id="${EMBEDDED_ID}" data-max-bytes="${MAX_EMBEDDED_BYTES}"></script>`);
   for (const { variant, file } of WASM.filter((w) => withScalar || w.variant === 'wasm-simd128')) {
     blocks.push(`<script type="application/octet-stream" data-ap-wasm="${variant}">${gz85(readFileSync(join(WEB, file)))}</script>`);

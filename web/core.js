@@ -31,9 +31,24 @@ export function simdSupported() {
   }
 }
 
+// Each build is two modules: the core (every entry point but the lab; the lesson's sensitivity
+// view included) and the lab (every lab view: computeLab), which the page loads on the first lab
+// view (Core.loadLab). The lab and the SVD it needs are about half of the code (docs/performance.md
+// "The WebAssembly core's size"). A core module that has computeLab itself (the one-file page's,
+// attn_full_simd) is its own lab module.
 const BUILDS = {
-  simd: { js: './wasm/attn_simd.js', wasm: './wasm/attn_simd.wasm', variant: 'wasm-simd128' },
-  scalar: { js: './wasm/attn.js', wasm: './wasm/attn.wasm', variant: 'wasm-scalar' },
+  simd: {
+    js: './wasm/attn_simd.js',
+    wasm: './wasm/attn_simd.wasm',
+    variant: 'wasm-simd128',
+    lab: { js: './wasm/attn_lab_simd.js', wasm: './wasm/attn_lab_simd.wasm', variant: 'wasm-simd128-lab' },
+  },
+  scalar: {
+    js: './wasm/attn.js',
+    wasm: './wasm/attn.wasm',
+    variant: 'wasm-scalar',
+    lab: { js: './wasm/attn_lab.js', wasm: './wasm/attn_lab.wasm', variant: 'wasm-scalar-lab' },
+  },
 };
 
 async function instantiate(build) {
@@ -67,9 +82,11 @@ function selfTestFailure(mod) {
  *   it cannot run).
  * @param {boolean} [options.failSelfTest]  makes the SIMD self-test fail (to test the fallback;
  *   the page sets it from ?selftest=fail, a worker from its init message)
+ * @param {boolean} [options.lab]  also load the lab module now (default: in node, where loading
+ *   costs nothing; the page and its workers call core.loadLab() when a lab view needs it)
  * @returns {Promise<Core>}
  */
-export async function loadCore({ variant = 'auto', failSelfTest = false } = {}) {
+export async function loadCore({ variant = 'auto', failSelfTest = false, lab = isNode } = {}) {
   const selfTest = failSelfTest ? () => 'forced to fail for testing' : selfTestFailure;
   let mod = null;
   let fallbackReason = null;
@@ -101,8 +118,9 @@ export async function loadCore({ variant = 'auto', failSelfTest = false } = {}) 
     fallback = { code: 'asked', detail: '' };
   }
   if (!mod) mod = await instantiate(BUILDS.scalar);
-  const core = new Core(mod, chosen.variant, fallbackReason);
+  const core = new Core(mod, chosen.variant, fallbackReason, chosen.lab);
   core.fallback = fallback;
+  if (lab) await core.loadLab();
   return core;
 }
 
@@ -118,8 +136,14 @@ function stateErrorOf(out) {
 
 /** One instance of the WebAssembly module with its heap. Create with loadCore(). */
 export class Core {
-  constructor(mod, variant, fallbackReason) {
+  constructor(mod, variant, fallbackReason, labBuild = null) {
     this.mod = mod;
+    /** The lab module (every lab view), once loaded; the core module itself when it has the lab. */
+    this.labMod = typeof mod.computeLab === 'function' ? mod : null;
+    this.labBuild = labBuild;
+    this.labLoading = null;
+    /** The lab views the core module runs without the lab module (the lesson's: lab.hpp lab_core_views). */
+    this.labViewsInCore = typeof mod.labViewsInCore === 'function' ? Array.from(mod.labViewsInCore()) : [];
     /** 'wasm-simd128' or 'wasm-scalar' */
     this.variant = variant;
     /** Why the SIMD build is not in use (null when it is). */
@@ -231,7 +255,38 @@ export class Core {
    */
   lab(state) {
     // Not packed: the lab's views read the state document's matrices as JSON (lab_internal.hpp).
-    return throwIfError(JSON.parse(this.mod.computeLab(toCoreJson(state), 0, 0)));
+    const json = toCoreJson(state);
+    if (this.labMod) return throwIfError(JSON.parse(this.labMod.computeLab(json, 0, 0)));
+    const view = state.lab?.view ?? 'none';
+    if (view === 'none' || this.labViewsInCore.includes(view)) return throwIfError(JSON.parse(this.mod.computeLabInCore(json, 0, 0)));
+    throw new AttentionError('lab_not_loaded', 'lab.view', `the lab module is not loaded (lab view "${view}"): await core.loadLab() first`);
+  }
+
+  /** True when lab(state) can run now (its view is in the core module, or the lab module is loaded). */
+  labReady(state) {
+    const view = state.lab?.view ?? 'none';
+    return !!this.labMod || view === 'none' || this.labViewsInCore.includes(view);
+  }
+
+  /**
+   * Loads the lab module of this core's variant once (web/wasm/attn_lab{,_simd}.wasm, ~200 KB
+   * brotli); resolves when lab(state) runs every view. Rejects (and may be called again) when the
+   * module cannot be loaded.
+   * @returns {Promise<void>}
+   */
+  loadLab() {
+    if (this.labMod) return Promise.resolve();
+    if (!this.labBuild) return Promise.reject(new Error('this core has no lab module'));
+    this.labLoading ??= instantiate(this.labBuild).then(
+      (mod) => {
+        this.labMod = mod;
+      },
+      (e) => {
+        this.labLoading = null;
+        throw e;
+      },
+    );
+    return this.labLoading;
   }
 
   // --- Tensors in the WASM heap (large heads; written once, read by many computes) ---------

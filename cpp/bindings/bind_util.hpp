@@ -1,5 +1,5 @@
-// Helpers shared by the Embind binding files: errors as values, typed-array copies out of the
-// heap, and the row metrics / head summary objects every head-computing entry point returns.
+// Helpers shared by the Embind binding files: the state entry points' wrapper, errors as values, typed-array copies out
+// of the heap, and the row metrics / head summary objects every head-computing entry point returns.
 #pragma once
 
 #include <emscripten/val.h>
@@ -10,10 +10,35 @@
 
 #include "attn/attention.hpp"
 #include "attn/error.hpp"
+#include "attn/state_json.hpp"
+#include "attn/state_schema.hpp"
 
 namespace attn::bind {
 
 using emscripten::val;
+
+/// The packed matrices of a call (state_schema.hpp): `count` doubles at heap byte offset `ptr`.
+inline PackedMatrices packs_at(unsigned ptr, unsigned count) {
+    return {reinterpret_cast<const double*>(static_cast<std::uintptr_t>(ptr)), count};
+}
+
+/// The bindings' state entry points (stateJson, ptr, count): `run` on the document with its packed
+/// matrices in scope; an error comes back as {"error": {code, field, message}}, never as a throw.
+///   computeState        -> results (state_json.hpp)
+///   validateState       -> the normalised state (state_schema.hpp)
+///   validateAndCompute  -> {"state", "results"}
+///   computeLab          -> the lab analysis (lab.hpp; the lab module, lab_bindings.cpp)
+template <std::string (*run)(const std::string&)>
+std::string state_call(const std::string& state_json, unsigned ptr, unsigned count) {
+    const PackedScope scope(packs_at(ptr, count));
+    try {
+        return run(state_json);
+    } catch (const Error& e) {
+        return error_to_json(e);
+    } catch (const std::exception& e) {
+        return error_to_json(Error(ErrorCode::kBadState, "state", e.what()));
+    }
+}
 
 /// {error: {code, field, message}}: no C++ exception crosses into JavaScript.
 inline val error_val(const Error& e) {

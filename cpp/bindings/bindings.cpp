@@ -4,6 +4,8 @@
 //   computeState(stateJson) -> results JSON          small states: page, node module, CLI agree
 //   validateState(stateJson) -> normalised state     the schema's one implementation (state_schema.hpp)
 //   schema() -> the schema's constants JSON          limits, modes, lab views, lesson, row defaults
+//   computeLabInCore(stateJson) / labViewsInCore()   the lab views linked here (the lesson's);
+//                                                    every view: the lab module (lab_bindings.cpp)
 //   computeHead(spec) / computeTile(spec, ...)       large heads whose tensors the caller placed
 //                                                    in the WASM heap once (byte offsets in spec)
 //   computeHeadRows(spec, r0, r1) / mergeHeadRows(spec, parts) / headRowSplit(nQ, parts, causal)
@@ -31,31 +33,9 @@ namespace {
 
 using emscripten::val;
 
-/// The packed matrices of a call (state_schema.hpp): `count` doubles at heap byte offset `ptr`.
-attn::PackedMatrices packs_at(unsigned ptr, unsigned count) {
-    return {reinterpret_cast<const double*>(static_cast<std::uintptr_t>(ptr)), count};
-}
-
-/// The bindings' state entry points (stateJson, ptr, count): `run` on the document with its packed
-/// matrices in scope; an error comes back as {"error": {code, field, message}}, never as a throw.
-///   computeState        -> results (state_json.hpp)
-///   validateState       -> the normalised state (state_schema.hpp)
-///   validateAndCompute  -> {"state", "results"}
-///   computeLab          -> the lab analysis (lab.hpp)
-template <std::string (*run)(const std::string&)>
-std::string state_call(const std::string& state_json, unsigned ptr, unsigned count) {
-    const attn::PackedScope scope(packs_at(ptr, count));
-    try {
-        return run(state_json);
-    } catch (const attn::Error& e) {
-        return attn::error_to_json(e);
-    } catch (const std::exception& e) {
-        return attn::error_to_json(attn::Error(attn::ErrorCode::kBadState, "state", e.what()));
-    }
-}
-
 using attn::bind::copy_out;
 using attn::bind::error_val;
+using attn::bind::state_call;
 
 template <class T>
 const T* heap_ptr(const val& spec, const char* key) {
@@ -315,6 +295,12 @@ std::string active_kernels() {
     return attn::kernels::active().name;
 }
 
+val lab_views_in_core() {
+    val out = val::array();
+    for (const auto& v : attn::lab_core_views()) out.call<void>("push", v);
+    return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attn) {
@@ -326,7 +312,10 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::function("headRowSplit", &head_row_split);
     emscripten::function("scoresInto", &scores_into);
     emscripten::function("activeKernels", &active_kernels);
-    emscripten::function("computeLab", &state_call<&attn::lab_state_json>);
+    // The lab views the guided lesson needs (lab.hpp lab_core_views); the rest of the lab is the
+    // lab module's (lab_bindings.cpp), which the page loads on first use.
+    emscripten::function("computeLabInCore", &state_call<&attn::lab_core_state_json>);
+    emscripten::function("labViewsInCore", &lab_views_in_core);
     emscripten::function("validateState", &state_call<&attn::validate_state_json>);
     emscripten::function("validateAndCompute", &state_call<&attn::validate_and_compute_state_json>);
     emscripten::function("schema", &attn::schema_json);

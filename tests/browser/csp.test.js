@@ -177,6 +177,8 @@ describe('the playground under the policy', () => {
       await page.waitForFunction((m) => window.attentionPlayground.getState().mode === m, mode);
     }
     assert.equal(await page.evaluate(() => document.getElementById('formulas-box').open), true);
+    // KaTeX loads once a formula is near the viewport (web/views/tex.js).
+    await page.locator('#formula-softmax').scrollIntoViewIfNeeded();
     await page.waitForSelector('#formula-softmax .katex');
     // KaTeX's layout depends on its inline styles (set through the CSSOM, which the policy allows).
     const katex = await page.evaluate(() => {
@@ -304,6 +306,7 @@ describe('the playground under the policy', () => {
     const mark = violations.length;
     await page.selectOption('#lang', 'zh-CN');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.locator('#formula-softmax').scrollIntoViewIfNeeded();
     await page.waitForSelector('#formula-softmax .katex');
     await page.evaluate(() => document.fonts.ready);
     await page.screenshot({ path: screenshotPath('csp-zh-CN-formulas'), fullPage: true });

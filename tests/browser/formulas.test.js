@@ -157,3 +157,41 @@ describe('formulas in Chinese', () => {
     await page.evaluate(() => import('./i18n.js').then((m) => m.setLang('en')));
   });
 });
+
+describe('formulas typeset at build time', () => {
+  test("the lesson's formulas from web/generated/tex.js are the DOM KaTeX itself makes, under the page's CSP", async () => {
+    const out = await page.evaluate(async () => {
+      const { STEP_TEX } = await import('./lesson/step-tex.js');
+      const { renderTex, texReady } = await import('./views/tex.js');
+      const { TEX_OPTIONS } = await import('./views/tex-options.js');
+      await texReady();
+      const { katexRender } = await import('./vendor/katex.js');
+      return Object.values(STEP_TEX)
+        .filter(Boolean)
+        .map((tex) => {
+          const built = document.createElement('span');
+          document.body.append(built);
+          renderTex(built, tex); // the prerendered table has it: no KaTeX call
+          const direct = document.createElement('span');
+          katexRender(tex, direct, { ...TEX_OPTIONS, displayMode: false });
+          const styled = built.querySelectorAll('[style]').length;
+          let at = 0;
+          while (at < built.innerHTML.length && built.innerHTML[at] === direct.innerHTML[at]) at++;
+          const res = {
+            tex,
+            same: built.innerHTML === direct.innerHTML,
+            diff: [built.innerHTML.slice(at - 80, at + 80), direct.innerHTML.slice(at - 80, at + 80)],
+            styled,
+            width: built.getBoundingClientRect().width,
+          };
+          built.remove();
+          return res;
+        });
+    });
+    assert.equal(out.length, 4);
+    for (const r of out) {
+      assert.ok(r.same, `prerendered and KaTeX's DOM differ for ${r.tex}: ${r.diff.join('\n vs \n')}`);
+      assert.ok(r.styled > 0 && r.width > 50, `${r.tex}: styles applied (${r.styled}), laid out (${r.width} px)`);
+    }
+  });
+});

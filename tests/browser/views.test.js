@@ -252,7 +252,9 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
   test('smaller items: the entropy formula of a 33-token head fits its box', async () => {
     await page.click('#open-in-playground');
     await page.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'import');
-    await page.waitForSelector('#formula-entropy');
+    // Typeset once it is near the viewport (web/views/tex.js): measured typeset, not pending.
+    await page.locator('#formula-entropy').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#formula-entropy .katex');
     const m = await page.$eval('#formula-entropy', (el) => [el.scrollWidth, el.clientWidth]);
     assert.ok(m[0] <= m[1] + 1, `the formula is ${m[0]} px wide in a ${m[1]} px box`);
     await openImportTab(page);

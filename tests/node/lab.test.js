@@ -93,3 +93,33 @@ test('no lab or view none: {view: none}; bad lab objects are refused with their 
   );
   assert.equal(cli({ ...s, lab: { view: 'astrology' } }).status, 2);
 });
+
+test("the core module runs the lesson's sensitivity alone; every other view waits for the lab module, then agrees", async () => {
+  // The page loads the lab module on the first lab view (web/core.js loadLab): a core without it
+  // must still answer the lesson's view, refuse the others with a clear error, and give the same
+  // documents as the full build once the lab module is loaded.
+  for (const variant of ['simd', 'scalar']) {
+    const bare = await loadCore({ variant, lab: false });
+    assert.equal(bare.labMod, null, `${variant}: the lab module is not loaded yet`);
+    assert.deepEqual(bare.labViewsInCore, ['sensitivity']);
+    const state = LESSON_PRESETS.selfattention.make();
+    const sens = bare.lab({ ...state, lab: { view: 'sensitivity', params: {} } });
+    assert.equal(sens.view, 'sensitivity');
+    assertClose(sens, core.lab({ ...state, lab: { view: 'sensitivity', params: {} } }), `${variant} sensitivity`, 1e-6);
+    assert.deepEqual(bare.lab({ ...state, lab: { view: 'none', params: {} } }), { view: 'none' });
+    const other = LAB_VIEWS.find((v) => v !== 'none' && v !== 'sensitivity');
+    assert.equal(bare.labReady({ ...state, lab: { view: other, params: {} } }), false);
+    assert.throws(
+      () => bare.lab({ ...state, lab: { view: other, params: {} } }),
+      (e) => e instanceof AttentionError && e.code === 'lab_not_loaded' && e.field === 'lab.view',
+    );
+    await bare.loadLab();
+    assert.ok(bare.labMod, `${variant}: loaded`);
+    for (const view of LAB_VIEWS.filter((v) => v !== 'none')) {
+      const s = { ...state, lab: { view, params: {} } };
+      // `core` is the SIMD build: the scalar one agrees to float32 rounding.
+      if (variant === 'simd') assert.deepEqual(bare.lab(s), core.lab(s), `${variant} ${view}`);
+      else assertClose(bare.lab(s), core.lab(s), `${variant} ${view}`, 1e-6);
+    }
+  }
+});

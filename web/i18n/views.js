@@ -67,6 +67,11 @@ const PAIRS = {
   'views.lab.running': ['Computing this analysis of a large head off the page… {s} s', '正在后台计算这个大型头的分析……{s} 秒'],
   'views.lab.cancel': ['Cancel', '取消'],
   'views.lab.cancelled': ['Cancelled. Choose the analysis again to compute it.', '已取消。再次选择该分析即可重新计算。'],
+  'views.lab.loadingModule': ['Loading the analysis lab…', '正在载入分析实验室…'],
+  'views.lab.loadFailed': [
+    'The analysis lab could not be loaded ({detail}). Check the connection and choose the analysis again.',
+    '无法载入分析实验室（{detail}）。请检查网络后再次选择该分析。',
+  ],
 };
 
 const split = (i) => Object.fromEntries(Object.entries(PAIRS).map(([k, v]) => [k, v[i]]));

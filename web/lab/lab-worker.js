@@ -25,7 +25,7 @@ self.onmessage = async (ev) => {
   const msg = ev.data;
   try {
     if (msg.type === 'init') {
-      core = await loadCore(msg.options ?? {});
+      core = await loadCore({ ...(msg.options ?? {}), lab: true }); // every lab view: the lab module too
       self.postMessage({ type: 'ready' });
     } else if (msg.type === 'lab') {
       self.postMessage({ type: 'result', id: msg.id, lab: core.lab(unpackState(msg.state)) });

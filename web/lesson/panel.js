@@ -32,6 +32,7 @@
 import { onLangChange, t } from '../i18n.js';
 import { h, mount } from '../views/dom.js';
 import { renderTex } from '../views/tex.js';
+import { STEP_TEX } from './step-tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
 import { answer } from './answers.js';
 import { renderExercises } from './exercises.js';
@@ -50,13 +51,7 @@ function tex(source, id) {
   return el;
 }
 
-const FORMULAS = {
-  1: 's_j = c\\,\\mathbf q\\cdot\\mathbf k_j,\\qquad a_j = \\dfrac{e^{s_j/\\tau}}{\\sum_\\ell e^{s_\\ell/\\tau}}',
-  2: 'H = -\\sum_j a_j \\ln a_j,\\qquad \\sum_j a_j = 1',
-  3: 'a_j = \\dfrac{e^{s_j/\\tau}}{\\sum_{\\ell\\le t} e^{s_\\ell/\\tau}}\\ (j\\le t),\\qquad a_j = 0\\ (j>t)',
-  4: '\\mathbf o_t = \\sum_j a_{tj}\\,\\mathbf v_j,\\qquad \\dfrac{\\partial \\mathbf o_t}{\\partial \\mathbf v_j} = a_{tj} I',
-  5: null,
-};
+const FORMULAS = STEP_TEX;
 
 export function initLesson(pageCtx) {
   // Every move of the lesson is the student's own work: allowed in a read-only link too

@@ -243,6 +243,18 @@ async function renderLab() {
       lab = await labOffThread(state, { progressBox: container, coreOptions: { variant: core.variant } });
       if (seq !== labSeq) return;
     } else {
+      // The lab module loads on the first view that needs it (web/core.js loadLab).
+      if (!core.labReady(state)) {
+        mount(container, h('p', { class: 'note', id: 'lab-loading' }, t('views.lab.loadingModule')));
+        try {
+          await core.loadLab();
+        } catch (e) {
+          if (seq === labSeq)
+            mount(container, h('p', { class: 'note error', id: 'lab-load-failed' }, t('views.lab.loadFailed', { detail: e.message })));
+          return;
+        }
+        if (seq !== labSeq) return;
+      }
       lab = core.lab(state);
     }
   } catch (e) {

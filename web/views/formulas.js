@@ -30,10 +30,12 @@
 //     the same formulas as TeX strings, without a DOM (for other renderers and tests).
 //   ensureKatexCss()  adds <link id="katex-css"> for web/vendor/katex/katex.min.css once
 //     (renderFormulas calls it).
-import { renderTex } from './tex.js';
+import { ensureKatexCss, renderTex } from './tex.js';
 import { h, mount } from './dom.js';
 import { fmtMetric, showToken, tData } from './format.js';
 import { t as tr } from '../i18n.js';
+
+export { ensureKatexCss };
 // Words inside the TeX (\\text{...}) come from the string table too (web/i18n/lab.js
 // "lab.formulas.*"); the math and the numbers are the same in every language.
 
@@ -182,16 +184,6 @@ export function formulaTex({ state, results }) {
     });
   }
   return out;
-}
-
-/** Adds KaTeX's stylesheet (web/vendor/katex/katex.min.css) to the document once. */
-export function ensureKatexCss(doc = document) {
-  if (doc.getElementById('katex-css')) return;
-  const link = doc.createElement('link');
-  link.id = 'katex-css';
-  link.rel = 'stylesheet';
-  link.href = new URL('../vendor/katex/katex.min.css', import.meta.url).href;
-  doc.head.appendChild(link);
 }
 
 function formula(id, tex) {

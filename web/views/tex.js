@@ -1,23 +1,27 @@
 // TeX rendered by KaTeX, loaded on first use (web/vendor/katex.js is 260 KB and its fonts 80 KB:
-// not on the path to the first view). renderTex fills an element at once when KaTeX is already
-// here; otherwise the element stays empty (class "tex-pending") and, as soon as one pending element
-// is rendered at all (an IntersectionObserver with a margin far beyond any page: hidden formulas,
-// a closed <details>, a hidden lesson do not count), KaTeX loads and fills every pending element.
-// The page is drawn and usable meanwhile. Not tied to scrolling on purpose: formulas filled while
-// the reader scrolls to them would push the page.
+// not on the path to the first view). renderTex fills an element at once when the formula was
+// typeset at build time (web/generated/tex.js: the lesson's fixed formulas, scripts/prerender-tex.js)
+// or KaTeX is already here; otherwise the element stays empty (class "tex-pending") and, as soon as
+// one pending element is on screen or within 100 px below it (an IntersectionObserver: hidden
+// formulas, a closed <details>, a hidden lesson do not count), KaTeX loads and fills every pending
+// element. So a page whose first screen shows no live formula does not download KaTeX's script
+// (docs/performance.md "Loading"); the page is drawn and usable meanwhile, and scroll anchoring
+// keeps the view still when a formula above it changes height.
 // Used by the formulas (views/formulas.js) and the lesson's inline formulas (lesson/panel.js).
 //
 //   renderTex(el, tex, {displayMode})  renders `tex` into `el` (now or once KaTeX is loaded)
 //   texReady(): Promise<void>          resolves when KaTeX is loaded and every pending element drawn
+//   ensureKatexCss(doc)                adds KaTeX's stylesheet (web/vendor/katex/katex.min.css) once
+import { PRERENDERED } from '../generated/tex.js';
+import { TEX_OPTIONS } from './tex-options.js';
+
 let katexRender = null;
 let loading = null;
 const pending = new Map(); // element -> [tex, options]
 
-const OPTIONS = { throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' };
-
 function draw(el, tex, displayMode) {
   el.classList.remove('tex-pending');
-  katexRender(tex, el, { ...OPTIONS, displayMode });
+  katexRender(tex, el, { ...TEX_OPTIONS, displayMode });
 }
 
 /** Loads KaTeX once and draws every element that waited for it. */
@@ -37,6 +41,14 @@ export function texReady() {
  * @param {{displayMode?: boolean}} [options]
  */
 export function renderTex(el, tex, { displayMode = false } = {}) {
+  ensureKatexCss(el.ownerDocument);
+  const built = PRERENDERED[`${displayMode ? 'D' : 'I'}:${tex}`];
+  if (built) {
+    pending.delete(el);
+    el.classList.remove('tex-pending');
+    el.replaceChildren(fromData(built, el.ownerDocument));
+    return;
+  }
   if (katexRender) {
     pending.delete(el);
     draw(el, tex, displayMode);
@@ -48,7 +60,7 @@ export function renderTex(el, tex, { displayMode = false } = {}) {
     load();
     return;
   }
-  observer ??= new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && load(), { rootMargin: '100000px' });
+  observer ??= new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && load(), { rootMargin: '0px 0px 100px 0px' });
   observer.observe(el);
 }
 
@@ -56,4 +68,31 @@ let observer = null;
 function load() {
   observer?.disconnect();
   texReady().catch((e) => console.error(`KaTeX failed to load: ${e.message}`));
+}
+
+const NS = { math: 'http://www.w3.org/1998/Math/MathML', svg: 'http://www.w3.org/2000/svg' };
+
+/** KaTeX's DOM from its data form (scripts/prerender-tex.js): elements, attributes, CSSOM styles. */
+function fromData(d, doc) {
+  if (typeof d === 'string') return doc.createTextNode(d);
+  if (d.f) {
+    const frag = doc.createDocumentFragment();
+    for (const c of d.f) frag.append(fromData(c, doc));
+    return frag;
+  }
+  const el = d.ns ? doc.createElementNS(NS[d.ns], d.n) : doc.createElement(d.n);
+  for (const [k, v] of Object.entries(d.a ?? {})) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries(d.s ?? {})) el.style[k] = v;
+  for (const c of d.c ?? []) el.append(fromData(c, doc));
+  return el;
+}
+
+/** Adds KaTeX's stylesheet (web/vendor/katex/katex.min.css) to the document once. */
+export function ensureKatexCss(doc = document) {
+  if (doc.getElementById('katex-css')) return;
+  const link = doc.createElement('link');
+  link.id = 'katex-css';
+  link.rel = 'stylesheet';
+  link.href = new URL('../vendor/katex/katex.min.css', import.meta.url).href;
+  doc.head.append(link);
 }

@@ -22,4 +22,13 @@ std::string lab_state_json(const std::string& state_json);
 /// The names of the analyses this build knows, in display order.
 std::vector<std::string> lab_views();
 
+/// The lab views lab_core_state_json() runs: the ones the guided lesson needs on its first screen
+/// ("sensitivity"), linked into the page's core module without the rest of the lab (the page
+/// loads the lab module for the others; docs/architecture.md "Two WebAssembly modules").
+std::vector<std::string> lab_core_views();
+
+/// lab_state_json() for the views of lab_core_views() only (lab_sensitivity.cpp), with the same
+/// output; throws attn::Error(kBadState, "lab.view") for any other view, else as lab_state_json().
+std::string lab_core_state_json(const std::string& state_json);
+
 }  // namespace attn

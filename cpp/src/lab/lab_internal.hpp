@@ -38,4 +38,9 @@ std::string choice(const json& params, const char* name, const std::string& fall
 /// NaN and +-Inf as null, for JSON.
 json metric(double x);
 
+/// The lab's entry points' common part (lab_common.cpp): validates the state document, computes
+/// its selected head and calls `run(view, input)` for state.lab.view; returns {"view": view, ...}
+/// as JSON text ({"view": "none"} without lab). Throws attn::Error as lab_state_json() (lab.hpp).
+std::string run_view(const std::string& state_json, const std::function<json(const std::string&, const Input&)>& run);
+
 }  // namespace attn::lab

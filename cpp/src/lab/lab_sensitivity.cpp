@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/lab.hpp"
 #include "attn/lesson.hpp"
 #include "lab_internal.hpp"
 
@@ -127,3 +128,19 @@ json sensitivity(const Input& in) {
 }
 
 }  // namespace attn::lab
+
+namespace attn {
+
+std::vector<std::string> lab_core_views() {
+    return {"sensitivity"};
+}
+
+std::string lab_core_state_json(const std::string& state_json) {
+    return lab::run_view(state_json, [](const std::string& view, const lab::Input& in) -> lab::json {
+        if (view == "sensitivity") return lab::sensitivity(in);
+        throw Error(ErrorCode::kBadState, "lab.view",
+                    "lab.view \"" + view + "\" is not in this module: load the lab module (docs/architecture.md)");
+    });
+}
+
+}  // namespace attn
