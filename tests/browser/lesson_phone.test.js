@@ -390,7 +390,7 @@ function measure() {
   return { targets: out, width: document.documentElement.scrollWidth, inner: innerWidth };
 }
 
-test('touch targets: none under 24 × 24 CSS px, no lesson control under 44 × 44, nothing wider than the screen (390 × 844, 768 × 1024)', async () => {
+test('touch targets: none under 24 × 24 CSS px, no lesson control under 44 × 44, nothing wider than the screen (390 × 844, 768 × 1024; all five steps, an answer revealed)', async () => {
   for (const viewport of [
     { width: 390, height: 844 },
     { width: 768, height: 1024 },
@@ -403,24 +403,36 @@ test('touch targets: none under 24 × 24 CSS px, no lesson control under 44 × 4
     await page.click('#lesson-toggle');
     const small = new Set();
     const overflow = [];
-    for (const step of [1, 3]) {
+    const check = async (where) => {
+      // Every exercise solution open (its controls count too).
+      await page.$$eval('#lesson-exercises details', (ds) => ds.forEach((d) => (d.open = true)));
+      const { targets, width, inner } = await page.evaluate(measure);
+      for (const x of targets) {
+        if (x.w < 24 || x.h < 24) small.add(`${where}: ${x.name} ${x.w}×${x.h}`);
+        else if (x.lesson && (x.w < 44 || x.h < 44)) small.add(`${where}: lesson control ${x.name} ${x.w}×${x.h}`);
+      }
+      if (width > inner) overflow.push(`${where}: page ${width} px wide at ${inner}`);
+    };
+    for (const step of [1, 2, 3, 4, 5]) {
       if (step !== 1) {
         await page.click(`#lesson-step-${step}`);
         await page.waitForFunction((n) => window.attentionPlayground.getState().lesson.step === n, step);
       }
       await page.waitForSelector('#lesson-exercises');
-      // Every exercise solution open (its controls count too).
-      await page.$$eval('#lesson-exercises details', (ds) => ds.forEach((d) => (d.open = true)));
-      const { targets, width, inner } = await page.evaluate(measure);
-      for (const x of targets) {
-        if (x.w < 24 || x.h < 24) small.add(`${x.name} ${x.w}×${x.h}`);
-        else if (x.lesson && (x.w < 44 || x.h < 44)) small.add(`lesson control ${x.name} ${x.w}×${x.h}`);
-      }
-      if (width > inner) overflow.push(`step ${step}: page ${width} px wide at ${inner}`);
+      await check(`step ${step}`);
+      if (step === 3 && viewport.width === 390) await page.screenshot({ path: screenshotPath('lesson-phone-zh-step3'), fullPage: false });
     }
+    // A revealed answer too (step 5's, with its checks and the Hide button), set through the API.
+    await page.evaluate(async () => {
+      const s = window.attentionPlayground.getState();
+      s.lesson.predictions.reproduce = 'yes';
+      s.lesson.revealed = [5];
+      await window.attentionPlayground.setState(s);
+    });
+    await page.waitForSelector('#lesson-hide');
+    await check('step 5 revealed');
     assert.deepEqual([...small], [], `targets too small at ${viewport.width} × ${viewport.height}`);
     assert.deepEqual(overflow, [], 'no horizontal overflow');
-    if (viewport.width === 390) await page.screenshot({ path: screenshotPath('lesson-phone-zh-step3'), fullPage: false });
     await context.close();
   }
 });
