@@ -220,6 +220,13 @@ export function createPlane({ onMove, onHome, t }) {
     if (focusedId?.startsWith('lesson-key-')) root.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
   }
 
+  // A touch on the plane makes no browser gesture. touch-action: none (style.css) keeps a drag from
+  // panning the page, but Chromium still turns a quick release into a fling: one that scrolls
+  // nothing, yet runs for about a second, and the first tap anywhere in that time only stops it, so
+  // the student's next tap (查看答案 right after moving a key) was lost. A cancelled touchstart
+  // makes the browser give that touch no gestures at all (no fling); the pointer events
+  // that drag the keys still come. tests/browser/lesson_phone.test.js "tapped at once".
+  root.addEventListener('touchstart', (ev) => ev.preventDefault(), { passive: false });
   root.addEventListener('pointermove', (ev) => {
     if (!drag || ev.pointerId !== drag.pointerId) return;
     onMove(drag.j, fromClient(ev).map(clean), { final: false });
