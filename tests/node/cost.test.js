@@ -56,3 +56,11 @@ test('the binding answers a shape that is not one with an error, not a throw', (
   assert.equal(uneven.error.code, 'shape_mismatch');
   assert.equal(uneven.error.field, 'heads');
 });
+
+test('the cost line writes its counts with thousands separators, as Intl would (fmtInt)', async () => {
+  const { fmtInt } = await import('../../web/views/format.js');
+  // The same text as toLocaleString('en'), which the page no longer calls on its start-up path.
+  for (const n of [0, 7, 999, 1000, 65536, 262144, 1048576, 4194304, 123456789, 9007199254740991, -1234567]) {
+    assert.equal(fmtInt(n), n.toLocaleString('en'), String(n));
+  }
+});

@@ -5,7 +5,7 @@
 import { AttentionError } from '../core.js';
 import { LESSON_PRESETS, REAL_DATASETS, realPresetId } from '../presets.js';
 import { h, mount } from '../views/dom.js';
-import { clipTyped, showToken } from '../views/format.js';
+import { clipTyped, fmtInt, showToken } from '../views/format.js';
 import { sourceNodes } from '../views/source.js';
 import { LARGE_KEYS } from '../large.js';
 import { onLangChange, t } from '../i18n.js';
@@ -144,7 +144,7 @@ function switchMode(mode) {
   }
   if (results.large && mode !== state.mode) {
     const [q, k] = [nQ(state), nK(state)];
-    showError('mode', () => t('app.err.largeMode', { nQ: q, nK: k, cells: (q * k).toLocaleString('en') }));
+    showError('mode', () => t('app.err.largeMode', { nQ: q, nK: k, cells: fmtInt(q * k) }));
     syncControls();
     return;
   }

@@ -8,6 +8,7 @@ import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions 
 import { initShareDialog } from '../share-dialog.js';
 import { getLang, normaliseLang, setLang, t } from '../i18n.js';
 import { PALETTE_IDS, setPalette } from '../views/palette.js';
+import { fmtInt } from '../views/format.js';
 import { commit, core, flushBoxes, importView, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
 import { rejected, showBanner } from './errors.js';
 import { showView } from './exports.js';
@@ -78,7 +79,7 @@ export function flushHash({ force = false } = {}) {
     // No stale link of an earlier state in the address bar: a reload must not silently show
     // something else.
     if (location.hash) replaceFragment(location.pathname + location.search);
-    $('copy-status').textContent = t('app.tooManyForBar', { n: matrixNumbers(state).toLocaleString('en') });
+    $('copy-status').textContent = t('app.tooManyForBar', { n: fmtInt(matrixNumbers(state)) });
     return;
   }
   const link = currentLink();

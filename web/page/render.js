@@ -12,6 +12,7 @@ import { renderOverview } from '../views/overview.js';
 import { TILE } from '../large.js';
 import { stateCost } from '../cost.js';
 import { renderFormulas } from '../views/formulas.js';
+import { fmtInt } from '../views/format.js';
 import { LAB_TITLES, hasLabView, loadLabView } from '../lab/registry.js';
 import { renderGate, renderLayer } from '../views/layer.js';
 import { t } from '../i18n.js';
@@ -52,17 +53,17 @@ function renderCost() {
       heads: state.heads.length,
       n: state.x.X.length,
       d: state.x.X[0].length,
-      proj: proj.toLocaleString('en'),
-      attn: attn.toLocaleString('en'),
-      out: out ? out.toLocaleString('en') : '',
+      proj: fmtInt(proj),
+      attn: fmtInt(attn),
+      out: out ? fmtInt(out) : '',
     });
     return;
   }
   const c = stateCost(core, state);
   const mib = (b) =>
     b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : t('app.bytes', { n: b });
-  const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : x.toLocaleString('en'));
-  const parts = [t('app.cost.cells', { cells: c.cells.toLocaleString('en') }), t('app.cost.matrix', { size: mib(c.matrixBytes) })];
+  const big = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : fmtInt(x));
+  const parts = [t('app.cost.cells', { cells: fmtInt(c.cells) }), t('app.cost.matrix', { size: mib(c.matrixBytes) })];
   if (c.scoreMacs) parts.push(t('app.cost.scores', { macs: big(c.scoreMacs) }));
   if (c.outputMacs) parts.push(t('app.cost.output', { macs: big(c.outputMacs) }));
   parts.push(results.large ? t('app.cost.worker', { size: mib(c.streamBytes) }) : t('app.cost.page'));

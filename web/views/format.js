@@ -13,6 +13,15 @@ export function fmtCell(x, digits = 2) {
   return x.toFixed(digits);
 }
 
+/**
+ * An integer with thousands separators, "1,234,567" (both languages), without Intl: the first
+ * toLocaleString() of a page loads the locale data, 240 ms at 4x CPU on the start-up path
+ * (docs/performance.md "Loading").
+ */
+export function fmtInt(n) {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** Metric formatting with significant digits; undefined metrics read "undefined". */
 export function fmtMetric(x, digits = 6) {
   if (x === null || x === undefined || Number.isNaN(x)) return t('app.undefined');
