@@ -1,0 +1,97 @@
+// Token-dependent scores in the page (issue 15, a researcher's findings 1 and 2): the TransformerLens
+// duplicate-token and induction scores of every head of a real GPT-2 layer, with the analysis split
+// over two import workers, whether the tokens are chosen before the file or added after it. The
+// reference is computed here from the definition (docs/import.md, head_detector.py's "mul" mode),
+// in float64 from the file's JSON copy, not from the code under test.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { closeQuietly, near, openImportTab, openPage, startSession } from './harness.js';
+
+const DIR = new URL('../../web/data/real/gpt2-small_L0_nlp-sentence/', import.meta.url);
+const NPY = new URL('attention.npy', DIR).pathname;
+const TOKENS = new URL('tokens.json', DIR).pathname;
+const doc = JSON.parse(readFileSync(new URL('attention.json', DIR), 'utf8'));
+const tokens = JSON.parse(readFileSync(TOKENS, 'utf8'));
+const heads = doc.attention.flat(1); // [12][33][33]
+
+/** score = Σ A[t][j] P[t][j] / Σ A[t][j], P from the tokens (TransformerLens head_detector, "mul"). */
+function reference(a) {
+  const n = a.length;
+  let total = 0;
+  let dup = 0;
+  let ind = 0;
+  for (let t = 0; t < n; t++)
+    for (let j = 0; j < n; j++) {
+      total += a[t][j];
+      if (j < t && tokens[j] === tokens[t]) dup += a[t][j]; // duplicate: an earlier copy of token t
+      if (j >= 1 && j <= t && tokens[j - 1] === tokens[t]) ind += a[t][j]; // induction: the key after one
+    }
+  return { duplicateToken: dup / total, induction: ind / total };
+}
+const expected = heads.map(reference);
+
+let session;
+let page;
+before(async () => {
+  session = await startSession();
+  // Two workers whatever the machine: heads 1, 3, 5, ... are analysed by the second one.
+  ({ page } = await openPage(session, '?importWorkers=2', { label: '[tokens] ' }));
+  await openImportTab(page);
+});
+after(() => closeQuietly(session));
+
+const imported = () => page.evaluate(() => window.attentionPlayground.imported());
+const analysed = (name) =>
+  page.waitForFunction((n) => {
+    const s = window.attentionPlayground.imported();
+    return s.source?.name === n && !s.running && s.heads.length === 12;
+  }, name);
+
+function assertScores(s, when) {
+  assert.equal(s.heads.length, 12);
+  // Not a vacuous check: the sentence repeats "," and " the", so several heads score above 0.01.
+  assert.ok(expected.filter((e) => e.duplicateToken > 0.01).length >= 3);
+  s.heads.forEach((r, i) => {
+    near(r.field?.duplicateToken, expected[i].duplicateToken, 1e-5, `${when}: head ${i} duplicate token`);
+    near(r.field?.induction, expected[i].induction, 1e-5, `${when}: head ${i} induction`);
+  });
+}
+
+test('tokens chosen before the file: every head has its duplicate-token and induction scores (two workers)', async () => {
+  await page.setInputFiles('#import-tokens', TOKENS);
+  await page.setInputFiles('#import-file', NPY);
+  await analysed('attention.npy');
+  assertScores(await imported(), 'tokens before');
+});
+
+test('tokens added after the file: the token-dependent scores are computed again for every head, table and CSV', async () => {
+  // A fresh page state: no token file chosen.
+  await page.reload();
+  await page.waitForFunction(() => window.attentionPlayground !== undefined);
+  await openImportTab(page);
+  await page.setInputFiles('#import-file', NPY);
+  await analysed('attention.npy');
+  const first = await imported();
+  assert.ok(first.heads.every((r) => r.field?.duplicateToken === null || !Number.isFinite(r.field?.duplicateToken)));
+  await page.setInputFiles('#import-tokens', TOKENS);
+  await page.waitForFunction(() => {
+    const s = window.attentionPlayground.imported();
+    return !s.running && s.heads.length === 12 && s.heads.every((r) => Number.isFinite(r.field?.duplicateToken));
+  });
+  assertScores(await imported(), 'tokens after');
+  // The Metrics CSV carries them (tl_duplicate_token, tl_induction were empty).
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-heads-csv')]);
+  const [header, ...lines] = readFileSync(await dl.path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  const cols = header.split(',');
+  const [dupCol, indCol] = [cols.indexOf('tl_duplicate_token'), cols.indexOf('tl_induction')];
+  assert.ok(dupCol > 0 && indCol > 0, header);
+  assert.equal(lines.length, 12);
+  lines.forEach((l, i) => {
+    const v = l.split(',');
+    near(Number(v[dupCol]), expected[i].duplicateToken, 1e-5, `CSV head ${i} tl_duplicate_token`);
+    near(Number(v[indCol]), expected[i].induction, 1e-5, `CSV head ${i} tl_induction`);
+  });
+});
