@@ -72,15 +72,21 @@ export function createIntake(v) {
     // Tokens: dropped with the file, else the token file chosen before (its name is shown).
     v.messages.tokens = [];
     const tokenFile = tokens ?? $('import-tokens').files[0];
-    if (tokenFile && !source.keyTokens.length) await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries');
+    const before = { reanalyse: false }; // the analysis below reads them
+    if (tokenFile && !source.keyTokens.length)
+      await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries', before);
     if ($('import-key-tokens').files[0] && source.layout.nQ !== source.layout.nK)
-      await readTokenFile($('import-key-tokens').files[0], 'keys');
+      await readTokenFile($('import-key-tokens').files[0], 'keys', before);
     v.showInfo(() => describeSource(ui.source));
     const reading = $('import-reading').value;
     await v.analyse(reading === 'logits' ? 'logits' : 'weights', reading === 'auto');
   }
 
-  async function readTokenFile(file, which) {
+  /**
+   * Reads a token file for the open file. Added after the file (reanalyse, the default): a square
+   * file is analysed again, since its duplicate-token and induction scores need the tokens.
+   */
+  async function readTokenFile(file, which, { reanalyse = true } = {}) {
     if (!ui.source) {
       v.setMessages('tokens', [() => tData('import.tokensPending', { file: file.name })]);
       return;
@@ -92,7 +98,10 @@ export function createIntake(v) {
       ui.source.tokensFrom = file.name;
       v.setMessages('tokens', []);
       v.showInfo(() => describeSource(ui.source));
-      if (ui.selected !== null) v.inspect(ui.selected);
+      const square = ui.source.layout.nQ === ui.source.layout.nK;
+      if (reanalyse && square && (ui.running || ui.heads.length)) {
+        await v.analyse(ui.reading, false); // shows the inspected head again when it is done
+      } else if (ui.selected !== null) v.inspect(ui.selected);
     } catch (e) {
       v.setMessages('tokens', [() => tData('import.err.tokens', { file: file.name, detail: errDetail(e) })]);
     }
