@@ -155,7 +155,13 @@ const PAIRS = {
   ],
   'import.sum.moreInvalid': ['… and {n} more heads with {nanInf}', '……另有 {n} 个头含 {nanInf}'],
   'import.sum.negative': ['{n} negative values (min {min})', '{n} 个负值（最小 {min}）'],
-  'import.sum.fill': ['{n} values ≤ −1e30 (a mask fill such as −3.4e38)', '{n} 个 ≤ −1e30 的值（类似 −3.4e38 的掩码填充值）'],
+  'import.sum.negativeScores': ['{n} negative values', '{n} 个负值'],
+  // The same wording as attn analyze's (cpp/cli/analyze.cpp, not_probabilities_message).
+  'import.sum.negInf': ['{n} entries are -inf (masked keys of logits)', '{n} 个元素是 -inf（logits 中被掩码的键）'],
+  'import.sum.fill': [
+    '{n} entries are a mask fill (-1e4, -65504, -1e9 or ≤ -1e30: masked keys of logits)',
+    '{n} 个元素是掩码填充值（-1e4、-65504、-1e9 或 ≤ -1e30：logits 中被掩码的键）',
+  ],
   'import.sum.aboveOne': ['{n} values above 1 (max {max})', '{n} 个大于 1 的值（最大 {max}）'],
   'import.sum.rowSum': ['rows summing to 1 ± {err} (row {row})', '行和为 1 ± {err}（第 {row} 行）'],
   'import.sum.notProbabilities': [
@@ -332,8 +338,8 @@ const PAIRS = {
     '双向的（编码器或交叉注意力）：{n} 个头中有 {k} 个在对角线上方有权重；不标出任何头。',
   ],
   'import.struct.maskFills': [
-    'Read as logits: {inf} entries are -inf and {fills} are finite mask fills (-1e4, -65504, -1e9, -3.4e38); both count as masked keys.',
-    '按 logits 读取：{inf} 个元素是 -inf，{fills} 个是有限的掩码填充值（-1e4、-65504、-1e9、-3.4e38）；两者都算作被掩码的键。',
+    'Read as logits: {inf} entries are -inf and {fills} are finite mask fills (-1e4, -65504, -1e9 or ≤ -1e30); both count as masked keys.',
+    '按 logits 读取：{inf} 个元素是 -inf，{fills} 个是有限的掩码填充值（-1e4、-65504、-1e9 或 ≤ -1e30）；两者都算作被掩码的键。',
   ],
   'import.col.aboveDiag': ['above-diag. mass', '对角线上方质量'],
   'import.col.flagged': ['flagged', '标出'],
