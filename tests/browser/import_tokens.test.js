@@ -95,3 +95,29 @@ test('tokens added after the file: the token-dependent scores are computed again
     near(Number(v[indCol]), expected[i].induction, 1e-5, `CSV head ${i} tl_induction`);
   });
 });
+
+test('a cross-attention head (5 queries x 9 keys): its panel says it is not square, the info line counts both token lists', async () => {
+  const [nQ, nK] = [5, 9];
+  const rows = Array.from({ length: nQ }, (_, t) => {
+    const e = Array.from({ length: nK }, (_, j) => Math.exp(Math.sin(t + 2 * j)));
+    const s = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / s);
+  });
+  const queryTokens = ['Le', ' chat', ' est', ' noir', '.'];
+  const keyTokens = ['The', ' cat', ' is', ' black', ' and', ' it', ' sleeps', '.', '</s>'];
+  const json = JSON.stringify({ queryTokens, keyTokens, attention: [[rows]] });
+  await page.setInputFiles('#import-file', { name: 'cross.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+  await page.waitForFunction(() => {
+    const s = window.attentionPlayground.imported();
+    return s.source?.name === 'cross.json' && !s.running && s.heads.length === 1;
+  });
+  assert.match(await page.textContent('#import-info'), /5 query and 9 key tokens from the file/);
+  await page.click('#head-card-0-0');
+  await page.waitForSelector('#detail-field-scores');
+  const field = await page.textContent('#detail-field-scores');
+  assert.match(field, /previous token — \(not square: 5 queries × 9 keys\), duplicate token — \(not square/);
+  assert.doesNotMatch(field, /needs the tokens/);
+  const structure = await page.textContent('#detail-structure');
+  assert.match(structure, /Not square \(5 queries × 9 keys/);
+  assert.doesNotMatch(structure, /above the diagonal \(largest/);
+});

@@ -83,6 +83,8 @@ const PAIRS = {
   'import.source.heads': [(v) => plural(v.n, 'head', 'heads'), '{n} 个头'],
   'import.source.tokensFrom': ['{n} tokens from {file}', '{n} 个词元，取自 {file}'],
   'import.source.tokensInFile': ['{n} tokens from the file', '{n} 个词元，取自文件本身'],
+  'import.source.crossTokensFrom': ['{q} query and {k} key tokens from {file}', '{q} 个查询词元和 {k} 个键词元，取自 {file}'],
+  'import.source.crossTokensInFile': ['{q} query and {k} key tokens from the file', '{q} 个查询词元和 {k} 个键词元，取自文件本身'],
   'import.source.noTokens': ['no tokens (positions are shown; add a token file)', '没有词元（显示位置编号；可添加词元文件）'],
   'import.tokensPending': [
     '{file} will be read as the tokens of the next attention file you open.',
@@ -352,6 +354,11 @@ const PAIRS = {
     '{tl} 头检测分数（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”分数（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
   ],
   'import.detail.fieldNone': ['— (needs the tokens)', '—（需要词元）'],
+  'import.detail.fieldNotSquare': ['— (not square: {nQ} queries × {nK} keys)', '—（不是方阵：{nQ} 个查询 × {nK} 个键）'],
+  'import.detail.notSquare': [
+    'Not square ({nQ} queries × {nK} keys, e.g. cross-attention): there is no causal diagonal, so no mass above it is measured.',
+    '不是方阵（{nQ} 个查询 × {nK} 个键，例如交叉注意力）：没有因果对角线，因此不计算对角线上方的质量。',
+  ],
   'import.detail.causalVisibility': [
     'Causal by its values (zero above the diagonal): |Ω_t| = t + 1, zeros below the diagonal are visible keys.',
     '从数值看是因果的（对角线上方为 0）：|Ω_t| = t + 1，对角线下方的 0 是可见的键。',
