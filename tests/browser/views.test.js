@@ -313,7 +313,10 @@ describe('512 tokens', () => {
     // No head inspected yet: Copy link says why a whole file cannot travel in a link.
     await page.click('#copy-link');
     await page.waitForFunction(() => /cannot travel in a link/.test(document.getElementById('copy-status').textContent));
-    assert.match(await page.textContent('#copy-status'), /dist\/attention-playground\.html/);
+    assert.match(
+      await page.textContent('#copy-status'),
+      /random512\.npy, 4\.0 MiB\).*make a one-file page with it \(attn html random512\.npy/,
+    );
     await page.click('#head-card-0-1');
     await page.waitForSelector('#token-chooser');
     const times = await page.evaluate(async () => {

@@ -63,10 +63,10 @@ const PAIRS = {
 
   // Progress and the file line
   'import.progress.running': ['Analysing head {n} of {total}…', '正在分析第 {n} 个头（共 {total} 个）…'],
-  'import.progress.done': ['Analysed {total} heads.', '已分析 {total} 个头。'],
+  'import.progress.done': [(v) => `Analysed ${plural(v.total, 'head', 'heads')}.`, '已分析 {total} 个头。'],
   'import.progress.cancelled': ['Cancelled after {done} of {total} heads.', '已取消：共 {total} 个头，分析了 {done} 个。'],
   'import.progress.notProbabilities': [' The values are not probabilities: see above.', ' 这些数值不是概率：见上方说明。'],
-  'import.readingFile': ['Reading {file} ({size} MiB)…', '正在读取 {file}（{size} MiB）…'],
+  'import.readingFile': ['Reading {file} ({size})…', '正在读取 {file}（{size}）…'],
   'import.needsMember': [
     '{file} holds {n} arrays: pick the one with the attention weights.',
     '{file} 中有 {n} 个数组：请选出存放注意力权重的那一个。',
@@ -181,6 +181,7 @@ const PAIRS = {
 
   // Overview cards and tables
   'import.count': ['{n} of {total} heads', '显示 {n} / {total} 个头'],
+  'import.countPartial': ['{n} of {total} heads ({analysed} analysed)', '显示 {n} / {total} 个头（已分析 {analysed} 个）'],
   'import.card.notProbabilities': ['not probabilities', '不是概率'],
   'import.card.notProbShort': ['not prob.', '非概率'],
   'import.card.sinkShort': ['sink', '汇'],
@@ -305,7 +306,8 @@ const PAIRS = {
     "the model's numbers of the file's layers, e.g. 0,2,4,5 (empty: the file's own, else 0, 1, …)",
     '文件中各层在模型里的层号，例如 0,2,4,5（留空：用文件自带的层号，否则为 0, 1, …）',
   ],
-  'import.err.layerNumbers': ['Layer numbers: {detail}', '层号：{detail}'],
+  // The detail is the core's message, which names the layer numbers itself.
+  'import.err.layerNumbers': ['Could not use the typed {detail}', '无法使用输入的层号：{detail}'],
   'import.card.flagMass': ['↑ diag. {mass}', '↑ 对角线 {mass}'],
   'import.card.flagMassTitle': [
     'On average {mass} of each row’s weight lies above the diagonal ({n} rows from query {from}, up to {max}); flagged {rank} of {k}, largest mass first',
@@ -381,6 +383,16 @@ const PAIRS = {
     '比较了 {n} 个头；{changed} 个头的标签变了；平均詹森-香农散度最大为 {max} 奈特（{where}）。',
   ],
   'import.compare.metric': ['colour by', '颜色依据'],
+  'import.compare.legendDown': ['lower in B', 'B 中更低'],
+  'import.compare.legendUp': [
+    'higher in B; the stronger the colour, the larger the change (full colour: {max}).',
+    'B 中更高；颜色越深，变化越大（最深：{max}）。',
+  ],
+  'import.compare.legendJsd': [
+    'the stronger the colour, the more the rows differ (full colour: {max} nats).',
+    '颜色越深，两次运行的行差异越大（最深：{max} 奈特）。',
+  ],
+  'import.compare.legendChanged': ['outlined: the pattern label changed.', '带框：模式标签改变了。'],
   'import.compare.cellTitle': ['{name}: {value} ({a} → {b})', '{name}：{value}（{a} → {b}）'],
   'import.compare.col.layer': ['layer', '层'],
   'import.compare.col.head': ['head', '头'],

@@ -2,7 +2,7 @@
 // token file with it or after it, and a state file handed to the playground. Opens the file in
 // the worker, keeps the previous import on screen when reading fails, then starts the analysis.
 import { h, mount } from '../views/dom.js';
-import { tData } from '../views/format.js';
+import { fmtBytes, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import * as page from '../page/store.js';
 import { describeSource, errDetail } from './text.js';
@@ -17,11 +17,11 @@ export function createIntake(v) {
     v.messages.warnings = [];
     v.messages.notes = [];
     v.messages.layers = [];
+    v.messages.tokens = []; // a token file's error was about the previous file
     v.showMessages();
     $('import-logits-offer').hidden = true;
     if (!memberName) $('import-member-wrap').hidden = true;
-    const size = (file.size / 1048576).toFixed(1);
-    v.showInfo(() => tData('import.readingFile', { file: file.name, size }, ['file']));
+    v.showInfo(() => tData('import.readingFile', { file: file.name, size: fmtBytes(file.size) }, ['file']));
     const w = v.getWorker();
     let source;
     try {

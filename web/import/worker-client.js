@@ -137,7 +137,9 @@ export class ImportWorker {
     const n = this.lastKind === 'npy' ? Math.max(1, Math.min(this.size, count)) : 1;
     if (n === 1) return first.request(msg, onProgress);
     const channels = [first, ...(await this.helpers(n))];
-    if (run !== this.run) return { done: 0, cancelled: true };
+    // Cancelled while the helpers opened the file (before any worker got the 'analyze'): a
+    // worker clears its cancel flag when an analysis starts, so the run must stop here.
+    if (run !== this.run || this.cancelledRun === run) return { done: 0, cancelled: true };
     const list = all ?? Array.from({ length: count }, (_, i) => i);
     const parts = channels.map((_, w) => list.filter((_, i) => i % n === w));
     const arrived = new Map(); // position in list -> head
@@ -175,6 +177,7 @@ export class ImportWorker {
 
   /** Stops the running analysis in every worker (each stops between two heads). */
   cancel() {
+    this.cancelledRun = this.run;
     for (const c of this.channels) c.worker.postMessage({ type: 'cancel' });
   }
 }
