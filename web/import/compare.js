@@ -340,6 +340,9 @@ export function createCompare(v) {
       nK: s.layout.nK,
       reading: ui.reading,
       causal: ui.causal,
+      // Run A's structure as its analysis found it (the same object as the Metrics JSON's and
+      // attn compare's): "causal" above is only the box.
+      structure: ui.structure,
       heads: [...c.heads]
         .sort((a, b) => a.index - b.index)
         .map((x) => ({
