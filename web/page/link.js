@@ -5,6 +5,7 @@
 import { encodeLink, StateError, statesEqual } from '../state.js';
 import { h, mount } from '../views/dom.js';
 import { fmtBytes } from '../views/format.js';
+import { embeddedOptions } from '../embedded.js';
 import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions } from '../page-options.js';
 import { initShareDialog } from '../share-dialog.js';
 import { getLang, normaliseLang, setLang, t } from '../i18n.js';
@@ -208,7 +209,8 @@ export function choosePalette(id) {
 /** Takes the state of the link in the address bar; resolves to true when it was taken. */
 export async function loadFromHash({ initial = false } = {}) {
   ownFragment = location.hash;
-  const fragment = location.hash.slice(1);
+  // At start, an address without a fragment takes the page options the one-file page carries.
+  const fragment = location.hash.slice(1) || (initial ? embeddedOptions() : '');
   const optionsRefused = applyPageOptions(fragment, { initial });
   if (!fragment || onlyPageOptions(fragment)) return false;
   let decoded;
