@@ -3,6 +3,7 @@
     import sys; sys.path.insert(0, "python")        # or copy this file next to the notebook
     from attention_playground import show
     show(attention, tokens)                          # the last expression of a cell
+    show(attention[5:6, 5:6], tokens, layers=[5], heads=[5])   # GPT-2 L5H5 alone, named so
 
 The page is the one-file build (``npm run single-file`` writes dist/attention-playground.html); the
 array travels into it as a .npy file and every number is computed by the playground's WebAssembly
@@ -70,7 +71,12 @@ def _tokens_list(tokens, n: int, what: str) -> list[str]:
     return out
 
 
-def page(attention, tokens=None, *, template=None) -> str:
+# Page options (docs/embedding.md) of the notebook's page: the overview and the inspected head
+# without the playground's preset, lesson, sharing and undo controls, which fill an output cell.
+NOTEBOOK_OPTIONS = "preset_hide=1&share_hide=1&undo_hide=1&lesson_hide=1"
+
+
+def page(attention, tokens=None, *, layers=None, heads=None, options=NOTEBOOK_OPTIONS, template=None) -> str:
     """The one-file page (an HTML document, str) with `attention` in its import view.
 
     attention   array-like of attention weights (rows sum to 1) or scores, shape [n_q, n_k],
@@ -78,9 +84,16 @@ def page(attention, tokens=None, *, template=None) -> str:
                 accepted); sent as float32, or float16/float64 when given so. Or a playground
                 state (a dict with "version", docs/state.md), shown in the playground.
     tokens      n token strings (the queries and the keys: n_q == n_k); optional
+    layers      the model's numbers of the array's layers (e.g. [5] for GPT-2 layer 5 alone),
+                one per layer; optional (default 0, 1, ...)
+    heads       the model's numbers (or names) of the array's heads, one per head (e.g. [5]);
+                optional. With layers or heads the array travels as attention JSON (about 5x the
+                bytes of .npy, under the same limit), which carries the labels.
+    options     page options as a link writes them (docs/embedding.md); "" shows the whole page
 
-    Raises ValueError for a shape or token count the page cannot read, or input larger than the
-    page's limit (its data-max-bytes: 50 MB), FileNotFoundError without a one-file page.
+    Raises ValueError for a shape, token count or label count the page cannot read, or input
+    larger than the page's limit (its data-max-bytes: 50 MB), FileNotFoundError without a
+    one-file page.
     """
     text = find_template(template).read_text(encoding="utf-8")
     match = _BLOCK.search(text)
@@ -100,14 +113,32 @@ def page(attention, tokens=None, *, template=None) -> str:
             raise ValueError(f"attention of shape {arr.shape}: expected [n_q, n_k] up to [1, layers, heads, n_q, n_k]")
         if arr.nbytes > limit:
             raise ValueError(_too_large(arr.nbytes, limit))
-        buf = io.BytesIO()
-        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
-        files = [{"name": "attention.npy", "data": buf.getvalue()}]
+        names = None
         if tokens is not None:
             if arr.shape[-1] != arr.shape[-2]:
                 raise ValueError("tokens name both queries and keys: for cross-attention, open the file in the page")
             names = _tokens_list(tokens, arr.shape[-2], "tokens")
-            files.append({"name": "tokens.json", "data": json.dumps(names).encode()})
+        if layers is not None or heads is not None:
+            # [layers, heads, n_q, n_k] as this page's attention JSON, with its layer and head labels.
+            if arr.ndim == 5 and arr.shape[0] != 1:
+                raise ValueError(f"attention of shape {arr.shape}: a batch axis must be 1")
+            full = arr.reshape(arr.shape[-4:]) if arr.ndim == 5 else arr.reshape((1,) * (4 - arr.ndim) + arr.shape)
+            doc = {"attention": full.astype(np.float64).tolist()}
+            for key, labels, n in (("layers", layers, full.shape[0]), ("heads", heads, full.shape[1])):
+                if labels is not None:
+                    doc[key] = [str(x) for x in labels]
+                    if len(doc[key]) != n:
+                        raise ValueError(f"{len(doc[key])} {key} labels for {n} {key}")
+            if names is not None:
+                doc["tokens"] = names
+            files = [{"name": "notebook-attention.json", "data": json.dumps(doc).encode()}]
+        else:
+            buf = io.BytesIO()
+            np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+            files = [{"name": "notebook-attention.npy", "data": buf.getvalue()}]
+            if names is not None:
+                # Named for where the tokens came from (the page says "33 tokens from notebook-tokens.json").
+                files.append({"name": "notebook-tokens.json", "data": json.dumps(names).encode()})
         size = sum(len(f["data"]) for f in files)
         payload = {
             "kind": "files",
@@ -115,17 +146,19 @@ def page(attention, tokens=None, *, template=None) -> str:
         }
     if size > limit:
         raise ValueError(_too_large(size, limit))
+    if options:
+        payload["options"] = str(options)
     data = json.dumps(payload).replace("<", "\\u003c")  # safe inside <script>
     return text[: match.end(1)] + data + text[match.start(3) :]
 
 
-def show(attention, tokens=None, *, height: int = 760, template=None):
+def show(attention, tokens=None, *, layers=None, heads=None, options=NOTEBOOK_OPTIONS, height: int = 760, template=None):
     """Displays the page inline: an <iframe sandbox="allow-scripts allow-downloads" srcdoc=...> in a <div>.
 
     Arguments as page(); height in CSS pixels. Returns an IPython.display.HTML (displayed as the
     last expression of a cell), or the iframe's HTML text (str) without IPython.
     """
-    doc = page(attention, tokens, template=template)
+    doc = page(attention, tokens, layers=layers, heads=heads, options=options, template=template)
     frame = (
         '<div class="attention-playground">'
         f'<iframe srcdoc="{html.escape(doc, quote=True)}" sandbox="allow-scripts allow-downloads" '

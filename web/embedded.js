@@ -10,6 +10,8 @@
 //                               {"name": "tokens.json", "base64": "..."}]}
 //                                                         files opened in the import view, as if
 //                                                         dropped on it (docs/import.md)
+// Either may also carry "options": page options as a link writes them ("preset_hide=1&..."),
+// taken when the page's own address has none (the notebook hides the teacher's tools with them).
 // data-max-bytes is the largest input the writers accept (one place: scripts/single-file.js).
 
 /** The id of the carrier element. */
@@ -30,6 +32,21 @@ export function readEmbedded(doc = document) {
     return { kind: 'files', files: payload.files.map((f) => new File([fromBase64(String(f.base64 ?? ''))], String(f.name ?? 'file'))) };
   }
   throw new Error('the embedded payload is neither {"kind": "state"} nor {"kind": "files"}');
+}
+
+/**
+ * The page options the embedded payload carries ("" when none, or no payload, or one that does
+ * not parse: openEmbedded says why). Read by the page's start before its first paint.
+ * @param {Document} [doc]
+ * @returns {string} a fragment without "#", e.g. "preset_hide=1&share_hide=1"
+ */
+export function embeddedOptions(doc = document) {
+  try {
+    const options = JSON.parse(doc.getElementById(EMBEDDED_ID)?.textContent.trim() || 'null')?.options;
+    return typeof options === 'string' ? options.replace(/^#/, '') : '';
+  } catch {
+    return '';
+  }
 }
 
 function fromBase64(text) {

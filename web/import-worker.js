@@ -4,6 +4,8 @@
 // Messages in:  {type: 'init', options}                       -> {type: 'ready'}
 //               {type: 'open', id, file, name, member?}       -> result: source description
 //               {type: 'tokens', id, file, which}             -> result: {queryTokens, keyTokens}
+//               {type: 'setTokens', id, queryTokens, keyTokens} -> result: null (a pool's helper
+//                   is given the token lists its first worker read, checked there)
 //               {type: 'analyze', id, options, indices?, layers?}
 //                   -> {type: 'progress', id, done, total, head, layer} per head (layer: the
 //                   core's layerSummaries() of the head's layer over this run's heads so far;
@@ -68,6 +70,11 @@ async function handle(msg) {
       source.keyTokens = t.keyTokens;
       return t;
     }
+    case 'setTokens':
+      if (!source) throw new Error('open a file before its tokens');
+      source.queryTokens = msg.queryTokens;
+      source.keyTokens = msg.keyTokens;
+      return null;
     case 'analyze': {
       cancelled = false;
       const mine = ++current;

@@ -433,8 +433,13 @@ export function summarise(results, options = {}) {
   if (notProb.length && options.reading !== 'logits') {
     const c = notProb[0].check;
     const why = [];
-    if (c.negative) why.push(tr('import.sum.negative', { n: c.negative, min: c.minValue.toPrecision(3) }));
-    if (c.fill) why.push(tr('import.sum.fill', { n: c.fill }));
+    // As attn analyze says it: -inf and finite mask fills (the core's is_mask_fill) first, then
+    // the negative values that are not fills (with their minimum when no fill is below it).
+    if (c.negInf) why.push(tr('import.sum.negInf', { n: c.negInf }));
+    if (c.finiteFill) why.push(tr('import.sum.fill', { n: c.finiteFill }));
+    const negative = c.negative - (c.finiteFill ?? 0);
+    if (negative > 0 && !c.finiteFill) why.push(tr('import.sum.negative', { n: negative, min: c.minValue.toPrecision(3) }));
+    else if (negative > 0) why.push(tr('import.sum.negativeScores', { n: negative }));
     if (c.aboveOne) why.push(tr('import.sum.aboveOne', { n: c.aboveOne, max: c.maxValue.toPrecision(3) }));
     if (!why.length) why.push(tr('import.sum.rowSum', { err: c.maxRowSumError.toPrecision(2), row: c.worstRow }));
     say('errors', 'import.sum.notProbabilities', {

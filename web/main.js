@@ -5,7 +5,7 @@
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
 //   (page/render.js) -> link (page/link.js).
 import { loadCore } from './core.js';
-import { openEmbedded } from './embedded.js';
+import { embeddedOptions, openEmbedded } from './embedded.js';
 import { LESSON_PRESETS } from './presets.js';
 import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
@@ -66,9 +66,9 @@ function loadLesson() {
 }
 
 async function start() {
-  // Embed mode and the hide flags from the first frame on; inside an iframe, the page tells its
-  // parent how tall it is (docs/embedding.md).
-  const early = readPageOptions(location.hash).options;
+  // Embed mode and the hide flags from the first frame on (the link's, else those the one-file
+  // page carries); inside an iframe, the page tells its parent how tall it is (docs/embedding.md).
+  const early = readPageOptions(location.hash || embeddedOptions()).options;
   applyPresentation(document, early);
   reportHeight(window, () => readPageOptions(location.hash).options.frame);
   // A parent named by the link's origin= options may send a state (docs/embedding.md "Messages").

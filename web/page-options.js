@@ -46,7 +46,7 @@ export const HIDE_TARGETS = Object.freeze({
   formulas: ['#formulas-box'],
   export: ['#playground-export'],
   lab: ['#lab-panel'],
-  lesson: ['#lesson-panel'],
+  lesson: ['#lesson-panel', '#lesson-toggle'],
 });
 
 /**

@@ -471,8 +471,9 @@ int analyze(const Options& o) {
 
     const bool csv = o.format == "csv";
     if (csv) {
-        out(o.rows ? "layer,head,row,token,entropy,normalized_entropy,n_eff,top_k_mass,sink_mass,support,"
-                     "visible,empty\n"
+        // --rows: the page's Rows CSV columns (web/export.js ROW_METRIC_COLUMNS) after layer, head.
+        out(o.rows ? "layer,head,row,query_token,empty,visible,entropy,normalized_entropy,n_eff,top_k_mass,"
+                     "sink_mass,support\n"
                    : "layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,"
                      "mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter,above_diagonal_mass,"
                      "causal_structure,tl_previous_token,tl_duplicate_token,tl_induction\n");
@@ -551,11 +552,12 @@ int analyze(const Options& o) {
         } else if (a.computed) {
             for (std::size_t t = 0; t < a.rows.size(); ++t) {
                 const RowMetrics& r = a.rows[t];
+                // empty as 1/0 and no support for an empty row, as the page writes them.
                 h.text += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
-                          csv_field(t < queries.size() ? queries[t] : std::string()) + "," + csv_num(r.entropy) + "," +
+                          csv_field(t < queries.size() ? queries[t] : std::string()) + "," + (r.empty ? "1" : "0") +
+                          "," + std::to_string(r.visible) + "," + csv_num(r.entropy) + "," +
                           csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) + "," + csv_num(r.top_k_mass) + "," +
-                          csv_num(r.sink_mass) + "," + std::to_string(r.support) + "," + std::to_string(r.visible) +
-                          "," + (r.empty ? "true" : "false") + "\n";
+                          csv_num(r.sink_mass) + "," + (r.empty ? std::string() : std::to_string(r.support)) + "\n";
             }
         }
         return h;
@@ -693,19 +695,12 @@ int analyze(const Options& o) {
         why = "detected: " + std::to_string(analysed - causal_heads) + " of " + std::to_string(analysed) +
               " analysed heads have weight above the diagonal";
     std::string flagged_list;
-    ojson flagged = ojson::array();
     for (const StructureHead& h : ss.flagged) {
         flagged_list += (flagged_list.empty() ? "" : "; ") + std::string("layer ") + std::to_string(h.layer) +
                         ", head " + std::to_string(h.head) + " (mass " + fmt("%.3g", h.above_diagonal_mass) + ", " +
                         std::to_string(h.rows_above_diagonal) + " rows from query " +
                         std::to_string(h.first_row_above_diagonal) + ", largest " + fmt("%.3g", h.max_above_diagonal) +
                         ")";
-        flagged.push_back(ojson{{"layer", h.layer},
-                                {"head", h.head},
-                                {"aboveDiagonalMass", num(h.above_diagonal_mass)},
-                                {"rowsAboveDiagonal", h.rows_above_diagonal},
-                                {"firstRowAboveDiagonal", index_or_null(h.first_row_above_diagonal)},
-                                {"maxAboveDiagonal", num(h.max_above_diagonal)}});
     }
     const std::string structure_note =
         "structure: " + structure + " (" + why + ")" +
@@ -716,9 +711,9 @@ int analyze(const Options& o) {
         warnings.push_back("rows sum to 1 only within the tolerance in " + std::to_string(sums.count) +
                            (sums.count == 1 ? " head" : " heads") + " (largest error, query): " + sums.list() +
                            "; each row is renormalised");
-    if (!flagged.empty())
-        warnings.push_back("weight above the causal diagonal in " + std::to_string(flagged.size()) +
-                           (flagged.size() == 1 ? " head" : " heads") +
+    if (!ss.flagged.empty())
+        warnings.push_back("weight above the causal diagonal in " + std::to_string(ss.flagged.size()) +
+                           (ss.flagged.size() == 1 ? " head" : " heads") +
                            ", largest above-diagonal mass first: " + flagged_list);
     if (refused.count)
         warnings.push_back(std::to_string(refused.count) + (refused.count == 1 ? " head is" : " heads are") +
@@ -727,12 +722,7 @@ int analyze(const Options& o) {
         warnings.push_back(std::to_string(broken.count) + (broken.count == 1 ? " head holds" : " heads hold") +
                            " NaN or Inf and is not analysed: " + broken.list());
     if (!csv) {
-        const ojson st = {{"structure", structure},
-                          {"why", why},
-                          {"causalHeads", causal_heads},
-                          {"analysedHeads", analysed},
-                          {"flagged", flagged}};
-        out("\n],\"structure\":" + dump(st) + ",\"warnings\":" + dump(ojson(warnings)) + "}\n");
+        out("\n],\"structure\":" + dump(structure_json(ss)) + ",\"warnings\":" + dump(ojson(warnings)) + "}\n");
     }
     std::fflush(stdout);
     std::fprintf(stderr, "attn: %s\n", structure_note.c_str());
@@ -751,6 +741,22 @@ int analyze(const Options& o) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json structure_json(const StructureSummary& ss) {
+    ojson flagged = ojson::array();
+    for (const StructureHead& h : ss.flagged)
+        flagged.push_back(ojson{{"layer", h.layer},
+                                {"head", h.head},
+                                {"aboveDiagonalMass", num(h.above_diagonal_mass)},
+                                {"rowsAboveDiagonal", h.rows_above_diagonal},
+                                {"firstRowAboveDiagonal", index_or_null(h.first_row_above_diagonal)},
+                                {"maxAboveDiagonal", num(h.max_above_diagonal)}});
+    return ojson{{"structure", ss.structure},
+                 {"stated", ss.stated},
+                 {"causalHeads", ss.causal_heads},
+                 {"analysed", ss.analysed},
+                 {"flagged", flagged}};
+}
 
 int run_analyze(int argc, char** argv) {
     try {

@@ -2,6 +2,8 @@
 // them with the core's compare_heads(), printing each head's result as it is computed.
 #include "compare.hpp"
 
+#include "analyze.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -153,6 +155,7 @@ int run(int argc, char** argv) {
     }
     std::vector<float> va, vb;
     int changed = 0, done = 0;
+    std::vector<StructureHead> structure_heads;  // run A's structure, as attn analyze reports it
     for (int li = 0; li < L.layers; ++li)
         for (int head = 0; head < L.heads; ++head) {
             const int index = li * L.heads + head;
@@ -163,6 +166,9 @@ int run(int argc, char** argv) {
             const bool label_changed = c.label_changed;
             changed += label_changed;
             const int layer = numbers[static_cast<std::size_t>(li)];
+            structure_heads.push_back(StructureHead{layer, head, c.a.computed, c.a.causal_structure,
+                                                    c.a.above_diagonal_mass, c.a.check.rows_above_diagonal,
+                                                    c.a.check.first_row_above_diagonal, c.a.check.max_above_diagonal});
             if (csv) {
                 const auto m = [](const HeadAnalysis& x, double HeadSummary::*f) {
                     return x.computed ? csv_num(x.summary.*f) : std::string();
@@ -191,7 +197,11 @@ int run(int argc, char** argv) {
             }
             ++done;
         }
-    if (!csv) out("\n],\"labelChanges\":" + std::to_string(changed) + "}\n");
+    // The structure of run A (detected from its values, or stated by --causal): "causal" above is
+    // only what the command line said.
+    if (!csv)
+        out("\n],\"labelChanges\":" + std::to_string(changed) + ",\"structure\":" +
+            dump(structure_json(summarize_structure(structure_heads, causal, opts.reading))) + "}\n");
     std::fflush(stdout);
     return 0;
 }

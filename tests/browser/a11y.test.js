@@ -100,7 +100,11 @@ async function importRealNpy() {
     return s.source && !s.running && s.heads.length === 12;
   });
   await page.setInputFiles('#import-tokens', new URL(`${set}/tokens.json`, REAL).pathname);
-  await page.waitForFunction(() => window.attentionPlayground.imported().source.keyTokens.length === 33);
+  // Tokens after the file: the heads are analysed again; wait for that run to end.
+  await page.waitForFunction(() => {
+    const s = window.attentionPlayground.imported();
+    return s.source.keyTokens.length === 33 && !s.running && s.heads.length === 12;
+  });
   await page.click('.head-card >> nth=0'); // the detail of one head
 }
 

@@ -57,7 +57,11 @@ describe('a real GPT-2 layer', () => {
     }, bytes);
     await page.waitForFunction(() => window.attentionPlayground.imported().heads.length === 12);
     await page.setInputFiles('#import-tokens', realFile(L0, 'tokens.json'));
-    await page.waitForFunction(() => window.attentionPlayground.imported().source.keyTokens.length === 33);
+    // Tokens added after the file: the heads are analysed again (their token-dependent scores).
+    await page.waitForFunction(() => {
+      const s = window.attentionPlayground.imported();
+      return s.source.keyTokens.length === 33 && !s.running && s.heads.length === 12;
+    });
     assert.match(
       await page.textContent('#import-info'),
       /gpt2_L0\.npy: npy, float32, shape \[1, 12, 33, 33\] → 1 layer × 12 heads × 33 × 33; 33 tokens from tokens\.json/,

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { screenshotPath, sharedPage, openImportTab } from './harness.js';
+import { near, screenshotPath, sharedPage, openImportTab } from './harness.js';
 import { npy } from '../node/npy.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
@@ -157,6 +157,10 @@ test('two runs compared: the grid, the sortable table, the CSV equal to attn com
     up,
     [...up].sort((a, b) => a - b),
   );
+  // The grid's colours are explained beside it, with the scale: the largest mean JSD of the table.
+  const legend = await page.textContent('#import-compare-legend');
+  assert.match(legend, /the stronger the colour, the more the rows differ \(full colour: ([\d.e-]+) nats\)/);
+  near(Number(legend.match(/full colour: ([\d.e-]+)/)[1]), Math.max(...jsd), 5e-3 * Math.max(...jsd), 'legend scale');
   await page.screenshot({ path: screenshotPath('import-checks-compare') });
   const pageCsv = parseCsv(await downloadOf('#export-compare-csv'));
   const cliCsv = parseCsv(cli(['compare', fileA, fileB, '--format', 'csv']));

@@ -218,6 +218,39 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
     await page.check('#token-head-5');
   });
 
+  test('line view SVG export: every head in a wrapped legend inside the figure, a hovered token left out', async () => {
+    await page.focus('#token-lines');
+    await page.keyboard.press('Escape'); // no token chosen
+    await page.hover('#token-lines text[data-side="query"][data-i="22"]');
+    assert.match(await page.textContent('#token-lines-readout'), /Query 22/);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#token-export-svg')]);
+    const svg = readFileSync(await dl.path(), 'utf8');
+    const width = Number(svg.match(/<svg[^>]* width="(\d+)"/)[1]);
+    const legend = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" fill="[^"]+">■ ([^<]+)<\/text>/g)].map((m) => ({
+      x: Number(m[1]),
+      y: Number(m[2]),
+      label: m[3],
+    }));
+    assert.deepEqual(
+      legend.map((l) => l.label),
+      Array.from({ length: 12 }, (_, k) => `L0 H${k}`),
+      'all 12 heads in the legend',
+    );
+    // Each item starts inside the figure with room for "■ L0 H11" (8 characters at <= 8 px).
+    for (const l of legend) assert.ok(l.x >= 10 && l.x + 8 * 8 <= width, `${l.label} at x ${l.x} inside ${width}`);
+    assert.ok(new Set(legend.map((l) => l.y)).size > 1, 'wrapped over more than one line');
+    const height = Number(svg.match(/<svg[^>]* height="(\d+)"/)[1]);
+    assert.ok(Math.max(...legend.map((l) => l.y)) < height - 10, 'the legend above the bottom edge');
+    // The hover is not in the figure: no "Query 22", and the lines are the resting view's (every
+    // weight >= 0.02 of every head, from the file).
+    assert.doesNotMatch(svg, /Query 22/);
+    let resting = 0;
+    for (let hd = 0; hd < 12; hd++) for (let q = 0; q < n; q++) for (let k = 0; k < n; k++) resting += weight(hd, q, k) >= 0.02 ? 1 : 0;
+    assert.equal((svg.match(/<line /g) ?? []).length, resting, 'the lines of the resting view');
+    // The page still shows the hovered query.
+    assert.match(await page.textContent('#token-lines-readout'), /Query 22/);
+  });
+
   test('Copy link on the Import tab shares the inspected head; the link opens it in the playground', async () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.url });
     await page.click('#copy-link');
@@ -282,7 +315,10 @@ describe('512 tokens', () => {
     // No head inspected yet: Copy link says why a whole file cannot travel in a link.
     await page.click('#copy-link');
     await page.waitForFunction(() => /cannot travel in a link/.test(document.getElementById('copy-status').textContent));
-    assert.match(await page.textContent('#copy-status'), /dist\/attention-playground\.html/);
+    assert.match(
+      await page.textContent('#copy-status'),
+      /random512\.npy, 4\.0 MiB\).*make a one-file page with it \(attn html random512\.npy/,
+    );
     await page.click('#head-card-0-1');
     await page.waitForSelector('#token-chooser');
     const times = await page.evaluate(async () => {

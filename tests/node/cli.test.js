@@ -236,15 +236,15 @@ test('--rows: per-row metrics in JSON, and CSV lines with the query token quoted
     'layer',
     'head',
     'row',
-    'token',
+    'query_token',
+    'empty',
+    'visible',
     'entropy',
     'normalized_entropy',
     'n_eff',
     'top_k_mass',
     'sink_mass',
     'support',
-    'visible',
-    'empty',
   ]);
   assert.equal(rows.length, 1 + n);
   // Exact but for a token starting with a formula character (=, +, -, @, tab, CR): prefixed
@@ -256,9 +256,9 @@ test('--rows: per-row metrics in JSON, and CSV lines with the query token quoted
   rows.slice(1).forEach((r, t) => {
     assert.equal(r.length, 12);
     assert.equal(Number(r[2]), t);
-    assert.equal(csvNumber(r[4]), h.rows.entropy[t]);
-    assert.equal(Number(r[10]), t + 1);
-    assert.equal(r[11], 'false');
+    assert.equal(csvNumber(r[6]), h.rows.entropy[t]);
+    assert.equal(Number(r[5]), t + 1);
+    assert.equal(r[4], '0');
   });
 });
 

@@ -4,7 +4,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, openAsBlob } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore, AttentionError } from '../../web/core.js';
 import { IMPORT_LIMITS, analyzeAll, headValues, openSource, readTokens, summarise } from '../../web/importer.js';
@@ -182,6 +184,45 @@ test('a .npz with two arrays asks which one; the chosen member is read', async (
   }
 });
 
+test("finite mask fills (-1e9, -65504, -1e4) are named as mask fills, with the CLI's count, not as values <= -1e30", async () => {
+  // Causal scores (logits) of 3 heads x 6 x 6, the cells above the diagonal filled with one of
+  // the finite fills; the scores below it are in [-2, 2], a few of them negative.
+  const [H, n] = [3, 6];
+  const fills = [-1e9, -65504, -1e4];
+  const values = new Float64Array(H * n * n);
+  for (let h = 0; h < H; h++)
+    for (let t = 0; t < n; t++)
+      for (let j = 0; j < n; j++) values[(h * n + t) * n + j] = j > t ? fills[h] : Math.sin(1 + h + 3 * t + j) * 2;
+  let negativeScores = 0; // head 0's negative scores that are not fills
+  for (let t = 0; t < n; t++) for (let j = 0; j <= t; j++) negativeScores += Math.sin(1 + 3 * t + j) * 2 < 0 ? 1 : 0;
+  const bytes = npy([1, H, n, n], values);
+  const src = await openSource(core, blobOf(bytes), { name: 'fills.npy' });
+  const s = summarise(await analyzeAll(core, src), {});
+  const fillCount = (n * (n - 1)) / 2; // 15 cells above the diagonal
+  assert.match(
+    s.errors[0],
+    new RegExp(
+      `^3 of 3 heads are not probabilities \\(L0 H0: ${fillCount} entries are a mask fill \\(-1e4, -65504, -1e9 or ≤ -1e30: masked keys of logits\\), ${negativeScores} negative values`,
+    ),
+  );
+  assert.doesNotMatch(s.errors[0], /values ≤/);
+  // The CLI says the same of the same head.
+  const dir = mkdtempSync(join(tmpdir(), 'attn-fills-'));
+  try {
+    writeFileSync(join(dir, 'fills.npy'), bytes);
+    const run = spawnSync(CLI, ['analyze', join(dir, 'fills.npy')], { encoding: 'utf8' });
+    assert.equal(run.status, 3, run.stderr);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `layer 0, head 0: ${fillCount} entries are a mask fill \\(-1e4, -65504, -1e9 or <= -1e30: masked keys of logits\\), ${negativeScores} negative entries`,
+      ),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('real scores with a -FLT_MAX fill are recognised as not probabilities and read as logits', async () => {
   const src = await openSource(core, await fileOf(new URL('scores.npy', NOT_PROB)), { name: 'scores.npy' });
   assert.deepEqual(src.layout, { layers: 1, heads: 8, nQ: 11, nK: 11 });
@@ -189,7 +230,7 @@ test('real scores with a -FLT_MAX fill are recognised as not probabilities and r
   assert.ok(asWeights.every((r) => r.verdict === 'not_probabilities' && !r.computed));
   const s = summarise(asWeights, {});
   assert.equal(s.offerLogits, true);
-  assert.match(s.errors[0], /8 of 8 heads are not probabilities .*−1e30/);
+  assert.match(s.errors[0], /8 of 8 heads are not probabilities \(L0 H0: 55 entries are a mask fill \(-1e4, -65504, -1e9 or ≤ -1e30/);
   const asLogits = await analyzeAll(core, src, { reading: 'logits' }, () => {}, null);
   for (const r of asLogits) {
     assert.ok(r.computed);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../../web/core.js';
 import { analyzeSourceHead, compareSourceHead, openComparison, openSource, summarise } from '../../web/importer.js';
-import { headMetricsCsv } from '../../web/export.js';
+import { ROW_METRIC_COLUMNS, headMetricsCsv } from '../../web/export.js';
 import { npy, npz, float16Bits } from './npy.js';
 
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
@@ -99,6 +99,39 @@ function aboveMass(values, h, n) {
   for (let t = 0; t < n; t++) for (let j = t + 1; j < n; j++) s += values[(h * n + t) * n + j];
   return s / n;
 }
+
+test('one schema: the structure object of attn analyze, attn compare and the page; the rows CSV columns of the CLI and the page', async () => {
+  const [L, H, n] = [2, 3, 8];
+  const values = decoder(L, H, n, { 4: 0.3 });
+  const file = tmp('schema.npy', npy([L, H, n, n], values));
+  const source = await openSource(core, blob(npy([L, H, n, n], values)), { name: 'schema.npy' });
+  const heads = [];
+  for (let i = 0; i < L * H; i++) heads.push(await analyzeSourceHead(core, source, i));
+  const page = core.structureSummary(heads, false, 'weights'); // what the page's JSON exports hold
+  for (const [what, doc] of [
+    ['analyze', json(['analyze', file])],
+    ['compare', json(['compare', file, file])],
+  ]) {
+    const cli = doc.structure;
+    assert.deepEqual(Object.keys(cli), Object.keys(page), `${what}: the keys`);
+    assert.deepEqual(Object.keys(cli.flagged[0]), Object.keys(page.flagged[0]), `${what}: the keys of a flagged head`);
+    assert.deepEqual([cli.structure, cli.stated, cli.causalHeads, cli.analysed], ['mixed', false, 5, 6], what);
+    assert.deepEqual([page.structure, page.stated, page.causalHeads, page.analysed], ['mixed', false, 5, 6], 'page');
+    assert.deepEqual([cli.flagged[0].layer, cli.flagged[0].head], [1, 1], what);
+    near(cli.flagged[0].aboveDiagonalMass, page.flagged[0].aboveDiagonalMass, 1e-6, `${what}: mass`);
+  }
+  // A causal file compared: "causal" is the --causal flag (false), the structure says what was found.
+  const causal = tmp('schema-causal.npy', npy([1, 2, n, n], decoder(1, 2, n, {})));
+  const cmp = json(['compare', causal, causal]);
+  assert.equal(cmp.causal, false);
+  assert.equal(cmp.structure.structure, 'causal');
+  // Rows CSV: the page's columns (web/export.js) after layer, head; empty rows as 1/0.
+  const rows = run(['analyze', file, '--rows', '--format', 'csv', '--heads', '0']);
+  assert.equal(rows.status, 0, rows.stderr);
+  const [header, first] = rows.stdout.split('\n');
+  assert.deepEqual(header.split(','), ['layer', 'head', ...ROW_METRIC_COLUMNS]);
+  assert.equal(first.split(',')[ROW_METRIC_COLUMNS.indexOf('empty') + 2], '0');
+});
 
 test('a decoder file with some heads not causal: detected, flagged largest above-diagonal mass first (CLI JSON/CSV, page)', async () => {
   const [L, H, n] = [3, 4, 10];

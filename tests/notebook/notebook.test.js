@@ -42,6 +42,8 @@ const NOTEBOOK = {
       ].join('\n'),
     ),
     code(`show(attention, tokens, template=${JSON.stringify(PAGE)})`),
+    // One head of the model named as the model numbers it (layer 5, head 7).
+    code(`show(attention[1:2, 2:3], tokens, layers=[5], heads=[7], template=${JSON.stringify(PAGE)})`),
   ],
 };
 
@@ -64,7 +66,7 @@ test('show(attention, tokens) in an executed notebook renders the heads; the num
     env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: '1' },
   });
   assert.equal(run.status, 0, run.stderr);
-  const [first, second] = JSON.parse(readFileSync(path, 'utf8')).cells;
+  const [first, second, third] = JSON.parse(readFileSync(path, 'utf8')).cells;
   const numpyEntropy = JSON.parse([first.outputs.find((o) => o.name === 'stdout').text].flat().join(''));
   const html = [second.outputs.find((o) => o.data?.['text/html']).data['text/html']].flat().join('');
   assert.match(html, /^<div class="attention-playground"><iframe srcdoc="/);
@@ -100,7 +102,29 @@ test('show(attention, tokens) in an executed notebook renders the heads; the num
     assert.equal(h.pattern.kind, expected[i].pattern.kind, `head ${i} pattern`);
   });
   assert.equal(await frame.evaluate(() => document.body.dataset.view), 'import');
+  // The tokens are said to come from the notebook, not from a file the user never had.
+  assert.match(await frame.textContent('#import-info'), /6 tokens from notebook-tokens\.json/);
+  // The output cell (760 px) shows the overview: no preset, lesson, sharing or undo controls, and
+  // the first row of head cards inside the frame.
+  for (const id of ['preset', 'lesson-toggle', 'share-class', 'save-state', 'copy-link', 'undo'])
+    assert.equal(await frame.evaluate((i) => document.getElementById(i).checkVisibility(), id), false, `#${id} hidden`);
   await page.screenshot({ path: `${OUT}output-cell.png` });
+  const bottom = await frame.evaluate(() => document.querySelector('.head-card').getBoundingClientRect().bottom);
+  assert.ok(bottom <= 760, `the first row of head cards ends at ${bottom} px of 760`);
+
+  // layers=/heads=: the head is named as the model numbers it, with its numbers unchanged.
+  const html3 = [third.outputs.find((o) => o.data?.['text/html']).data['text/html']].flat().join('');
+  writeFileSync(`${OUT}output-cell-named.html`, `<!doctype html><meta charset="utf-8"><title>output cell</title>${html3}`);
+  await page.goto(pathToFileURL(`${OUT}output-cell-named.html`).href);
+  const named = await (await page.waitForSelector('iframe')).contentFrame();
+  await waitReady(named);
+  await named.waitForFunction(() => {
+    const s = window.attentionPlayground.imported();
+    return s.heads.length === 1 && !s.running;
+  });
+  assert.equal(await named.textContent('.head-card .card-name'), 'L5 H7');
+  const one = (await named.evaluate(() => window.attentionPlayground.imported())).heads[0];
+  near(one.summary.meanEntropy, numpyEntropy[1 * 3 + 2], 1e-5, 'L5 H7 mean entropy (numpy, layer 1 head 2 of the array)');
 });
 
 test('page() refuses what the page cannot take, with the reason: too large, wrong token count, no template', () => {

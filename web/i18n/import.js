@@ -63,10 +63,10 @@ const PAIRS = {
 
   // Progress and the file line
   'import.progress.running': ['Analysing head {n} of {total}…', '正在分析第 {n} 个头（共 {total} 个）…'],
-  'import.progress.done': ['Analysed {total} heads.', '已分析 {total} 个头。'],
+  'import.progress.done': [(v) => `Analysed ${plural(v.total, 'head', 'heads')}.`, '已分析 {total} 个头。'],
   'import.progress.cancelled': ['Cancelled after {done} of {total} heads.', '已取消：共 {total} 个头，分析了 {done} 个。'],
   'import.progress.notProbabilities': [' The values are not probabilities: see above.', ' 这些数值不是概率：见上方说明。'],
-  'import.readingFile': ['Reading {file} ({size} MiB)…', '正在读取 {file}（{size} MiB）…'],
+  'import.readingFile': ['Reading {file} ({size})…', '正在读取 {file}（{size}）…'],
   'import.needsMember': [
     '{file} holds {n} arrays: pick the one with the attention weights.',
     '{file} 中有 {n} 个数组：请选出存放注意力权重的那一个。',
@@ -83,6 +83,8 @@ const PAIRS = {
   'import.source.heads': [(v) => plural(v.n, 'head', 'heads'), '{n} 个头'],
   'import.source.tokensFrom': ['{n} tokens from {file}', '{n} 个词元，取自 {file}'],
   'import.source.tokensInFile': ['{n} tokens from the file', '{n} 个词元，取自文件本身'],
+  'import.source.crossTokensFrom': ['{q} query and {k} key tokens from {file}', '{q} 个查询词元和 {k} 个键词元，取自 {file}'],
+  'import.source.crossTokensInFile': ['{q} query and {k} key tokens from the file', '{q} 个查询词元和 {k} 个键词元，取自文件本身'],
   'import.source.noTokens': ['no tokens (positions are shown; add a token file)', '没有词元（显示位置编号；可添加词元文件）'],
   'import.tokensPending': [
     '{file} will be read as the tokens of the next attention file you open.',
@@ -155,7 +157,13 @@ const PAIRS = {
   ],
   'import.sum.moreInvalid': ['… and {n} more heads with {nanInf}', '……另有 {n} 个头含 {nanInf}'],
   'import.sum.negative': ['{n} negative values (min {min})', '{n} 个负值（最小 {min}）'],
-  'import.sum.fill': ['{n} values ≤ −1e30 (a mask fill such as −3.4e38)', '{n} 个 ≤ −1e30 的值（类似 −3.4e38 的掩码填充值）'],
+  'import.sum.negativeScores': ['{n} negative values', '{n} 个负值'],
+  // The same wording as attn analyze's (cpp/cli/analyze.cpp, not_probabilities_message).
+  'import.sum.negInf': ['{n} entries are -inf (masked keys of logits)', '{n} 个元素是 -inf（logits 中被掩码的键）'],
+  'import.sum.fill': [
+    '{n} entries are a mask fill (-1e4, -65504, -1e9 or ≤ -1e30: masked keys of logits)',
+    '{n} 个元素是掩码填充值（-1e4、-65504、-1e9 或 ≤ -1e30：logits 中被掩码的键）',
+  ],
   'import.sum.aboveOne': ['{n} values above 1 (max {max})', '{n} 个大于 1 的值（最大 {max}）'],
   'import.sum.rowSum': ['rows summing to 1 ± {err} (row {row})', '行和为 1 ± {err}（第 {row} 行）'],
   'import.sum.notProbabilities': [
@@ -173,6 +181,7 @@ const PAIRS = {
 
   // Overview cards and tables
   'import.count': ['{n} of {total} heads', '显示 {n} / {total} 个头'],
+  'import.countPartial': ['{n} of {total} heads ({analysed} analysed)', '显示 {n} / {total} 个头（已分析 {analysed} 个）'],
   'import.card.notProbabilities': ['not probabilities', '不是概率'],
   'import.card.notProbShort': ['not prob.', '非概率'],
   'import.card.sinkShort': ['sink', '汇'],
@@ -297,7 +306,8 @@ const PAIRS = {
     "the model's numbers of the file's layers, e.g. 0,2,4,5 (empty: the file's own, else 0, 1, …)",
     '文件中各层在模型里的层号，例如 0,2,4,5（留空：用文件自带的层号，否则为 0, 1, …）',
   ],
-  'import.err.layerNumbers': ['Layer numbers: {detail}', '层号：{detail}'],
+  // The detail is the core's message, which names the layer numbers itself.
+  'import.err.layerNumbers': ['Could not use the typed {detail}', '无法使用输入的层号：{detail}'],
   'import.card.flagMass': ['↑ diag. {mass}', '↑ 对角线 {mass}'],
   'import.card.flagMassTitle': [
     'On average {mass} of each row’s weight lies above the diagonal ({n} rows from query {from}, up to {max}); flagged {rank} of {k}, largest mass first',
@@ -332,8 +342,8 @@ const PAIRS = {
     '双向的（编码器或交叉注意力）：{n} 个头中有 {k} 个在对角线上方有权重；不标出任何头。',
   ],
   'import.struct.maskFills': [
-    'Read as logits: {inf} entries are -inf and {fills} are finite mask fills (-1e4, -65504, -1e9, -3.4e38); both count as masked keys.',
-    '按 logits 读取：{inf} 个元素是 -inf，{fills} 个是有限的掩码填充值（-1e4、-65504、-1e9、-3.4e38）；两者都算作被掩码的键。',
+    'Read as logits: {inf} entries are -inf and {fills} are finite mask fills (-1e4, -65504, -1e9 or ≤ -1e30); both count as masked keys.',
+    '按 logits 读取：{inf} 个元素是 -inf，{fills} 个是有限的掩码填充值（-1e4、-65504、-1e9 或 ≤ -1e30）；两者都算作被掩码的键。',
   ],
   'import.col.aboveDiag': ['above-diag. mass', '对角线上方质量'],
   'import.col.flagged': ['flagged', '标出'],
@@ -346,6 +356,11 @@ const PAIRS = {
     '{tl} 头检测分数（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”分数（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
   ],
   'import.detail.fieldNone': ['— (needs the tokens)', '—（需要词元）'],
+  'import.detail.fieldNotSquare': ['— (not square: {nQ} queries × {nK} keys)', '—（不是方阵：{nQ} 个查询 × {nK} 个键）'],
+  'import.detail.notSquare': [
+    'Not square ({nQ} queries × {nK} keys, e.g. cross-attention): there is no causal diagonal, so no mass above it is measured.',
+    '不是方阵（{nQ} 个查询 × {nK} 个键，例如交叉注意力）：没有因果对角线，因此不计算对角线上方的质量。',
+  ],
   'import.detail.causalVisibility': [
     'Causal by its values (zero above the diagonal): |Ω_t| = t + 1, zeros below the diagonal are visible keys.',
     '从数值看是因果的（对角线上方为 0）：|Ω_t| = t + 1，对角线下方的 0 是可见的键。',
@@ -368,6 +383,16 @@ const PAIRS = {
     '比较了 {n} 个头；{changed} 个头的标签变了；平均詹森-香农散度最大为 {max} 奈特（{where}）。',
   ],
   'import.compare.metric': ['colour by', '颜色依据'],
+  'import.compare.legendDown': ['lower in B', 'B 中更低'],
+  'import.compare.legendUp': [
+    'higher in B; the stronger the colour, the larger the change (full colour: {max}).',
+    'B 中更高；颜色越深，变化越大（最深：{max}）。',
+  ],
+  'import.compare.legendJsd': [
+    'the stronger the colour, the more the rows differ (full colour: {max} nats).',
+    '颜色越深，两次运行的行差异越大（最深：{max} 奈特）。',
+  ],
+  'import.compare.legendChanged': ['outlined: the pattern label changed.', '带框：模式标签改变了。'],
   'import.compare.cellTitle': ['{name}: {value} ({a} → {b})', '{name}：{value}（{a} → {b}）'],
   'import.compare.col.layer': ['layer', '层'],
   'import.compare.col.head': ['head', '头'],

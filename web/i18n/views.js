@@ -56,12 +56,12 @@ const PAIRS = {
     '尚无可链接的内容：先打开文件并查看一个头，“复制链接”会分享这个头。',
   ],
   'views.link.noHead': [
-    'A whole file ({file}, {size}) cannot travel in a link: a link holds the numbers it shows, and every head of the file is too many. Inspect a head and Copy link shares that head; to share the whole file, send the file with the one-file page ({page}), which opens it without a server.',
-    '整个文件（{file}，{size}）无法放入链接：链接里装的是它显示的数字，整个文件的所有头太多了。查看一个头后，“复制链接”会分享这个头；要分享整个文件，请把文件和单文件页面（{page}）一起发送，它无需服务器即可打开文件。',
+    'A whole file ({file}, {size}) cannot travel in a link: a link holds the numbers it shows, and every head of the file is too many. Inspect a head and Copy link shares that head; to share the whole file, make a one-file page with it ({page}, the command-line tool), which opens without a server.',
+    '整个文件（{file}，{size}）无法放入链接：链接里装的是它显示的数字，整个文件的所有头太多了。查看一个头后，“复制链接”会分享这个头；要分享整个文件，请用命令行工具生成包含该文件的单文件页面（{page}），它无需服务器即可打开。',
   ],
   'views.link.notState': [
-    '{head} cannot be opened as a state (see the note above its heatmap), so it cannot travel in a link. Save state keeps the playground; the one-file page ({page}) opens the file itself.',
-    '{head} 无法作为状态打开（见其热力图上方的说明），因此无法放入链接。“保存状态”可保存实验场；单文件页面（{page}）可直接打开该文件。',
+    '{head} cannot be opened as a state (see the note above its heatmap), so it cannot travel in a link. Save state keeps the playground; a one-file page made with {page} (the command-line tool) opens the file itself.',
+    '{head} 无法作为状态打开（见其热力图上方的说明），因此无法放入链接。“保存状态”可保存实验场；用命令行工具 {page} 生成的单文件页面可直接打开该文件。',
   ],
   'views.link.values': ['The head’s values could not be read: {detail}', '无法读取该头的数值：{detail}'],
   'views.lab.running': ['Computing this analysis of a large head off the page… {s} s', '正在后台计算这个大型头的分析……{s} 秒'],

@@ -180,6 +180,32 @@ export function createCompare(v) {
         return cell;
       }),
     );
+    // What the colours mean: the scale is the largest |value| of the chosen metric.
+    const swatch = (rgb) => {
+      const el = h('span', { class: 'swatch compare-swatch' });
+      el.style.setProperty('background', `rgba(${rgb}, 0.8)`);
+      return el;
+    };
+    const max = fmtMetric(scale, 3);
+    const legend = h(
+      'p',
+      { class: 'note', id: 'import-compare-legend' },
+      view.metric.endsWith('Jsd')
+        ? [swatch('200, 50, 40'), ' ', t('import.compare.legendJsd', { max })]
+        : [
+            swatch('40, 90, 200'),
+            ' ',
+            t('import.compare.legendDown'),
+            ' ',
+            swatch('200, 50, 40'),
+            ' ',
+            t('import.compare.legendUp', { max }),
+          ],
+      ' ',
+      h('span', { class: 'swatch compare-swatch changed' }),
+      ' ',
+      t('import.compare.legendChanged'),
+    );
     const cols = [
       ['layer', null],
       ['head', null],
@@ -280,6 +306,7 @@ export function createCompare(v) {
       summary,
       h('label', { class: 'inline' }, t('import.compare.metric'), ' ', metricSelect),
       grid,
+      legend,
       h('div', { class: 'scroll' }, table),
       exports,
     );
@@ -313,6 +340,9 @@ export function createCompare(v) {
       nK: s.layout.nK,
       reading: ui.reading,
       causal: ui.causal,
+      // Run A's structure as its analysis found it (the same object as the Metrics JSON's and
+      // attn compare's): "causal" above is only the box.
+      structure: ui.structure,
       heads: [...c.heads]
         .sort((a, b) => a.index - b.index)
         .map((x) => ({

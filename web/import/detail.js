@@ -330,7 +330,10 @@ export function createDetail(v) {
   /** TransformerLens's head-detector scores of the head (the core's; docs/import.md). */
   function fieldScores(d) {
     const f = d.field ?? {};
-    const val = (x) => (Number.isFinite(x) ? fmtMetric(x, 4) : t('import.detail.fieldNone'));
+    const { nQ, nK } = ui.source.layout;
+    // Undefined for a head that is not square (TransformerLens asserts n_q = n_k), else without tokens.
+    const none = nQ !== nK ? t('import.detail.fieldNotSquare', { nQ, nK }) : t('import.detail.fieldNone');
+    const val = (x) => (Number.isFinite(x) ? fmtMetric(x, 4) : none);
     return h(
       'p',
       { class: 'note', id: 'detail-field-scores' },
@@ -352,13 +355,18 @@ export function createDetail(v) {
   /** Whether the head is causal by its values, what |Omega_t| was taken as, its flag. */
   function structureNote(d) {
     const f = ui.flagged.get(d.index);
-    const key = f
-      ? 'import.detail.flagged'
-      : d.causalVisibility
-        ? 'import.detail.causalVisibility'
-        : d.causalStructure
-          ? 'import.detail.causalStructure'
-          : 'import.detail.notCausal';
+    const { nQ, nK } = ui.source.layout;
+    // A head that is not square and not masked by its values has no diagonal to speak of.
+    const key =
+      nQ !== nK && !d.causalVisibility && !d.causalStructure
+        ? 'import.detail.notSquare'
+        : f
+          ? 'import.detail.flagged'
+          : d.causalVisibility
+            ? 'import.detail.causalVisibility'
+            : d.causalStructure
+              ? 'import.detail.causalStructure'
+              : 'import.detail.notCausal';
     return h(
       'p',
       { class: 'note', id: 'detail-structure' },
@@ -367,6 +375,8 @@ export function createDetail(v) {
         rank: f ? f.rank + 1 : 0,
         k: ui.flagged.size,
         max: fmtMetric(d.check.maxAboveDiagonal, 3),
+        nQ,
+        nK,
       }),
     );
   }

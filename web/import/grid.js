@@ -132,7 +132,12 @@ export function createGrid(v) {
     const grid = $('import-grid');
     const list = visibleHeads(ui.heads, viewOf(), ui.flagged);
     const byLayer = $('import-sort').value === 'order' && !$('import-desc').checked;
-    $('import-count').textContent = t('import.count', { n: list.length, total: ui.heads.length });
+    // Out of the file's heads; after a Cancel (or while running) also how many were analysed.
+    const total = ui.source.layout.layers * ui.source.layout.heads;
+    $('import-count').textContent =
+      ui.heads.length < total
+        ? t('import.countPartial', { n: list.length, total, analysed: ui.heads.length })
+        : t('import.count', { n: list.length, total });
     if (byLayer) {
       const layers = new Map();
       for (const r of list) {

@@ -2,7 +2,7 @@
 // token file with it or after it, and a state file handed to the playground. Opens the file in
 // the worker, keeps the previous import on screen when reading fails, then starts the analysis.
 import { h, mount } from '../views/dom.js';
-import { tData } from '../views/format.js';
+import { fmtBytes, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import * as page from '../page/store.js';
 import { describeSource, errDetail } from './text.js';
@@ -17,11 +17,11 @@ export function createIntake(v) {
     v.messages.warnings = [];
     v.messages.notes = [];
     v.messages.layers = [];
+    v.messages.tokens = []; // a token file's error was about the previous file
     v.showMessages();
     $('import-logits-offer').hidden = true;
     if (!memberName) $('import-member-wrap').hidden = true;
-    const size = (file.size / 1048576).toFixed(1);
-    v.showInfo(() => tData('import.readingFile', { file: file.name, size }, ['file']));
+    v.showInfo(() => tData('import.readingFile', { file: file.name, size: fmtBytes(file.size) }, ['file']));
     const w = v.getWorker();
     let source;
     try {
@@ -72,15 +72,21 @@ export function createIntake(v) {
     // Tokens: dropped with the file, else the token file chosen before (its name is shown).
     v.messages.tokens = [];
     const tokenFile = tokens ?? $('import-tokens').files[0];
-    if (tokenFile && !source.keyTokens.length) await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries');
+    const before = { reanalyse: false }; // the analysis below reads them
+    if (tokenFile && !source.keyTokens.length)
+      await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries', before);
     if ($('import-key-tokens').files[0] && source.layout.nQ !== source.layout.nK)
-      await readTokenFile($('import-key-tokens').files[0], 'keys');
+      await readTokenFile($('import-key-tokens').files[0], 'keys', before);
     v.showInfo(() => describeSource(ui.source));
     const reading = $('import-reading').value;
     await v.analyse(reading === 'logits' ? 'logits' : 'weights', reading === 'auto');
   }
 
-  async function readTokenFile(file, which) {
+  /**
+   * Reads a token file for the open file. Added after the file (reanalyse, the default): a square
+   * file is analysed again, since its duplicate-token and induction scores need the tokens.
+   */
+  async function readTokenFile(file, which, { reanalyse = true } = {}) {
     if (!ui.source) {
       v.setMessages('tokens', [() => tData('import.tokensPending', { file: file.name })]);
       return;
@@ -92,7 +98,10 @@ export function createIntake(v) {
       ui.source.tokensFrom = file.name;
       v.setMessages('tokens', []);
       v.showInfo(() => describeSource(ui.source));
-      if (ui.selected !== null) v.inspect(ui.selected);
+      const square = ui.source.layout.nQ === ui.source.layout.nK;
+      if (reanalyse && square && (ui.running || ui.heads.length)) {
+        await v.analyse(ui.reading, false); // shows the inspected head again when it is done
+      } else if (ui.selected !== null) v.inspect(ui.selected);
     } catch (e) {
       v.setMessages('tokens', [() => tData('import.err.tokens', { file: file.name, detail: errDetail(e) })]);
     }

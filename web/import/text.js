@@ -64,11 +64,19 @@ export function describeSource(s) {
         ])
       : tData('import.source.json', { format: s.format });
   const cross = l.nQ !== l.nK ? t('import.source.cross', { nQ: l.nQ, nK: l.nK }) : ` × ${l.nQ} × ${l.nK}`;
-  const tokens = !s.keyTokens.length
-    ? t('import.source.noTokens')
-    : s.tokensFrom
-      ? tData('import.source.tokensFrom', { n: s.keyTokens.length, file: s.tokensFrom }, ['file'])
-      : t('import.source.tokensInFile', { n: s.keyTokens.length });
+  const [q, k] = [s.queryTokens?.length ?? 0, s.keyTokens.length];
+  const tokens =
+    !k && !q
+      ? t('import.source.noTokens')
+      : l.nQ !== l.nK
+        ? s.tokensFrom
+          ? tData('import.source.crossTokensFrom', { q, k, file: s.tokensFrom }, ['file'])
+          : t('import.source.crossTokensInFile', { q, k })
+        : !k
+          ? t('import.source.noTokens')
+          : s.tokensFrom
+            ? tData('import.source.tokensFrom', { n: s.keyTokens.length, file: s.tokensFrom }, ['file'])
+            : t('import.source.tokensInFile', { n: s.keyTokens.length });
   return tData(
     'import.source',
     {

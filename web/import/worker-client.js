@@ -9,7 +9,8 @@
 // turn (head i to worker i mod N), their progress messages merged back into file order, and the
 // per-layer summaries asked of the first worker's core over the merged heads, so the page sees
 // exactly what one worker would send. Cancel stops every worker. Everything else (open, tokens,
-// values, rows) goes to the first worker.
+// values, rows) goes to the first worker; the tokens it read are handed to each helper (message
+// 'setTokens') before the helper analyses, so every head gets its token-dependent scores.
 import { AttentionError } from '../core.js';
 
 /** Most import workers the page starts (each holds a core: ~one head of memory plus its code). */
@@ -32,6 +33,7 @@ class Channel {
     this.nextId = 1;
     this.pending = new Map();
     this.opened = null; // the 'open' message this worker last read
+    this.tokens = null; // the token lists this worker was last given ('setTokens')
     this.worker.onmessage = (ev) => {
       const m = ev.data;
       const p = this.pending.get(m.id);
@@ -80,6 +82,7 @@ export class ImportWorker {
     this.channels = Array.from({ length: workers }, () => new Channel(coreOptions));
     this.ready = this.channels[0].ready;
     this.lastOpen = null; // the last 'open' message whose file opened (helpers read the same one)
+    this.lastTokens = null; // the token lists the first worker read for it ({queryTokens, keyTokens})
     this.run = 0;
   }
 
@@ -91,12 +94,14 @@ export class ImportWorker {
       this.lastOpen = { type: 'open', file: msg.file, name: msg.name, member: msg.member };
       this.lastLayout = result.layout;
       this.lastKind = result.kind;
+      this.lastTokens = null;
       this.channels[0].opened = this.lastOpen;
     }
+    if (msg.type === 'tokens') this.lastTokens = { queryTokens: result.queryTokens, keyTokens: result.keyTokens };
     return result;
   }
 
-  /** The other workers of the pool, each holding the current file. */
+  /** The other workers of the pool, each holding the current file and its tokens. */
   async helpers(count) {
     const list = this.channels.slice(1, count);
     await Promise.all(
@@ -105,6 +110,11 @@ export class ImportWorker {
         if (c.opened !== this.lastOpen) {
           await c.request(this.lastOpen);
           c.opened = this.lastOpen;
+          c.tokens = null; // the file's own tokens (if any), as the first worker read them
+        }
+        if (this.lastTokens && c.tokens !== this.lastTokens) {
+          await c.request({ type: 'setTokens', ...this.lastTokens });
+          c.tokens = this.lastTokens;
         }
       }),
     );
@@ -127,7 +137,9 @@ export class ImportWorker {
     const n = this.lastKind === 'npy' ? Math.max(1, Math.min(this.size, count)) : 1;
     if (n === 1) return first.request(msg, onProgress);
     const channels = [first, ...(await this.helpers(n))];
-    if (run !== this.run) return { done: 0, cancelled: true };
+    // Cancelled while the helpers opened the file (before any worker got the 'analyze'): a
+    // worker clears its cancel flag when an analysis starts, so the run must stop here.
+    if (run !== this.run || this.cancelledRun === run) return { done: 0, cancelled: true };
     const list = all ?? Array.from({ length: count }, (_, i) => i);
     const parts = channels.map((_, w) => list.filter((_, i) => i % n === w));
     const arrived = new Map(); // position in list -> head
@@ -165,6 +177,7 @@ export class ImportWorker {
 
   /** Stops the running analysis in every worker (each stops between two heads). */
   cancel() {
+    this.cancelledRun = this.run;
     for (const c of this.channels) c.worker.postMessage({ type: 'cancel' });
   }
 }

@@ -4,6 +4,8 @@
 // goes out through writeHash / flushHash after each apply, and through shareUrl on demand.
 import { encodeLink, StateError, statesEqual } from '../state.js';
 import { h, mount } from '../views/dom.js';
+import { fmtBytes } from '../views/format.js';
+import { embeddedOptions } from '../embedded.js';
 import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions } from '../page-options.js';
 import { initShareDialog } from '../share-dialog.js';
 import { getLang, normaliseLang, setLang, t } from '../i18n.js';
@@ -208,7 +210,8 @@ export function choosePalette(id) {
 /** Takes the state of the link in the address bar; resolves to true when it was taken. */
 export async function loadFromHash({ initial = false } = {}) {
   ownFragment = location.hash;
-  const fragment = location.hash.slice(1);
+  // At start, an address without a fragment takes the page options the one-file page carries.
+  const fragment = location.hash.slice(1) || (initial ? embeddedOptions() : '');
   const optionsRefused = applyPageOptions(fragment, { initial });
   if (!fragment || onlyPageOptions(fragment)) return false;
   let decoded;
@@ -249,10 +252,13 @@ async function screenLink(status) {
       return null;
     }
   }
-  const mb = got.bytes ? (got.bytes / 2 ** 20).toFixed(got.bytes < 10 * 2 ** 20 ? 1 : 0) : '?';
   const key = { noFile: 'views.link.noFile', noHead: 'views.link.noHead', values: 'views.link.values' }[got.why] ?? 'views.link.notState';
-  const page = 'dist/attention-playground.html'; // the one-file page (docs/deploy.md)
-  mount(status, t(key, { file: got.name ?? '', size: `${mb} MB`, page, head: got.head ?? '', detail: got.detail ?? '' }));
+  // The one-file page with the file in it is made by the CLI (a visitor has no repository).
+  const page = `attn html ${got.name ?? ''}`.trim();
+  mount(
+    status,
+    t(key, { file: got.name ?? '', size: got.bytes ? fmtBytes(got.bytes) : '?', page, head: got.head ?? '', detail: got.detail ?? '' }),
+  );
   return null;
 }
 

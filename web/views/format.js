@@ -31,6 +31,12 @@ export function fmtMetric(x, digits = 6) {
   return Number(x.toPrecision(digits)).toString();
 }
 
+/** A file's size for people: "52.0 KiB", "3.4 MiB", "812 bytes" (binary units, one decimal). */
+export function fmtBytes(b) {
+  if (b >= 1 << 20) return `${(b / (1 << 20)).toFixed(1)} MiB`;
+  return b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : t('app.bytes', { n: b });
+}
+
 /** A token label made visible: leading/trailing spaces shown as ␣, empty as ∅. */
 /**
  * What the reader typed, as an error message quotes it: at most `max` characters (a pasted

@@ -478,7 +478,10 @@ function linesView(body, o, st, tokQ, tokK) {
       note.textContent = t('views.tokens.minWeight', { w: floor });
     }
   }
-  const focusAt = (side, i) => {
+  // How the token was chosen: a hover is transient (the export leaves it out), a click or a key is not.
+  let focusBy = null;
+  const focusAt = (side, i, by = 'key') => {
+    focusBy = by;
     st.lineFocus = { side, i };
     st.focus = st.lineFocus;
     draw();
@@ -486,13 +489,13 @@ function linesView(body, o, st, tokQ, tokK) {
   st.lineFocus = null;
   pic.addEventListener('mouseover', (ev) => {
     const el = ev.target.closest?.('text[data-side]');
-    if (el && !st.locked) focusAt(el.dataset.side, Number(el.dataset.i));
+    if (el && !st.locked) focusAt(el.dataset.side, Number(el.dataset.i), 'hover');
   });
   pic.addEventListener('click', (ev) => {
     const el = ev.target.closest?.('text[data-side]');
     if (!el) return;
     st.locked = !st.locked;
-    focusAt(el.dataset.side, Number(el.dataset.i));
+    focusAt(el.dataset.side, Number(el.dataset.i), st.locked ? 'click' : 'hover');
   });
   pic.addEventListener('keydown', (ev) => {
     const f = st.lineFocus ?? { side: 'query', i: -1 };
@@ -514,17 +517,37 @@ function linesView(body, o, st, tokQ, tokK) {
   draw();
   return {
     toSvg: () => {
+      // A token only hovered is not part of the figure: the lines are drawn without it for the copy.
+      const hovered = focusBy === 'hover' && st.focus ? st.focus : null;
+      if (hovered) {
+        st.focus = null;
+        draw();
+      }
       const copy = pic.cloneNode(true);
+      const said = readout.textContent;
+      if (hovered) {
+        st.focus = hovered;
+        draw();
+      }
       copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
       copy.removeAttribute('tabindex');
       const bg = svg('rect', { width: '100%', height: '100%', fill: '#fff' });
       copy.prepend(bg);
-      const legend = o.heads
-        .map((x, k) => (x.weights && shown[k] ? `<tspan fill="${headColour(k)}">■ ${escapeXml(x.label)}</tspan>` : ''))
-        .join('  ');
-      const head = `<text x="10" y="${height + 16}" font-family="system-ui, sans-serif">${legend}</text><text x="10" y="${height + 34}" font-size="10" fill="#555" font-family="system-ui, sans-serif">${escapeXml(`${o.title} · ${readout.textContent} · ${t('views.madeWith')}`)}</text>`;
-      copy.setAttribute('height', String(height + 44));
-      copy.setAttribute('viewBox', `0 0 ${width} ${height + 44}`);
+      // The legend wrapped to the figure's width: one item per head shown, each placed by an
+      // estimate of its width (12 px sans-serif: ~7.5 px a character, the swatch and a gap).
+      const items = [];
+      let [x, row] = [10, 0];
+      o.heads.forEach((hd, k) => {
+        if (!hd.weights || !shown[k]) return;
+        const w = 24 + 7.5 * [...hd.label].length;
+        if (x > 10 && x + w > width - 10) [x, row] = [10, row + 1];
+        items.push(`<text x="${x}" y="${height + 16 + 18 * row}" fill="${headColour(k)}">■ ${escapeXml(hd.label)}</text>`);
+        x += w;
+      });
+      const below = height + 18 * (row + 1);
+      const head = `<g font-family="system-ui, sans-serif">${items.join('')}</g><text x="10" y="${below + 16}" font-size="10" fill="#555" font-family="system-ui, sans-serif">${escapeXml(`${o.title} · ${said} · ${t('views.madeWith')}`)}</text>`;
+      copy.setAttribute('height', String(below + 26));
+      copy.setAttribute('viewBox', `0 0 ${width} ${below + 26}`);
       return `${new XMLSerializer().serializeToString(copy).replace('</svg>', `${head}</svg>`)}\n`;
     },
     focus: (i) => focusAt('query', i),
