@@ -299,7 +299,8 @@ function fillSummaries(list, summaries, selectedRow) {
       list.append(li);
     }
     if (li.textContent !== text) li.textContent = text;
-    li.className = i === selectedRow ? 'selected' : '';
+    const cls = i === selectedRow ? 'selected' : '';
+    if (li.className !== cls) li.className = cls;
   });
 }
 
@@ -372,21 +373,30 @@ function onGridKey(ev, table, grid, container, n) {
 
 /** Writes one cell: its colour, number, data-value and accessible name; × and hatching when not visible. */
 function paintCell(td, name, x, visible, lo, hi, showNumbers, digits) {
+  // Only what changed is written: an unchanged cell (the scores when tau moves, a weight that
+  // rounds the same) costs no DOM mutation, no style recalculation and no relayout.
   if (td.getAttribute('aria-label') !== name) td.setAttribute('aria-label', name);
-  if (!visible || x === null) {
-    td.className = 'masked';
-    td.dataset.value = '';
-    td.style.removeProperty('background-color');
-    td.style.removeProperty('color');
-    td.textContent = showNumbers ? '×' : '';
+  const masked = !visible || x === null;
+  const cls = masked ? 'masked' : '';
+  if (td.className !== cls) td.className = cls;
+  const value = masked ? '' : String(x);
+  if (td.dataset.value !== value) td.dataset.value = value;
+  const text = masked ? (showNumbers ? '×' : '') : showNumbers ? fmtCell(x, digits) : '';
+  if (td.textContent !== text) td.textContent = text;
+  if (masked) {
+    if (td.dataset.bg !== undefined) {
+      delete td.dataset.bg;
+      td.style.removeProperty('background-color');
+      td.style.removeProperty('color');
+    }
     return;
   }
   const { bg, fg } = cellColours(x, lo, hi);
-  td.className = '';
-  td.dataset.value = String(x);
-  td.style.setProperty('background-color', bg);
-  td.style.setProperty('color', fg);
-  td.textContent = showNumbers ? fmtCell(x, digits) : '';
+  if (td.dataset.bg !== bg) {
+    td.dataset.bg = bg;
+    td.style.setProperty('background-color', bg);
+    td.style.setProperty('color', fg);
+  }
 }
 
 /** A horizontal colour bar with its end values and the masked-cell key. */
