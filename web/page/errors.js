@@ -47,17 +47,15 @@ export function showError(field, message) {
 
 export function clearErrors() {
   shownErrors.clear();
-  for (const id of ERROR_SLOTS) {
-    const el = $(id);
-    if (el) {
-      el.hidden = true;
-      el.textContent = '';
-    }
-  }
-  document.querySelectorAll('#editors .error').forEach((el) => {
-    el.hidden = true;
-    el.textContent = '';
-  });
+  // Only slots that show something are written: this runs on every change (a tau slider step),
+  // and writing an empty hidden slot still costs a DOM mutation and a style recalculation.
+  const clear = (el) => {
+    if (!el) return;
+    if (!el.hidden) el.hidden = true;
+    if (el.firstChild) el.textContent = '';
+  };
+  for (const id of ERROR_SLOTS) clear($(id));
+  document.querySelectorAll('#editors .error').forEach(clear);
   // The control boxes show the state again (syncControls), so none stays marked as refused.
   document.querySelectorAll('#editors input.invalid, .controls input.invalid').forEach((el) => el.classList.remove('invalid'));
 }
