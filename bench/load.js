@@ -218,7 +218,9 @@ async function main() {
     s.budget = b ? { ...b, bytesMet, timeMet, met: bytesMet && timeMet } : null;
     summary[name] = s;
     const word = (ok) => (ok ? 'met' : 'MISSED');
-    const budget = b ? [b.kb ? `<= ${b.kb} KB: ${word(bytesMet)}` : null, `<= ${b.ms} ms: ${word(timeMet)}`].filter(Boolean).join(', ') : '';
+    const budget = b
+      ? [b.kb ? `<= ${b.kb} KB: ${word(bytesMet)}` : null, `<= ${b.ms} ms: ${word(timeMet)}`].filter(Boolean).join(', ')
+      : '';
     rows.push(`| ${name} | ${s.kb} KB | ${s.requests} | ${s.firstPaintMs} ms | ${s.fcpMs} ms | ${s.usableMs} ms | ${budget} |`);
   }
   const profile = throttle
