@@ -83,6 +83,8 @@ function installPage(scope) {
     }
   };
 
+  // Which bundled real-attention files the page carries (the preset select disables the others).
+  scope.attnCarriedData = (path) => !!block('data-ap-data', path);
   const nativeFetch = scope.fetch?.bind(scope);
   scope.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);

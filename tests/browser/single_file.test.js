@@ -91,6 +91,14 @@ describe('one-file page', () => {
     await page.evaluate(() => window.attentionPlayground.setState({ ...window.attentionPlayground.getState(), tau: 2 }));
     const link = await page.evaluate(() => window.attentionPlayground.shareUrl());
     assert.match(link, /^file:/);
+    // The real-attention presets it does not carry are offered disabled and say so; those it
+    // carries are offered (scripts/single-file.js keeps as many as fit: built.data of them).
+    const real = await page.$$eval('#preset optgroup:nth-of-type(2) option', (os) =>
+      os.map((o) => ({ disabled: o.disabled, text: o.textContent })),
+    );
+    assert.ok(real.length >= 4, `${real.length} real presets listed`);
+    assert.equal(real.filter((o) => !o.disabled).length, built.data, JSON.stringify(real));
+    for (const o of real.filter((x) => x.disabled)) assert.match(o.text, /not in this one-file page/);
     await context.close();
   });
 

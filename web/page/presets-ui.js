@@ -24,9 +24,12 @@ export function fillPresetSelect() {
     h(
       'optgroup',
       { label: t('app.presetGroupReal') },
-      Object.entries(REAL_DATASETS).map(([id, d]) =>
-        h('option', { value: realPresetId(id, 0) }, presetLabel(`app.dataset.${DATASET_KEYS[id]}`, d)),
-      ),
+      Object.entries(REAL_DATASETS).map(([id, d]) => {
+        // The one-file page carries the bundled files that fit its size (scripts/single-file.js).
+        const missing = typeof globalThis.attnCarriedData === 'function' && !globalThis.attnCarriedData(`data/real/${id}/attention.json`);
+        const label = presetLabel(`app.dataset.${DATASET_KEYS[id]}`, d);
+        return h('option', { value: realPresetId(id, 0), disabled: missing }, missing ? t('app.presetNotCarried', { label }) : label);
+      }),
     ),
     h('option', { value: 'custom', disabled: true }, t('app.presetCustom')),
   );
