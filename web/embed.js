@@ -170,10 +170,11 @@ export class AttentionPlaygroundElement extends HTMLElement {
     return normaliseLang(this.getAttribute('lang')) ?? normaliseLang(document.documentElement.lang) ?? 'en';
   }
 
-  showError(message) {
+  /** A message above the frame: `warning` when the frame is still shown (an unknown hide name). */
+  showError(message, { warning = false } = {}) {
     const lang = this.language;
     const title = document.createElement('strong');
-    title.textContent = t('embed.elementError', {}, lang);
+    title.textContent = t(warning ? 'embed.elementWarning' : 'embed.elementError', {}, lang);
     this.errorBox.replaceChildren(title, document.createTextNode(message));
     this.errorBox.hidden = false;
   }
@@ -220,7 +221,8 @@ export class AttentionPlaygroundElement extends HTMLElement {
       this.frame.removeAttribute('src');
       return;
     }
-    if (unknown.length) this.showError(t('embed.badHide', { list: unknown.join(', '), known: HIDEABLE.join(', ') }, lang));
+    if (unknown.length)
+      this.showError(t('embed.badHide', { list: unknown.join(', '), known: HIDEABLE.join(', ') }, lang), { warning: true });
     const options = {
       lang: normaliseLang(this.getAttribute('lang')),
       embed: this.hasAttribute('embed'),

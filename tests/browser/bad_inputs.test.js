@@ -578,6 +578,39 @@ describe('files (the Import tab: the previous import and the playground state ar
 });
 
 describe('messages to the embed element and the embedded page', () => {
+  test("an unknown name in the element's hide is reported as a warning above the frame, which is shown with the known names hidden", async () => {
+    const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const host = await context.newPage();
+    watch(host, session.events, '[embed hide] ');
+    await host.goto(`${session.url}embed-demo.html`);
+    await host.evaluate(() => {
+      const el = document.createElement('attention-playground');
+      el.id = 'typo';
+      el.setAttribute('hide', 'tau,masks');
+      el.setAttribute('embed', '');
+      document.body.prepend(el);
+    });
+    const frameHandle = await host.waitForFunction(
+      () => {
+        const frame = document.getElementById('typo').shadowRoot.querySelector('iframe');
+        return frame?.contentWindow?.attentionPlayground ? frame : null;
+      },
+      null,
+      { timeout: 20000 },
+    );
+    const box = await host.evaluate(() => {
+      const p = document.getElementById('typo').shadowRoot.querySelector('p.error');
+      return { hidden: p.hidden, title: p.querySelector('strong')?.textContent, text: p.textContent };
+    });
+    assert.equal(box.hidden, false);
+    assert.equal(box.title, 'Attention Playground is shown, but: ');
+    assert.match(box.text, /Unknown names in hide: masks\./);
+    const inner = await (await frameHandle.asElement()).contentFrame();
+    await inner.evaluate(() => window.attentionPlayground.ready);
+    assert.match(await inner.evaluate(() => location.hash), /tau_hide=1/);
+    await context.close();
+  });
+
   test('messages of the wrong shape or from elsewhere are ignored; the frame keeps its height and its state', async () => {
     const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const host = await context.newPage();

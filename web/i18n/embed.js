@@ -63,6 +63,7 @@ export default {
     'embed.noState': 'No state attribute: showing the default state.',
     'embed.badHide': (v) => `Unknown names in hide: ${v.list}. Known names: ${v.known}.`,
     'embed.elementError': 'Attention Playground could not be shown',
+    'embed.elementWarning': 'Attention Playground is shown, but: ',
     // Student view, and what read-only locks (web/share-dialog.js, READ_ONLY_LOCKS)
     'embed.teacherLabel': 'Show the teacher tools in embed mode (share for class, save state, copy link, export)',
     'embed.locks': 'Read-only locks: ',
@@ -139,6 +140,7 @@ export default {
     'embed.noState': '没有 state 属性：显示默认状态。',
     'embed.badHide': (v) => `hide 中有无法识别的名称：${v.list}。可用的名称：${v.known}。`,
     'embed.elementError': '无法显示注意力实验场',
+    'embed.elementWarning': '注意力实验场已显示，但：',
     // 学生视图，以及只读锁定的内容（web/share-dialog.js，READ_ONLY_LOCKS）
     'embed.teacherLabel': '在嵌入模式中显示教师工具（分享到课堂、保存状态、复制链接、导出）',
     'embed.locks': '只读锁定：',
