@@ -37,6 +37,7 @@ async function open(fragment) {
 /** Starts the lesson in Chinese and goes to step n by its step button. */
 async function lessonAt(n) {
   await open('#lang=zh-CN');
+  await page.evaluate(() => localStorage.clear()); // no progress of an earlier test
   await page.tap('#lesson-toggle');
   await until(() => window.attentionPlayground.getState().lesson?.step === 1);
   if (n !== 1) {
@@ -61,4 +62,36 @@ test('step 5: the frame opened below loads its page once and keeps it (no reload
   }));
   assert.deepEqual(after2, { loads: 0, origin: first }, 'the frame did not load again in 2.5 s');
   assert.equal(await page.$eval('#lesson-s5-confirm', (el) => el.dataset.ok), 'true');
+});
+
+test('a class link reopened after a reload of the page restores the latest progress, and the welcome note is on screen', async () => {
+  await lessonAt(1);
+  const classLink = await page.evaluate(() => window.attentionPlayground.shareUrl());
+  await page.goto('about:blank');
+  await page.goto(classLink);
+  await waitReady(page);
+  await page.waitForSelector('#lesson-step-title');
+  await page.evaluate(() => localStorage.clear());
+  await page.tap('#lesson-next');
+  await until(() => window.attentionPlayground.getState().lesson.step === 2);
+  // A reload opens the page from its own address (step 2 in it), not from the class link.
+  await until(() => /"step":2/.test(decodeURIComponent(location.hash)));
+  await page.reload();
+  await waitReady(page);
+  await page.waitForSelector('#lesson-step-title');
+  assert.equal((await state()).lesson.step, 2, 'the reload continues at step 2');
+  for (const k of [3, 4]) {
+    await page.tap('#lesson-next');
+    await until((n) => window.attentionPlayground.getState().lesson.step === n, k);
+  }
+  assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('.lesson.')).length), 1, 'one saved progress');
+  // The teacher's class link again: the latest progress (step 4) comes back, and says so on screen.
+  await page.goto('about:blank');
+  await page.goto(classLink);
+  await waitReady(page);
+  await until(() => window.attentionPlayground.getState().lesson.step === 4);
+  await page.waitForSelector('#lesson-restored');
+  assert.match(await text('#lesson-restored'), /第 4 步/);
+  const box = await page.$eval('#lesson-restored', (el) => el.getBoundingClientRect().toJSON());
+  assert.ok(box.top >= -1 && box.bottom <= 845, `the welcome note on screen: ${JSON.stringify(box)}`);
 });

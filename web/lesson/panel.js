@@ -43,6 +43,22 @@ import { createProgress } from './progress.js';
 import { encodeLink, statesEqual } from '../state.js';
 import { STEPS, STEP_PREDICTIONS, atStep, freshLesson, predicted, referenceState, setupState } from './steps.js';
 
+const phone = () => matchMedia('(max-width: 760px)').matches;
+
+/**
+ * Scrolls `el` to the top of the page's own viewport. Inside a frame only the frame's document
+ * scrolls: scrollIntoView would scroll the course page around the frame too (hiding its heading).
+ */
+function scrollToStart(el) {
+  if (!el) return;
+  if (window.self === window.top) {
+    el.scrollIntoView({ block: 'start' });
+    return;
+  }
+  const top = el.getBoundingClientRect().top + window.scrollY;
+  window.scrollTo({ top: Math.max(0, top), behavior: 'instant' });
+}
+
 /** A formula rendered by KaTeX (the same in both languages). */
 function tex(source, id) {
   const el = h('span', { class: 'lesson-tex', id, dataset: { tex: source } });
@@ -81,6 +97,7 @@ export function initLesson(pageCtx) {
   let closedState = null; // the state when the lesson was closed: reopening continues from it
   let beforeStartOver = null; // the state before "Start over": its undo button brings it back
   let scrolledToStep = false; // a page opened on a lesson scrolls to its step once (phones)
+  let restoredShown = false; // the "welcome back" note was scrolled into view once
   ensureKatexCss(container.ownerDocument);
   onLangChange(() => {
     steps.dropPlane();
@@ -443,7 +460,12 @@ export function initLesson(pageCtx) {
     if (!scrolledToStep) {
       // A link that holds the lesson opens on its step (on a phone the panel comes first, style.css).
       scrolledToStep = true;
-      if (matchMedia('(max-width: 760px)').matches) container.querySelector('#lesson-step-title')?.scrollIntoView({ block: 'start' });
+      if (phone()) scrollToStart(container.querySelector('#lesson-step-title'));
+    }
+    if (restoredStep && !restoredShown) {
+      // The welcome back note sits above the step title: shown, not scrolled past.
+      restoredShown = true;
+      if (phone()) scrollToStart(container.querySelector('#lesson-restored'));
     }
     if (focused) {
       const again = container.querySelector(`#${CSS.escape(focused)}`);
