@@ -95,3 +95,32 @@ test('a class link reopened after a reload of the page restores the latest progr
   const box = await page.$eval('#lesson-restored', (el) => el.getBoundingClientRect().toJSON());
   assert.ok(box.top >= -1 && box.bottom <= 845, `the welcome note on screen: ${JSON.stringify(box)}`);
 });
+
+test('worked example 2 (3 × 3) clears step 3’s predictions made on the 4 × 4 grid; no cell outside the grid', async () => {
+  await lessonAt(3);
+  await page.tap('#lesson-s3-causal');
+  await until(() => window.attentionPlayground.getState().mask.causal);
+  // The future cells of four tokens: (t, j) with j > t, i.e. t·4 + j = 1, 2, 3, 6, 7, 11.
+  for (const [i, j] of [
+    [0, 1],
+    [0, 2],
+    [0, 3],
+    [1, 2],
+    [1, 3],
+    [2, 3],
+  ])
+    await page.tap(`#lesson-p-zeros-${i}_${j}`);
+  await page.tap('#lesson-p-renorm-renormalised');
+  await until(() => window.attentionPlayground.getState().lesson.predictions.zeros?.length === 6);
+  await page.tap('#lesson-reveal');
+  await until(() => window.attentionPlayground.getState().lesson.revealed.includes(3));
+  await page.tap('#lesson-ex2-load');
+  await until(() => window.attentionPlayground.getState().tokens.keys.length === 3);
+  const lesson = (await state()).lesson;
+  assert.equal(lesson.predictions.zeros, undefined, 'the 4 × 4 cells are gone');
+  assert.equal(lesson.predictions.renorm, undefined);
+  assert.ok(!lesson.revealed.includes(3), 'step 3 is asked again on the new grid');
+  const grid = await page.$$eval('#lesson-zeros-grid input', (els) => els.map((el) => el.checked));
+  assert.deepEqual(grid, Array(9).fill(false), 'nine cells, none ticked');
+  assert.doesNotMatch(await text('#lesson-panel'), /∅/);
+});

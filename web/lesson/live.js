@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 import { h } from '../views/dom.js';
 import { createPlane } from './plane.js';
 import { rich } from './rich.js';
-import { GRID_MAX, example2Facts, setupState } from './steps.js';
+import { GRID_MAX, example2Facts, fitLesson, setupState } from './steps.js';
 import { LESSON_PRESETS } from '../presets.js';
 import { encodeLink, statesEqual } from '../state.js';
 import { answerStep5 } from './steps.js';
@@ -174,7 +174,7 @@ export function createLive(ctx) {
         class: 'lesson-main',
         onclick: () => {
           const next = LESSON_PRESETS.example2.make();
-          next.lesson = structuredClone(s.lesson);
+          next.lesson = fitLesson(s.lesson, s, next);
           ctx.commit(next, { structural: true });
         },
       },

@@ -41,7 +41,7 @@ import { sp } from './format.js';
 import { renderMyths } from './myths.js';
 import { createProgress } from './progress.js';
 import { encodeLink, statesEqual } from '../state.js';
-import { STEPS, STEP_PREDICTIONS, atStep, freshLesson, predicted, referenceState, setupState } from './steps.js';
+import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState } from './steps.js';
 
 const phone = () => matchMedia('(max-width: 760px)').matches;
 
@@ -118,7 +118,8 @@ export function initLesson(pageCtx) {
   function goTo(n) {
     const s = state();
     const next = setupState(n);
-    next.lesson = atStep(s.lesson, n);
+    // Step 3 started again from its own grid: predictions made on another grid (example 2) go.
+    next.lesson = n === 3 && s.lesson.step === 3 ? fitLesson(atStep(s.lesson, n), s, next) : atStep(s.lesson, n);
     if (s.lab) next.lab = structuredClone(s.lab);
     return ctx.commit(next, { structural: true });
   }

@@ -95,6 +95,20 @@ export function atStep(lesson, step) {
   };
 }
 
+/**
+ * The lesson part carried from state `from` to state `to`: step 3's predictions (cells t·nK + j
+ * of the grid, a row's renormalisation) and its reveal are about one grid, so they are dropped
+ * when the number of queries or keys changes (worked example 2's three positions, back to four).
+ */
+export function fitLesson(lesson, from, to) {
+  const out = atStep(lesson, lesson.step);
+  const same = from.tokens.queries.length === to.tokens.queries.length && from.tokens.keys.length === to.tokens.keys.length;
+  if (same) return out;
+  for (const name of STEP_PREDICTIONS[3]) delete out.predictions[name];
+  out.revealed = out.revealed.filter((k) => k !== 3);
+  return out;
+}
+
 /** True when every prediction of the step is recorded. */
 export function predicted(lesson, step, state = null) {
   // Without the cell grid (more than GRID_MAX queries or keys) step 3 asks about the row only.
