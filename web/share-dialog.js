@@ -15,7 +15,8 @@ const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '
 /**
  * The script of the iframe snippet: sets an iframe[data-attention-playground]'s height from the
  * page's height messages. A message counts only when event.source is one of those iframes' windows,
- * event.origin is that iframe's origin and the message has exactly the documented shape (a height
+ * event.origin is that iframe's origin (or "null" from an iframe sandboxed without
+ * allow-same-origin, whose page has no origin of its own) and the message has exactly the documented shape (a height
  * between 0 and 100 000, an id of at most 100 characters); a message from such an iframe that fails
  * a check is ignored with a console warning, other windows' messages silently (they may belong to
  * another embed, such as an <attention-playground> element's own frame). Pasted twice it installs itself
@@ -33,7 +34,9 @@ if (!window.attentionPlaygroundHeight) {
       if (f.contentWindow === event.source) frame = f;
     });
     if (!frame) return; /* another window's message (another embed's, maybe): not this script's business */
-    if (new URL(frame.src, location.href).origin !== event.origin) {
+    /* A frame sandboxed without allow-same-origin speaks as origin "null": its own window still counts. */
+    var opaque = event.origin === 'null' && frame.sandbox.length > 0 && !frame.sandbox.contains('allow-same-origin');
+    if (!opaque && new URL(frame.src, location.href).origin !== event.origin) {
       console.warn('Attention Playground: message ignored (wrong origin)', event.origin, data);
       return;
     }
