@@ -10,6 +10,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeQuietly, startSession, waitReady, watch } from './harness.js';
+import { decodeLink } from '../../web/state.js';
+import { stripPageOptions } from '../../web/page-options.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN' };
 
@@ -123,4 +125,26 @@ test('worked example 2 (3 × 3) clears step 3’s predictions made on the 4 × 4
   const grid = await page.$$eval('#lesson-zeros-grid input', (els) => els.map((el) => el.checked));
   assert.deepEqual(grid, Array(9).fill(false), 'nine cells, none ticked');
   assert.doesNotMatch(await text('#lesson-panel'), /∅/);
+});
+
+test('share for class: the teacher’s own answers stay out of the class link unless asked for, and the dialog says which', async () => {
+  await lessonAt(2);
+  await page.tap('#lesson-p-entropy-down');
+  await page.tap('#lesson-p-sums-yes');
+  await until(() => window.attentionPlayground.getState().lesson.predictions.sums === 'yes');
+  await page.tap('#lesson-reveal');
+  await until(() => window.attentionPlayground.getState().lesson.revealed.includes(2));
+  await page.tap('#share-class');
+  await until(() => document.getElementById('share-dialog')?.open);
+  const lessonIn = async () => decodeLink(stripPageOptions((await page.inputValue('#share-link')).split('#')[1])).lesson;
+  assert.equal(await page.isChecked('#share-dialog [data-field="fresh"]'), true, 'fresh start by default');
+  assert.deepEqual(await lessonIn(), { step: 1, predictions: {}, revealed: [] }, 'students start at step 1 with nothing answered');
+  assert.match(await text('#share-lesson-note'), /第 1 步/);
+  await page.tap('#share-dialog [data-field="fresh"]');
+  const asIs = await lessonIn();
+  assert.equal(asIs.step, 2);
+  assert.deepEqual(asIs.revealed, [2]);
+  assert.deepEqual(asIs.predictions, { entropy: 'down', sums: 'yes' });
+  assert.match(await text('#share-lesson-note'), /第 2 步、2 个预测和 1 个已查看的答案/);
+  await page.keyboard.press('Escape');
 });
