@@ -148,3 +148,14 @@ test('share for class: the teacher’s own answers stay out of the class link un
   assert.match(await text('#share-lesson-note'), /第 2 步、2 个预测和 1 个已查看的答案/);
   await page.keyboard.press('Escape');
 });
+
+test('“下一步” on the phone brings the new step’s title into view', async () => {
+  await lessonAt(1);
+  for (const k of [2, 3]) {
+    await page.tap('#lesson-next'); // far below the title: the tap scrolls down to the button first
+    await until((n) => window.attentionPlayground.getState().lesson.step === n, k);
+    await until(() => document.activeElement?.id === 'lesson-step-title');
+    const box = await page.$eval('#lesson-step-title', (el) => el.getBoundingClientRect().toJSON());
+    assert.ok(box.top >= -1 && box.bottom <= 845, `step ${k}'s title on screen: ${JSON.stringify(box)}`);
+  }
+});

@@ -47,11 +47,12 @@ const phone = () => matchMedia('(max-width: 760px)').matches;
 
 /**
  * Scrolls `el` to the top of the page's own viewport. Inside a frame only the frame's document
- * scrolls: scrollIntoView would scroll the course page around the frame too (hiding its heading).
+ * scrolls (on load scrollIntoView would scroll the course page around the frame too, hiding its
+ * heading), unless `acrossFrames` (a step the student chose: the course page follows).
  */
-function scrollToStart(el) {
+function scrollToStart(el, { acrossFrames = false } = {}) {
   if (!el) return;
-  if (window.self === window.top) {
+  if (acrossFrames || window.self === window.top) {
     el.scrollIntoView({ block: 'start' });
     return;
   }
@@ -444,6 +445,8 @@ export function initLesson(pageCtx) {
     let focused = container.contains(document.activeElement) ? document.activeElement.id : '';
     // A new step: the focus goes to its heading (read first), unless it was on a step's own control.
     if (s.lesson.step !== lastStep && /^lesson-(prev|next|step-\d)$/.test(focused)) focused = 'lesson-step-title';
+    // Another step (not the first one shown): its title comes into view, as the focus does.
+    const newStep = lastStep !== 0 && s.lesson.step !== lastStep;
     lastStep = s.lesson.step;
     try {
       mountPanel(build(s, r), s);
@@ -463,6 +466,7 @@ export function initLesson(pageCtx) {
       scrolledToStep = true;
       if (phone()) scrollToStart(container.querySelector('#lesson-step-title'));
     }
+    else if (newStep && phone()) scrollToStart(container.querySelector('#lesson-step-title'), { acrossFrames: true });
     if (restoredStep && !restoredShown) {
       // The welcome back note sits above the step title: shown, not scrolled past.
       restoredShown = true;
