@@ -465,8 +465,7 @@ export function initLesson(pageCtx) {
       // A link that holds the lesson opens on its step (on a phone the panel comes first, style.css).
       scrolledToStep = true;
       if (phone()) scrollToStart(container.querySelector('#lesson-step-title'));
-    }
-    else if (newStep && phone()) scrollToStart(container.querySelector('#lesson-step-title'), { acrossFrames: true });
+    } else if (newStep && phone()) scrollToStart(container.querySelector('#lesson-step-title'), { acrossFrames: true });
     if (restoredStep && !restoredShown) {
       // The welcome back note sits above the step title: shown, not scrolled past.
       restoredShown = true;
