@@ -159,3 +159,33 @@ test('“下一步” on the phone brings the new step’s title into view', asy
     assert.ok(box.top >= -1 && box.bottom <= 845, `step ${k}'s title on screen: ${JSON.stringify(box)}`);
   }
 });
+
+test('embedded on a phone: “在完整页面中打开” is a 24 px target, the lesson head’s buttons keep one line, loading does not scroll the course page', async () => {
+  await lessonAt(1);
+  const link =
+    (await page.evaluate(() => window.attentionPlayground.shareUrl())).replace(/&lang=[^&]*/, '') + '&lang=zh-CN&embed=1&readonly=1';
+  const courseUrl = `${session.url}trial-course.html`;
+  await page.route(courseUrl, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><h1>第三周：注意力</h1><iframe src="${link.replace(/&/g, '&amp;')}" style="width:100%;height:3000px;border:0" data-attention-playground></iframe>`,
+    }),
+  );
+  await page.goto(courseUrl);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await waitReady(frame);
+  await frame.waitForSelector('#lesson-step-title');
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'the course page did not scroll (its heading stays in view)');
+  const open = await frame.$eval('#open-full', (el) => el.getBoundingClientRect().toJSON());
+  assert.ok(open.width >= 24 && open.height >= 24, `#open-full ${open.width} × ${open.height}`);
+  for (const id of ['lesson-start-over', 'lesson-close']) {
+    const lines = await frame.$eval(`#${id}`, (el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    assert.equal(lines, 1, `#${id} on one line`);
+  }
+  await page.unroute(courseUrl);
+});
