@@ -189,3 +189,24 @@ test('embedded on a phone: “在完整页面中打开” is a 24 px target, the
   }
   await page.unroute(courseUrl);
 });
+
+test('step 5: answers recorded after opening the link keep the frame and its ✓; a changed state says “open it again”, never ✗ beside ✓', async () => {
+  await lessonAt(5);
+  await page.tap('#lesson-s5-frame');
+  await until(() => document.getElementById('lesson-s5-confirm')?.dataset.ok === 'true');
+  await page.tap('#lesson-p-reproduce-yes');
+  await page.tap('#lesson-reveal');
+  await until(() => window.attentionPlayground.getState().lesson.revealed.includes(5));
+  assert.equal(await page.$eval('#lesson-s5-confirm', (el) => el.dataset.ok), 'true', 'the frame still confirms the state');
+  assert.equal(await page.isVisible('#lesson-s5-iframe'), true, 'the frame stays');
+  await page.tap('#lesson-s5-copy');
+  await until(() => document.getElementById('lesson-s5-status').textContent !== '');
+  assert.doesNotMatch(await text('#lesson-s5-status'), /\d/, 'one link length: the answer’s, not the copy status');
+  // Another state (the causal mask off): the opened page shows the old one.
+  await page.tap('#causal');
+  await until(() => !window.attentionPlayground.getState().mask.causal);
+  await page.waitForSelector('#lesson-s5-stale');
+  assert.equal(await page.$('#lesson-s5-confirm'), null, 'no ✗ about an older state');
+  assert.equal(await page.isVisible('#lesson-s5-iframe'), false);
+  assert.match(await text('#lesson-s5-stale'), /重新打开/);
+});

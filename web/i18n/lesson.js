@@ -226,6 +226,8 @@ export default {
     'lesson.s5.openedDiffers': '✗ The page opened from the link ({via}) shows another state.',
     'lesson.s5.via.frame': 'in the frame below',
     'lesson.s5.via.tab': 'in the new tab',
+    'lesson.s5.stale': 'The state changed since the link was opened: open it again to check this state.',
+    'lesson.s5.copied': 'Copied.',
     // The three 常见误区 (myths.js)
     'lesson.myths.title': 'Common misconceptions',
     'lesson.myths.intro': 'Is each statement right? Answer, then see on the current numbers why.',
@@ -469,6 +471,8 @@ export default {
     'lesson.s5.openedDiffers': '✗ 由链接打开的页面（{via}）显示的是另一个状态。',
     'lesson.s5.via.frame': '下方框架',
     'lesson.s5.via.tab': '新标签页',
+    'lesson.s5.stale': '打开链接之后状态已经改变：请重新打开，核对当前的状态。',
+    'lesson.s5.copied': '已复制。',
     // 三个常见误区（myths.js）
     'lesson.myths.title': '常见误区',
     'lesson.myths.intro': '下面的说法对吗？先作答，再在当前数值上看原因。',

@@ -463,6 +463,13 @@ export function createLive(ctx) {
 
   let chosenValue = 1;
 
+  /** The state without the lesson's recorded answers (its step kept): what an opened link shows. */
+  function stateKey(s) {
+    const c = structuredClone(s);
+    if (c.lesson) c.lesson = { step: c.lesson.step };
+    return JSON.stringify(c);
+  }
+
   // The frame's holder: one element that the panel keeps outside the part it rebuilds (panel.js
   // render), so the <iframe> is never detached and attached again (that would reload the page in
   // it, whose report re-renders the panel: a reload every second or so).
@@ -470,15 +477,7 @@ export function createLive(ctx) {
 
   /** Shows the opened frame below step 5 while it shows this state's link; else empties the slot. */
   function syncFrame(s) {
-    let link = '';
-    if (s?.lesson?.step === 5 && openedFrame) {
-      try {
-        link = ctx.shareUrl();
-      } catch {
-        link = '';
-      }
-    }
-    const show = Boolean(openedFrame) && link === openedFor;
+    const show = Boolean(openedFrame) && s?.lesson?.step === 5 && stateKey(s) === openedFor;
     if (show && openedFrame.parentNode !== frameSlot) frameSlot.replaceChildren(openedFrame);
     if (!show && frameSlot.firstChild) frameSlot.replaceChildren();
     frameSlot.hidden = !show;
@@ -488,7 +487,7 @@ export function createLive(ctx) {
   // Step 5: the link opened in a frame below the step or in a new tab; the opened page sends its
   // state back (OPENED_MESSAGE), and the step says whether it reproduces this one.
   let openedFrame = null; // the <iframe> showing the link, kept across rebuilds of the panel
-  let openedFor = ''; // the link it shows
+  let openedFor = ''; // stateKey of the state whose link was opened (frame or tab)
   let opened = null; // {fragment, via} the last report of an opened page
   let announced = false;
 
@@ -500,11 +499,11 @@ export function createLive(ctx) {
       return;
     }
     opened = null;
+    openedFor = stateKey(state());
     if (via === 'tab') {
       openedWindow = window.open(link, '_blank');
     } else {
       openedFrame = h('iframe', { id: 'lesson-s5-iframe', class: 'lesson-s5-iframe', src: link, title: t('lesson.s5.frameTitle') });
-      openedFor = link;
     }
     ctx.rerender();
   }
@@ -521,8 +520,18 @@ export function createLive(ctx) {
 
   /** What the opened page reported: its own state read back and computed again, compared with this one. */
   function openedText(s, r) {
-    if (!opened) return openedFrame || openedWindow ? t('lesson.s5.waiting') : '';
-    const a = answerStep5(s, r, opened.fragment, (x) => ctx.core.decodeLink(x), statesEqual, ctx.compute);
+    if (!openedFrame && !openedWindow) return '';
+    // The state changed since the link was opened (not only the answers recorded): the opened page
+    // shows the older state, which says nothing about this one.
+    if (stateKey(s) !== openedFor) return h('span', { id: 'lesson-s5-stale' }, t('lesson.s5.stale'));
+    if (!opened) return t('lesson.s5.waiting');
+    // The predictions and reveals recorded since the link was opened do not count (the step does).
+    const read = (x) => {
+      const d = ctx.core.decodeLink(x);
+      if (d.lesson && s.lesson) d.lesson = { ...structuredClone(s.lesson), step: d.lesson.step };
+      return d;
+    };
+    const a = answerStep5(s, r, opened.fragment, read, statesEqual, ctx.compute);
     const node = h(
       'span',
       { id: 'lesson-s5-confirm', dataset: { ok: String(a.answer === 'yes') } },
@@ -570,7 +579,8 @@ export function createLive(ctx) {
       // Asking while the permissions policy forbids it logs an error in Chromium: don't ask.
       if (policy?.allowsFeature && !policy.allowsFeature('clipboard-write')) throw new Error('clipboard-write not allowed');
       await navigator.clipboard.writeText(box.value);
-      status.textContent = t('embed.copied', { n: box.value.length });
+      // No number of characters here: the answer quotes the link's length, once.
+      status.textContent = t('lesson.s5.copied');
     } catch {
       box.focus();
       box.select();
