@@ -210,3 +210,45 @@ test('step 5: answers recorded after opening the link keep the frame and its ✓
   assert.equal(await page.isVisible('#lesson-s5-iframe'), false);
   assert.match(await text('#lesson-s5-stale'), /重新打开/);
 });
+
+test('the wording follows the numbers: myth 2 counts the visible keys, tied weights are called tied, “为 1”, × on masked cells, myth answers lock', async () => {
+  await lessonAt(1);
+  await page.tap('#lesson-p-rise-1');
+  await page.tap('#lesson-p-redistribute-others-fall');
+  await until(() => window.attentionPlayground.getState().lesson.predictions.redistribute === 'others-fall');
+  // k2 moved (as a drag would): the answer compares the row with the start.
+  await page.evaluate(async () => {
+    const s = window.attentionPlayground.getState();
+    s.heads[0].K[1] = [s.heads[0].K[1][0] + 0.5, s.heads[0].K[1][1] + 0.5];
+    await window.attentionPlayground.setState(s);
+  });
+  await page.tap('#lesson-reveal');
+  await page.waitForSelector('#lesson-a1-sum');
+  assert.match(await text('#lesson-answer'), /整行之和为 1[。 ]/, 'a space between 为 and the number');
+  // Step 3 with the causal mask: the future cells of four tokens (j > t: 3 + 2 + 1 = 6) show ×.
+  await page.tap('#lesson-step-3');
+  await until(() => window.attentionPlayground.getState().lesson.step === 3);
+  await page.tap('#lesson-s3-causal');
+  await until(() => window.attentionPlayground.getState().mask.causal);
+  assert.deepEqual(await page.$$eval('#lesson-s3-grid td.masked', (els) => els.map((el) => el.textContent)), Array(6).fill('×'));
+  // Step 5 (causal, row 3 of 4 tokens): the row sees 3 of the 4 keys.
+  await page.tap('#lesson-step-5');
+  await until(() => window.attentionPlayground.getState().lesson.step === 5);
+  const s = await state();
+  assert.deepEqual([s.mask.causal, s.row, s.tokens.keys.length], [true, 2, 4]);
+  await page.tap('#lesson-p-myth2-wrong');
+  await page.waitForSelector('#lesson-myth-2-why');
+  assert.equal(await text('#lesson-myth2-visible'), '3');
+  assert.match(await text('#lesson-myth-2-why'), /4 个键中掩码留给它的 3 个/);
+  // The answer shows: the choice is locked until "重新作答".
+  assert.equal(await page.isDisabled('#lesson-p-myth2-right'), true);
+  await page.tap('#lesson-myth-2-again');
+  await until(() => window.attentionPlayground.getState().lesson.predictions.myth2 === undefined);
+  assert.equal(await page.isDisabled('#lesson-p-myth2-right'), false);
+  // Exercise 2's "set Q to zero": the row's three visible weights all tie at 1/3, none is "the smallest".
+  await page.tap('#lesson-ex-2-try');
+  await until(() => window.attentionPlayground.getState().heads[0].Q.every((q) => q.every((x) => x === 0)));
+  const ex3 = await page.$eval('#lesson-ex-3-solution', (el) => el.textContent);
+  assert.doesNotMatch(ex3, /权重最小的是/);
+  assert.match(ex3, /3 个权重相同，都是 0\.3333/);
+});

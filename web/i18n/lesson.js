@@ -170,6 +170,10 @@ export default {
       'The token may have a high weight in other layers or heads, and it reaches later representations through the residual path. Deleting it also changes the later positions, the normalisation and every query, key and value. The weights of one head in one layer cannot isolate the causal effect of a deletion.',
     'lesson.ex3.live':
       'Even in this single head: in row {query} the smallest weight is that of {key}, {weight}; yet deleting it moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)).',
+    'lesson.ex3.liveTieAll':
+      'Even in this single head: in row {query} all {n} weights tie at {weight}; yet deleting one of them, {key}, moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)).',
+    'lesson.ex3.liveTie':
+      'Even in this single head: in row {query} {n} keys share the smallest weight, {weight}; yet deleting one of them, {key}, moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)).',
     'lesson.ex3.try': 'Try it: open the sensitivity view',
 
     // Progress, start over, storage (panel.js, progress.js)
@@ -186,9 +190,9 @@ export default {
     'lesson.q.redistribute.others-fall': 'the other weights fall; the row still sums to one',
     'lesson.q.redistribute.others-same': 'the other weights stay as they were',
     'lesson.q.redistribute.sum-grows': 'the row sums to more than one',
-    'lesson.s1.redistribute.others-fall': 'The weights are redistributed: what the key gains, the others lose; the row sums to',
-    'lesson.s1.redistribute.others-same': 'No other weight moved; the row sums to',
-    'lesson.s1.redistribute.sum-grows': 'The row no longer sums to one:',
+    'lesson.s1.redistribute.others-fall': 'The weights are redistributed: what the key gains, the others lose; the row sums to {sum}.',
+    'lesson.s1.redistribute.others-same': 'No other weight moved; the row sums to {sum}.',
+    'lesson.s1.redistribute.sum-grows': 'The row no longer sums to one: {sum}.',
     'lesson.s1.swapTitle': 'Worked example 1: swap v₁ and v₂',
     'lesson.s1.swap': 'Swap v₁ and v₂',
     'lesson.s1.swapNote':
@@ -199,7 +203,8 @@ export default {
     'lesson.swap.outputNow': 'output of row {query} now',
     'lesson.swap.outputAfter': 'after the change',
     // Step 3: the causal grid and worked example 2
-    'lesson.s3.gridCaption': 'Weights A now (rows: queries; masked cells are 0)',
+    'lesson.s3.gridCaption': 'Weights A now (rows: queries; × marks a masked cell, weight 0)',
+    'lesson.s3.maskedCell': 'masked: weight 0',
     'lesson.e2.title': 'Worked example 2: causal attention on three positions by hand',
     'lesson.e2.intro': 'Three positions with scalar values V = (2, 6, 10)ᵀ and causal logits: load it to check the hand calculation.',
     'lesson.e2.load': 'Load worked example 2',
@@ -234,6 +239,7 @@ export default {
     'lesson.myth.right': 'right',
     'lesson.myth.wrong': 'wrong',
     'lesson.myth.gotIt': '✓ Yes, it is wrong.',
+    'lesson.myth.again': 'Answer again',
     'lesson.myth.notSo': '✗ It is wrong:',
     'lesson.myth1.statement': '“A high attention weight proves that the token causes the model’s decision.”',
     'lesson.myth1.seed':
@@ -248,6 +254,8 @@ export default {
       'Standard self-attention weights only the keys and values of the current input. External retrieval needs an extra data source, an index and a retrieval process.',
     'lesson.myth2.live':
       'Here row {query} spreads its weights over exactly the {n} keys of this input ({keys}), summing to {sum}; its output {output} is a weighted mean of their values and nothing else.',
+    'lesson.myth2.liveMasked':
+      'Here row {query} spreads its weights over only the {m} keys the mask leaves it of the {n} keys of this input ({keys}), summing to {sum}; its output {output} is a weighted mean of their values and nothing else.',
     'lesson.myth3.statement': '“After softmax the largest weight must be close to one.”',
     'lesson.myth3.seed':
       'How concentrated the weights are depends on the score differences and the scale; with close scores the distribution can be very flat.',
@@ -418,6 +426,10 @@ export default {
       '该词元可能在其他层或其他头中权重较高，也可能通过残差路径影响后续表示；删除还会改变后续位置、归一化以及所有查询、键和值。单层单头的权重不能隔离删除操作的因果效应。',
     'lesson.ex3.live':
       '即使只看这一个头：{query} 行中权重最小的是 {key}，权重为 {weight}；但删除它会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)）。',
+    'lesson.ex3.liveTieAll':
+      '即使只看这一个头：{query} 行的 {n} 个权重相同，都是 {weight}；但删除其中的 {key} 会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)）。',
+    'lesson.ex3.liveTie':
+      '即使只看这一个头：{query} 行中有 {n} 个键的权重并列最小，都是 {weight}；但删除其中的 {key} 会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)）。',
     'lesson.ex3.try': '动手试试：打开敏感度视图',
 
     // 进度、从头开始、存储（panel.js、progress.js）
@@ -434,9 +446,9 @@ export default {
     'lesson.q.redistribute.others-fall': '下降，整行之和仍为一',
     'lesson.q.redistribute.others-same': '保持原值',
     'lesson.q.redistribute.sum-grows': '不变，整行之和大于一',
-    'lesson.s1.redistribute.others-fall': '权重重新分配：这个键得到的，正是其他键失去的；整行之和为',
-    'lesson.s1.redistribute.others-same': '其他权重都没有变化；整行之和为',
-    'lesson.s1.redistribute.sum-grows': '整行之和不再为一：',
+    'lesson.s1.redistribute.others-fall': '权重重新分配：这个键得到的，正是其他键失去的；整行之和为 {sum}。',
+    'lesson.s1.redistribute.others-same': '其他权重都没有变化；整行之和为 {sum}。',
+    'lesson.s1.redistribute.sum-grows': '整行之和不再为一：{sum}。',
     'lesson.s1.swapTitle': '例题一：对调 v₁ 与 v₂',
     'lesson.s1.swap': '对调 v₁ 与 v₂',
     'lesson.s1.swapNote': '把 v₁、v₂ 对调会改变输出，却不会改变注意力权重：“看向哪里”和“取回什么”是两层概念。',
@@ -446,7 +458,8 @@ export default {
     'lesson.swap.outputNow': '{query} 行当前的输出',
     'lesson.swap.outputAfter': '改变之后',
     // 第 3 步：因果网格与例题二
-    'lesson.s3.gridCaption': '当前的权重矩阵 A（行为查询；被屏蔽的单元格为 0）',
+    'lesson.s3.gridCaption': '当前的权重矩阵 A（行为查询；× 表示被屏蔽的单元格，权重为 0）',
+    'lesson.s3.maskedCell': '被屏蔽：权重为 0',
     'lesson.e2.title': '例题二：手算三位置因果注意力',
     'lesson.e2.intro': '三个位置的标量值为 V = (2, 6, 10)ᵀ，并加入因果掩码：载入后即可核对手算结果。',
     'lesson.e2.load': '载入例题二',
@@ -479,6 +492,7 @@ export default {
     'lesson.myth.right': '对',
     'lesson.myth.wrong': '错',
     'lesson.myth.gotIt': '✓ 是的，这个说法是错的。',
+    'lesson.myth.again': '重新作答',
     'lesson.myth.notSo': '✗ 这个说法是错的：',
     'lesson.myth1.statement': '“注意力权重高就证明该词元是模型决策的原因。”',
     'lesson.myth1.seed': '权重描述某层某头的一次信息混合，不能单独提供因果贡献；残差路径、后续层和值向量内容都可能改变最终结果。',
@@ -491,6 +505,8 @@ export default {
     'lesson.myth2.seed': '标准自注意力只在当前输入提供的键/值集合中加权。外部检索需要额外的数据源、索引和检索流程。',
     'lesson.myth2.live':
       '在当前数值上：{query} 行的权重只分布在当前输入的 {n} 个键（{keys}）上，和为 {sum}；输出 {output} 只是这些值的加权平均。',
+    'lesson.myth2.liveMasked':
+      '在当前数值上：{query} 行的权重只分布在当前输入的 {n} 个键中掩码留给它的 {m} 个（{keys}）上，和为 {sum}；输出 {output} 只是这些值的加权平均。',
     'lesson.myth3.statement': '“softmax 后最大的权重必须接近一。”',
     'lesson.myth3.seed': '权重集中程度由分数差和尺度共同决定；分数相近时分布可以很平坦。',
     'lesson.myth3.live': '在当前数值上：{query} 行最大的权重是 {max}（{key}），远不到一；该行的熵为 {entropy} 奈特。',

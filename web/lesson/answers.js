@@ -66,7 +66,7 @@ export function answer(n, s, r, ref, ctx, core) {
       verdict(
         'redistribute',
         choice('redistribute'),
-        [t(`lesson.s1.redistribute.${a.redistribute}`), sp(), data(f(a.sum), { id: 'lesson-a1-sum' })],
+        rich(t, `lesson.s1.redistribute.${a.redistribute}`, { sum: data(f(a.sum), { id: 'lesson-a1-sum' }) }),
         mark('redistribute', p.redistribute === a.redistribute),
       ),
     ];

@@ -153,11 +153,14 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
   const sol3 = [h('p', {}, t('lesson.ex3.solution'))];
   if (sens && sens.supported && !sens.empty && sens.keys.length > 1) {
     const low = sens.keys.reduce((a, b) => (b.weight < a.weight ? b : a));
+    // Keys that share the smallest weight (all of them when Q is zero): "the smallest" would be false.
+    const tied = sens.keys.filter((k) => Math.abs(k.weight - low.weight) <= 1e-9 * Math.max(1, Math.abs(low.weight))).length;
     sol3.push(
       h(
         'p',
         {},
-        rich(t, 'lesson.ex3.live', {
+        rich(t, tied === sens.keys.length ? 'lesson.ex3.liveTieAll' : tied > 1 ? 'lesson.ex3.liveTie' : 'lesson.ex3.live', {
+          n: num(String(tied), 'lesson-ex3-tied', tied),
           query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])),
           key: h('span', { translate: 'no' }, showToken(state.tokens.keys[low.key])),
           weight: num(f(low.weight), 'lesson-ex3-weight', low.weight),

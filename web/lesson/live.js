@@ -155,7 +155,10 @@ export function createLive(ctx) {
             { class: i === s.row ? 'selected' : null },
             h('th', { scope: 'row', translate: 'no' }, qtok(s, i)),
             row.map((w, j) =>
-              h('td', { class: r.visible[i][j] ? null : 'masked', dataset: { value: String(w) } }, r.visible[i][j] ? f(w) : '0'),
+              // A masked cell as in the heatmaps: ×, its weight 0 in its accessible name.
+              r.visible[i][j]
+                ? h('td', { dataset: { value: String(w) } }, f(w))
+                : h('td', { class: 'masked', dataset: { value: String(w) }, 'aria-label': t('lesson.s3.maskedCell') }, '×'),
             ),
           ),
         ),
