@@ -252,3 +252,29 @@ test('the wording follows the numbers: myth 2 counts the visible keys, tied weig
   assert.doesNotMatch(ex3, /权重最小的是/);
   assert.match(ex3, /3 个权重相同，都是 0\.3333/);
 });
+
+test('read-only on the phone: step 2 names no control on the left and has its own scale buttons; example 2 does not offer the locked Undo', async () => {
+  await lessonAt(2);
+  const link = (await page.evaluate(() => window.attentionPlayground.shareUrl())).replace(/&lang=[^&]*/, '') + '&lang=zh-CN&readonly=1';
+  await page.goto('about:blank');
+  await page.goto(link);
+  await waitReady(page);
+  await page.waitForSelector('#lesson-s2-scale-down');
+  const doText = await text('#lesson-step-do');
+  assert.doesNotMatch(doText, /左侧|控制区/, 'the page’s controls are locked: not offered');
+  assert.match(doText, /用这里的按钮/);
+  assert.equal(await page.isDisabled('#undo'), true, 'read-only');
+  const before = Number(await page.$eval('#lesson-s2-entropy', (el) => el.dataset.value));
+  await page.tap('#lesson-s2-scale-down');
+  // The four tokens have dₖ = 2: c = 1/√2, halved 1/(2√2) = 0.35355…
+  await until(() => Math.abs(window.attentionPlayground.getState().scale - 1 / (2 * Math.SQRT2)) < 1e-12);
+  const afterH = Number(await page.$eval('#lesson-s2-entropy', (el) => el.dataset.value));
+  assert.ok(afterH > before, `a smaller scale flattens the row: entropy ${before} -> ${afterH}`);
+  await page.tap('#lesson-step-3');
+  await until(() => window.attentionPlayground.getState().lesson.step === 3);
+  await page.tap('#lesson-ex2-load');
+  await page.waitForSelector('#lesson-e2-back');
+  const back = await text('#lesson-e2-back');
+  assert.doesNotMatch(back, /撤销/);
+  assert.match(back, /载入例题二/);
+});

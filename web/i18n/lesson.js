@@ -23,7 +23,7 @@ export default {
     'lesson.s1.do':
       'Keep the query and the values fixed and move only one key. Drag k2 in the plane (or focus it and use the arrow keys) and compare the raw scores with the normalised weights.',
     'lesson.s2.do':
-      'Change the scale or the temperature (the buttons here, or the controls on the left), watch the entropy of the selected row, and check that every row still sums to one.',
+      'Change the scale or the temperature (the buttons here, or the page’s controls), watch the entropy of the selected row, and check that every row still sums to one.',
     'lesson.s3.do':
       'Switch on the causal mask. Check row by row that the future positions are zero and that the allowed positions are renormalised.',
     'lesson.s4.do':
@@ -67,6 +67,10 @@ export default {
 
     'lesson.s2.tauUp': 'Double τ',
     'lesson.s2.tauDown': 'Halve τ',
+    'lesson.s2.scaleDown': 'Halve the scale c',
+    'lesson.s2.scaleUp': 'Double the scale c',
+    'lesson.s2.doReadonly':
+      'Change the scale or the temperature with the buttons here, watch the entropy of the selected row, and check that every row still sums to one.',
     'lesson.s2.tau': 'temperature τ',
     'lesson.s2.scale': 'scale c',
     'lesson.s2.entropy': 'entropy of row {query} (nats, at the start → now)',
@@ -217,6 +221,7 @@ export default {
     'lesson.e2.row1': 'Row 1 sees only position 1: its output {o} equals v₁ = {v1} whatever the future values are.',
     'lesson.e2.future': 'Change the future values v₂ and v₃ (+10)',
     'lesson.e2.back': 'Row 1 stays the same: that is the causal mask. Undo or “Load worked example 2” brings the values back.',
+    'lesson.e2.backReadonly': 'Row 1 stays the same: that is the causal mask. “Load worked example 2” brings the values back.',
     // Step 4: the parameter experiment's third part, and the two-level answer
     'lesson.s4.replaceTitle': 'Parameter experiment, part 3: keep the weights, replace the values',
     'lesson.s4.replace': 'Replace the values (reverse their order)',
@@ -283,7 +288,7 @@ export default {
     'lesson.s4.title': '改变一个值',
     'lesson.s5.title': '重置并分享链接',
     'lesson.s1.do': '固定查询和值，只移动一个键：在平面中拖动 k2（或聚焦后用方向键移动），比较原始分数与归一化权重。',
-    'lesson.s2.do': '改变缩放或温度（用这里的按钮，或左侧控制区），观察所选行的权重熵如何变化，同时确认每行和仍为一。',
+    'lesson.s2.do': '改变缩放因子或温度（用这里的按钮，或页面的控制区），观察所选行的权重熵如何变化，同时确认每行和仍为一。',
     'lesson.s3.do': '开启因果掩码，逐行核对未来位置为零，且允许位置重新归一化。',
     'lesson.s4.do': '固定权重（不改 Q 和 K），只改变一个值：确认分数矩阵不变，而输出随内容变化。',
     'lesson.s5.do': '重置本步，再分享这个状态的链接：在下方或新标签页中打开它，核对矩阵、掩码和当前步骤能够复现。',
@@ -323,6 +328,9 @@ export default {
 
     'lesson.s2.tauUp': 'τ 加倍',
     'lesson.s2.tauDown': 'τ 减半',
+    'lesson.s2.scaleDown': '缩放因子减半',
+    'lesson.s2.scaleUp': '缩放因子加倍',
+    'lesson.s2.doReadonly': '用这里的按钮改变缩放因子或温度，观察所选行的权重熵如何变化，同时确认每行和仍为一。',
     'lesson.s2.tau': '温度 τ',
     'lesson.s2.scale': '缩放因子 c',
     'lesson.s2.entropy': '{query} 行的熵（奈特，初始 → 当前）',
@@ -471,6 +479,7 @@ export default {
     'lesson.e2.row1': '第 1 行只能看到位置 1：无论未来的值如何变化，它的输出 {o} 都等于 v₁ = {v1}。',
     'lesson.e2.future': '改变未来的值 v₂、v₃（各加 10）',
     'lesson.e2.back': '第 1 行保持不变，这就是因果屏蔽。撤销或“载入例题二”可恢复原来的值。',
+    'lesson.e2.backReadonly': '第 1 行保持不变，这就是因果屏蔽。“载入例题二”可恢复原来的值。',
     // 第 4 步：参数实验第 3 项
     'lesson.s4.replaceTitle': '参数实验第 3 项：保持权重不变，只替换值',
     'lesson.s4.replace': '替换值（倒序排列）',

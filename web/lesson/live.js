@@ -13,6 +13,9 @@ import { encodeLink, statesEqual } from '../state.js';
 import { answerStep5 } from './steps.js';
 import { data, exactLogit, f, fraction, qk, qtok, sp, subscript, tok, vec } from './format.js';
 
+/** True in a read-only link (web/page-options.js sets the class): the page's own controls are locked. */
+export const readOnly = () => document.documentElement.classList.contains('ap-readonly');
+
 // The message a page opened from step 5's link sends back to the page that opened it (same
 // origin only): its own state's link, so the opener can confirm it reproduces the state.
 const OPENED_MESSAGE = 'attention-playground:lesson-opened';
@@ -250,7 +253,8 @@ export function createLive(ctx) {
         },
         t('lesson.e2.future'),
       ),
-      h('p', { class: 'note' }, t('lesson.e2.back')),
+      // Undo is locked in a read-only link: only the button brings the values back there.
+      h('p', { class: 'note', id: 'lesson-e2-back' }, t(readOnly() ? 'lesson.e2.backReadonly' : 'lesson.e2.back')),
       load,
     );
   }
@@ -316,12 +320,20 @@ export function createLive(ctx) {
         ctx.update((x) => {
           x.tau = tau;
         });
+      const setScale = (c) =>
+        ctx.update((x) => {
+          x.scale = c;
+        });
       return [
         h(
           'div',
           { class: 'lesson-actions' },
           h('button', { type: 'button', id: 'lesson-s2-up', onclick: () => setTau(Math.min(1000, s.tau * 2)) }, t('lesson.s2.tauUp')),
           h('button', { type: 'button', id: 'lesson-s2-down', onclick: () => setTau(s.tau / 2) }, t('lesson.s2.tauDown')),
+          // The scale half of the question, by the panel's own buttons (the page's scale control
+          // is locked in a read-only link): c halved or doubled from the value in use (r.scale).
+          h('button', { type: 'button', id: 'lesson-s2-scale-down', onclick: () => setScale(r.scale / 2) }, t('lesson.s2.scaleDown')),
+          h('button', { type: 'button', id: 'lesson-s2-scale-up', onclick: () => setScale(r.scale * 2) }, t('lesson.s2.scaleUp')),
         ),
         h(
           'dl',

@@ -35,7 +35,7 @@ import { renderTex } from '../views/tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
 import { answer } from './answers.js';
 import { renderExercises } from './exercises.js';
-import { createLive } from './live.js';
+import { createLive, readOnly } from './live.js';
 import { questions } from './questions.js';
 import { sp } from './format.js';
 import { renderMyths } from './myths.js';
@@ -265,7 +265,7 @@ export function initLesson(pageCtx) {
         ),
       ),
       h('h3', { id: 'lesson-step-title', tabindex: -1 }, t('lesson.stepOf', { n, total: STEPS.length }), sp(), t(`lesson.s${n}.title`)),
-      h('p', {}, t(`lesson.s${n}.do`)),
+      h('p', { id: 'lesson-step-do' }, t(n === 2 && readOnly() ? 'lesson.s2.doReadonly' : `lesson.s${n}.do`)),
       formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
       h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
     ];
