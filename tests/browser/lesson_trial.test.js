@@ -278,3 +278,16 @@ test('read-only on the phone: step 2 names no control on the left and has its ow
   assert.doesNotMatch(back, /撤销/);
   assert.match(back, /载入例题二/);
 });
+
+test('“动手试试：打开敏感度视图” on the phone brings the view it opened into view', async () => {
+  await lessonAt(4);
+  await page.$eval('#lesson-ex-3', (el) => {
+    el.open = true;
+  });
+  await page.tap('#lesson-ex-3-try');
+  await until(() => window.attentionPlayground.getState().lab?.view === 'sensitivity');
+  await until(() => {
+    const r = document.getElementById('lab-panel').getBoundingClientRect();
+    return r.top >= -1 && r.top < 844;
+  });
+});

@@ -13,6 +13,22 @@ import { rich } from './rich.js';
 
 const f = (x) => fmtMetric(x, 4);
 const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
+/**
+ * Brings the analysis lab into view once the view just opened is drawn (the lab panel may be far
+ * below the lesson, on a phone thousands of pixels): a button that changes nothing visible would
+ * look broken. Gives up after about two seconds.
+ */
+function showLab() {
+  let frames = 0;
+  const go = () => {
+    const panel = document.getElementById('lab-panel');
+    if (panel?.checkVisibility() && panel.getBoundingClientRect().height > 0 && document.getElementById('lab-view')?.childElementCount) {
+      panel.scrollIntoView({ block: 'start' });
+    } else if (++frames < 120) requestAnimationFrame(go);
+  };
+  requestAnimationFrame(go);
+}
+
 const num = (text, id, value) =>
   h('span', { translate: 'no', class: 'lesson-num', id, dataset: value === undefined ? {} : { value: JSON.stringify(value) } }, text);
 
@@ -178,13 +194,15 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
             type: 'button',
             id: 'lesson-ex-3-try',
             class: 'lesson-try',
-            onclick: () =>
+            onclick: () => {
               ctx.update(
                 (s) => {
                   s.lab = { view: 'sensitivity', params: {} };
                 },
                 { kind: 'lab' },
-              ),
+              );
+              showLab();
+            },
           },
           t('lesson.ex3.try'),
         )
