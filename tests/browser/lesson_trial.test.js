@@ -291,3 +291,16 @@ test('“动手试试：打开敏感度视图” on the phone brings the view it
     return r.top >= -1 && r.top < 844;
   });
 });
+
+test('step 1: the predictions come before the key plane, so recording one does not scroll the plane away', async () => {
+  await lessonAt(1);
+  const order = await page.evaluate(() => {
+    const p = document.querySelector('.lesson-predict');
+    const plane = document.querySelector('#lesson-live');
+    return Boolean(p.compareDocumentPosition(plane) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  assert.equal(order, true, 'predictions first');
+  const y = await page.evaluate(() => document.querySelector('#lesson-p-rise-1').getBoundingClientRect().top);
+  const plane = await page.evaluate(() => document.querySelector('#lesson-live').getBoundingClientRect().top);
+  assert.ok(y < plane, `the prediction (${y}) above the plane (${plane})`);
+});

@@ -214,6 +214,16 @@ export function initLesson(pageCtx) {
     const ready = predicted(lesson, n, s);
     const formula = FORMULAS[n];
     // Two parts around step 5's frame (live.js frameSlot): the frame is never rebuilt.
+    const predict = h(
+      'div',
+      { class: 'lesson-predict', id: 'lesson-predict' },
+      h('h4', {}, t('lesson.predictTitle')),
+      h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
+      questions(n, s, lesson, revealed, setP),
+    );
+    // Step 1 asks to predict before moving a key: its predictions come before the key plane (a
+    // tap on them below the plane scrolled the plane away on a phone).
+    const first = n === 1;
     const top = [
       h(
         'div',
@@ -267,16 +277,11 @@ export function initLesson(pageCtx) {
       h('h3', { id: 'lesson-step-title', tabindex: -1 }, t('lesson.stepOf', { n, total: STEPS.length }), sp(), t(`lesson.s${n}.title`)),
       h('p', { id: 'lesson-step-do' }, t(n === 2 && readOnly() ? 'lesson.s2.doReadonly' : `lesson.s${n}.do`)),
       formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
+      first ? predict : null,
       h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
     ];
     const bottom = [
-      h(
-        'div',
-        { class: 'lesson-predict' },
-        h('h4', {}, t('lesson.predictTitle')),
-        h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
-        questions(n, s, lesson, revealed, setP),
-      ),
+      first ? null : predict,
       h(
         'div',
         { class: 'lesson-actions' },
