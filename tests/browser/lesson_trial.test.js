@@ -98,7 +98,7 @@ test('a class link reopened after a reload of the page restores the latest progr
   assert.ok(box.top >= -1 && box.bottom <= 845, `the welcome note on screen: ${JSON.stringify(box)}`);
 });
 
-test('worked example 2 (3 × 3) clears step 3’s predictions made on the 4 × 4 grid; no cell outside the grid', async () => {
+test('worked example 2 (3 × 3) clears step 3’s cell predictions made on the 4 × 4 grid; no cell outside the grid', async () => {
   await lessonAt(3);
   await page.tap('#lesson-s3-causal');
   await until(() => window.attentionPlayground.getState().mask.causal);
@@ -120,8 +120,13 @@ test('worked example 2 (3 × 3) clears step 3’s predictions made on the 4 × 4
   await until(() => window.attentionPlayground.getState().tokens.keys.length === 3);
   const lesson = (await state()).lesson;
   assert.equal(lesson.predictions.zeros, undefined, 'the 4 × 4 cells are gone');
-  assert.equal(lesson.predictions.renorm, undefined);
-  assert.ok(!lesson.revealed.includes(3), 'step 3 is asked again on the new grid');
+  assert.equal(lesson.predictions.renorm, 'renormalised', 'the row’s prediction stays');
+  assert.ok(lesson.revealed.includes(3), 'the step stays revealed');
+  assert.equal(
+    await page.$eval('#lesson-answer .lesson-verdict[data-prediction="zeros"]', (el) => el.dataset.correct),
+    '',
+    'no ✗ for cells of another grid',
+  );
   const grid = await page.$$eval('#lesson-zeros-grid input', (els) => els.map((el) => el.checked));
   assert.deepEqual(grid, Array(9).fill(false), 'nine cells, none ticked');
   assert.doesNotMatch(await text('#lesson-panel'), /∅/);

@@ -96,16 +96,15 @@ export function atStep(lesson, step) {
 }
 
 /**
- * The lesson part carried from state `from` to state `to`: step 3's predictions (cells t·nK + j
- * of the grid, a row's renormalisation) and its reveal are about one grid, so they are dropped
- * when the number of queries or keys changes (worked example 2's three positions, back to four).
+ * The lesson part carried from state `from` to state `to`: step 3's cell prediction (cells
+ * t·nK + j of one grid) is dropped when the number of queries or keys changes (worked example 2's
+ * three positions, back to four): on another grid it would tick other cells. The step stays
+ * revealed (its answer then says the cells were not recorded on this grid; Hide asks again).
  */
 export function fitLesson(lesson, from, to) {
   const out = atStep(lesson, lesson.step);
   const same = from.tokens.queries.length === to.tokens.queries.length && from.tokens.keys.length === to.tokens.keys.length;
-  if (same) return out;
-  for (const name of STEP_PREDICTIONS[3]) delete out.predictions[name];
-  out.revealed = out.revealed.filter((k) => k !== 3);
+  if (!same) delete out.predictions.zeros;
   return out;
 }
 
