@@ -5,7 +5,7 @@
 // --static-host (npm run preview: --root dist) serves like a static host serving the release
 // (docs/deploy.md): a file's precompressed .br or .gz beside it when the browser accepts that
 // encoding (Content-Encoding, Vary: Accept-Encoding), hashed files (assets/) cacheable for a year,
-// the entry files revalidated on every load.
+// the entry files revalidated on every load. Both modes send Access-Control-Allow-Origin: *.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -42,7 +42,14 @@ export async function serve({
         return;
       }
       if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
-      const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' };
+      // Access-Control-Allow-Origin: * as GitHub Pages and most static hosts send it: a frame
+      // sandboxed without allow-same-origin has the origin "null", and its module scripts and
+      // .wasm are CORS requests (docs/embedding.md "Sandboxed frames").
+      const headers = {
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-cache',
+        'Access-Control-Allow-Origin': '*',
+      };
       let body = null;
       if (staticHost) {
         const accepts = String(req.headers['accept-encoding'] ?? '');

@@ -6,7 +6,8 @@
 //   with class "ap-booting": nothing but a neutral spinner shows until main.js has applied the
 //   language and the hide flags (style.css), so no English text and no hidden control flashes;
 // - in the release, the modules the link will need beyond main.js (its language's strings, the
-//   lesson when the link has one) are preloaded at once, named by a <meta> scripts/dist.js writes.
+//   lesson when the link has one) are preloaded at once, named by a <meta> scripts/dist.js writes;
+// - a module script that fails to load shows a clear message in the page's language.
 (function () {
   var hash = location.hash;
   var root = document.documentElement;
@@ -25,6 +26,34 @@
   if (!tag) tag = navigator.language || '';
   var zh = /^zh/i.test(tag);
   if (zh || /(^#|&)[a-z]+_hide=1(&|$)/.test(hash)) root.classList.add('ap-booting');
+  // The page's modules could not load (a frame sandboxed without allow-same-origin on a host that
+  // does not send Access-Control-Allow-Origin, a blocked file): say so instead of a spinner that
+  // never stops. No module runs then, so the text is here in both languages (not in web/i18n/).
+  var FAILED = {
+    en: 'The page could not load its scripts, so it cannot start. If it is embedded in a sandboxed frame, its host must send Access-Control-Allow-Origin, or the course page can use the one-file page (docs/embedding.md). Tell your teacher.',
+    zh: '页面的脚本无法加载，因此无法启动。如果页面嵌在沙箱框架中，托管它的服务器需要发送 Access-Control-Allow-Origin，或者课程页面改用单文件页面（见 docs/embedding.md）。请告诉老师。',
+  };
+  document.addEventListener(
+    'error',
+    function (event) {
+      var el = event.target;
+      if (!el || el.tagName !== 'SCRIPT' || el.type !== 'module' || window.attentionPlayground) return;
+      root.classList.remove('ap-booting');
+      var box = document.getElementById('loading');
+      if (!box) {
+        box = document.createElement('p');
+        document.body.insertBefore(box, document.body.firstChild);
+      }
+      box.id = 'loading';
+      box.hidden = false;
+      box.className = 'loading error';
+      box.setAttribute('role', 'alert');
+      box.removeAttribute('data-i18n');
+      box.setAttribute('lang', zh ? 'zh-CN' : 'en');
+      box.textContent = zh ? FAILED.zh : FAILED.en;
+    },
+    true,
+  );
   var meta = document.querySelector('meta[name="attention-playground:preload"]');
   if (!meta) return;
   var want = [zh ? 'zh-CN' : 'en'];

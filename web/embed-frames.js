@@ -12,7 +12,9 @@ if (!window.attentionPlaygroundHeight) {
       if (f.contentWindow === event.source) frame = f;
     });
     if (!frame) return; /* another window's message (another embed's, maybe): not this script's business */
-    if (new URL(frame.src, location.href).origin !== event.origin) {
+    /* A frame sandboxed without allow-same-origin speaks as origin "null": its own window still counts. */
+    var opaque = event.origin === 'null' && frame.sandbox.length > 0 && !frame.sandbox.contains('allow-same-origin');
+    if (!opaque && new URL(frame.src, location.href).origin !== event.origin) {
       console.warn('Attention Playground: message ignored (wrong origin)', event.origin, data);
       return;
     }

@@ -3,7 +3,9 @@
 // link, an <iframe> snippet (with a few lines that size the iframe from the page's height
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
 import { h, mount } from './views/dom.js';
-import { HIDE_GROUPS, READ_ONLY_LOCKS, stripPageOptions } from './page-options.js';
+import { HIDE_GROUPS, READ_ONLY_LOCKS, formatPageOptions, stripPageOptions } from './page-options.js';
+import { decodeLink, encodeLink } from './state.js';
+import { LESSON_PRESETS } from './presets.js';
 import { HEIGHT_MESSAGE, readHeightMessage } from './frame-messages.js';
 import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
 
@@ -15,7 +17,8 @@ const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '
 /**
  * The script of the iframe snippet: sets an iframe[data-attention-playground]'s height from the
  * page's height messages. A message counts only when event.source is one of those iframes' windows,
- * event.origin is that iframe's origin and the message has exactly the documented shape (a height
+ * event.origin is that iframe's origin (or "null" from an iframe sandboxed without
+ * allow-same-origin, whose page has no origin of its own) and the message has exactly the documented shape (a height
  * between 0 and 100 000, an id of at most 100 characters); a message from such an iframe that fails
  * a check is ignored with a console warning, other windows' messages silently (they may belong to
  * another embed, such as an <attention-playground> element's own frame). Pasted twice it installs itself
@@ -33,7 +36,9 @@ if (!window.attentionPlaygroundHeight) {
       if (f.contentWindow === event.source) frame = f;
     });
     if (!frame) return; /* another window's message (another embed's, maybe): not this script's business */
-    if (new URL(frame.src, location.href).origin !== event.origin) {
+    /* A frame sandboxed without allow-same-origin speaks as origin "null": its own window still counts. */
+    var opaque = event.origin === 'null' && frame.sandbox.length > 0 && !frame.sandbox.contains('allow-same-origin');
+    if (!opaque && new URL(frame.src, location.href).origin !== event.origin) {
       console.warn('Attention Playground: message ignored (wrong origin)', event.origin, data);
       return;
     }
@@ -99,6 +104,40 @@ export function initShareDialog({ opener, link, options }) {
   const PREVIEW_WIDTH = 1000; // CSS px of the page inside the preview, before scaling
 
   const field = (name) => dialog.querySelector(`[data-field="${name}"]`);
+
+  /** The lesson part of the link's state (null without a lesson). */
+  function lessonOf(url) {
+    try {
+      return decodeLink(stripPageOptions(url.split('#')[1] ?? '')).lesson ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The link students get: with "start fresh" (the default while a lesson runs) the lesson from
+   * step 1 on worked example 1 with nothing answered, so the teacher's own predictions, reveals
+   * and step stay out of it; else the current state as it is.
+   */
+  function classLink(chosen) {
+    const url = link(chosen);
+    if (!choice.fresh || !lessonOf(url)) return url;
+    return `${url.split('#')[0]}#${encodeLink(LESSON_PRESETS.lessonGuided.make())}${formatPageOptions(chosen)}`;
+  }
+
+  /** What the link carries of the lesson: step 1 fresh, or the teacher's step and answers. */
+  function lessonNote(url) {
+    const lesson = url ? lessonOf(link(chosenOptions())) : null;
+    if (!lesson) return h('p', { id: 'share-lesson-note', class: 'note', hidden: true });
+    const text = choice.fresh
+      ? t('embed.lessonFreshNote')
+      : t('embed.lessonAsIsNote', {
+          n: lesson.step,
+          p: Object.keys(lesson.predictions ?? {}).length,
+          r: (lesson.revealed ?? []).length,
+        });
+    return h('p', { id: 'share-lesson-note', class: 'note' }, text);
+  }
 
   function chosenOptions() {
     const base = options();
@@ -199,6 +238,11 @@ export function initShareDialog({ opener, link, options }) {
               refresh();
             }),
             readOnlyNote(),
+            checkbox('fresh', choice.fresh, t('embed.lessonFreshLabel'), (ev) => {
+              choice.fresh = ev.target.checked;
+              refresh();
+            }),
+            h('p', { id: 'share-lesson-note', class: 'note', hidden: true }),
             h(
               'label',
               { class: 'inline' },
@@ -281,7 +325,7 @@ export function initShareDialog({ opener, link, options }) {
     if (teacher) teacher.disabled = !choice.embed; // the full page always shows the teacher tools
     let url;
     try {
-      url = link(chosen);
+      url = classLink(chosen);
       error.hidden = true;
     } catch (e) {
       error.textContent = t('embed.tooLarge', { message: e.message });
@@ -292,6 +336,9 @@ export function initShareDialog({ opener, link, options }) {
       }
       return;
     }
+    const hasLesson = Boolean(lessonOf(link(chosen)));
+    field('fresh').closest('label').hidden = !hasLesson;
+    dialog.querySelector('#share-lesson-note').replaceWith(lessonNote(url));
     for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-copy-${key}`).disabled = false;
     field('link').value = url;
     field('snippet').value = iframeSnippet(url, { title: t('embed.frameTitle', {}, chosen.lang) });
@@ -352,6 +399,7 @@ export function initShareDialog({ opener, link, options }) {
       teacher: Boolean(current.teacher),
       lang: current.lang ?? getLang(),
       hide: new Set(current.hide),
+      fresh: true, // students start the lesson at step 1 with nothing answered
     };
     build();
     dialog.showModal();

@@ -97,7 +97,7 @@ describe('guided lesson', () => {
     await page.keyboard.press('Space');
     assert.deepEqual((await lesson()).predictions, { rise: [1] });
     assert.equal(await focused(), 'lesson-p-rise-1', 'the focus stays on the checkbox after the commit');
-    await tabTo('lesson-key-1', { back: true });
+    await tabTo('lesson-key-1'); // the plane comes after the predictions
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     const s = await getState(page);
     assert.deepEqual(
@@ -112,8 +112,11 @@ describe('guided lesson', () => {
     assert.match(await attr('#lesson-key-1', 'aria-valuetext'), /\(0\.5, 1\)/);
     assert.match(await text('#lesson-plane-status'), /0\.5, 1/);
     // How the whole row redistributes (the article's question): a radio, by keyboard too.
-    await tabTo('lesson-p-redistribute-others-fall');
-    await page.keyboard.press('Space');
+    // The predictions are above the plane: Shift+Tab enters the radio group at its last radio,
+    // and the arrow keys choose within it.
+    await tabTo('lesson-p-redistribute-sum-grows', { back: true });
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
     await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.redistribute === 'others-fall');
     await tabTo('lesson-reveal');
     await page.keyboard.press('Enter');

@@ -77,6 +77,11 @@ export default {
     'embed.keeps.row': 'choosing the query row and the head',
     'embed.keeps.views': 'choosing heatmaps, analyses and numbers on cells',
     'embed.keeps.lesson': 'the whole guided lesson (steps, predictions, answers, the moves a step asks for, exercise marks)',
+    'embed.lessonFreshLabel': 'Students start the lesson at step 1 with nothing answered',
+    'embed.lessonFreshNote':
+      'The link opens the lesson at step 1 on worked example 1: your own step, predictions and revealed answers stay out of it.',
+    'embed.lessonAsIsNote':
+      'The link carries your lesson as it is: step {n}, {p} predictions and {r} revealed answers. Students see your answers.',
     'embed.keepsLessonWhy':
       'The lesson’s moves change only this student’s page (and its saved progress), never the link you share: every student starts from the state you chose.',
     'embed.listSep': '; ',
@@ -154,6 +159,9 @@ export default {
     'embed.keeps.row': '选择查询行和注意力头',
     'embed.keeps.views': '选择热力图、分析视图和单元格数值',
     'embed.keeps.lesson': '整个交互实验（步骤、预测、答案、每步要求的操作、练习的完成标记）',
+    'embed.lessonFreshLabel': '学生从第 1 步开始，什么都未回答',
+    'embed.lessonFreshNote': '链接从第 1 步（例题一）打开交互实验：你自己的步骤、预测和已查看的答案都不会带上。',
+    'embed.lessonAsIsNote': '链接按原样带上你的交互实验：第 {n} 步、{p} 个预测和 {r} 个已查看的答案。学生会看到你的答案。',
     'embed.keepsLessonWhy':
       '交互实验中的操作只改变这位学生自己的页面（及其保存的进度），不会改变你分享的链接：每位学生都从你选定的状态开始。',
     'embed.listSep': '；',

@@ -23,7 +23,7 @@ export default {
     'lesson.s1.do':
       'Keep the query and the values fixed and move only one key. Drag k2 in the plane (or focus it and use the arrow keys) and compare the raw scores with the normalised weights.',
     'lesson.s2.do':
-      'Change the scale or the temperature (the buttons here, or the controls on the left), watch the entropy of the selected row, and check that every row still sums to one.',
+      'Change the scale or the temperature (the buttons here, or the page’s controls), watch the entropy of the selected row, and check that every row still sums to one.',
     'lesson.s3.do':
       'Switch on the causal mask. Check row by row that the future positions are zero and that the allowed positions are renormalised.',
     'lesson.s4.do':
@@ -67,6 +67,10 @@ export default {
 
     'lesson.s2.tauUp': 'Double τ',
     'lesson.s2.tauDown': 'Halve τ',
+    'lesson.s2.scaleDown': 'Halve the scale c',
+    'lesson.s2.scaleUp': 'Double the scale c',
+    'lesson.s2.doReadonly':
+      'Change the scale or the temperature with the buttons here, watch the entropy of the selected row, and check that every row still sums to one.',
     'lesson.s2.tau': 'temperature τ',
     'lesson.s2.scale': 'scale c',
     'lesson.s2.entropy': 'entropy of row {query} (nats, at the start → now)',
@@ -170,6 +174,10 @@ export default {
       'The token may have a high weight in other layers or heads, and it reaches later representations through the residual path. Deleting it also changes the later positions, the normalisation and every query, key and value. The weights of one head in one layer cannot isolate the causal effect of a deletion.',
     'lesson.ex3.live':
       'Even in this single head: in row {query} the smallest weight is that of {key}, {weight}; yet deleting it moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)).',
+    'lesson.ex3.liveTieAll':
+      'Even in this single head: in row {query} all {n} weights tie at {weight}; yet deleting one of them, {key}, moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)).',
+    'lesson.ex3.liveTie':
+      'Even in this single head: in row {query} {n} keys share the smallest weight, {weight}; yet deleting one of them, {key}, moves the output by {shift}, because the other weights are renormalised and its value lies at distance {distance} from the output (shift = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)).',
     'lesson.ex3.try': 'Try it: open the sensitivity view',
 
     // Progress, start over, storage (panel.js, progress.js)
@@ -186,9 +194,9 @@ export default {
     'lesson.q.redistribute.others-fall': 'the other weights fall; the row still sums to one',
     'lesson.q.redistribute.others-same': 'the other weights stay as they were',
     'lesson.q.redistribute.sum-grows': 'the row sums to more than one',
-    'lesson.s1.redistribute.others-fall': 'The weights are redistributed: what the key gains, the others lose; the row sums to',
-    'lesson.s1.redistribute.others-same': 'No other weight moved; the row sums to',
-    'lesson.s1.redistribute.sum-grows': 'The row no longer sums to one:',
+    'lesson.s1.redistribute.others-fall': 'The weights are redistributed: what the key gains, the others lose; the row sums to {sum}.',
+    'lesson.s1.redistribute.others-same': 'No other weight moved; the row sums to {sum}.',
+    'lesson.s1.redistribute.sum-grows': 'The row no longer sums to one: {sum}.',
     'lesson.s1.swapTitle': 'Worked example 1: swap v₁ and v₂',
     'lesson.s1.swap': 'Swap v₁ and v₂',
     'lesson.s1.swapNote':
@@ -199,7 +207,8 @@ export default {
     'lesson.swap.outputNow': 'output of row {query} now',
     'lesson.swap.outputAfter': 'after the change',
     // Step 3: the causal grid and worked example 2
-    'lesson.s3.gridCaption': 'Weights A now (rows: queries; masked cells are 0)',
+    'lesson.s3.gridCaption': 'Weights A now (rows: queries; × marks a masked cell, weight 0)',
+    'lesson.s3.maskedCell': 'masked: weight 0',
     'lesson.e2.title': 'Worked example 2: causal attention on three positions by hand',
     'lesson.e2.intro': 'Three positions with scalar values V = (2, 6, 10)ᵀ and causal logits: load it to check the hand calculation.',
     'lesson.e2.load': 'Load worked example 2',
@@ -212,6 +221,7 @@ export default {
     'lesson.e2.row1': 'Row 1 sees only position 1: its output {o} equals v₁ = {v1} whatever the future values are.',
     'lesson.e2.future': 'Change the future values v₂ and v₃ (+10)',
     'lesson.e2.back': 'Row 1 stays the same: that is the causal mask. Undo or “Load worked example 2” brings the values back.',
+    'lesson.e2.backReadonly': 'Row 1 stays the same: that is the causal mask. “Load worked example 2” brings the values back.',
     // Step 4: the parameter experiment's third part, and the two-level answer
     'lesson.s4.replaceTitle': 'Parameter experiment, part 3: keep the weights, replace the values',
     'lesson.s4.replace': 'Replace the values (reverse their order)',
@@ -226,12 +236,15 @@ export default {
     'lesson.s5.openedDiffers': '✗ The page opened from the link ({via}) shows another state.',
     'lesson.s5.via.frame': 'in the frame below',
     'lesson.s5.via.tab': 'in the new tab',
+    'lesson.s5.stale': 'The state changed since the link was opened: open it again to check this state.',
+    'lesson.s5.copied': 'Copied.',
     // The three 常见误区 (myths.js)
     'lesson.myths.title': 'Common misconceptions',
     'lesson.myths.intro': 'Is each statement right? Answer, then see on the current numbers why.',
     'lesson.myth.right': 'right',
     'lesson.myth.wrong': 'wrong',
     'lesson.myth.gotIt': '✓ Yes, it is wrong.',
+    'lesson.myth.again': 'Answer again',
     'lesson.myth.notSo': '✗ It is wrong:',
     'lesson.myth1.statement': '“A high attention weight proves that the token causes the model’s decision.”',
     'lesson.myth1.seed':
@@ -246,6 +259,8 @@ export default {
       'Standard self-attention weights only the keys and values of the current input. External retrieval needs an extra data source, an index and a retrieval process.',
     'lesson.myth2.live':
       'Here row {query} spreads its weights over exactly the {n} keys of this input ({keys}), summing to {sum}; its output {output} is a weighted mean of their values and nothing else.',
+    'lesson.myth2.liveMasked':
+      'Here row {query} spreads its weights over only the {m} keys the mask leaves it of the {n} keys of this input ({keys}), summing to {sum}; its output {output} is a weighted mean of their values and nothing else.',
     'lesson.myth3.statement': '“After softmax the largest weight must be close to one.”',
     'lesson.myth3.seed':
       'How concentrated the weights are depends on the score differences and the scale; with close scores the distribution can be very flat.',
@@ -273,7 +288,7 @@ export default {
     'lesson.s4.title': '改变一个值',
     'lesson.s5.title': '重置并分享链接',
     'lesson.s1.do': '固定查询和值，只移动一个键：在平面中拖动 k2（或聚焦后用方向键移动），比较原始分数与归一化权重。',
-    'lesson.s2.do': '改变缩放或温度（用这里的按钮，或左侧控制区），观察所选行的权重熵如何变化，同时确认每行和仍为一。',
+    'lesson.s2.do': '改变缩放因子或温度（用这里的按钮，或页面的控制区），观察所选行的权重熵如何变化，同时确认每行和仍为一。',
     'lesson.s3.do': '开启因果掩码，逐行核对未来位置为零，且允许位置重新归一化。',
     'lesson.s4.do': '固定权重（不改 Q 和 K），只改变一个值：确认分数矩阵不变，而输出随内容变化。',
     'lesson.s5.do': '重置本步，再分享这个状态的链接：在下方或新标签页中打开它，核对矩阵、掩码和当前步骤能够复现。',
@@ -313,6 +328,9 @@ export default {
 
     'lesson.s2.tauUp': 'τ 加倍',
     'lesson.s2.tauDown': 'τ 减半',
+    'lesson.s2.scaleDown': '缩放因子减半',
+    'lesson.s2.scaleUp': '缩放因子加倍',
+    'lesson.s2.doReadonly': '用这里的按钮改变缩放因子或温度，观察所选行的权重熵如何变化，同时确认每行和仍为一。',
     'lesson.s2.tau': '温度 τ',
     'lesson.s2.scale': '缩放因子 c',
     'lesson.s2.entropy': '{query} 行的熵（奈特，初始 → 当前）',
@@ -416,6 +434,10 @@ export default {
       '该词元可能在其他层或其他头中权重较高，也可能通过残差路径影响后续表示；删除还会改变后续位置、归一化以及所有查询、键和值。单层单头的权重不能隔离删除操作的因果效应。',
     'lesson.ex3.live':
       '即使只看这一个头：{query} 行中权重最小的是 {key}，权重为 {weight}；但删除它会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)）。',
+    'lesson.ex3.liveTieAll':
+      '即使只看这一个头：{query} 行的 {n} 个权重相同，都是 {weight}；但删除其中的 {key} 会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)）。',
+    'lesson.ex3.liveTie':
+      '即使只看这一个头：{query} 行中有 {n} 个键的权重并列最小，都是 {weight}；但删除其中的 {key} 会使输出移动 {shift}，因为其余权重会重新归一化，而它的值与输出的距离为 {distance}（移动量 = aⱼ ‖vⱼ − o‖ / (1 − aⱼ)）。',
     'lesson.ex3.try': '动手试试：打开敏感度视图',
 
     // 进度、从头开始、存储（panel.js、progress.js）
@@ -432,9 +454,9 @@ export default {
     'lesson.q.redistribute.others-fall': '下降，整行之和仍为一',
     'lesson.q.redistribute.others-same': '保持原值',
     'lesson.q.redistribute.sum-grows': '不变，整行之和大于一',
-    'lesson.s1.redistribute.others-fall': '权重重新分配：这个键得到的，正是其他键失去的；整行之和为',
-    'lesson.s1.redistribute.others-same': '其他权重都没有变化；整行之和为',
-    'lesson.s1.redistribute.sum-grows': '整行之和不再为一：',
+    'lesson.s1.redistribute.others-fall': '权重重新分配：这个键得到的，正是其他键失去的；整行之和为 {sum}。',
+    'lesson.s1.redistribute.others-same': '其他权重都没有变化；整行之和为 {sum}。',
+    'lesson.s1.redistribute.sum-grows': '整行之和不再为一：{sum}。',
     'lesson.s1.swapTitle': '例题一：对调 v₁ 与 v₂',
     'lesson.s1.swap': '对调 v₁ 与 v₂',
     'lesson.s1.swapNote': '把 v₁、v₂ 对调会改变输出，却不会改变注意力权重：“看向哪里”和“取回什么”是两层概念。',
@@ -444,7 +466,8 @@ export default {
     'lesson.swap.outputNow': '{query} 行当前的输出',
     'lesson.swap.outputAfter': '改变之后',
     // 第 3 步：因果网格与例题二
-    'lesson.s3.gridCaption': '当前的权重矩阵 A（行为查询；被屏蔽的单元格为 0）',
+    'lesson.s3.gridCaption': '当前的权重矩阵 A（行为查询；× 表示被屏蔽的单元格，权重为 0）',
+    'lesson.s3.maskedCell': '被屏蔽：权重为 0',
     'lesson.e2.title': '例题二：手算三位置因果注意力',
     'lesson.e2.intro': '三个位置的标量值为 V = (2, 6, 10)ᵀ，并加入因果掩码：载入后即可核对手算结果。',
     'lesson.e2.load': '载入例题二',
@@ -456,6 +479,7 @@ export default {
     'lesson.e2.row1': '第 1 行只能看到位置 1：无论未来的值如何变化，它的输出 {o} 都等于 v₁ = {v1}。',
     'lesson.e2.future': '改变未来的值 v₂、v₃（各加 10）',
     'lesson.e2.back': '第 1 行保持不变，这就是因果屏蔽。撤销或“载入例题二”可恢复原来的值。',
+    'lesson.e2.backReadonly': '第 1 行保持不变，这就是因果屏蔽。“载入例题二”可恢复原来的值。',
     // 第 4 步：参数实验第 3 项
     'lesson.s4.replaceTitle': '参数实验第 3 项：保持权重不变，只替换值',
     'lesson.s4.replace': '替换值（倒序排列）',
@@ -469,12 +493,15 @@ export default {
     'lesson.s5.openedDiffers': '✗ 由链接打开的页面（{via}）显示的是另一个状态。',
     'lesson.s5.via.frame': '下方框架',
     'lesson.s5.via.tab': '新标签页',
+    'lesson.s5.stale': '打开链接之后状态已经改变：请重新打开，核对当前的状态。',
+    'lesson.s5.copied': '已复制。',
     // 三个常见误区（myths.js）
     'lesson.myths.title': '常见误区',
     'lesson.myths.intro': '下面的说法对吗？先作答，再在当前数值上看原因。',
     'lesson.myth.right': '对',
     'lesson.myth.wrong': '错',
     'lesson.myth.gotIt': '✓ 是的，这个说法是错的。',
+    'lesson.myth.again': '重新作答',
     'lesson.myth.notSo': '✗ 这个说法是错的：',
     'lesson.myth1.statement': '“注意力权重高就证明该词元是模型决策的原因。”',
     'lesson.myth1.seed': '权重描述某层某头的一次信息混合，不能单独提供因果贡献；残差路径、后续层和值向量内容都可能改变最终结果。',
@@ -487,6 +514,8 @@ export default {
     'lesson.myth2.seed': '标准自注意力只在当前输入提供的键/值集合中加权。外部检索需要额外的数据源、索引和检索流程。',
     'lesson.myth2.live':
       '在当前数值上：{query} 行的权重只分布在当前输入的 {n} 个键（{keys}）上，和为 {sum}；输出 {output} 只是这些值的加权平均。',
+    'lesson.myth2.liveMasked':
+      '在当前数值上：{query} 行的权重只分布在当前输入的 {n} 个键中掩码留给它的 {m} 个（{keys}）上，和为 {sum}；输出 {output} 只是这些值的加权平均。',
     'lesson.myth3.statement': '“softmax 后最大的权重必须接近一。”',
     'lesson.myth3.seed': '权重集中程度由分数差和尺度共同决定；分数相近时分布可以很平坦。',
     'lesson.myth3.live': '在当前数值上：{query} 行最大的权重是 {max}（{key}），远不到一；该行的熵为 {entropy} 奈特。',

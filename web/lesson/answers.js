@@ -66,7 +66,7 @@ export function answer(n, s, r, ref, ctx, core) {
       verdict(
         'redistribute',
         choice('redistribute'),
-        [t(`lesson.s1.redistribute.${a.redistribute}`), sp(), data(f(a.sum), { id: 'lesson-a1-sum' })],
+        rich(t, `lesson.s1.redistribute.${a.redistribute}`, { sum: data(f(a.sum), { id: 'lesson-a1-sum' }) }),
         mark('redistribute', p.redistribute === a.redistribute),
       ),
     ];
@@ -99,10 +99,13 @@ export function answer(n, s, r, ref, ctx, core) {
   if (n === 3) {
     const a = answerStep3(s, r, ref, core);
     const nK = s.tokens.keys.length;
-    const cells = (list) =>
-      list.length
+    const inGrid = (list) => list.filter((c) => Number.isInteger(c) && c >= 0 && c < s.tokens.queries.length * nK);
+    const cells = (whole) => {
+      const list = inGrid(whole); // never a cell outside this grid
+      return list.length
         ? h('span', { translate: 'no' }, list.map((c) => `(${qtok(s, Math.floor(c / nK))}, ${tok(s, c % nK)})`).join(t('lesson.listSep')))
         : t('lesson.none');
+    };
     const mineZeros = p.zeros ? cells(p.zeros) : t('lesson.notRecorded');
     if (a.causalOff) {
       return [verdict('zeros', mineZeros, t('lesson.s3.off'), null), verdict('renorm', choice('renorm'), t('lesson.s3.off'), null)];

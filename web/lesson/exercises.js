@@ -13,6 +13,22 @@ import { rich } from './rich.js';
 
 const f = (x) => fmtMetric(x, 4);
 const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
+/**
+ * Brings the analysis lab into view once the view just opened is drawn (the lab panel may be far
+ * below the lesson, on a phone thousands of pixels): a button that changes nothing visible would
+ * look broken. Gives up after about two seconds.
+ */
+function showLab() {
+  let frames = 0;
+  const go = () => {
+    const panel = document.getElementById('lab-panel');
+    if (panel?.checkVisibility() && panel.getBoundingClientRect().height > 0 && document.getElementById('lab-view')?.childElementCount) {
+      panel.scrollIntoView({ block: 'start' });
+    } else if (++frames < 120) requestAnimationFrame(go);
+  };
+  requestAnimationFrame(go);
+}
+
 const num = (text, id, value) =>
   h('span', { translate: 'no', class: 'lesson-num', id, dataset: value === undefined ? {} : { value: JSON.stringify(value) } }, text);
 
@@ -153,11 +169,14 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
   const sol3 = [h('p', {}, t('lesson.ex3.solution'))];
   if (sens && sens.supported && !sens.empty && sens.keys.length > 1) {
     const low = sens.keys.reduce((a, b) => (b.weight < a.weight ? b : a));
+    // Keys that share the smallest weight (all of them when Q is zero): "the smallest" would be false.
+    const tied = sens.keys.filter((k) => Math.abs(k.weight - low.weight) <= 1e-9 * Math.max(1, Math.abs(low.weight))).length;
     sol3.push(
       h(
         'p',
         {},
-        rich(t, 'lesson.ex3.live', {
+        rich(t, tied === sens.keys.length ? 'lesson.ex3.liveTieAll' : tied > 1 ? 'lesson.ex3.liveTie' : 'lesson.ex3.live', {
+          n: num(String(tied), 'lesson-ex3-tied', tied),
           query: h('span', { translate: 'no' }, showToken(state.tokens.queries[tr])),
           key: h('span', { translate: 'no' }, showToken(state.tokens.keys[low.key])),
           weight: num(f(low.weight), 'lesson-ex3-weight', low.weight),
@@ -175,13 +194,15 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
             type: 'button',
             id: 'lesson-ex-3-try',
             class: 'lesson-try',
-            onclick: () =>
+            onclick: () => {
               ctx.update(
                 (s) => {
                   s.lab = { view: 'sensitivity', params: {} };
                 },
                 { kind: 'lab' },
-              ),
+              );
+              showLab();
+            },
           },
           t('lesson.ex3.try'),
         )

@@ -7,11 +7,14 @@ import { t } from '../i18n.js';
 import { h } from '../views/dom.js';
 import { createPlane } from './plane.js';
 import { rich } from './rich.js';
-import { GRID_MAX, example2Facts, setupState } from './steps.js';
+import { GRID_MAX, example2Facts, fitLesson, setupState } from './steps.js';
 import { LESSON_PRESETS } from '../presets.js';
 import { encodeLink, statesEqual } from '../state.js';
 import { answerStep5 } from './steps.js';
 import { data, exactLogit, f, fraction, qk, qtok, sp, subscript, tok, vec } from './format.js';
+
+/** True in a read-only link (web/page-options.js sets the class): the page's own controls are locked. */
+export const readOnly = () => document.documentElement.classList.contains('ap-readonly');
 
 // The message a page opened from step 5's link sends back to the page that opened it (same
 // origin only): its own state's link, so the opener can confirm it reproduces the state.
@@ -155,7 +158,10 @@ export function createLive(ctx) {
             { class: i === s.row ? 'selected' : null },
             h('th', { scope: 'row', translate: 'no' }, qtok(s, i)),
             row.map((w, j) =>
-              h('td', { class: r.visible[i][j] ? null : 'masked', dataset: { value: String(w) } }, r.visible[i][j] ? f(w) : '0'),
+              // A masked cell as in the heatmaps: ×, its weight 0 in its accessible name.
+              r.visible[i][j]
+                ? h('td', { dataset: { value: String(w) } }, f(w))
+                : h('td', { class: 'masked', dataset: { value: String(w) }, 'aria-label': t('lesson.s3.maskedCell') }, '×'),
             ),
           ),
         ),
@@ -174,7 +180,7 @@ export function createLive(ctx) {
         class: 'lesson-main',
         onclick: () => {
           const next = LESSON_PRESETS.example2.make();
-          next.lesson = structuredClone(s.lesson);
+          next.lesson = fitLesson(s.lesson, s, next);
           ctx.commit(next, { structural: true });
         },
       },
@@ -247,7 +253,8 @@ export function createLive(ctx) {
         },
         t('lesson.e2.future'),
       ),
-      h('p', { class: 'note' }, t('lesson.e2.back')),
+      // Undo is locked in a read-only link: only the button brings the values back there.
+      h('p', { class: 'note', id: 'lesson-e2-back' }, t(readOnly() ? 'lesson.e2.backReadonly' : 'lesson.e2.back')),
       load,
     );
   }
@@ -313,12 +320,20 @@ export function createLive(ctx) {
         ctx.update((x) => {
           x.tau = tau;
         });
+      const setScale = (c) =>
+        ctx.update((x) => {
+          x.scale = c;
+        });
       return [
         h(
           'div',
           { class: 'lesson-actions' },
           h('button', { type: 'button', id: 'lesson-s2-up', onclick: () => setTau(Math.min(1000, s.tau * 2)) }, t('lesson.s2.tauUp')),
           h('button', { type: 'button', id: 'lesson-s2-down', onclick: () => setTau(s.tau / 2) }, t('lesson.s2.tauDown')),
+          // The scale half of the question, by the panel's own buttons (the page's scale control
+          // is locked in a read-only link): c halved or doubled from the value in use (r.scale).
+          h('button', { type: 'button', id: 'lesson-s2-scale-down', onclick: () => setScale(r.scale / 2) }, t('lesson.s2.scaleDown')),
+          h('button', { type: 'button', id: 'lesson-s2-scale-up', onclick: () => setScale(r.scale * 2) }, t('lesson.s2.scaleUp')),
         ),
         h(
           'dl',
@@ -445,7 +460,6 @@ export function createLive(ctx) {
         h('button', { type: 'button', id: 'lesson-s5-tab', class: 'lesson-main', onclick: () => openLink('tab') }, t('lesson.s5.openTab')),
       ),
       h('p', { class: 'status', id: 'lesson-s5-opened', role: 'status', 'aria-live': 'polite' }, openedText(s, r)),
-      openedFrame && openedFor === link ? openedFrame : null,
       h(
         'label',
         { class: 'lesson-link' },
@@ -464,10 +478,31 @@ export function createLive(ctx) {
 
   let chosenValue = 1;
 
+  /** The state without the lesson's recorded answers (its step kept): what an opened link shows. */
+  function stateKey(s) {
+    const c = structuredClone(s);
+    if (c.lesson) c.lesson = { step: c.lesson.step };
+    return JSON.stringify(c);
+  }
+
+  // The frame's holder: one element that the panel keeps outside the part it rebuilds (panel.js
+  // render), so the <iframe> is never detached and attached again (that would reload the page in
+  // it, whose report re-renders the panel: a reload every second or so).
+  const frameSlot = h('div', { class: 'lesson-s5-slot', id: 'lesson-s5-slot' });
+
+  /** Shows the opened frame below step 5 while it shows this state's link; else empties the slot. */
+  function syncFrame(s) {
+    const show = Boolean(openedFrame) && s?.lesson?.step === 5 && stateKey(s) === openedFor;
+    if (show && openedFrame.parentNode !== frameSlot) frameSlot.replaceChildren(openedFrame);
+    if (!show && frameSlot.firstChild) frameSlot.replaceChildren();
+    frameSlot.hidden = !show;
+    return frameSlot;
+  }
+
   // Step 5: the link opened in a frame below the step or in a new tab; the opened page sends its
   // state back (OPENED_MESSAGE), and the step says whether it reproduces this one.
   let openedFrame = null; // the <iframe> showing the link, kept across rebuilds of the panel
-  let openedFor = ''; // the link it shows
+  let openedFor = ''; // stateKey of the state whose link was opened (frame or tab)
   let opened = null; // {fragment, via} the last report of an opened page
   let announced = false;
 
@@ -479,11 +514,11 @@ export function createLive(ctx) {
       return;
     }
     opened = null;
+    openedFor = stateKey(state());
     if (via === 'tab') {
       openedWindow = window.open(link, '_blank');
     } else {
       openedFrame = h('iframe', { id: 'lesson-s5-iframe', class: 'lesson-s5-iframe', src: link, title: t('lesson.s5.frameTitle') });
-      openedFor = link;
     }
     ctx.rerender();
   }
@@ -500,8 +535,18 @@ export function createLive(ctx) {
 
   /** What the opened page reported: its own state read back and computed again, compared with this one. */
   function openedText(s, r) {
-    if (!opened) return openedFrame || openedWindow ? t('lesson.s5.waiting') : '';
-    const a = answerStep5(s, r, opened.fragment, (x) => ctx.core.decodeLink(x), statesEqual, ctx.compute);
+    if (!openedFrame && !openedWindow) return '';
+    // The state changed since the link was opened (not only the answers recorded): the opened page
+    // shows the older state, which says nothing about this one.
+    if (stateKey(s) !== openedFor) return h('span', { id: 'lesson-s5-stale' }, t('lesson.s5.stale'));
+    if (!opened) return t('lesson.s5.waiting');
+    // The predictions and reveals recorded since the link was opened do not count (the step does).
+    const read = (x) => {
+      const d = ctx.core.decodeLink(x);
+      if (d.lesson && s.lesson) d.lesson = { ...structuredClone(s.lesson), step: d.lesson.step };
+      return d;
+    };
+    const a = answerStep5(s, r, opened.fragment, read, statesEqual, ctx.compute);
     const node = h(
       'span',
       { id: 'lesson-s5-confirm', dataset: { ok: String(a.answer === 'yes') } },
@@ -549,7 +594,8 @@ export function createLive(ctx) {
       // Asking while the permissions policy forbids it logs an error in Chromium: don't ask.
       if (policy?.allowsFeature && !policy.allowsFeature('clipboard-write')) throw new Error('clipboard-write not allowed');
       await navigator.clipboard.writeText(box.value);
-      status.textContent = t('embed.copied', { n: box.value.length });
+      // No number of characters here: the answer quotes the link's length, once.
+      status.textContent = t('lesson.s5.copied');
     } catch {
       box.focus();
       box.select();
@@ -561,6 +607,8 @@ export function createLive(ctx) {
     live,
     step1Table,
     announceOpened,
+    frameSlot: () => frameSlot,
+    syncFrame,
     plane: () => plane,
     dropPlane: () => {
       plane = null;

@@ -35,13 +35,14 @@ export function renderMyths({ state, results, ctx, setP }) {
       });
     }
     if (k === 2) {
-      return rich(t, 'lesson.myth2.live', {
+      // The keys the row can see: with a mask, fewer than the input's (the row's visible flags).
+      const seen = state.tokens.keys.map((_, j) => j).filter((j) => results.visible[tr][j]);
+      const masked = a.myth2.n < a.myth2.nK;
+      return rich(t, masked ? 'lesson.myth2.liveMasked' : 'lesson.myth2.live', {
         query: qk(state, tr),
         n: data(String(a.myth2.nK), { id: 'lesson-myth2-n' }),
-        keys: keyList(
-          state,
-          state.tokens.keys.map((_, j) => j),
-        ),
+        m: data(String(a.myth2.n), { id: 'lesson-myth2-visible' }),
+        keys: keyList(state, seen),
         sum: data(f(a.myth2.sum), { id: 'lesson-myth2-sum' }),
         output: data(a.myth2.output ? vec(a.myth2.output) : '—', { id: 'lesson-myth2-output' }),
       });
@@ -90,6 +91,7 @@ export function renderMyths({ state, results, ctx, setP }) {
               id: `lesson-p-${name}-${c}`,
               value: c,
               checked: chosen === c,
+              disabled: chosen !== undefined, // locked while its answer shows
               onchange: () => setP(name, c),
             }),
             ` ${t(`lesson.myth.${c}`)}`,
@@ -107,6 +109,18 @@ export function renderMyths({ state, results, ctx, setP }) {
               ),
               h('p', {}, t(`lesson.${name}.seed`)),
               h('p', {}, why(k)),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  id: `lesson-myth-${k}-again`,
+                  onclick: () =>
+                    ctx.update((x) => {
+                      delete x.lesson.predictions[name];
+                    }),
+                },
+                t('lesson.myth.again'),
+              ),
             ),
       );
     }),

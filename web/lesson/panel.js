@@ -36,13 +36,30 @@ import { STEP_TEX } from './step-tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
 import { answer } from './answers.js';
 import { renderExercises } from './exercises.js';
-import { createLive } from './live.js';
+import { createLive, readOnly } from './live.js';
 import { questions } from './questions.js';
 import { sp } from './format.js';
 import { renderMyths } from './myths.js';
 import { createProgress } from './progress.js';
 import { encodeLink, statesEqual } from '../state.js';
-import { STEPS, STEP_PREDICTIONS, atStep, freshLesson, predicted, referenceState, setupState } from './steps.js';
+import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState } from './steps.js';
+
+const phone = () => matchMedia('(max-width: 760px)').matches;
+
+/**
+ * Scrolls `el` to the top of the page's own viewport. Inside a frame only the frame's document
+ * scrolls (on load scrollIntoView would scroll the course page around the frame too, hiding its
+ * heading), unless `acrossFrames` (a step the student chose: the course page follows).
+ */
+function scrollToStart(el, { acrossFrames = false } = {}) {
+  if (!el) return;
+  if (acrossFrames || window.self === window.top) {
+    el.scrollIntoView({ block: 'start' });
+    return;
+  }
+  const top = el.getBoundingClientRect().top + window.scrollY;
+  window.scrollTo({ top: Math.max(0, top), behavior: 'instant' });
+}
 
 /** A formula rendered by KaTeX (the same in both languages). */
 function tex(source, id) {
@@ -76,6 +93,7 @@ export function initLesson(pageCtx) {
   let closedState = null; // the state when the lesson was closed: reopening continues from it
   let beforeStartOver = null; // the state before "Start over": its undo button brings it back
   let scrolledToStep = false; // a page opened on a lesson scrolls to its step once (phones)
+  let restoredShown = false; // the "welcome back" note was scrolled into view once
   ensureKatexCss(container.ownerDocument);
   onLangChange(() => {
     steps.dropPlane();
@@ -96,7 +114,8 @@ export function initLesson(pageCtx) {
   function goTo(n) {
     const s = state();
     const next = setupState(n);
-    next.lesson = atStep(s.lesson, n);
+    // Step 3 started again from its own grid: predictions made on another grid (example 2) go.
+    next.lesson = n === 3 && s.lesson.step === 3 ? fitLesson(atStep(s.lesson, n), s, next) : atStep(s.lesson, n);
     if (s.lab) next.lab = structuredClone(s.lab);
     return ctx.commit(next, { structural: true });
   }
@@ -189,7 +208,18 @@ export function initLesson(pageCtx) {
     const revealed = lesson.revealed.includes(n);
     const ready = predicted(lesson, n, s);
     const formula = FORMULAS[n];
-    return [
+    // Two parts around step 5's frame (live.js frameSlot): the frame is never rebuilt.
+    const predict = h(
+      'div',
+      { class: 'lesson-predict', id: 'lesson-predict' },
+      h('h4', {}, t('lesson.predictTitle')),
+      h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
+      questions(n, s, lesson, revealed, setP),
+    );
+    // Step 1 asks to predict before moving a key: its predictions come before the key plane (a
+    // tap on them below the plane scrolled the plane away on a phone).
+    const first = n === 1;
+    const top = [
       h(
         'div',
         { class: 'lesson-head' },
@@ -240,16 +270,13 @@ export function initLesson(pageCtx) {
         ),
       ),
       h('h3', { id: 'lesson-step-title', tabindex: -1 }, t('lesson.stepOf', { n, total: STEPS.length }), sp(), t(`lesson.s${n}.title`)),
-      h('p', {}, t(`lesson.s${n}.do`)),
+      h('p', { id: 'lesson-step-do' }, t(n === 2 && readOnly() ? 'lesson.s2.doReadonly' : `lesson.s${n}.do`)),
       formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
+      first ? predict : null,
       h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
-      h(
-        'div',
-        { class: 'lesson-predict' },
-        h('h4', {}, t('lesson.predictTitle')),
-        h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
-        questions(n, s, lesson, revealed, setP),
-      ),
+    ];
+    const bottom = [
+      first ? null : predict,
       h(
         'div',
         { class: 'lesson-actions' },
@@ -298,6 +325,23 @@ export function initLesson(pageCtx) {
       renderMyths({ state: s, results: r, ctx, setP }),
       renderExercises({ state: s, results: r, ctx, t, editLesson }),
     ];
+    return { top, bottom };
+  }
+
+  // The panel's three parts: what is rebuilt above the frame, the frame's slot, what is rebuilt below.
+  const topPart = h('div', { class: 'lesson-part' });
+  const bottomPart = h('div', { class: 'lesson-part' });
+
+  /** Rebuilds the panel around step 5's frame, which stays where it is (a moved iframe reloads). */
+  function mountPanel({ top, bottom }, s) {
+    const slot = steps.frameSlot();
+    const kids = container.children;
+    if (kids.length !== 3 || kids[0] !== topPart || kids[1] !== slot || kids[2] !== bottomPart) {
+      mount(container, topPart, slot, bottomPart);
+    }
+    mount(topPart, top);
+    steps.syncFrame(s);
+    mount(bottomPart, bottom);
   }
 
   /** The one-off notes at the top: progress restored, started over (with its undo), no storage. */
@@ -401,9 +445,11 @@ export function initLesson(pageCtx) {
     let focused = container.contains(document.activeElement) ? document.activeElement.id : '';
     // A new step: the focus goes to its heading (read first), unless it was on a step's own control.
     if (s.lesson.step !== lastStep && /^lesson-(prev|next|step-\d)$/.test(focused)) focused = 'lesson-step-title';
+    // Another step (not the first one shown): its title comes into view, as the focus does.
+    const newStep = lastStep !== 0 && s.lesson.step !== lastStep;
     lastStep = s.lesson.step;
     try {
-      mount(container, build(s, r));
+      mountPanel(build(s, r), s);
     } catch (e) {
       // a teaching panel must never stop the page's own views
       mount(
@@ -418,7 +464,12 @@ export function initLesson(pageCtx) {
     if (!scrolledToStep) {
       // A link that holds the lesson opens on its step (on a phone the panel comes first, style.css).
       scrolledToStep = true;
-      if (matchMedia('(max-width: 760px)').matches) container.querySelector('#lesson-step-title')?.scrollIntoView({ block: 'start' });
+      if (phone()) scrollToStart(container.querySelector('#lesson-step-title'));
+    } else if (newStep && phone()) scrollToStart(container.querySelector('#lesson-step-title'), { acrossFrames: true });
+    if (restoredStep && !restoredShown) {
+      // The welcome back note sits above the step title: shown, not scrolled past.
+      restoredShown = true;
+      if (phone()) scrollToStart(container.querySelector('#lesson-restored'));
     }
     if (focused) {
       const again = container.querySelector(`#${CSS.escape(focused)}`);

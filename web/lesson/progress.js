@@ -1,6 +1,7 @@
 // The lesson's progress kept per class link (docs/lesson.md "Progress"): the whole state while a
 // lesson runs (its step, predictions, reveals, exercise marks and the moves a step asked for),
-// saved in localStorage under a key made from the class link's state as the page was opened. A
+// saved in localStorage under a key made from the class link's state as the page was opened (a
+// reload of the page itself keeps the tab's key: sessionStorage, tabKey below). A
 // reload of the course page (the iframe's src is the class link again), a closed and reopened
 // lesson and a tab left and come back to all find it there. Where storage is blocked (a sandboxed
 // iframe, a browser setting) `available` is false: the page says so once, and the progress lives
@@ -39,9 +40,46 @@ function openStorage() {
   }
 }
 
+// The class key of this tab (sessionStorage): a reload opens the page from its own address,
+// which holds the progress, not the class link; the key stays the class link's.
+const TAB_KEY = `${PREFIX}tab`;
+
+/** True when this load reopens the tab's own address (a reload, Back or Forward). */
+function reopened() {
+  try {
+    const type = performance.getEntriesByType('navigation')[0]?.type;
+    return type === 'reload' || type === 'back_forward';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The key the progress of this page is kept under: the class link's. A page opened from a link
+ * takes the link's key and remembers it for the tab; a reload (whose address is the page's own,
+ * with the progress in it) keeps the key the tab had, so it goes on saving under the class link.
+ */
+function tabKey(fragment) {
+  const own = PREFIX + classKey(fragment);
+  let tab = null;
+  try {
+    tab = window.sessionStorage;
+  } catch {
+    return own;
+  }
+  try {
+    const kept = tab?.getItem(TAB_KEY);
+    if (kept && kept.startsWith(PREFIX) && reopened()) return kept;
+    tab?.setItem(TAB_KEY, own);
+  } catch {
+    /* blocked: the link's own key */
+  }
+  return own;
+}
+
 export function createProgress(fragment) {
   const store = openStorage();
-  const key = PREFIX + classKey(fragment);
+  const key = tabKey(fragment);
   return {
     available: store !== null,
     key,

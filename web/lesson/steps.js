@@ -95,6 +95,19 @@ export function atStep(lesson, step) {
   };
 }
 
+/**
+ * The lesson part carried from state `from` to state `to`: step 3's cell prediction (cells
+ * t·nK + j of one grid) is dropped when the number of queries or keys changes (worked example 2's
+ * three positions, back to four): on another grid it would tick other cells. The step stays
+ * revealed (its answer then says the cells were not recorded on this grid; Hide asks again).
+ */
+export function fitLesson(lesson, from, to) {
+  const out = atStep(lesson, lesson.step);
+  const same = from.tokens.queries.length === to.tokens.queries.length && from.tokens.keys.length === to.tokens.keys.length;
+  if (!same) delete out.predictions.zeros;
+  return out;
+}
+
 /** True when every prediction of the step is recorded. */
 export function predicted(lesson, step, state = null) {
   // Without the cell grid (more than GRID_MAX queries or keys) step 3 asks about the row only.

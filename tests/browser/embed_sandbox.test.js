@@ -1,0 +1,100 @@
+// A class link pasted with the share dialog's iframe snippet into a course page of another origin,
+// with the iframe sandboxed (sandbox="allow-scripts", no allow-same-origin: the page inside has the
+// origin "null"): the served page loads its modules and .wasm (the server sends
+// Access-Control-Allow-Origin: *, as static hosts do), the lesson runs and says it has no storage,
+// and the snippet's script sizes the frame from its "null"-origin height messages. On a host that
+// does not send the header the page says why it cannot start, in the page's language, instead of
+// a spinner (web/early.js). Trial finding 4 (issue 14).
+//
+//   node --test --test-concurrency=1 tests/browser/embed_sandbox.test.js   (after the build)
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, get } from 'node:http';
+import { iframeSnippet } from '../../web/share-dialog.js';
+import { closeQuietly, startSession, waitReady, watch } from './harness.js';
+
+let session;
+let course; // the course site: another origin
+let context;
+before(async () => {
+  session = await startSession();
+  course = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(course.html ?? '');
+  });
+  await new Promise((done) => course.listen(0, '127.0.0.1', done));
+  context = await session.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'zh-CN' });
+});
+after(async () => {
+  await new Promise((done) => course?.close(done));
+  await closeQuietly(session);
+});
+
+/** The course page with the snippet of `link`, its iframe sandboxed to scripts only. */
+function coursePage(link) {
+  const snippet = iframeSnippet(link, { title: '注意力实验场' }).replace('<iframe ', '<iframe sandbox="allow-scripts" ');
+  course.html = `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>第三周</title><body><h1>第三周</h1>${snippet}</body>`;
+  return `http://127.0.0.1:${course.address().port}/course.html`;
+}
+
+/** A class link with the lesson at step 1: read-only, embedded, in Chinese. */
+async function classLink() {
+  const teacher = await context.newPage();
+  watch(teacher, session.events, '[teacher] ');
+  await teacher.goto(`${session.url}#lang=zh-CN`);
+  await waitReady(teacher);
+  await teacher.click('#lesson-toggle');
+  await teacher.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
+  const link = (await teacher.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[0];
+  const fragment = (await teacher.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1];
+  await teacher.close();
+  return `${link}#${fragment.replace(/&lang=[^&]*/, '')}&lang=zh-CN&embed=1&readonly=1`;
+}
+
+test('a sandboxed iframe (allow-scripts only) on another origin loads the lesson and takes its height', async () => {
+  const host = await context.newPage();
+  watch(host, session.events, '[sandboxed course] ');
+  await host.goto(coursePage(await classLink()));
+  const iframe = await host.waitForSelector('iframe[data-attention-playground]');
+  const frame = await iframe.contentFrame();
+  await frame.waitForFunction(() => window.attentionPlayground !== undefined, null, { timeout: 20000 });
+  await waitReady(frame);
+  await frame.waitForSelector('#lesson-step-title');
+  assert.equal(await frame.evaluate(() => self.origin), 'null', 'the page in the frame has no origin');
+  await frame.waitForSelector('#lesson-no-storage');
+  // The snippet's script takes the frame's height messages though their origin is "null".
+  await host.waitForFunction(() => {
+    const f = document.querySelector('iframe[data-attention-playground]');
+    return f.style.height !== '' && Math.abs(parseFloat(f.style.height) - 800) > 50;
+  });
+  await host.close();
+});
+
+test('on a host without Access-Control-Allow-Origin the sandboxed page says why it cannot start', async () => {
+  // The same files through a host that sends no Access-Control-Allow-Origin (a proxy that drops it).
+  const bare = createServer((req, res) => {
+    get(new URL(req.url, session.url), (up) => {
+      const headers = { ...up.headers };
+      delete headers['access-control-allow-origin'];
+      res.writeHead(up.statusCode, headers);
+      up.pipe(res);
+    });
+  });
+  await new Promise((done) => bare.listen(0, '127.0.0.1', done));
+  const link = (await classLink()).replace(session.url, `http://127.0.0.1:${bare.address().port}/`);
+  const host = await context.newPage(); // not watched: the blocked modules are console errors here
+  await host.goto(coursePage(link));
+  const frame = await (await host.waitForSelector('iframe[data-attention-playground]')).contentFrame();
+  await frame.waitForSelector('#loading[role="alert"]', { timeout: 15000 });
+  const shown = await frame.evaluate(() => ({
+    text: document.getElementById('loading').textContent,
+    visible: document.getElementById('loading').checkVisibility(),
+    booting: document.documentElement.classList.contains('ap-booting'),
+  }));
+  assert.equal(shown.visible, true);
+  assert.equal(shown.booting, false, 'no endless spinner');
+  assert.match(shown.text, /脚本无法加载/);
+  await host.close();
+  await new Promise((done) => bare.close(done));
+});
