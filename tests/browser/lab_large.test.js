@@ -144,6 +144,45 @@ describe('lab views on the 512-token preset', { skip: !existsSync(ATTN) && 'buil
       near(+(await page.getAttribute(`#lab-norm-softmax-k${j}`, 'data-value')), sel.softmax.weights[j], 1e-6, `key ${j}`);
   });
 
+  test('the large-head overview has token labels on both axes, elided, in full on hover, as text', async () => {
+    if ((await getState(page)).view.preset !== 'long512') await choosePreset(page, 'long512');
+    const s = await getState(page);
+    const long = '<b>x</b> a very long token indeed';
+    s.tokens.queries[0] = long;
+    s.tokens.keys[0] = long;
+    delete s.lab;
+    await page.evaluate((st) => window.attentionPlayground.setState(st), s);
+    await page.waitForSelector('#overview-keys .axis-label');
+    const n = s.tokens.keys.length;
+    const { rows, cols } = await page.$eval('#overview-canvas', (c) => ({ rows: c.height, cols: c.width }));
+    const labels = await page.$$eval('#overview-keys .axis-label:not(.current)', (ls) =>
+      ls.map((l) => ({ cell: +l.dataset.cell, text: l.textContent, full: l.title })),
+    );
+    assert.ok(labels.length >= 8, `${labels.length} key labels`);
+    assert.equal([...labels[0].text].length, 12);
+    assert.ok(labels[0].text.endsWith('…') && labels[0].text.startsWith('<b>x</b>'), labels[0].text);
+    assert.ok(labels[0].full.includes(long), labels[0].full);
+    for (const l of labels.slice(1)) {
+      const a = Math.ceil((l.cell * n) / cols);
+      assert.ok(l.full.startsWith(`${a}`) && l.full.includes(s.tokens.keys[a]), `key label of cell ${l.cell}: ${l.full}`);
+    }
+    assert.equal(await page.locator('#overview-view b').count(), 0, 'a token is text, never HTML');
+    const q = await page.$$eval('#overview-queries .axis-label:not(.current)', (ls) => ls.length);
+    assert.ok(q >= 8 && rows > 0);
+    // Hover: the labels of the pooled cell under the pointer are highlighted, with its tokens in full.
+    const box = await page.locator('#overview-canvas').boundingBox();
+    await page.locator('#overview-canvas').hover({ position: { x: box.width * 0.5 + 1, y: box.height * 0.5 } });
+    const current = await page.$eval('#overview-keys .axis-label.current', (l) => ({
+      cell: +l.dataset.cell,
+      full: l.title,
+      hidden: l.hidden,
+    }));
+    assert.equal(current.hidden, false);
+    const a = Math.ceil((current.cell * n) / cols);
+    assert.ok(current.full.startsWith(`${a}`), current.full);
+    assert.match(await page.getAttribute('#overview-canvas', 'title'), new RegExp(s.tokens.keys[a]));
+  });
+
   test('Cancel stops a running view and says so', async () => {
     await page.evaluate(async () => {
       const s = window.attentionPlayground.getState();

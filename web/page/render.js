@@ -325,6 +325,8 @@ function renderLargeViews() {
     selectedRow: state.row,
     tile: r.tile?.at ?? null,
     onPick: pick,
+    queryTokens: state.tokens.queries,
+    keyTokens: state.tokens.keys,
   });
   if (r.tile) {
     const [r0, r1, c0, c1] = r.tile.at;
