@@ -142,6 +142,21 @@ describe('lab views on the 512-token preset', { skip: !existsSync(ATTN) && 'buil
     } else assert.equal(ids.length, sel.visible);
     for (const j of ids)
       near(+(await page.getAttribute(`#lab-norm-softmax-k${j}`, 'data-value')), sel.softmax.weights[j], 1e-6, `key ${j}`);
+
+    // Saturation's dH/dz per key: the 48 of largest |dH/dz|, each with attn lab's number.
+    await showLab('saturation');
+    const sat = CLI.saturation;
+    const top = sat.dHdz
+      .map((g, i) => [Math.abs(g), i])
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .slice(0, 48)
+      .map(([, i]) => sat.keys[i])
+      .sort((a, b) => a - b);
+    const rows = await page.$$eval('#lab-sat-grad tbody tr', (trs) => trs.map((tr) => +tr.dataset.key));
+    assert.deepEqual(rows, sat.keys.length > 48 ? top : sat.keys);
+    for (const j of rows.slice(0, 5)) {
+      near(+(await page.getAttribute(`#lab-sat-dhdz-k${j}`, 'data-value')), sat.dHdz[sat.keys.indexOf(j)], 5e-5, `dH/dz of key ${j}`);
+    }
   });
 
   test('the large-head overview has token labels on both axes, elided, in full on hover, as text', async () => {
