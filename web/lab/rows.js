@@ -44,9 +44,10 @@ export function binRows(values) {
 }
 
 /**
- * An SVG profile of per-row series: x = query row, y = value (one scale for all series, from 0 or
- * the smallest value to the largest). Each bin is a <g class="row-bin"> with data-lo, data-hi
- * (rows [lo, hi)) and, per series s, data-mean-s / data-min-s / data-max-s (empty when undefined).
+ * An SVG profile of per-row series: x = query row, y = value, one panel per series on its own
+ * scale (from 0, or the smallest value, to the largest). Each bin is a <g class="row-bin"> with
+ * data-lo, data-hi (rows [lo, hi)) and, per series s, data-mean-s / data-min-s / data-max-s (empty
+ * when undefined).
  * @param {object} o
  * @param {string} o.id element id
  * @param {string} o.caption what is drawn (text)
@@ -54,26 +55,31 @@ export function binRows(values) {
  * @param {number} [o.selected] the selected row (marked)
  */
 export function rowProfile({ id, caption, series, selected = -1 }) {
+  // One panel per series, each on its own scale (a sink mass in [0, 1] beside an entropy of 5 nats
+  // would otherwise be a flat line at 0), over a shared row axis.
   const W = 640;
-  const H = 140;
+  const PANEL = 70;
+  const GAP = 10;
   const L = 52;
   const R = 8;
   const T = 8;
   const B = 22;
+  const H = T + series.length * PANEL + (series.length - 1) * GAP + B;
   const n = series[0].values.length;
   const binned = series.map((s) => binRows(s.values));
-  let lo = 0;
-  let hi = -Infinity;
-  for (const bins of binned) {
+  const ranges = binned.map((bins) => {
+    let lo = 0;
+    let hi = -Infinity;
     for (const b of bins) {
       if (b.n === 0) continue;
       lo = Math.min(lo, b.min);
       hi = Math.max(hi, b.max);
     }
-  }
-  if (!(hi > lo)) hi = lo + 1;
+    return hi > lo ? [lo, hi] : [lo, lo + 1];
+  });
   const x = (row) => L + ((W - L - R) * row) / Math.max(1, n);
-  const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
+  const top = (k) => T + k * (PANEL + GAP);
+  const y = (k, v) => top(k) + PANEL * (1 - (v - ranges[k][0]) / (ranges[k][1] - ranges[k][0]));
   const bins = binned[0];
   const groups = bins.map((b, i) => {
     const data = { 'data-lo': b.lo, 'data-hi': b.hi };
@@ -90,8 +96,8 @@ export function rowProfile({ id, caption, series, selected = -1 }) {
           class: `row-band series-${k}`,
           x: x(b.lo),
           width: Math.max(1, x(b.hi) - x(b.lo)),
-          y: y(c.max),
-          height: Math.max(1, y(c.min) - y(c.max)),
+          y: y(k, c.max),
+          height: Math.max(1, y(k, c.min) - y(k, c.max)),
         }),
       );
       lines.push(
@@ -99,13 +105,22 @@ export function rowProfile({ id, caption, series, selected = -1 }) {
       );
     });
     const rows = b.hi - b.lo === 1 ? t('lab.rows.oneRow', { row: b.lo }) : t('lab.rows.rowRange', { lo: b.lo, hi: b.hi - 1 });
-    return svg('g', { class: 'row-bin', ...data }, svg('title', {}, [rows, ...lines].join('\n')), parts);
+    // A transparent full-height rect: the whole column of a bin shows its title on hover.
+    const hit = svg('rect', {
+      class: 'row-hit',
+      x: x(b.lo),
+      width: Math.max(1, x(b.hi) - x(b.lo)),
+      y: T,
+      height: H - T - B,
+      fill: 'transparent',
+    });
+    return svg('g', { class: 'row-bin', ...data }, svg('title', {}, [rows, ...lines].join('\n')), hit, parts);
   });
   const paths = series.map((s, k) => {
     let d = '';
     binned[k].forEach((c) => {
       if (c.n === 0) return;
-      d += `${d ? 'L' : 'M'}${((x(c.lo) + x(c.hi)) / 2).toFixed(1)},${y(c.mean).toFixed(1)}`;
+      d += `${d ? 'L' : 'M'}${((x(c.lo) + x(c.hi)) / 2).toFixed(1)},${y(k, c.mean).toFixed(1)}`;
     });
     return svg('path', { class: `row-mean series-${k}`, d, fill: 'none' });
   });
@@ -114,8 +129,14 @@ export function rowProfile({ id, caption, series, selected = -1 }) {
       ? svg('line', { class: 'row-selected', x1: x(selected + 0.5), x2: x(selected + 0.5), y1: T, y2: H - B })
       : null;
   const axis = [
-    svg('text', { x: L - 4, y: y(hi) + 4, 'text-anchor': 'end' }, fmtMetric(hi, 3)),
-    svg('text', { x: L - 4, y: y(lo) + 4, 'text-anchor': 'end' }, fmtMetric(lo, 3)),
+    series.map((s, k) => [
+      svg('line', { class: 'axis', x1: L, x2: L, y1: top(k), y2: top(k) + PANEL }),
+      svg('line', { class: 'axis faint', x1: L, x2: W - R, y1: y(k, ranges[k][0]), y2: y(k, ranges[k][0]) }),
+      svg('text', { x: L - 4, y: top(k) + 8, 'text-anchor': 'end' }, fmtMetric(ranges[k][1], 3)),
+      svg('text', { x: L - 4, y: top(k) + PANEL, 'text-anchor': 'end' }, fmtMetric(ranges[k][0], 3)),
+      svg('text', { x: L + 4, y: top(k) + 10, class: `row-series-label series-${k}` }, s.label),
+    ]),
+    svg('line', { class: 'axis', x1: L, x2: W - R, y1: H - B, y2: H - B }),
     svg('text', { x: L, y: H - 6 }, '0'),
     svg('text', { x: W - R, y: H - 6, 'text-anchor': 'end' }, String(n - 1)),
     svg('text', { x: (L + W) / 2, y: H - 6, 'text-anchor': 'middle' }, t('lab.rows.axis')),
@@ -130,16 +151,7 @@ export function rowProfile({ id, caption, series, selected = -1 }) {
       { class: 'row-legend note' },
       series.map((s, k) => [h('span', { class: `row-swatch series-${k}` }), ` ${s.label}  `]),
     ),
-    svg(
-      'svg',
-      { viewBox: `0 0 ${W} ${H}`, class: 'row-profile-svg', role: 'img', 'aria-label': caption },
-      svg('line', { class: 'axis', x1: L, x2: W - R, y1: H - B, y2: H - B }),
-      svg('line', { class: 'axis', x1: L, x2: L, y1: T, y2: H - B }),
-      groups,
-      paths,
-      sel,
-      axis,
-    ),
+    svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'row-profile-svg', role: 'img', 'aria-label': caption }, groups, paths, sel, axis),
   );
 }
 
