@@ -8,12 +8,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ROOT, choosePreset, getState, near, sharedPage } from './harness.js';
 import { SCHEMA } from '../../web/generated/schema.js';
 
 const ATTN = `${ROOT}build/native/attn`;
 const CLI = {}; // view -> `attn lab` on the 512-token preset (the first test)
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let page;
 sharedPage('[lab-large] ', (p) => {
@@ -123,6 +125,13 @@ describe('lab views on the 512-token preset', { skip: !existsSync(ATTN) && 'buil
     );
     const cell = await page.getAttribute('#lab-sink-rows tbody tr[data-row="170"] td:nth-child(3)', 'data-value');
     near(+cell, rows[170].sinkMass, 1e-6, 'row 170 sink mass');
+    // The profile, the picker and the window pass axe (as tests/browser/a11y.test.js checks the views).
+    if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const r = await window.axe.run('#lab-view', { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(violations, []);
   });
 
   test('per-key lists at 512 keys show the 48 keys of largest weight, in key order, and say so', async () => {
@@ -204,9 +213,10 @@ describe('lab views on the 512-token preset', { skip: !existsSync(ATTN) && 'buil
       s.lab = { view: 'sink', params: { sinkKeys: 2 } };
       window.attentionPlayground.setState(s);
     });
-    await page.waitForSelector('#lab-cancel');
+    // Long waits: on a loaded machine the head's worker may take a while before the lab starts.
+    await page.waitForSelector('#lab-cancel', { timeout: 120_000 });
     await page.click('#lab-cancel');
-    await page.waitForSelector('#lab-cancelled');
+    await page.waitForSelector('#lab-cancelled', { timeout: 120_000 });
   });
 });
 
