@@ -76,14 +76,18 @@ export function toCoreJson(value, packs = null) {
   return text.includes(NEGATIVE_ZERO) ? text.split(NEGATIVE_ZERO).join('-0.0') : text;
 }
 
-/** The value with each packed-matrix reference replaced by a fresh copy of its matrix. */
-export function unpack(value, byOffset) {
+/** The value with each packed-matrix reference replaced by a fresh copy of its matrix (share: the
+ * matrix itself). */
+export function unpack(value, byOffset, { share = false } = {}) {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = unpack(value[i], byOffset);
+    for (let i = 0; i < value.length; i++) value[i] = unpack(value[i], byOffset, { share });
     return value;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (Object.prototype.hasOwnProperty.call(value, PACKED)) return byOffset.get(value[PACKED]).map((row) => row.slice());
-  for (const k of Object.keys(value)) value[k] = unpack(value[k], byOffset);
+  if (Object.prototype.hasOwnProperty.call(value, PACKED)) {
+    const m = byOffset.get(value[PACKED]);
+    return share ? m : m.map((row) => row.slice());
+  }
+  for (const k of Object.keys(value)) value[k] = unpack(value[k], byOffset, { share });
   return value;
 }

@@ -164,7 +164,7 @@ export class Core {
    * Calls the module's state entry point `name` on a state, its large matrices in binary:
    * parsed JSON out, packed matrices in it restored as copies of the state's own.
    */
-  callState(name, state) {
+  callState(name, state, { shareMatrices = false } = {}) {
     const packs = [];
     const text = toCoreJson(state, packs);
     let count = 0;
@@ -179,7 +179,7 @@ export class Core {
         }
       }
       const out = JSON.parse(this.mod[name](text, ptr, count));
-      return packs.length ? unpack(out, new Map(packs.map((p) => [p.offset, p.matrix]))) : out;
+      return packs.length ? unpack(out, new Map(packs.map((p) => [p.offset, p.matrix])), { share: shareMatrices }) : out;
     } finally {
       this.free(ptr);
     }
@@ -200,12 +200,15 @@ export class Core {
    * matrices and mask.allow as null; -0 in integer fields as 0; lab.params {} and lesson
    * predictions {} / revealed [] when left out; a lone UTF-16 surrogate in a string as U+FFFD.
    * @param {unknown} state candidate state (e.g. parsed JSON, a decoded link)
-   * @returns {object} a new valid state sharing nothing with the input
+   * @param {{shareMatrices?: boolean}} [options] shareMatrices: the valid state keeps the input's
+   *   large number matrices (the row arrays themselves, their numbers unchanged) instead of copies;
+   *   for a caller that owns the input and never changes it afterwards (the page's commit)
+   * @returns {object} a new valid state sharing nothing with the input (but the matrices, when asked)
    * @throws {StateError} naming the first offending field, e.g. field "tau", code
    *   "bad_temperature", message "tau must be a number > 0 and <= 1000 (got -1)"
    */
-  validateState(state) {
-    const out = this.callState('validateState', state);
+  validateState(state, options = {}) {
+    const out = this.callState('validateState', state, options);
     if (out && out.error) throw stateErrorOf(out);
     return out;
   }

@@ -712,6 +712,31 @@ const PAIRS = {
     '{label} (score {score}); mean H {h} nats; mean sink mass {sink}',
     '{label}（分数 {score}）；平均熵 H {h} 奈特；平均注意力汇质量 {sink}',
   ],
+
+  // Per-row tables at 512 and 2,048 rows (web/lab/rows.js): a profile of all rows, a window of rows
+  'lab.rows.binStats': ['mean {mean}, min {min}, max {max}', '均值 {mean}，最小值 {min}，最大值 {max}'],
+  'lab.rows.oneRow': ['row {row}', '第 {row} 行'],
+  'lab.rows.rowRange': ['rows {lo}–{hi}', '第 {lo}–{hi} 行'],
+  'lab.rows.axis': ['query row', '查询行'],
+  'lab.rows.binned': [
+    '(bins of {k} rows: the line is each bin’s mean, the band its min to max; hover a bin for its numbers)',
+    '（每 {k} 行为一组：线为每组的均值，色带为其最小值到最大值；悬停在一组上可看数值）',
+  ],
+  'lab.rows.perRow': ['(one point per row; hover for its numbers)', '（每行一个点；悬停可看数值）'],
+  'lab.rows.first': ['First row', '起始行'],
+  'lab.rows.prev': ['Previous rows', '上一页'],
+  'lab.rows.next': ['Next rows', '下一页'],
+  'lab.rows.toSelected': ['Rows around the selected row ({row})', '选中行（{row}）所在的一页'],
+  'lab.rows.window': ['rows {lo}–{hi} of {n}', '共 {n} 行，显示第 {lo}–{hi} 行'],
+  'lab.rows.sinkCaption': ['Sink mass s and entropy H (nats) of every query row', '每个查询行的注意力汇质量 s 与熵 H（奈特）'],
+  'lab.rows.normCaption': ['Entropy H (nats) of each normaliser for every query row', '每个查询行在各归一化函数下的熵 H（奈特）'],
+  'lab.rows.routingCaption': ['Normalised entropy and ignored mass of every query row', '每个查询行的归一化熵与被忽略的质量'],
+  'lab.rows.keysShown': [
+    '{shown} of {n} keys shown: those of largest {what}, in key order (the other numbers on this view are over all keys).',
+    '共 {n} 个键，显示 {what} 最大的 {shown} 个（按键的顺序）；本视图的其他数值仍基于全部键。',
+  ],
+  'lab.rows.byWeight': ['weight under any of the three', '三者中任一权重'],
+  'lab.rows.linearCaption': ['Relative output error and largest weight error of every query row', '每个查询行的相对输出误差与最大权重误差'],
 };
 
 const split = (i) => Object.fromEntries(Object.entries(PAIRS).map(([k, v]) => [k, v[i]]));

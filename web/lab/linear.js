@@ -6,6 +6,7 @@ import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import { headNode, math, rowNode, tn, tnData, tokenNode } from './controls.js';
+import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
 /** "j: token" as nodes (the token is data). */
@@ -203,7 +204,7 @@ function selectedRow(state, lab) {
   );
 }
 
-function rowsTable(state, lab) {
+function rowsTable(state, lab, lo = 0, hi = lab.rows.length) {
   const t0 = Math.min(state.row ?? 0, lab.nQ - 1);
   return h(
     'table',
@@ -223,7 +224,7 @@ function rowsTable(state, lab) {
     h(
       'tbody',
       {},
-      lab.rows.map((r) => {
+      lab.rows.slice(lo, hi).map((r) => {
         const cls = r.row === t0 ? 'selected-row' : null;
         if (r.empty || r.degenerate) {
           return h(
@@ -271,7 +272,17 @@ export function render(container, { state, lab, setParams }) {
     h('p', { class: 'note' }, tnData('lab.linear.intro', { c: f(lab.inputScale, 4), path })),
     controls(lab, setParams),
     selectedRow(state, lab),
-    rowsTable(state, lab),
+    windowedRows({
+      id: 'lab-linear-rows',
+      n: lab.rows.length,
+      selected: Math.min(state.row ?? 0, lab.nQ - 1),
+      table: (lo, hi) => rowsTable(state, lab, lo, hi),
+      caption: t('lab.rows.linearCaption'),
+      series: [
+        { key: 'relative', label: t('lab.linear.relative'), values: lab.rows.map((r) => r.relativeError ?? null) },
+        { key: 'weight', label: 'max |a_lin − a|', values: lab.rows.map((r) => r.maxWeightError ?? null) },
+      ],
+    }),
     h(
       'p',
       { class: 'note' },

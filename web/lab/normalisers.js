@@ -6,6 +6,7 @@ import { h, mount } from '../views/dom.js';
 import { fmtCell, fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
 import { math, tn, tokenNode } from './controls.js';
+import { KEY_ROWS, keysShownNote, largestIndices, windowedRows } from './rows.js';
 
 const KINDS = [
   { id: 'softmax', title: 'softmax', help: 'lab.norm.help.softmax' },
@@ -68,8 +69,8 @@ function alphaControls(setParams) {
   );
 }
 
-/** One normaliser of the selected row: its numbers and one bar per key. */
-function column(kind, d, state, lab) {
+/** One normaliser of the selected row: its numbers and one bar per key (`shown`: only those keys). */
+function column(kind, d, state, lab, shown) {
   const weights = d.weights;
   const maxW = Math.max(1e-12, ...weights.map((w) => w ?? 0));
   const title = kind.id === 'entmax' ? `α-entmax, α = ${lab.alpha}` : kind.title;
@@ -110,7 +111,7 @@ function column(kind, d, state, lab) {
       { class: 'bars norm-bars' },
       weights.map((w, j) => {
         const masked = w === null;
-        if (masked && hideMasked) return null;
+        if ((masked && hideMasked) || (shown && !shown.has(j))) return null;
         return h(
           'div',
           { class: `bar-row${masked ? ' masked' : ''}${w === 0 ? ' zero' : ''}` },
@@ -130,12 +131,20 @@ function column(kind, d, state, lab) {
         );
       }),
       hideMasked ? h('p', { class: 'note norm-masked-note' }, t('lab.norm.maskedHidden', { n: nMasked })) : null,
+      shown ? keysShownNote(shown.size, lab.selected.visible, t('lab.rows.byWeight'), `lab-norm-${kind.id}-shown`) : null,
     ),
   );
 }
 
-/** The per-row table: entropy and exact zeros of each normaliser for every query. */
-function rowsTable(state, lab) {
+/** At most KEY_ROWS keys of the selected row: those of largest weight under any normaliser (null: all). */
+function shownKeys(sel) {
+  if (sel.empty || sel.visible <= KEY_ROWS) return null;
+  const score = sel.softmax.weights.map((w, j) => (w === null ? null : Math.max(...KINDS.map((k) => sel[k.id].weights[j] ?? 0))));
+  return new Set(largestIndices(score));
+}
+
+/** The per-row table: entropy and exact zeros of each normaliser for queries [lo, hi). */
+function rowsTable(state, lab, lo = 0, hi = lab.rows.length) {
   const cell = (r, kind, field) => {
     const v = r[kind][field];
     const text = r.empty ? t('lab.undefined') : field === 'entropy' ? fmtMetric(v, 4) : String(v);
@@ -168,7 +177,7 @@ function rowsTable(state, lab) {
       h(
         'tbody',
         {},
-        lab.rows.map((r) =>
+        lab.rows.slice(lo, hi).map((r) =>
           h(
             'tr',
             {
@@ -250,8 +259,19 @@ export function render(container, { state, lab, setParams }) {
     h(
       'div',
       { class: 'norm-cols' },
-      KINDS.map((k) => column(k, sel[k.id], state, lab)),
+      KINDS.map((k) => column(k, sel[k.id], state, lab, shownKeys(sel))),
     ),
-    rowsTable(state, lab),
+    windowedRows({
+      id: 'lab-norm-rows',
+      n: lab.rows.length,
+      selected: lab.row,
+      table: (lo, hi) => rowsTable(state, lab, lo, hi),
+      caption: t('lab.rows.normCaption'),
+      series: KINDS.map((k) => ({
+        key: k.id,
+        label: k.id === 'entmax' ? `${lab.alpha}-entmax` : k.title,
+        values: lab.rows.map((r) => (r.empty ? null : r[k.id].entropy)),
+      })),
+    }),
   );
 }

@@ -8,19 +8,43 @@ import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import { headNode, keyLabel, math, numberParam, once, rowLabel, rowNode, svg, tnData, tokenNode } from './controls.js';
+import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
 
-/** The graph: self-attention as an arc diagram on one line, cross-attention as two lines. */
-function graph(state, lab) {
-  const g = lab.graph;
+/**
+ * The graph: self-attention as an arc diagram on one line, cross-attention as two lines. Only the
+ * queries [lo, hi) (all by default) with their edges are drawn, and only the tokens they touch, in
+ * order (a large head: the window of rows.js windowedRows).
+ */
+function graph(state, lab, lo = 0, hi = lab.graph.queries.length) {
+  const all = lab.graph;
+  const cut = lo > 0 || hi < all.queries.length;
+  const edgesIn = cut ? all.edges.filter((e) => e.query >= lo && e.query < hi) : all.edges;
+  const reached = new Set(edgesIn.map((e) => e.key));
+  const tokensShown = new Set(all.queries.slice(lo, hi).map((q) => q.index));
+  if (all.selfAttention) for (const k of reached) tokensShown.add(k);
+  const g = cut
+    ? {
+        ...all,
+        edges: edgesIn,
+        queries: all.queries.filter((q) => tokensShown.has(q.index)),
+        keys: all.keys.filter((k) => (all.selfAttention ? tokensShown.has(k.index) : reached.has(k.index))),
+      }
+    : all;
+  // Positions on the line: the shown tokens side by side, in index order.
+  const rank = (list) => new Map(list.map((item, p) => [item.index, p]));
+  const qPos = rank(g.queries);
+  const kPos = all.selfAttention ? qPos : rank(g.keys);
   const nq = g.queries.length;
   const nk = g.keys.length;
   const n = Math.max(nq, nk);
   const step = Math.max(20, Math.min(64, 1150 / Math.max(n, 1)));
   const left = 80; // room for the first rotated token label
   const width = left * 2 + step * Math.max(n - 1, 0);
-  const x = (i) => left + i * step;
+  const xq = (i) => left + (qPos.get(i) ?? 0) * step;
+  const xk = (j) => left + (kPos.get(j) ?? 0) * step;
+  const x = xq;
   const edgeStyle = (e) => {
     const sel = e.query === state.row;
     return {
@@ -76,7 +100,7 @@ function graph(state, lab) {
           return svg('circle', { cx: x(e.query), cy: base - 13, r: 7, fill: 'none', ...edgeStyle(e) }, title(e));
         }
         const x1 = x(e.query);
-        const x2 = x(e.key);
+        const x2 = xk(e.key);
         const c = e.key < e.query ? base - arcH(span(e)) * 1.33 : base + arcH(span(e)) * 1.33;
         return svg('path', { d: `M ${x1} ${base} C ${x1} ${c} ${x2} ${c} ${x2} ${base}`, fill: 'none', ...edgeStyle(e) }, title(e));
       }),
@@ -104,7 +128,7 @@ function graph(state, lab) {
       role: 'img',
       'aria-label': t('lab.routing.graphAriaCross', { n: g.edgeCount, threshold: lab.threshold }),
     },
-    edges.map((e) => svg('line', { x1: x(e.query), y1: top, x2: x(e.key), y2: bottom, ...edgeStyle(e) }, title(e))),
+    edges.map((e) => svg('line', { x1: xq(e.query), y1: top, x2: xk(e.key), y2: bottom, ...edgeStyle(e) }, title(e))),
     g.queries.map((q) => [
       svg('circle', { cx: x(q.index), cy: top, r: 4.5, class: `route-node${q.index === state.row ? ' selected' : ''}` }),
       svg('text', { x: x(q.index), y: top - 8, class: 'route-neff', 'text-anchor': 'middle' }, q.empty ? '—' : f(q.nEff, 3)),
@@ -122,16 +146,16 @@ function graph(state, lab) {
       ),
     ]),
     g.keys.map((k) => [
-      svg('circle', { cx: x(k.index), cy: bottom, r: 4.5, class: 'route-node key' }),
+      svg('circle', { cx: xk(k.index), cy: bottom, r: 4.5, class: 'route-node key' }),
       svg(
         'text',
         {
-          x: x(k.index),
+          x: xk(k.index),
           y: bottom + 12,
           class: 'route-token',
           translate: 'no',
           'text-anchor': 'end',
-          transform: `rotate(-50 ${x(k.index)} ${bottom + 12})`,
+          transform: `rotate(-50 ${xk(k.index)} ${bottom + 12})`,
         },
         keyLabel(state, k.index),
       ),
@@ -232,6 +256,11 @@ function regularisers(lab) {
   );
 }
 
+/** A support list of at most SUPPORT_SHOWN keys (then "… +N"). */
+const SUPPORT_SHOWN = 24;
+const supportText = (keys) =>
+  keys.length <= SUPPORT_SHOWN ? keys.join(', ') : `${keys.slice(0, SUPPORT_SHOWN).join(', ')}, … +${keys.length - SUPPORT_SHOWN}`;
+
 function rowsTable(state, lab) {
   const cols = [
     t('lab.col.row'),
@@ -246,10 +275,7 @@ function rowsTable(state, lab) {
     'H_norm(β)',
     t('lab.routing.col.tunnel'),
   ];
-  return h(
-    'details',
-    {},
-    h('summary', {}, t('lab.routing.rowsSummary', { n: lab.rows.length, tunnel: lab.tunnelRows, defined: lab.tunnelDefinedRows })),
+  const table = (lo, hi) =>
     h(
       'table',
       { class: 'metrics-table', id: 'lab-routing-rows' },
@@ -265,32 +291,49 @@ function rowsTable(state, lab) {
       h(
         'tbody',
         {},
-        lab.rows.map((r) =>
-          r.empty
-            ? h(
-                'tr',
-                { dataset: { row: r.row } },
-                h('td', {}, rowNode(state, r.row)),
-                h('td', { colspan: cols.length - 1 }, t('lab.undefinedEmpty')),
-              )
-            : h(
-                'tr',
-                { dataset: { row: r.row }, class: r.row === state.row ? 'selected-row' : null },
-                h('td', {}, rowNode(state, r.row)),
-                h('td', {}, String(r.visible)),
-                h('td', {}, String(r.supportSize)),
-                h('td', {}, r.support.join(', ')),
-                h('td', {}, f(r.ignoredMass)),
-                h('td', {}, f(r.ignoredNorm)),
-                h('td', {}, f(r.boundMass)),
-                h('td', {}, f(r.boundDelta)),
-                h('td', {}, f(r.normalizedEntropy)),
-                h('td', {}, f(r.evidenceEntropy)),
-                h('td', {}, r.tunnel.defined ? t(r.tunnel.verdict ? 'lab.yes' : 'lab.no') : t('lab.undefined')),
-              ),
-        ),
+        lab.rows
+          .slice(lo, hi)
+          .map((r) =>
+            r.empty
+              ? h(
+                  'tr',
+                  { dataset: { row: r.row } },
+                  h('td', {}, rowNode(state, r.row)),
+                  h('td', { colspan: cols.length - 1 }, t('lab.undefinedEmpty')),
+                )
+              : h(
+                  'tr',
+                  { dataset: { row: r.row }, class: r.row === state.row ? 'selected-row' : null },
+                  h('td', {}, rowNode(state, r.row)),
+                  h('td', {}, String(r.visible)),
+                  h('td', {}, String(r.supportSize)),
+                  h('td', { title: r.support.length > SUPPORT_SHOWN ? r.support.join(', ') : null }, supportText(r.support)),
+                  h('td', {}, f(r.ignoredMass)),
+                  h('td', {}, f(r.ignoredNorm)),
+                  h('td', {}, f(r.boundMass)),
+                  h('td', {}, f(r.boundDelta)),
+                  h('td', {}, f(r.normalizedEntropy)),
+                  h('td', {}, f(r.evidenceEntropy)),
+                  h('td', {}, r.tunnel.defined ? t(r.tunnel.verdict ? 'lab.yes' : 'lab.no') : t('lab.undefined')),
+                ),
+          ),
       ),
-    ),
+    );
+  return h(
+    'details',
+    {},
+    h('summary', {}, t('lab.routing.rowsSummary', { n: lab.rows.length, tunnel: lab.tunnelRows, defined: lab.tunnelDefinedRows })),
+    windowedRows({
+      id: 'lab-routing-rows',
+      n: lab.rows.length,
+      selected: state.row,
+      table,
+      caption: t('lab.rows.routingCaption'),
+      series: [
+        { key: 'hna', label: 'H_norm(a)', values: lab.rows.map((r) => (r.empty ? null : r.normalizedEntropy)) },
+        { key: 'ignored', label: t('lab.routing.col.ignoredMass'), values: lab.rows.map((r) => (r.empty ? null : r.ignoredMass)) },
+      ],
+    }),
   );
 }
 
@@ -342,7 +385,16 @@ export function render(container, { state, lab, results, setParams }) {
       {},
       tData('lab.routing.graphTitle', { name: headNode(state, lab.head), n: lab.graph.edgeCount, threshold: lab.threshold }, ['name']),
     ),
-    h('div', { class: 'route-graph-wrap' }, graph(state, lab)),
+    h(
+      'div',
+      { class: 'route-graph-wrap' },
+      windowedRows({
+        id: 'lab-routing-graph',
+        n: lab.graph.queries.length,
+        selected: state.row,
+        table: (lo, hi) => graph(state, lab, lo, hi),
+      }),
+    ),
     selectedRow(state, lab, results),
     regularisers(lab),
     rowsTable(state, lab),

@@ -7,6 +7,7 @@ import { fmtCell, fmtMetric, showToken } from '../views/format.js';
 import { cellColours } from '../views/heatmap.js';
 import { t } from '../i18n.js';
 import { math, tn, tnData, tokenNode } from './controls.js';
+import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 /** "j token" as nodes: the index as text, the token as data. */
 const keyNode = (state, j) => [`${j} `, tokenNode(state.tokens.keys[j])];
@@ -157,7 +158,8 @@ function gradientTable(state, lab) {
         h(
           'tbody',
           {},
-          lab.keys.map((j, i) => {
+          largestIndices(lab.dHdz.map(Math.abs)).map((i) => {
+            const j = lab.keys[i];
             const g = lab.dHdz[i];
             const pct = (50 * Math.abs(g)) / maxAbs;
             return h(
@@ -184,6 +186,7 @@ function gradientTable(state, lab) {
         ),
       ),
     ),
+    keysShownNote(Math.min(KEY_ROWS, lab.keys.length), lab.keys.length, '|dH/dz|', 'lab-sat-grad-shown'),
   );
 }
 

@@ -11,6 +11,7 @@ import { h, mount } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
 import { math, tnData } from './controls.js';
+import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 /** "key j “token”" as nodes: the token is data (translate="no"). */
 const keyName = (state, j) => [
@@ -121,6 +122,11 @@ function table(state, lab) {
     ['deletion', t('lab.sens.col.deletion')],
     showShift ? ['shift', 'o₋ⱼ − o'] : null,
   ].filter(Boolean);
+  // Many keys: those of largest weight and every key that leads a measure, in key order.
+  const leading = new Set(Object.values(L).flat());
+  const keep = new Set(largestIndices(lab.keys.map((k) => k.weight)));
+  lab.keys.forEach((k, i) => leading.has(k.key) && keep.add(i));
+  const shown = lab.keys.length <= KEY_ROWS ? lab.keys : lab.keys.filter((_, i) => keep.has(i));
   return h(
     'div',
     { class: 'scroll sens-table-scroll' },
@@ -140,7 +146,7 @@ function table(state, lab) {
       h(
         'tbody',
         {},
-        lab.keys.map((k) =>
+        shown.map((k) =>
           h(
             'tr',
             { dataset: { key: k.key } },
@@ -163,6 +169,7 @@ function table(state, lab) {
         ),
       ),
     ),
+    keysShownNote(shown.length, lab.keys.length, t('lab.sens.col.weight'), 'lab-sens-shown'),
   );
 }
 

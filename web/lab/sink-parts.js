@@ -42,7 +42,8 @@ export function legend(withSpread) {
   );
 }
 
-export function rowsTable(state, lab) {
+/** The rows [lo, hi) of the per-row table (all rows by default; bars scaled over all rows). */
+export function rowsTable(state, lab, lo = 0, hi = lab.rows.length) {
   const spread = lab.sinkKeys > 1;
   const scale = Math.max(1e-9, ...lab.rows.map((r) => r.entropy ?? 0));
   return h(
@@ -73,7 +74,7 @@ export function rowsTable(state, lab) {
     h(
       'tbody',
       {},
-      lab.rows.map((r) => {
+      lab.rows.slice(lo, hi).map((r) => {
         if (r.empty) {
           return h(
             'tr',

@@ -10,6 +10,7 @@ import { tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import { headName, headNode, numberParam, tnData } from './controls.js';
 import { f, legend, rowsTable, headsTable, pairsTable } from './sink-parts.js';
+import { windowedRows } from './rows.js';
 
 /** A flip in words. */
 function flipWords(state, x) {
@@ -158,7 +159,17 @@ export function render(container, { state, lab, setParams }) {
       numberParam({ name: 'compareTau', label: t('lab.sink.compareTau'), value: lab.compareTau, setParams, min: 0 }),
     ),
     legend(lab.sinkKeys > 1),
-    rowsTable(state, lab),
+    windowedRows({
+      id: 'lab-sink-rows',
+      n: lab.rows.length,
+      selected: state.row,
+      table: (lo, hi) => rowsTable(state, lab, lo, hi),
+      caption: t('lab.rows.sinkCaption'),
+      series: [
+        { key: 'mass', label: 's', values: lab.rows.map((r) => (r.empty ? null : r.sinkMass)) },
+        { key: 'entropy', label: 'H', values: lab.rows.map((r) => (r.empty ? null : r.entropy)) },
+      ],
+    }),
     h(
       'p',
       { class: 'note' },

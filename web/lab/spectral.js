@@ -7,6 +7,7 @@ import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import { headName, headNode, tnData, tokenNode } from './controls.js';
+import { keysShownNote, largestIndices } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
 
@@ -59,6 +60,7 @@ function stationaryBlock(state, lab) {
     );
   }
   const max = Math.max(1e-12, ...st.pi);
+  const shown = largestIndices(st.pi);
   return h(
     'div',
     { class: 'spec-block', id: 'lab-spectral-pi' },
@@ -79,23 +81,25 @@ function stationaryBlock(state, lab) {
       h(
         'tbody',
         {},
-        st.pi.map((p, j) =>
-          h(
-            'tr',
-            { dataset: { key: j } },
-            h('td', { class: 'spec-key' }, keyLabel(state, j)),
+        shown
+          .map((j) => [st.pi[j], j])
+          .map(([p, j]) =>
             h(
-              'td',
-              { class: 'bar-cell' },
+              'tr',
+              { dataset: { key: j } },
+              h('td', { class: 'spec-key' }, keyLabel(state, j)),
               h(
-                'span',
-                { class: 'spec-bar-track' },
-                h('span', { class: 'spec-bar', style: { width: `${Math.max(0, Math.min(100, (100 * p) / max))}%` } }),
+                'td',
+                { class: 'bar-cell' },
+                h(
+                  'span',
+                  { class: 'spec-bar-track' },
+                  h('span', { class: 'spec-bar', style: { width: `${Math.max(0, Math.min(100, (100 * p) / max))}%` } }),
+                ),
               ),
+              h('td', { id: `lab-spectral-pi-${j}`, dataset: { value: p } }, f(p, 4)),
             ),
-            h('td', { id: `lab-spectral-pi-${j}`, dataset: { value: p } }, f(p, 4)),
           ),
-        ),
       ),
     ),
     h(
@@ -105,6 +109,7 @@ function stationaryBlock(state, lab) {
         (st.squarings ? t('lab.spec.squarings', { plain: st.plainSteps, squarings: st.squarings }) : '') +
         t('lab.spec.convergence', { change: sci(st.change), residual: sci(st.residual), tol: st.tolerance.toExponential(0) }),
     ),
+    keysShownNote(shown.length, st.pi.length, 'π', 'lab-spectral-pi-shown'),
   );
 }
 

@@ -11,6 +11,32 @@ import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import { tnData } from './controls.js';
+import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
+
+const MASKED_SHOWN = 24; // masked keys named in the note; the rest counted
+
+/**
+ * The lab answer cut to the KEY_ROWS keys of largest weight at any angle and temperature (all keys
+ * when there are at most KEY_ROWS): keys, curves, table and the row's own query, in key order.
+ */
+function cutToLargest(lab) {
+  if (lab.keys.length <= KEY_ROWS) return lab;
+  const top = lab.keys.map((_, k) => Math.max(...lab.curves.map((c) => Math.max(...c.weights[k]))));
+  const pos = largestIndices(top);
+  const pick = (list) => pos.map((k) => list[k]);
+  const q = lab.query;
+  return {
+    ...lab,
+    keys: pick(lab.keys),
+    curves: lab.curves.map((c) => ({ ...c, weights: pick(c.weights) })),
+    table: lab.table.map((r) => ({ ...r, weights: r.weights.map(pick) })),
+    query: q && {
+      ...q,
+      weights: q.weights ? q.weights.map(pick) : q.weights,
+      own: Array.isArray(q.own?.[0]) ? q.own.map(pick) : q.own ? pick(q.own) : q.own,
+    },
+  };
+}
 
 // Okabe-Ito (colour-blind safe) with a dash pattern per cycle, so curves differ by more than hue.
 const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C6D31'];
@@ -268,12 +294,16 @@ export function render(container, { state, lab, setParams }) {
           'lab.sweep.masked',
           {
             row: lab.row,
-            keys: lab.masked.map((j, i) => [i ? t('lab.sens.comma') : '', keyNode(state, j)]),
+            keys: [
+              lab.masked.slice(0, MASKED_SHOWN).map((j, i) => [i ? t('lab.sens.comma') : '', keyNode(state, j)]),
+              lab.masked.length > MASKED_SHOWN ? `${t('lab.sens.comma')}… +${lab.masked.length - MASKED_SHOWN}` : null,
+            ],
           },
           ['keys'],
         ),
       )
     : null;
+  const cut = cutToLargest(lab);
   mount(
     container,
     intro,
@@ -285,14 +315,15 @@ export function render(container, { state, lab, setParams }) {
       ? h('p', { class: 'warning', id: 'lab-sweep-empty' }, t('lab.sweep.empty', { row: lab.row }))
       : [
           lab.visible === 1 ? h('p', { class: 'note' }, t('lab.sweep.single')) : null,
-          legend(state, lab),
+          legend(state, cut),
+          keysShownNote(cut.keys.length, lab.keys.length, t('lab.rows.byWeight'), 'lab-sweep-shown'),
           h(
             'div',
             { class: 'sweep-plots' },
-            lab.taus.map((_, t) => plot(state, lab, t)),
+            lab.taus.map((_, t) => plot(state, cut, t)),
           ),
           qNote,
-          table(state, lab),
+          table(state, cut),
         ],
   );
 }

@@ -228,6 +228,7 @@ async function renderLab() {
     ),
   );
   const container = $('lab-view');
+  delete container.dataset.drawn; // set to the view's id once it is drawn (tests wait on it)
   $('lab-error').hidden = true;
   container.classList.remove('stale');
   results.lab = null;
@@ -276,6 +277,7 @@ async function renderLab() {
   const view = await loadLabView(current);
   if (seq !== labSeq) return; // a newer state is being shown
   view.render(container, { state, lab, results, setParams: setLabParams });
+  container.dataset.drawn = current;
 }
 
 /** Merges `patch` into state.lab.params and recomputes; resolves to null or the error message. */
@@ -336,6 +338,8 @@ function renderLargeViews() {
     selectedRow: state.row,
     tile: r.tile?.at ?? null,
     onPick: pick,
+    queryTokens: state.tokens.queries,
+    keyTokens: state.tokens.keys,
   });
   if (r.tile) {
     const [r0, r1, c0, c1] = r.tile.at;

@@ -2,6 +2,7 @@
 // of (query, key) cells) drawn on a canvas, with the pooling stated on screen. Clicking a cell asks
 // for a full-resolution tile around it. A function of its inputs: no maths beyond colouring.
 import { h, patch } from './dom.js';
+import { axisStrip, elide } from './axes.js';
 import { renderLegend } from './heatmap.js';
 import { paletteRgbInto } from './palette.js';
 import { t } from '../i18n.js';
@@ -23,6 +24,9 @@ let keyboardFocus = false; // the canvas had the keyboard focus when the page re
  * @param {number} o.selectedRow       query index (marked with a line)
  * @param {[number, number, number, number] | null} o.tile  [r0, r1, c0, c1] outlined
  * @param {(query: number, key: number) => void} o.onPick
+ * @param {string[]} [o.queryTokens]  the nQ query tokens: labels beside the grid (each pooled row
+ *   by its first token, elided; the block's first and last token in full on hover)
+ * @param {string[]} [o.keyTokens]    the nK key tokens: labels above the grid
  */
 export function renderOverview(container, o) {
   // The canvas is kept from one draw to the next (same grid size): its listeners read the latest
@@ -55,8 +59,54 @@ export function renderOverview(container, o) {
       }),
     );
   }
+  // Token labels: the tokens of pooled row (column) c, by its first one
+  // (the core pools token t into cell floor(t cells / n): cell c holds ceil(c n / cells) onwards).
+  const span = (c, cells, n) => [Math.ceil((c * n) / cells), Math.max(Math.ceil((c * n) / cells), Math.ceil(((c + 1) * n) / cells) - 1)];
+  const label = (tokens, cells, n) => (c) => {
+    const [a, b] = span(c, cells, n);
+    const tok = (i) => String(tokens?.[i] ?? i);
+    return { text: elide(tokens ? tokens[a] : String(a)), full: a === b ? `${a} ${tok(a)}` : `${a}–${b}: ${tok(a)} … ${tok(b)}` };
+  };
+  // The strips are kept while the tokens and the grid are the same (patch() below keeps the nodes
+  // on screen, so the strips' own elements must be those nodes for setCurrent to reach them).
+  const stripKey = JSON.stringify([o.rows, o.cols, o.nQ, o.nK, scale, o.queryTokens ?? null, o.keyTokens ?? null]);
+  if (container.overviewStrips?.key !== stripKey) {
+    container.querySelector('.overview-axes')?.remove(); // else patch() would fill the old strips' nodes
+    container.overviewStrips = {
+      key: stripKey,
+      keys: axisStrip({ orient: 'top', id: 'overview-keys', cells: o.cols, px: scale, label: label(o.keyTokens, o.cols, o.nK) }),
+      queries: axisStrip({ orient: 'left', id: 'overview-queries', cells: o.rows, px: scale, label: label(o.queryTokens, o.rows, o.nQ) }),
+    };
+  }
+  const { keys: keyStrip, queries: queryStrip } = container.overviewStrips;
   const oldFrame = canvas.parentElement?.classList.contains('overview-frame') && container.contains(canvas) ? canvas.parentElement : null;
-  const frame = oldFrame ? patch(oldFrame, canvas, ...marks) : h('div', { class: 'overview-frame' }, canvas, ...marks);
+  const frame = oldFrame ? patch(oldFrame, canvas, ...marks) : h('div', { class: 'overview-frame detail-frame' }, canvas, ...marks);
+  // The labels of the pooled cell under the pointer are highlighted (its tokens named in full).
+  canvas.onmousemove = (ev) => {
+    const rect = canvas.getBoundingClientRect();
+    const r = Math.min(o.rows - 1, Math.max(0, Math.floor(((ev.clientY - rect.top) / rect.height) * o.rows)));
+    const c = Math.min(o.cols - 1, Math.max(0, Math.floor(((ev.clientX - rect.left) / rect.width) * o.cols)));
+    queryStrip.setCurrent(r);
+    keyStrip.setCurrent(c);
+    canvas.title = t('app.overview.cellTitle', {
+      q: label(o.queryTokens, o.rows, o.nQ)(r).full,
+      k: label(o.keyTokens, o.cols, o.nK)(c).full,
+    });
+  };
+  canvas.onmouseleave = () => {
+    queryStrip.setCurrent(null);
+    keyStrip.setCurrent(null);
+  };
+  const axes = h(
+    'div',
+    { class: 'detail-axes heatmap-axes overview-axes' },
+    h('span', { class: 'axis-title key' }, `${t('views.axis.key')} →`),
+    h('span', { class: 'axis-corner' }),
+    keyStrip.el,
+    h('span', { class: 'axis-title query' }, `${t('views.axis.query')} →`),
+    queryStrip.el,
+    frame,
+  );
   const blockR = o.nQ / o.rows;
   const blockC = o.nK / o.cols;
   const pool = t(`app.pool.${o.pool}`);
@@ -75,7 +125,7 @@ export function renderOverview(container, o) {
       ),
     ),
     renderLegend(0, hi, 3, t('app.overview.masked')),
-    frame,
+    axes,
     h('p', { class: 'note' }, t('app.overview.axes', { q: o.nQ - 1, k: o.nK - 1 })),
   );
   if (keyboardFocus && (!document.activeElement || document.activeElement === document.body)) canvas.focus();
