@@ -466,8 +466,11 @@ describe('host page (web/embed-demo.html)', () => {
           const frame = inShadow ? el?.shadowRoot?.querySelector(inShadow) : el;
           const doc = frame?.contentDocument;
           if (!doc?.documentElement || !frame.contentWindow.attentionPlayground) return false;
-          // Formulas still waiting for KaTeX (web/views/tex.js loads it after the first view) will grow the page.
-          if ([...doc.querySelectorAll('.tex-pending')].some((el) => el.checkVisibility())) return false;
+          // Formulas waiting for KaTeX will grow the page once typeset; web/views/tex.js loads it for
+          // the ones near the top window's viewport only (the others stay pending until scrolled to).
+          const top = frame.getBoundingClientRect().top;
+          const near = (el) => el.checkVisibility() && top + el.getBoundingClientRect().top < innerHeight + 100;
+          if ([...doc.querySelectorAll('.tex-pending')].some(near)) return false;
           const inner = Math.ceil(doc.documentElement.getBoundingClientRect().height);
           return inner > 300 && Math.abs(frame.getBoundingClientRect().height - inner) <= 1;
         },
