@@ -14,7 +14,7 @@ import { gunzipSync, strFromU8 } from 'fflate';
 // Binary data blocks are base 85 (5 characters per 4 bytes; base64 takes 5.33): printable ASCII
 // without '<', so no block can hold "</script" or "<!--". The first character is how many zero
 // bytes pad the last group (0 to 3).
-const DIGITS = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i))
+export const DIGITS = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i))
   .filter((c) => c !== '<')
   .slice(0, 85)
   .join('');

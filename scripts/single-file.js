@@ -3,7 +3,8 @@
 // `npm run single-file`) builds a single HTML file from web/ that opens from file://, runs in an
 // <iframe sandbox="allow-scripts">, in a Jupyter output cell (srcdoc) and on a learning platform
 // as one upload. Nothing in it is fetched:
-//   - the page's JS is one esbuild bundle (dynamic imports inlined, no code splitting);
+//   - the page's JS is one esbuild bundle (dynamic imports inlined, no code splitting), gzipped in
+//     a base-85 block that a small inline module starts from a blob: URL (APP_LOADER);
 //   - style.css, lab/lab.css and KaTeX's CSS are inlined, with KaTeX's main fonts as data: URLs
 //     (the rarer KaTeX fonts are left out: the browser falls back to its serif/sans fonts);
 //   - the WebAssembly core is gzipped in a base-85 data block (the SIMD build; the scalar one
@@ -23,7 +24,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { encode85 } from './single-file-runtime.js';
+import { DIGITS, bytes as bytesOf85, encode85 } from './single-file-runtime.js';
 import { EMBEDDED_ID } from '../web/embedded.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -47,6 +48,13 @@ const WASM = [
 const WORKERS = ['worker.js', 'import-worker.js', 'lab/lab-worker.js'];
 const workerName = (w) => w.split('/').pop();
 
+/** The inline module that starts the app from its block (its decoder is the runtime's own). */
+const APP_LOADER = `const DIGITS = ${JSON.stringify(DIGITS)};
+const bytes = ${bytesOf85.toString()};
+const block = document.querySelector('script[data-ap-app]');
+const code = await new Response(new Blob([bytes(block.textContent.trim())]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+await import(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
+`;
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const gz85 = (bytes) => encode85(gzipSync(bytes, { level: 9 }));
 
@@ -183,7 +191,11 @@ async function assemble(withScalar) {
   const { links, css } = pageCss(html);
   const pageStyles = await minifyCss(css);
   const katex = katexCss();
-  const app = rawText(await bundle('main.js', 'esm', withScalar));
+  // The app (the runtime and web/main.js, ~0.9 MB of minified JS) is a gzipped base-85 block too
+  // (a third of the size); a small inline module (APP_LOADER) unzips it with the browser's
+  // DecompressionStream and imports it from a blob: URL, which the policy allows ('blob:').
+  const appBlock = `<script type="application/octet-stream" data-ap-app>${gz85(Buffer.from(await bundle('main.js', 'esm', withScalar)))}</script>`;
+  const app = rawText(APP_LOADER);
   const workers = gz85(Buffer.from(await bundle('workers', 'iife', withScalar)));
   // The page's classic scripts (early.js: what must hold from the first paint) go inline as they are.
   const classic = [];
@@ -218,7 +230,7 @@ async function assemble(withScalar) {
     const styles = [rawText(pageStyles), rawText(katex.css), ...chosen.filter((o) => o.style).map((o) => o.style)];
     const policy = [
       "default-src 'none'",
-      `script-src ${[...classic, app].map(sha256).join(' ')} 'wasm-unsafe-eval'`,
+      `script-src ${[...classic, app].map(sha256).join(' ')} blob: 'wasm-unsafe-eval'`,
       `style-src ${styles.map(sha256).join(' ')}`,
       'img-src data: blob:',
       'font-src data:',
@@ -247,7 +259,7 @@ async function assemble(withScalar) {
       .replace(
         '</body>',
         () =>
-          `${[...blocks, ...chosen.filter((o) => o.block).map((o) => o.block)].join('\n')}\n<script type="module">${app}</script>\n</body>`,
+          `${[...blocks, ...chosen.filter((o) => o.block).map((o) => o.block), appBlock].join('\n')}\n<script type="module">${app}</script>\n</body>`,
       );
   };
   const chosen = [];

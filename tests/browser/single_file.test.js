@@ -73,7 +73,7 @@ describe('one-file page', () => {
     assert.equal(statSync(PAGE).size, built.bytes);
     assert.ok(built.bytes <= MAX_FILE_BYTES, `${built.bytes} bytes > ${MAX_FILE_BYTES}`);
     assert.ok(built.variants.includes('wasm-simd128'));
-    assert.match(built.html, /script-src 'sha256-[^']+' 'sha256-[^']+' 'wasm-unsafe-eval'/);
+    assert.match(built.html, /script-src 'sha256-[^']+' 'sha256-[^']+' blob: 'wasm-unsafe-eval'/);
     const markup = built.html.replace(/<script type="module">[\s\S]*?<\/script>/, '');
     assert.doesNotMatch(markup, /<script[^>]* src=|<link rel="stylesheet"/);
   });
