@@ -13,9 +13,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { decodeLink, statesEqual } from '../../web/state.js';
-import { near, openPage, screenshotPath, softmax, startSession, waitReady, watch, closeQuietly } from './harness.js';
+import { near, openPage, screenshotPath, softmax, startCourseSite, startSession, waitReady, watch, closeQuietly } from './harness.js';
 import { cjkText, englishWords } from './lang_check.js';
 
 let session;
@@ -23,11 +22,7 @@ let course; // the course site: another origin, serves whatever page the test pu
 
 before(async () => {
   session = await startSession();
-  course = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(course.html ?? '');
-  });
-  await new Promise((done) => course.listen(0, '127.0.0.1', done));
+  course = await startCourseSite();
 });
 
 after(async () => {

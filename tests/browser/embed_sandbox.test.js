@@ -12,18 +12,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, get } from 'node:http';
 import { iframeSnippet } from '../../web/share-dialog.js';
-import { closeQuietly, startSession, waitReady, watch } from './harness.js';
+import { closeQuietly, startCourseSite, startSession, waitReady, watch } from './harness.js';
 
 let session;
 let course; // the course site: another origin
 let context;
 before(async () => {
   session = await startSession();
-  course = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(course.html ?? '');
-  });
-  await new Promise((done) => course.listen(0, '127.0.0.1', done));
+  course = await startCourseSite();
   context = await session.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'zh-CN' });
 });
 after(async () => {

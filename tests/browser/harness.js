@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
@@ -219,4 +220,18 @@ export async function closeQuietly(session, { requests = false } = {}) {
   assert.deepEqual(consoleErrors ?? [], [], 'console errors');
   assert.deepEqual(dialogs ?? [], [], 'dialogs');
   if (requests) assert.deepEqual(requestFailures ?? [], [], 'failed requests');
+}
+
+/**
+ * A course site on another origin (its own port on 127.0.0.1): it serves whatever page the test
+ * puts in its `html` property. Close it with `close(callback)`.
+ * @returns {Promise<import('node:http').Server & {html?: string}>}
+ */
+export async function startCourseSite() {
+  const site = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(site.html ?? '');
+  });
+  await new Promise((done) => site.listen(0, '127.0.0.1', done));
+  return site;
 }

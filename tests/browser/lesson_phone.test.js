@@ -11,18 +11,13 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { closeQuietly, near, screenshotPath, softmax, startSession, waitReady, watch } from './harness.js';
+import { closeQuietly, startCourseSite, near, screenshotPath, softmax, startSession, waitReady, watch } from './harness.js';
 
 let session;
 let course; // the course site: another origin
 before(async () => {
   session = await startSession();
-  course = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(course.html ?? '');
-  });
-  await new Promise((done) => course.listen(0, '127.0.0.1', done));
+  course = await startCourseSite();
 });
 after(async () => {
   await new Promise((done) => course?.close(done));
