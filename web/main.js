@@ -80,11 +80,11 @@ async function start() {
   // than the link's (web/early.js keeps it unpainted until here when it is not English).
   const corePromise = loadCore(coreOptions());
   // A link with a lesson needs the lesson's modules: fetched now, beside the core.
-  if (/(^#|&)lesson=/.test(location.hash)) import('./lesson/panel.js').catch(() => {});
+  const linkHasLesson = /(^#|&)lesson=/.test(location.hash);
+  if (linkHasLesson) import('./lesson/panel.js').catch(() => {});
   const lang = startLang(early);
   await loadLang(lang);
   setLang(lang);
-  document.documentElement.classList.remove('ap-booting');
   setCore(await corePromise);
   subscribe(render);
   showCoreVariant();
@@ -117,8 +117,15 @@ async function start() {
     },
     { once: true },
   );
+  // The lesson's panel is in place before the first state is shown, so that the views and the
+  // panel are built in one task and the page is laid out once (docs/performance.md "Loading").
+  if (linkHasLesson) await loadLesson().catch(() => {});
   $('loading').hidden = true;
   showView('playground');
+  // A page that booted hidden (early.js: another language, hidden controls) shows itself in the
+  // same task as its first state (loadFromHash and commit run synchronously for a page-sized
+  // state), so it is laid out and painted once, in its language, with its views.
+  document.documentElement.classList.remove('ap-booting');
   // A link's state first, else the state or file the one-file page carries (web/embedded.js).
   if (!(await loadFromHash({ initial: true })) && !(await openEmbedded({ commit: (s) => commit(s, { structural: true }) }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });

@@ -14,15 +14,23 @@ import { SCHEMA } from '../generated/schema.js';
 /** The section for the current state: three statements, each with its check. */
 export function renderMyths({ state, results, ctx, setP }) {
   const p = state.lesson.predictions;
-  let sens = null;
-  try {
-    sens = state.heads[state.head].V ? ctx.lab({ ...state, lab: { view: 'sensitivity', params: {} } }) : null;
-  } catch {
-    sens = null;
-  }
-  const a = answerMyths(state, results, sens, ctx.core);
+  // The checks' numbers (the core's sensitivity analysis among them) are computed only when an
+  // answer shows them: an unanswered section costs no core call on a render (a tau step, the start).
+  let answers = null;
+  const answered = () => {
+    if (answers) return answers;
+    let sens = null;
+    try {
+      sens = state.heads[state.head].V ? ctx.lab({ ...state, lab: { view: 'sensitivity', params: {} } }) : null;
+    } catch {
+      sens = null;
+    }
+    answers = answerMyths(state, results, sens, ctx.core);
+    return answers;
+  };
   const tr = state.row;
   const why = (k) => {
+    const a = answered();
     if (k === 1) {
       if (!a.myth1) return t('lesson.myth1.noLive');
       return rich(t, a.myth1.agree ? 'lesson.myth1.liveAgree' : 'lesson.myth1.liveDiffer', {
