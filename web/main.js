@@ -76,8 +76,8 @@ async function start() {
     origins: () => readPageOptions(location.hash).options.origin,
     apply: (s) => window.attentionPlayground.setState(s),
   });
-  // The core downloads while the link's language is applied: the page shows no other language
-  // than the link's (web/early.js keeps it unpainted until here when it is not English).
+  // The core downloads while the link's language is loaded: the page shows no other language
+  // than the link's (web/early.js keeps it hidden until its first state when it is not English).
   const corePromise = loadCore(coreOptions());
   // A link with a lesson needs the lesson's modules: fetched now, beside the core.
   const linkHasLesson = /(^#|&)lesson=/.test(location.hash);
