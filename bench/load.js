@@ -97,6 +97,15 @@ async function measure(page, url, traffic) {
     s.tau = s.tau === 2 ? 1 : 2;
     await window.attentionPlayground.setState(s);
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    // The paint timing entries arrive a frame or more after their paint: wait for the first
+    // contentful one (a page that boots hidden paints its first content with its first state).
+    await new Promise((resolve) => {
+      const seen = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+      if (seen()) return resolve();
+      const observer = new PerformanceObserver(() => seen() && (observer.disconnect(), resolve()));
+      observer.observe({ type: 'paint', buffered: true });
+      setTimeout(resolve, 2000);
+    });
     const paints = Object.fromEntries(performance.getEntriesByType('paint').map((p) => [p.name, p.startTime]));
     return { drawn, usable: performance.now(), firstPaint: paints['first-paint'] ?? null, fcp: paints['first-contentful-paint'] ?? null };
   });

@@ -4,8 +4,8 @@
 // - a page that will not be in English (the link's lang=, else the language chosen before, else
 //   the browser's: page/link.js startLang), or whose link hides controls (<name>_hide=1), starts
 //   with class "ap-booting": nothing but a neutral spinner shows (the page is not even laid out)
-//   until main.js shows the first state in the link's language with its hide flags applied
-//   (style.css), so no English text and no hidden control flashes;
+//   until main.js has applied the language and the hide flags (style.css), so no English text
+//   and no hidden control flashes;
 // - in the release, the modules the link will need beyond main.js (its language's strings, the
 //   lesson when the link has one) are preloaded at once, named by a <meta> scripts/dist.js writes;
 // - a module script that fails to load shows a clear message in the page's language.

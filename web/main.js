@@ -77,7 +77,7 @@ async function start() {
     apply: (s) => window.attentionPlayground.setState(s),
   });
   // The core downloads while the link's language is loaded: the page shows no other language
-  // than the link's (web/early.js keeps it hidden until its first state when it is not English).
+  // than the link's (web/early.js keeps it hidden until here when it is not English).
   const corePromise = loadCore(coreOptions());
   // A link with a lesson needs the lesson's modules: fetched now, beside the core.
   const linkHasLesson = /(^#|&)lesson=/.test(location.hash);
@@ -85,6 +85,7 @@ async function start() {
   const lang = startLang(early);
   await loadLang(lang);
   setLang(lang);
+  document.documentElement.classList.remove('ap-booting');
   setCore(await corePromise);
   subscribe(render);
   showCoreVariant();
@@ -122,10 +123,6 @@ async function start() {
   if (linkHasLesson) await loadLesson().catch(() => {});
   $('loading').hidden = true;
   showView('playground');
-  // A page that booted hidden (early.js: another language, hidden controls) shows itself in the
-  // same task as its first state (loadFromHash and commit run synchronously for a page-sized
-  // state), so it is laid out and painted once, in its language, with its views.
-  document.documentElement.classList.remove('ap-booting');
   // A link's state first, else the state or file the one-file page carries (web/embedded.js).
   if (!(await loadFromHash({ initial: true })) && !(await openEmbedded({ commit: (s) => commit(s, { structural: true }) }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
