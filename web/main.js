@@ -160,7 +160,7 @@ window.attentionPlayground = {
   async setState(next) {
     await ready;
     flushBoxes();
-    const err = await commit(structuredClone(next), { structural: true, report: false, kind: 'api' });
+    const err = await commit(structuredClone(next), { structural: 'auto', report: false, kind: 'api' });
     if (err) throw new Error(err);
   },
   results: () => plainResults(),

@@ -224,7 +224,7 @@ export async function loadFromHash({ initial = false } = {}) {
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
-  const err = await commit(decoded, { structural: true, fromHash: true, report: false, kind: 'link' });
+  const err = await commit(decoded, { structural: 'auto', fromHash: true, report: false, kind: 'link' });
   if (err) {
     showBanner([...rejected(err, 'app.linkRejected'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
     if (state) flushHash({ force: true });

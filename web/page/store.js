@@ -85,9 +85,11 @@ export function subscribe(view) {
  * Tries to make `next` the current state. Returns null on success or the error message; on
  * failure nothing changes (unless `report` is false, the message is also shown by its control).
  * @param {object} next
- * @param {{structural?: boolean, kind?: string, fromHash?: boolean, report?: boolean, lesson?: boolean}} opts
- *   structural: rebuild editors and selects; kind: undo coalescing key (typing in one place
- *   makes one undo step).
+ * @param {{structural?: boolean|'auto', kind?: string, fromHash?: boolean, report?: boolean, lesson?: boolean}} opts
+ *   structural: rebuild editors and selects ('auto': only when the matrices, tokens or shapes
+ *   differ from the current state's, as for a state from the API, the link or the undo stack,
+ *   which may change anything; a tau or mask change then updates the page as the tau box does);
+ *   kind: undo coalescing key (typing in one place makes one undo step).
  */
 export function commit(next, opts = {}) {
   const { report = true } = opts;
@@ -207,11 +209,12 @@ function zoomWithin(s) {
 /** Makes a computed state current and shows it. */
 function apply(valid, res, { structural = false, kind = 'edit', fromHash = false } = {}) {
   if (state && !undoing && !statesEqual(state, valid)) pushUndo(state, kind);
-  const shapeChanged = !state || structuralKey(state) !== structuralKey(valid);
+  const rebuild =
+    !state || (structural === 'auto' ? !sameContent(state, valid) : structural || structuralKey(state) !== structuralKey(valid));
   state = valid;
   results = res;
   clearErrors();
-  for (const view of views) view(structural || shapeChanged);
+  for (const view of views) view(rebuild);
   if (!fromHash) writeHash();
 }
 
@@ -270,7 +273,7 @@ export async function undo() {
   // lives until it does.
   undoing += 1;
   try {
-    const err = await commit(prev, { structural: true, kind: 'undo' });
+    const err = await commit(prev, { structural: 'auto', kind: 'undo' });
     if (err) {
       undoStack.push(prev);
       $('undo').disabled = false;
@@ -278,6 +281,22 @@ export async function undo() {
   } finally {
     undoing -= 1;
   }
+}
+
+/**
+ * True when `b` shows the same editors and selects as `a`: the same shapes (structuralKey) and the
+ * same matrices, tokens, padding and allow-list. What else differs (tau, scale, top-k, the mask's
+ * flags, the row, the view, the lesson, the source) the controls and views put back by themselves.
+ */
+function sameContent(a, b) {
+  return (
+    structuralKey(a) === structuralKey(b) &&
+    statesEqual(a.heads, b.heads) &&
+    statesEqual(a.tokens, b.tokens) &&
+    statesEqual(a.x ?? null, b.x ?? null) &&
+    statesEqual(a.mask.padding, b.mask.padding) &&
+    statesEqual(a.mask.allow ?? null, b.mask.allow ?? null)
+  );
 }
 
 /** Shapes, mode, head and preset: what requires rebuilding editors and selects. */
