@@ -112,11 +112,14 @@ describe('guided lesson', () => {
     assert.match(await attr('#lesson-key-1', 'aria-valuetext'), /\(0\.5, 1\)/);
     assert.match(await text('#lesson-plane-status'), /0\.5, 1/);
     // How the whole row redistributes (the article's question): a radio, by keyboard too.
-    // The predictions are above the plane: Shift+Tab enters the radio group at its last radio,
-    // and the arrow keys choose within it.
-    await tabTo('lesson-p-redistribute-sum-grows', { back: true });
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
+    // The predictions are above the plane: Shift+Tab enters the radio group (at its last radio,
+    // or at the one the focus passed through on its way down: the panel is patched in place, so
+    // it is the same element), and the arrow keys choose within it.
+    for (let i = 0; i < 10 && !(await focused()).startsWith('lesson-p-redistribute-'); i++) await page.keyboard.press('Shift+Tab');
+    assert.match(await focused(), /^lesson-p-redistribute-/, 'Shift+Tab reached the radio group');
+    for (let i = 0; i < 3 && (await focused()) !== 'lesson-p-redistribute-others-fall'; i++) await page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'lesson-p-redistribute-others-fall');
+    await page.keyboard.press('Space'); // checks it when the arrows did not (the focus started there)
     await page.waitForFunction(() => window.attentionPlayground.getState().lesson.predictions.redistribute === 'others-fall');
     await tabTo('lesson-reveal');
     await page.keyboard.press('Enter');
@@ -299,6 +302,7 @@ describe('guided lesson', () => {
 
     // Exercise 3: the lowest weight of row 2 and the exact output shift when it is deleted.
     await page.click('#lesson-ex-3 summary');
+    await page.waitForSelector('#lesson-ex3-weight'); // computed once the solution is open
     const a = softmax(row2Scores);
     const low = a.indexOf(Math.min(...a));
     const o = mix(a, V4);

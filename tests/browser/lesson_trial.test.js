@@ -253,6 +253,10 @@ test('the wording follows the numbers: myth 2 counts the visible keys, tied weig
   // Exercise 2's "set Q to zero": the row's three visible weights all tie at 1/3, none is "the smallest".
   await page.tap('#lesson-ex-2-try');
   await until(() => window.attentionPlayground.getState().heads[0].Q.every((q) => q.every((x) => x === 0)));
+  await page.$eval('#lesson-ex-3', (el) => {
+    el.open = true; // the live part of the solution is computed while it is open
+  });
+  await page.waitForSelector('#lesson-ex3-tied');
   const ex3 = await page.$eval('#lesson-ex-3-solution', (el) => el.textContent);
   assert.doesNotMatch(ex3, /权重最小的是/);
   assert.match(ex3, /3 个权重相同，都是 0\.3333/);

@@ -35,17 +35,25 @@ const num = (text, id, value) =>
 // Which exercises are open survives the rebuilds of the panel (not state: a reader's view).
 const open = new Set();
 
-function exercise(k, t, question, solution, tryButton, mark) {
+function exercise(k, t, question, solution, tryButton, mark, onOpen = null) {
   const details = h(
     'details',
-    { id: `lesson-ex-${k}`, class: 'lesson-exercise', open: open.has(k) || null },
+    {
+      id: `lesson-ex-${k}`,
+      class: 'lesson-exercise',
+      open: open.has(k) || null,
+      // through h(): the panel is patched in place, and the element on screen may be an older one
+      ontoggle: (e) => {
+        if (!e.currentTarget.open) open.delete(k);
+        else if (!open.has(k)) {
+          open.add(k);
+          onOpen?.(); // a solution computed only while it is open is computed now
+        }
+      },
+    },
     h('summary', {}, t('lesson.ex.show')),
     h('div', { id: `lesson-ex-${k}-solution`, class: 'lesson-solution' }, solution),
   );
-  details.addEventListener('toggle', () => {
-    if (details.open) open.add(k);
-    else open.delete(k);
-  });
   return h(
     'li',
     { class: 'lesson-ex-item' },
@@ -157,9 +165,10 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
       )
     : null;
 
-  // 3. deleting a low-weight token.
+  // 3. deleting a low-weight token. The core's sensitivity analysis runs only while the solution
+  // is open (it cost a third of the panel's start-up at 4x CPU, docs/performance.md "Loading").
   let sens = null;
-  if (hd.V && state.mode !== 'x') {
+  if (hd.V && state.mode !== 'x' && open.has(3)) {
     try {
       sens = ctx.lab({ ...state, lab: { view: 'sensitivity', params: {} } });
     } catch {
@@ -217,7 +226,7 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
       {},
       exercise(1, t, t('lesson.ex1.q'), sol1, try1, markButton(1, t, state, editLesson)),
       exercise(2, t, t('lesson.ex2.q'), sol2, try2, markButton(2, t, state, editLesson)),
-      exercise(3, t, t('lesson.ex3.q'), sol3, try3, markButton(3, t, state, editLesson)),
+      exercise(3, t, t('lesson.ex3.q'), sol3, try3, markButton(3, t, state, editLesson), () => ctx.rerender()),
     ),
   );
 }

@@ -386,15 +386,20 @@ export function createLive(ctx) {
     if (n === 4) {
       const hd = s.heads[s.head];
       if (!hd.V) return [h('p', { class: 'note' }, t('lesson.s4.noValues'))];
+      if (chosenValue >= hd.V.length) chosenValue = 0;
+      // Listeners through h(): the panel is patched in place, and the select on screen may be an
+      // older element than this one.
       const sel = h(
         'select',
-        { id: 'lesson-s4-key' },
+        {
+          id: 'lesson-s4-key',
+          value: String(chosenValue),
+          onchange: (e) => {
+            chosenValue = Number(e.currentTarget.value);
+          },
+        },
         hd.V.map((_, j) => h('option', { value: String(j), translate: 'no' }, `v${subscript(j + 1)} (${tok(s, j)})`)),
       );
-      sel.value = String(chosenValue < hd.V.length ? chosenValue : 0);
-      sel.addEventListener('change', () => {
-        chosenValue = Number(sel.value);
-      });
       return [
         h(
           'div',
@@ -406,7 +411,7 @@ export function createLive(ctx) {
               type: 'button',
               id: 'lesson-s4-change',
               onclick: () => {
-                const j = Number(sel.value);
+                const j = chosenValue;
                 ctx.update((x) => {
                   x.heads[x.head].V[j] = x.heads[x.head].V[j].map((v) => v + 1);
                 });

@@ -30,7 +30,7 @@
 // Parts: live.js (what each step acts on), questions.js (the predictions), answers.js (the
 // revealed answers, from steps.js and the core), format.js (numbers and tokens as text).
 import { onLangChange, t } from '../i18n.js';
-import { h, mount } from '../views/dom.js';
+import { h, mount, patch } from '../views/dom.js';
 import { renderTex } from '../views/tex.js';
 import { STEP_TEX } from './step-tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
@@ -332,16 +332,20 @@ export function initLesson(pageCtx) {
   const topPart = h('div', { class: 'lesson-part' });
   const bottomPart = h('div', { class: 'lesson-part' });
 
-  /** Rebuilds the panel around step 5's frame, which stays where it is (a moved iframe reloads). */
+  /**
+   * Shows the panel around step 5's frame, which stays where it is (a moved iframe reloads). The
+   * parts are patched in place (views/dom.js patch): a tau or key change rewrites the numbers that
+   * changed, not the panel, so it is not laid out again as a whole and focus stays.
+   */
   function mountPanel({ top, bottom }, s) {
     const slot = steps.frameSlot();
     const kids = container.children;
     if (kids.length !== 3 || kids[0] !== topPart || kids[1] !== slot || kids[2] !== bottomPart) {
       mount(container, topPart, slot, bottomPart);
     }
-    mount(topPart, top);
+    patch(topPart, top);
     steps.syncFrame(s);
-    mount(bottomPart, bottom);
+    patch(bottomPart, bottom);
   }
 
   /** The one-off notes at the top: progress restored, started over (with its undo), no storage. */

@@ -7,10 +7,18 @@ const props = new WeakMap(); // element -> the PROPS given to h()
 /**
  * h('div', {class: 'x', onclick: fn, 'aria-label': 'y'}, child, 'text', [more])
  * Attributes starting with "on" become listeners; `dataset` takes an object; null/false skip.
+ * The properties value, checked, selected and disabled are set after the children (a select's
+ * value names one of its options); false sets them off (null skips them).
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
+  let given = null; // the PROPS, set after the children (a select's value needs its options)
   for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (PROPS.includes(key)) {
+      // false is kept too: patch() then turns a property that was on off again
+      if (value !== null && value !== undefined) (given ??= []).push([key, value]);
+      continue;
+    }
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith('on') && typeof value === 'function') {
       el.addEventListener(key.slice(2), value);
@@ -19,14 +27,15 @@ export function h(tag, attrs = {}, ...children) {
       Object.assign(el.dataset, value);
     } else if (key === 'style' && typeof value === 'object') {
       for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, v);
-    } else if (PROPS.includes(key)) {
-      el[key] = value;
-      (props.get(el) ?? props.set(el, new Set()).get(el)).add(key);
     } else {
       el.setAttribute(key, value === true ? '' : String(value));
     }
   }
   append(el, children);
+  if (given) {
+    for (const [key, value] of given) el[key] = value;
+    props.set(el, new Set(given.map(([key]) => key)));
+  }
   return el;
 }
 
