@@ -264,8 +264,12 @@ async function main() {
     ...(await import(pathToFileURL(join(WEB, 'i18n.js')).href)).LANGS.map((l) => [l, chunkOf(`ap-i18n:${l}`)]),
     ['lesson', chunkOf('web/lesson/panel.js')],
   ];
-  const preloadMeta = `<meta name="attention-playground:preload" content="${early.map(([k, files]) => `${k}=${files.join(',')}`).join(';')}">`;
   const preloads = staticImports(page, join(relative(ROOT, ASSETS), basename(mainOut)).split(sep).join('/'));
+  // Only what the page's own <link rel="modulepreload"> hints do not already name: each preload
+  // early.js adds costs a request on the main thread (8-14 ms at 4x CPU, through the service
+  // worker offline) even for a file already on its way.
+  const extra = (files) => files.filter((f) => !preloads.includes(f));
+  const preloadMeta = `<meta name="attention-playground:preload" content="${early.map(([k, files]) => `${k}=${extra(files).join(',')}`).join(';')}">`;
 
   // embed.js keeps its name (course pages link it); its chunks are hashed.
   await build({

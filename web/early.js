@@ -63,6 +63,7 @@
     var parts = group.split('=');
     if (want.indexOf(parts[0]) < 0) return;
     parts[1].split(',').forEach(function (href) {
+      if (!href) return; // a group the page's own hints already cover
       var link = document.createElement('link');
       link.rel = 'modulepreload';
       link.href = href;
