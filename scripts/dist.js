@@ -23,6 +23,7 @@ import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
+import { KATEX_FONTS } from './single-file.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -189,6 +190,7 @@ function staticImports(result, out) {
 /** KaTeX's stylesheet and its WOFF2 fonts (every browser that runs the core reads WOFF2). */
 function emitKatexCss() {
   const dir = join(ASSETS, 'katex');
+  const mainFonts = []; // KATEX_FONTS, as dist/ names them
   mkdirSync(join(dir, 'fonts'), { recursive: true });
   let css = readFileSync(join(WEB, 'vendor/katex/katex.min.css'), 'utf8');
   css = css.replace(/,url\(fonts\/[^)]+\.woff\) format\("woff"\)/g, '').replace(/,url\(fonts\/[^)]+\.ttf\) format\("truetype"\)/g, '');
@@ -199,8 +201,9 @@ function emitKatexCss() {
     const hashed = `fonts/${basename(font, '.woff2')}-${short(data)}.woff2`;
     writeFileSync(join(dir, hashed), data);
     css = css.split(`url(${font})`).join(`url(${hashed})`);
+    if (KATEX_FONTS.includes(basename(font, '.woff2'))) mainFonts.push(rel(join(dir, hashed)));
   }
-  return emitHashed('katex', '.css', css, dir);
+  return { css: emitHashed('katex', '.css', css, dir), mainFonts };
 }
 
 async function main() {
@@ -209,7 +212,7 @@ async function main() {
   mkdirSync(ASSETS, { recursive: true });
 
   const core = emitCore();
-  const katexCss = emitKatexCss();
+  const { css: katexCss, mainFonts: katexFonts } = emitKatexCss();
   // Paths in strings, as each source file writes them, and as the bundle in dist/assets/ must.
   const fromAssets = (p) => `./${relative('assets', p).split(sep).join('/')}`;
   const replacements = {
@@ -263,6 +266,10 @@ async function main() {
   const early = [
     ...(await import(pathToFileURL(join(WEB, 'i18n.js')).href)).LANGS.map((l) => [l, chunkOf(`ap-i18n:${l}`)]),
     ['lesson', chunkOf('web/lesson/panel.js')],
+    // A repeat visit (its files come from the service worker's cache) applies KaTeX's stylesheet
+    // and loads its main fonts at once: the first screen's formulas are then laid out once, with
+    // their fonts, instead of again when the fonts arrive (docs/performance.md "Loading").
+    ['katex', [katexCss, ...katexFonts]],
   ];
   const preloads = staticImports(page, join(relative(ROOT, ASSETS), basename(mainOut)).split(sep).join('/'));
   // Only what the page's own <link rel="modulepreload"> hints do not already name: each preload

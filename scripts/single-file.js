@@ -34,8 +34,11 @@ const WEB = join(ROOT, 'web');
 export const MAX_FILE_BYTES = 1.5e6;
 /** The largest state or file `attn html` and the notebook module embed (bytes of input). */
 export const MAX_EMBEDDED_BYTES = 50 * 1024 * 1024;
-/** KaTeX fonts carried inline (the ones ordinary formulas use); the others fall back. */
-const KATEX_FONTS = ['KaTeX_Main-Regular', 'KaTeX_Math-Italic', 'KaTeX_Main-Bold', 'KaTeX_Size1-Regular'];
+/**
+ * KaTeX fonts carried inline (the ones ordinary formulas use); the others fall back. dist/ loads the
+ * same ones early on a repeat visit (scripts/dist.js, web/early.js).
+ */
+export const KATEX_FONTS = ['KaTeX_Main-Regular', 'KaTeX_Math-Italic', 'KaTeX_Main-Bold', 'KaTeX_Size1-Regular'];
 /** Where the bundles believe they live: import.meta.url in every bundled module (no file is fetched from it). */
 const BASE_URL = 'https://attention-playground.invalid/web/';
 

@@ -59,13 +59,35 @@
   if (!meta) return;
   var want = [zh ? 'zh-CN' : 'en'];
   if (/(^#|&)lesson=/.test(hash)) want.push('lesson');
+  // A repeat visit, answered from the service worker's cache (no bytes over the network): KaTeX's
+  // stylesheet now, and its main fonts loaded as soon as it is, so that the first layout of the
+  // formulas has them (no second layout when they arrive). web/views/tex.js adds the same
+  // stylesheet (id katex-css) on a first visit, when a formula is first shown.
+  var cached = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+  if (cached) want.push('katex');
   meta.content.split(';').forEach(function (group) {
     var parts = group.split('=');
     if (want.indexOf(parts[0]) < 0) return;
+    var fonts = [];
     parts[1].split(',').forEach(function (href) {
       if (!href) return; // a group the page's own hints already cover
       var link = document.createElement('link');
-      link.rel = 'modulepreload';
+      if (/\.css$/.test(href)) {
+        link.rel = 'stylesheet';
+        link.id = 'katex-css';
+        link.onload = function () {
+          fonts.forEach(function (f) {
+            if (document.fonts) document.fonts.load(f).catch(function () {});
+          });
+        };
+      } else if (/\.woff2$/.test(href)) {
+        // KaTeX_Main-Bold-<hash>.woff2 -> 'bold 1em "KaTeX_Main"' (the rule that file serves)
+        var m = /(KaTeX_[A-Za-z0-9]+)-([A-Za-z]+)-[^/]*$/.exec(href);
+        if (m) fonts.push((m[2] === 'Bold' ? 'bold ' : m[2] === 'Italic' ? 'italic ' : '') + '1em "' + m[1] + '"');
+        return;
+      } else {
+        link.rel = 'modulepreload';
+      }
       link.href = href;
       document.head.appendChild(link);
     });
