@@ -202,12 +202,9 @@ async function assemble(withScalar) {
   const workers = gz85(Buffer.from(await bundle('workers', 'iife', withScalar)));
   // The page's classic scripts (early.js: what must hold from the first paint) go inline as they are.
   const classic = [];
-  const favicon = `data:image/svg+xml;base64,${readFileSync(join(WEB, 'favicon.svg')).toString('base64')}`;
+  const favicon = `data:image/png;base64,${readFileSync(join(WEB, 'favicon.png')).toString('base64')}`;
 
-  html = html.replace(
-    /<link rel="icon" href="[^"]*" type="image\/svg\+xml">/,
-    () => `<link rel="icon" href="${favicon}" type="image/svg+xml">`,
-  );
+  html = html.replace(/<link rel="icon" href="[^"]*" type="image\/png">/, () => `<link rel="icon" href="${favicon}" type="image/png">`);
   for (const href of links)
     html = html.replace(new RegExp(`\\s*<link rel="stylesheet" href="${href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}">`), '');
   html = html.replace(/<script src="([^"]+)"><\/script>/g, (_, src) => {
