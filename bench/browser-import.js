@@ -60,6 +60,8 @@ export async function importScenarios(browser, url, { runs = 3, cores = 2 } = {}
       await page.goto(`${url}index.html?importWorkers=${workers}`);
       await page.evaluate(() => window.attentionPlayground.ready);
       await page.click('#tab-import');
+      // The import view loads on first use: its drop zone is there once the view is drawn.
+      await page.waitForSelector('#import-drop', { state: 'attached' });
       times[workers - 1].push(await page.evaluate(dropGenerated, { layers: 12, heads: 12, n: 512 }));
       await page.close();
     }
