@@ -4,6 +4,7 @@
 import { summarise } from '../importer.js';
 import { tData } from '../views/format.js';
 import { getLang, t } from '../i18n.js';
+import { getPalette } from '../views/palette.js';
 import * as page from '../page/store.js';
 import { layerNumberOf, numberHead } from './store.js';
 import { errDetail } from './text.js';
@@ -13,7 +14,8 @@ export function createAnalysis(v) {
   const { ui, $ } = v;
 
   function analysisOptions(reading) {
-    return { reading, causal: $('import-causal').checked, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32 };
+    // palette: the worker colours each card's thumbnail in it (gridPixels) for the grid to draw.
+    return { reading, causal: $('import-causal').checked, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32, palette: getPalette() };
   }
 
   async function analyse(reading, auto) {
@@ -26,6 +28,8 @@ export function createAnalysis(v) {
     ui.causal = $('import-causal').checked;
     ui.heads = [];
     ui.layers = new Map();
+    for (const x of ui.thumbImages.values()) x.bitmap.close();
+    ui.thumbImages = new Map();
     v.clearCards();
     ui.running = true;
     $('import-cancel').disabled = false;
@@ -36,7 +40,10 @@ export function createAnalysis(v) {
       const done = await v.getWorker().request({ type: 'analyze', options: analysisOptions(reading) }, (m) => {
         if (generation !== ui.generation) return;
         // The worker names layers by their position in the file; the view by the model's number.
-        const r = numberHead(ui.source, m.head);
+        // The thumbnail's bitmap (coloured by the worker) waits for its card, outside the head.
+        const { thumbImage, ...head } = m.head;
+        if (thumbImage) ui.thumbImages.set(head.index, thumbImage);
+        const r = numberHead(ui.source, head);
         ui.heads.push(r);
         ui.layers.set(r.layer, { ...m.layer, layerIndex: r.layerIndex, layer: r.layer });
         v.setProgress(m.done, m.total);
@@ -60,7 +67,7 @@ export function createAnalysis(v) {
     }
     ui.causal = $('import-causal').checked;
     updateStructure();
-    v.clearCards(); // the flags are the whole file's: drawn again with it
+    // The cards stay: renderGrid() gives each the flag of the whole file's structure (cardOf).
     // The verdicts are worded again in the language of the moment (summarise() is cheap).
     const heads = ui.heads;
     const causal = ui.causal;
