@@ -5,7 +5,9 @@
 // the File reads) and the main thread's time by trace event; with --profile, the main thread's
 // JavaScript by function (self time, CDP Profiler). Several web roots (--roots a,b) are run
 // interleaved, root by root within each run, for an A/B on a shared machine.
-//   node bench/import-trace.js [--workers 1,2] [--runs 1] [--roots web,/tmp/old/web] [--trace] [--profile]
+//   node bench/import-trace.js [--workers 1,2] [--runs 1] [--roots web,/tmp/old/web] [--trace]
+//                              [--save trace.json] [--profile]
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
@@ -20,6 +22,7 @@ const runs = Number(arg('--runs', '1'));
 const roots = arg('--roots', WEB).split(',');
 const trace = process.argv.includes('--trace');
 const profile = process.argv.includes('--profile');
+const save = arg('--save', null); // a file name: the last trace is written there (chrome://tracing, Perfetto)
 
 /** Busy time per thread (top-level tasks) and the main thread's time by event, in [t0, t1] µs. */
 function summariseTrace(events) {
@@ -60,22 +63,28 @@ function summariseTrace(events) {
     .sort((a, b) => b.ms - a.ms);
   // The page's main thread: the renderer's CrRendererMain with the most busy time in the window.
   const mainKey = [...busy.entries()].filter(([k]) => names.get(k) === 'CrRendererMain').sort((a, b) => b[1] - a[1])[0]?.[0];
-  const byName = new Map();
-  for (const e of events) {
-    if (!inside(e) || `${e.pid}:${e.tid}` !== mainKey) continue;
-    if (/RunTask/.test(e.name)) continue;
-    const fn =
-      e.name === 'FunctionCall'
-        ? `FunctionCall ${e.args?.data?.functionName || '(anonymous)'} ${e.args?.data?.url?.split('/').pop() ?? ''}`
-        : e.name;
-    byName.set(fn, (byName.get(fn) ?? 0) + e.dur);
-  }
-  const main = [...byName.entries()]
-    .map(([name, us]) => ({ name, ms: us / 1000 }))
-    .filter((x) => x.ms >= 3)
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, 25);
-  return { windowMs: (t1 - t0) / 1000, threads, main };
+  // Time by event on one thread: the main thread, then the busiest import worker.
+  const eventsOf = (key) => {
+    const byName = new Map();
+    for (const e of events) {
+      if (!inside(e) || `${e.pid}:${e.tid}` !== key) continue;
+      if (/RunTask/.test(e.name)) continue;
+      const fn =
+        e.name === 'FunctionCall'
+          ? `FunctionCall ${e.args?.data?.functionName || '(anonymous)'} ${e.args?.data?.url?.split('/').pop() ?? ''}`
+          : e.name;
+      byName.set(fn, (byName.get(fn) ?? 0) + e.dur);
+    }
+    return [...byName.entries()]
+      .map(([name, us]) => ({ name, ms: us / 1000 }))
+      .filter((x) => x.ms >= 3)
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 25);
+  };
+  const main = eventsOf(mainKey);
+  const workerKey = [...busy.entries()].filter(([k]) => names.get(k) === 'DedicatedWorker thread').sort((a, b) => b[1] - a[1])[0]?.[0];
+  const worker = workerKey ? eventsOf(workerKey) : [];
+  return { windowMs: (t1 - t0) / 1000, threads, main, worker };
 }
 
 /** Self time per function of a CDP Profiler profile (ms), the largest first. */
@@ -138,11 +147,14 @@ try {
         }
         if (trace) {
           const buf = await browser.stopTracing();
+          if (save) writeFileSync(save, buf);
           const s = summariseTrace(JSON.parse(buf.toString()).traceEvents);
           console.log(`  traced window ${s.windowMs.toFixed(0)} ms; per thread, busy (wall) / CPU:`);
           for (const x of s.threads) console.log(`    ${x.ms.toFixed(1).padStart(7)} / ${x.cpuMs.toFixed(1).padStart(7)} ms  ${x.thread}`);
           console.log('  main thread by event (nested events counted in each):');
           for (const x of s.main) console.log(`    ${x.ms.toFixed(1).padStart(7)} ms  ${x.name}`);
+          console.log('  the busiest import worker by event:');
+          for (const x of s.worker) console.log(`    ${x.ms.toFixed(1).padStart(7)} ms  ${x.name}`);
         }
         await page.close();
       }

@@ -96,29 +96,45 @@ async function handle(msg) {
       // The analysis options without the drawing's (the palette of the thumbnails' pixels).
       const { palette, ...options } = msg.options ?? {};
       let i = 0;
+      // Progress messages go out in order, each once its thumbnail's bitmap is made (that runs
+      // beside the next head's analysis, not in its way).
+      let posted = Promise.resolve();
       // Heads read a few at a time, the next read under way while these are analysed (readHeads).
       for await (const { index, bytes } of readHeads(source, list)) {
-        if (cancelled || mine !== current) return { done: i, cancelled: true };
+        if (cancelled || mine !== current) {
+          await posted;
+          return { done: i, cancelled: true };
+        }
         const head = analyzeHeadBytes(core, source, index, options, bytes);
         // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
         // (transferred) for the page to put on the card's canvas as it is.
-        const transfer = [head.thumbnail.buffer];
-        if (head.thumbRows && palette) {
-          const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, palette);
-          head.thumbImage = { bitmap: await createImageBitmap(new ImageData(g.pixels, g.cols, g.rows)), palette };
-          transfer.push(head.thumbImage.bitmap);
-        }
+        const bitmap =
+          head.thumbRows && palette
+            ? (() => {
+                const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, palette);
+                return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
+              })()
+            : null;
         let layer;
         if (msg.layers !== false) {
           analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
           [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
         }
         i += 1;
-        self.postMessage({ type: 'progress', id: msg.id, done: i, total: list.length, head, layer }, transfer);
+        const done = i;
+        posted = Promise.all([posted, bitmap]).then(([, b]) => {
+          const transfer = [head.thumbnail.buffer];
+          if (b) {
+            head.thumbImage = { bitmap: b, palette };
+            transfer.push(b);
+          }
+          self.postMessage({ type: 'progress', id: msg.id, done, total: list.length, head, layer }, transfer);
+        });
         // Let a 'cancel' message in between heads. A message, not setTimeout: nested timers are
         // clamped to 4 ms, which cost 0.6 s over 144 heads.
         await yieldToMessages();
       }
+      await posted;
       return { done: list.length, cancelled: false };
     }
     case 'compare': {

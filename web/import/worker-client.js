@@ -158,8 +158,9 @@ export class ImportWorker {
     if (run !== this.run || this.cancelledRun === run) return { done: 0, cancelled: true };
     const list = all ?? Array.from({ length: count }, (_, i) => i);
     // Dealt out in blocks of the heads one File read takes (readHeads, web/importer.js): block b
-    // of list goes to worker b mod n, so each worker reads consecutive heads together.
-    const per = headsPerRead(this.lastHeadBytes ?? 0);
+    // of list goes to worker b mod n, so each worker reads consecutive heads together; at least
+    // four blocks per worker, so that a small file is shared too and the workers end together.
+    const per = Math.min(headsPerRead(this.lastHeadBytes ?? 0), Math.ceil(list.length / (4 * n)));
     const positions = channels.map((_, w) => list.map((_, i) => i).filter((i) => Math.floor(i / per) % n === w));
     const arrived = new Map(); // position in list -> head
     const merged = []; // heads reported, in order
