@@ -177,7 +177,7 @@ export class ImportWorker {
         // The summaries come from the page's core when given, else from the first worker's core,
         // in order (its queue is FIFO).
         const summary = this.layerSummaries
-          ? Promise.resolve(this.layerSummaries(sameLayer))
+          ? Promise.resolve().then(() => this.layerSummaries(sameLayer))
           : first.request({ type: 'layers', heads: sameLayer });
         chain = chain.then(async () => {
           const [layer] = await summary;
