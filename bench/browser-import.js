@@ -5,7 +5,7 @@
 // (index.html?importWorkers=N, web/import/worker-client.js).
 
 /** In the page: builds the file, drops it, resolves to the ms until the grid is complete. */
-async function dropGenerated({ layers, heads, n }) {
+export async function dropGenerated({ layers, heads, n }) {
   // Causal softmax rows: row t spreads its weight over keys 0..t, a different profile per head
   // (patterns vary; the numbers are exact float32 probabilities summing to 1 within rounding).
   const headBytes = [];
@@ -46,6 +46,17 @@ async function dropGenerated({ layers, heads, n }) {
 }
 
 /**
+ * Opens the Import tab and waits for its view (loaded on first use: its drop zone is there once
+ * the view is drawn) and for its workers' cores (started with the view; `workersReady`, absent in
+ * pages before it, is then not waited for), so the timing starts at the drop.
+ */
+export async function openImportView(page) {
+  await page.click('#tab-import');
+  await page.waitForSelector('#import-drop', { state: 'attached' });
+  await page.waitForFunction(() => window.attentionPlayground.imported().workersReady !== false, null, { timeout: 60_000 });
+}
+
+/**
  * @param {import('playwright-core').Browser} browser
  * @param {string} url  the served web/ root
  * @param {{runs?: number, cores?: number}} o
@@ -59,7 +70,7 @@ export async function importScenarios(browser, url, { runs = 3, cores = 2 } = {}
       const page = await browser.newPage();
       await page.goto(`${url}index.html?importWorkers=${workers}`);
       await page.evaluate(() => window.attentionPlayground.ready);
-      await page.click('#tab-import');
+      await openImportView(page);
       times[workers - 1].push(await page.evaluate(dropGenerated, { layers: 12, heads: 12, n: 512 }));
       await page.close();
     }

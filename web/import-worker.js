@@ -7,7 +7,9 @@
 //               {type: 'setTokens', id, queryTokens, keyTokens} -> result: null (a pool's helper
 //                   is given the token lists its first worker read, checked there)
 //               {type: 'analyze', id, options, indices?, layers?}
-//                   -> {type: 'progress', id, done, total, head, layer} per head (layer: the
+//                   -> {type: 'progress', id, done, total, head, layer} per head (options.palette:
+//                   head.thumbImage = {bitmap: ImageBitmap of gridPixels() of its thumbnail in
+//                   that palette, palette}; layer: the
 //                   core's layerSummaries() of the head's layer over this run's heads so far;
 //                   omitted when layers === false: the pool merges several workers' heads and
 //                   asks for the summaries itself), then result: {done, cancelled}
@@ -25,7 +27,17 @@
 //                   over the computed ones (meanHeads), for the token views (n_q, n_k <= 1024)
 // Errors: {type: 'error', id, error: {name, code, field, message}}.
 import { loadCore } from './core.js';
-import { analyzeSourceHead, compareSourceHead, headValues, openComparison, openSource, readTokens } from './importer.js';
+import {
+  analyzeHeadBytes,
+  analyzeSourceHead,
+  compareSourceHead,
+  headValues,
+  openComparison,
+  openSource,
+  readHeads,
+  readTokens,
+} from './importer.js';
+import { gridPixels } from './views/overview.js';
 
 let core = null;
 let source = null;
@@ -81,19 +93,48 @@ async function handle(msg) {
       const n = source.layout.layers * source.layout.heads;
       const list = msg.indices ?? Array.from({ length: n }, (_, i) => i);
       const analysed = []; // this run's heads, for the per-layer summary
-      for (let i = 0; i < list.length; i++) {
-        if (cancelled || mine !== current) return { done: i, cancelled: true };
-        const head = await analyzeSourceHead(core, source, list[i], msg.options);
+      // The analysis options without the drawing's (the palette of the thumbnails' pixels).
+      const { palette, ...options } = msg.options ?? {};
+      let i = 0;
+      // Progress messages go out in order, each once its thumbnail's bitmap is made (that runs
+      // beside the next head's analysis, not in its way).
+      let posted = Promise.resolve();
+      // Heads read a few at a time, the next read under way while these are analysed (readHeads).
+      for await (const { index, bytes } of readHeads(source, list)) {
+        if (cancelled || mine !== current) {
+          await posted;
+          return { done: i, cancelled: true };
+        }
+        const head = analyzeHeadBytes(core, source, index, options, bytes);
+        // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
+        // (transferred) for the page to put on the card's canvas as it is.
+        const bitmap =
+          head.thumbRows && palette
+            ? (() => {
+                const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, palette);
+                return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
+              })()
+            : null;
         let layer;
         if (msg.layers !== false) {
           analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
           [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
         }
-        self.postMessage({ type: 'progress', id: msg.id, done: i + 1, total: list.length, head, layer }, [head.thumbnail.buffer]);
-        // Let a 'cancel' (or a pool's 'layers') message in between heads. A message, not
-        // setTimeout: nested timers are clamped to 4 ms, which cost 0.6 s over 144 heads.
+        i += 1;
+        const done = i;
+        posted = Promise.all([posted, bitmap]).then(([, b]) => {
+          const transfer = [head.thumbnail.buffer];
+          if (b) {
+            head.thumbImage = { bitmap: b, palette };
+            transfer.push(b);
+          }
+          self.postMessage({ type: 'progress', id: msg.id, done, total: list.length, head, layer }, transfer);
+        });
+        // Let a 'cancel' message in between heads. A message, not setTimeout: nested timers are
+        // clamped to 4 ms, which cost 0.6 s over 144 heads.
         await yieldToMessages();
       }
+      await posted;
       return { done: list.length, cancelled: false };
     }
     case 'compare': {
@@ -120,11 +161,13 @@ async function handle(msg) {
       const { heads: perLayer, nQ, nK } = source.layout;
       const side = Math.max(nQ, nK);
       const heads = [];
-      for (let hd = 0; hd < perLayer; hd++) {
-        const index = msg.layer * perLayer + hd;
-        const r = await analyzeSourceHead(core, source, index, { ...msg.options, thumbnail: side, wantRows: false });
+      const options = { ...msg.options };
+      delete options.palette;
+      const indices = Array.from({ length: perLayer }, (_, hd) => msg.layer * perLayer + hd);
+      for await (const { index, bytes } of readHeads(source, indices)) {
+        const r = analyzeHeadBytes(core, source, index, { ...options, thumbnail: side, wantRows: false }, bytes);
         const full = r.computed && r.thumbRows === nQ && r.thumbCols === nK;
-        heads.push({ index, head: hd, computed: full, weights: full ? r.thumbnail : null });
+        heads.push({ index, head: index - msg.layer * perLayer, computed: full, weights: full ? r.thumbnail : null });
       }
       const live = heads.filter((x) => x.weights).map((x) => x.weights);
       return { heads, mean: live.length ? core.meanHeads(live, nQ, nK) : null };

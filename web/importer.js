@@ -3,10 +3,11 @@
 // plain data. No DOM: it runs in the import worker (web/import-worker.js) and, unchanged, in the
 // node tests, so the page, node and the CLI (`attn analyze`) report the same numbers.
 //
-// Memory: a .npy file is never read whole. Each head's bytes are sliced from the Blob, copied into
-// the WebAssembly heap, analysed and dropped, so a [12, 12, 512, 512] float32 file (151 MB) costs
-// one head (1 MB) at a time. A .npz member (fflate inflates it) and a JSON document are held whole,
-// hence their smaller limits.
+// Memory: a .npy file is never read whole. Heads are sliced from the Blob a few at a time (up to
+// READ_BYTES per read, the next read under way while one is analysed), each copied into the
+// WebAssembly heap, analysed and dropped, so a [12, 12, 512, 512] float32 file (151 MB) costs
+// two reads of 4 MiB and one head in the heap at a time. A .npz member (fflate inflates it) and a
+// JSON document are held whole, hence their smaller limits.
 import { AttentionError } from './core.js';
 import { unzipSync } from './vendor/vendor.js';
 import { t } from './i18n.js';
@@ -282,28 +283,86 @@ export async function readTokens(core, blob, source, { which = 'both' } = {}) {
 
 /** Raw bytes of head `index` (layer-major: index = layer * heads + head). */
 async function rawHead(source, index) {
-  if (source.data) {
-    const n = source.layout.nQ * source.layout.nK;
-    return new Uint8Array(source.data.buffer, source.data.byteOffset + index * n * 4, n * 4);
-  }
+  if (source.data) return heldHead(source, index);
   const start = source.dataOffset + index * source.headBytes;
   return readBytes(source.blob, start, start + source.headBytes);
+}
+
+/** Head `index` of a source held whole in memory (a JSON document's float32 values). */
+function heldHead(source, index) {
+  const n = source.layout.nQ * source.layout.nK;
+  return new Uint8Array(source.data.buffer, source.data.byteOffset + index * n * 4, n * 4);
+}
+
+/**
+ * Bytes of one read of the analysis: consecutive heads are read from the file together, up to
+ * this many bytes (one head when a head is larger), and while one read is analysed the next one is
+ * already being read. A worker therefore holds at most two reads (2 x 4 MiB) besides the head in
+ * its heap; a head larger than this is read alone and not ahead (one head at a time, as before).
+ */
+export const READ_BYTES = 4 * MiB;
+
+/** How many consecutive heads one read takes (at least one). */
+export const headsPerRead = (headBytes) => Math.max(1, Math.floor(READ_BYTES / Math.max(1, headBytes)));
+
+/**
+ * The raw bytes of the heads `list` (indices, in that order), as an async iterator of
+ * {index, bytes}: runs of consecutive indices are read in blocks of headsPerRead() heads with one
+ * File read (Blob.slice), the next block being read while the caller analyses the current one.
+ */
+export async function* readHeads(source, list) {
+  if (source.data) {
+    for (const index of list) yield { index, bytes: heldHead(source, index) };
+    return;
+  }
+  const per = headsPerRead(source.headBytes);
+  const ahead = source.headBytes <= READ_BYTES; // a head beyond the read size: one at a time
+  // Blocks: [position in list, count] of consecutive indices.
+  const blocks = [];
+  for (let i = 0; i < list.length;) {
+    let k = 1;
+    while (k < per && i + k < list.length && list[i + k] === list[i] + k) k++;
+    blocks.push([i, k]);
+    i += k;
+  }
+  const read = ([i, k]) => {
+    const start = source.dataOffset + list[i] * source.headBytes;
+    return readBytes(source.blob, start, start + k * source.headBytes);
+  };
+  let next = blocks.length ? read(blocks[0]) : null;
+  for (let b = 0; b < blocks.length; b++) {
+    const bytes = await next;
+    next = ahead && b + 1 < blocks.length ? read(blocks[b + 1]) : null;
+    // A read that is not awaited (the caller stopped) must not report an unhandled rejection.
+    next?.catch(() => {});
+    const [i, k] = blocks[b];
+    for (let j = 0; j < k; j++) {
+      yield { index: list[i + j], bytes: bytes.subarray(j * source.headBytes, (j + 1) * source.headBytes) };
+    }
+    if (!ahead && b + 1 < blocks.length) next = read(blocks[b + 1]);
+  }
 }
 
 /** Default analysis options (analysis.hpp AnalyzeOptions). */
 export const ANALYZE_DEFAULTS = Object.freeze({ reading: 'weights', causal: false, ...SCHEMA.rowDefaults, thumbnail: 32 });
 
 /**
- * Analyses one head: copies its bytes into the heap, runs the core's check and analysis.
+ * Analyses one head: copies its bytes into the heap, runs the core's check and analysis (a float32
+ * head is analysed where it lies in the heap, other dtypes converted there by the core).
  * @param {object} core
  * @param {object} source  from openSource()
  * @param {number} index   layer * heads + head
  * @param {object} [options]  ANALYZE_DEFAULTS overrides; wantRows (default false)
+ * @param {Uint8Array} [bytes]  the head's raw bytes when already read (readHeads)
  * @returns {Promise<object>} analyzeHead()'s result with {index, layer, head}
  */
-export async function analyzeSourceHead(core, source, index, options = {}) {
+export async function analyzeSourceHead(core, source, index, options = {}, bytes = null) {
+  return analyzeHeadBytes(core, source, index, options, bytes ?? (await rawHead(source, index)));
+}
+
+/** analyzeSourceHead() of bytes already read (synchronous). */
+export function analyzeHeadBytes(core, source, index, options, bytes) {
   const o = { ...ANALYZE_DEFAULTS, wantRows: false, ...options };
-  const bytes = await rawHead(source, index);
   const ptr = core.alloc(bytes.length);
   try {
     core.writeU8(ptr, bytes);
@@ -387,10 +446,10 @@ export async function headValues(core, source, index) {
 export async function analyzeAll(core, source, options = {}, onHead = () => {}, indices = null) {
   const list = indices ?? Array.from({ length: source.layout.layers * source.layout.heads }, (_, i) => i);
   const out = [];
-  for (let i = 0; i < list.length; i++) {
-    const r = await analyzeSourceHead(core, source, list[i], options);
+  for await (const { index, bytes } of readHeads(source, list)) {
+    const r = analyzeHeadBytes(core, source, index, options, bytes);
     out.push(r);
-    onHead(r, i + 1, list.length);
+    onHead(r, out.length, list.length);
   }
   return out;
 }

@@ -152,7 +152,8 @@ ready.then(() => registerServiceWorker(document, core.variant === 'wasm-simd128'
  *   results(): object               the current results JSON (scores, weights, output, rows, ...)
  *   shareUrl(): string              a link that reproduces the current state exactly
  *   imported(): object              the import view's file and per-head analysis
- *                                   ({source, heads, reading, running}; docs/import.md)
+ *                                   ({source, heads, reading, running, workersReady}; workersReady:
+ *                                   every import worker has loaded its core; docs/import.md)
  */
 window.attentionPlayground = {
   ready,
@@ -165,5 +166,6 @@ window.attentionPlayground = {
   },
   results: () => plainResults(),
   shareUrl: () => shareUrl(),
-  imported: () => structuredClone(importView?.getImport() ?? { source: null, heads: [], reading: 'weights', running: false }),
+  imported: () =>
+    structuredClone(importView?.getImport() ?? { source: null, heads: [], reading: 'weights', running: false, workersReady: false }),
 };

@@ -144,8 +144,16 @@ val pattern_val(const attn::Pattern& p) {
     return out;
 }
 
-/// The raw values at spec[ptrKey] (dtype spec[dtypeKey]) as float32, n_q x n_k.
-std::vector<float> head_values(const val& spec, const char* ptr_key, const char* dtype_key, int n_q, int n_k) {
+/// The raw values at spec[ptrKey] (dtype spec[dtypeKey]) as float32, n_q x n_k. A float32 head
+/// whose bytes are 4-aligned in the heap is read where it lies (`values` points into the heap and
+/// `converted` stays empty: no copy of the head); float16, float64 and unaligned float32 are
+/// converted into `converted`.
+struct HeadValues {
+    const float* values = nullptr;
+    std::vector<float> converted;
+};
+
+HeadValues head_values(const val& spec, const char* ptr_key, const char* dtype_key, int n_q, int n_k) {
     const auto ptr = spec[ptr_key].as<std::uintptr_t>();
     const std::string dtype = spec[dtype_key].as<std::string>();
     attn::io::DType t = attn::io::DType::f32;
@@ -155,10 +163,16 @@ std::vector<float> head_values(const val& spec, const char* ptr_key, const char*
         t = attn::io::DType::f64;
     else if (dtype != "float32")
         throw attn::Error(attn::ErrorCode::kInvalidValue, "dtype", "dtype must be float16, float32 or float64");
+    HeadValues out;
+    if (t == attn::io::DType::f32 && ptr % alignof(float) == 0) {
+        out.values = reinterpret_cast<const float*>(ptr);
+        return out;
+    }
     const std::size_t count = static_cast<std::size_t>(n_q) * n_k;
-    std::vector<float> values(count);
-    attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(ptr), count, values.data());
-    return values;
+    out.converted.resize(count);
+    attn::io::to_float32(t, reinterpret_cast<const std::uint8_t*>(ptr), count, out.converted.data());
+    out.values = out.converted.data();
+    return out;
 }
 
 void check_sizes(int n_q, int n_k) {
@@ -195,16 +209,17 @@ val field_val(const attn::FieldScores& f) {
 /// "float32" | "float64"), nQ, nK, reading ("weights" | "logits"), causal, topK, sinkKeys, delta,
 /// thumbnail, wantRows, tokens? (the key tokens)} -> {verdict, computed, check, summary, pattern,
 /// field {previousToken, duplicateToken, induction}, causalStructure, causalVisibility,
-/// aboveDiagonalMass, thumbnail, thumbRows, thumbCols, rows?}. The raw bytes are converted to
-/// float32 into a buffer of the core's own.
+/// aboveDiagonalMass, thumbnail, thumbRows, thumbCols, rows?}. float32 bytes (4-aligned) are
+/// analysed where they lie in the heap; other dtypes are converted to float32 into a buffer of
+/// the core's own. The heap bytes are only read.
 val analyze_head(const val& spec) {
     try {
         const int n_q = spec["nQ"].as<int>();
         const int n_k = spec["nK"].as<int>();
         check_sizes(n_q, n_k);
-        const std::vector<float> values = head_values(spec, "ptr", "dtype", n_q, n_k);
+        const HeadValues values = head_values(spec, "ptr", "dtype", n_q, n_k);
         const attn::AnalyzeOptions o = options_of(spec, n_q, n_k);
-        const attn::HeadAnalysis a = attn::analyze_head(values.data(), n_q, n_k, o);
+        const attn::HeadAnalysis a = attn::analyze_head(values.values, n_q, n_k, o);
 
         val out = val::object();
         out.set("verdict", std::string(attn::to_string(a.verdict)));
@@ -244,12 +259,12 @@ val compare_heads(const val& spec) {
         const int n_q = spec["nQ"].as<int>();
         const int n_k = spec["nK"].as<int>();
         check_sizes(n_q, n_k);
-        const std::vector<float> a = head_values(spec, "ptrA", "dtypeA", n_q, n_k);
-        const std::vector<float> b = head_values(spec, "ptrB", "dtypeB", n_q, n_k);
+        const HeadValues a = head_values(spec, "ptrA", "dtypeA", n_q, n_k);
+        const HeadValues b = head_values(spec, "ptrB", "dtypeB", n_q, n_k);
         attn::AnalyzeOptions o = options_of(spec, n_q, n_k);
         o.thumbnail = 0;
         o.want_rows = false;
-        const attn::HeadComparison c = attn::compare_heads(a.data(), b.data(), n_q, n_k, o);
+        const attn::HeadComparison c = attn::compare_heads(a.values, b.values, n_q, n_k, o);
         val out = val::object();
         out.set("a", side_val(c.a));
         out.set("b", side_val(c.b));

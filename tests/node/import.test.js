@@ -9,7 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore, AttentionError } from '../../web/core.js';
-import { IMPORT_LIMITS, analyzeAll, headValues, openSource, readTokens, summarise } from '../../web/importer.js';
+import {
+  IMPORT_LIMITS,
+  READ_BYTES,
+  analyzeAll,
+  analyzeSourceHead,
+  headValues,
+  headsPerRead,
+  openSource,
+  readHeads,
+  readTokens,
+  summarise,
+} from '../../web/importer.js';
 import { npy, npz, uniformCausal } from './npy.js';
 import { assertClose as closeTo } from './tolerance.js';
 
@@ -123,6 +134,58 @@ test('float16, float64 and float32 files of the same weights give the same verdi
   const s = summarise([results['<f2']], {});
   assert.equal(s.errors.length, 0);
   assert.match(s.warnings[0], /^1 head has rows summing to 1 only within .*Accepted/);
+});
+
+test('heads read a few at a time (readHeads) are the heads read one by one; float32 analysed in place equals converted', async () => {
+  // [2, 3, n, n] float32, a different banded causal profile per head.
+  const n = 24;
+  const heads = 6;
+  const values = [];
+  for (let i = 0; i < heads; i++) {
+    for (let t = 0; t < n; t++) {
+      const lo = Math.max(0, t - 1 - i);
+      for (let j = 0; j < n; j++) values.push(j >= lo && j <= t ? 1 / (t - lo + 1) : 0);
+    }
+  }
+  const src = await openSource(core, blobOf(npy([2, 3, n, n], values)), { name: 'six.npy' });
+  assert.equal(headsPerRead(src.headBytes), Math.floor(READ_BYTES / (n * n * 4)));
+  assert.equal(headsPerRead(READ_BYTES * 2), 1, 'a head larger than a read is read alone');
+  const one = [];
+  for (let i = 0; i < heads; i++) one.push(await analyzeSourceHead(core, src, i, { thumbnail: 8 }));
+  // Any list of indices, runs and gaps, in the order given: each head's bytes are its own.
+  for (const list of [
+    [0, 1, 2, 3, 4, 5],
+    [5, 0, 2, 3, 1],
+    [1, 3, 5],
+  ]) {
+    const got = [];
+    for await (const { index, bytes } of readHeads(src, list)) {
+      got.push(index);
+      assert.equal(bytes.length, src.headBytes);
+    }
+    assert.deepEqual(got, list);
+    const all = await analyzeAll(core, src, { thumbnail: 8 }, () => {}, list);
+    assert.deepEqual(
+      all.map((r) => [r.index, r.summary, r.pattern, [...r.thumbnail]]),
+      list.map((i) => [i, one[i].summary, one[i].pattern, [...one[i].thumbnail]]),
+    );
+  }
+  // The binding reads an aligned float32 head where it lies and converts an unaligned one: the
+  // same numbers either way.
+  const bytes = new Uint8Array(await src.blob.slice(src.dataOffset, src.dataOffset + src.headBytes).arrayBuffer());
+  const ptr = core.alloc(bytes.length + 4);
+  try {
+    const spec = { reading: 'weights', causal: false, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 8, dtype: 'float32', nQ: n, nK: n };
+    core.writeU8(ptr, bytes);
+    const aligned = core.analyzeHead({ ...spec, ptr });
+    core.writeU8(ptr + 1, bytes);
+    const unaligned = core.analyzeHead({ ...spec, ptr: ptr + 1 });
+    assert.deepEqual(unaligned.summary, aligned.summary);
+    assert.deepEqual(unaligned.summary, one[0].summary);
+    assert.deepEqual([...unaligned.thumbnail], [...aligned.thumbnail]);
+  } finally {
+    core.free(ptr);
+  }
 });
 
 test('every accepted shape maps to layers x heads x queries x keys; version 2 headers too', async () => {

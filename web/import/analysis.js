@@ -4,6 +4,7 @@
 import { summarise } from '../importer.js';
 import { tData } from '../views/format.js';
 import { getLang, t } from '../i18n.js';
+import { getPalette } from '../views/palette.js';
 import * as page from '../page/store.js';
 import { layerNumberOf, numberHead } from './store.js';
 import { errDetail } from './text.js';
@@ -13,7 +14,8 @@ export function createAnalysis(v) {
   const { ui, $ } = v;
 
   function analysisOptions(reading) {
-    return { reading, causal: $('import-causal').checked, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32 };
+    // palette: the worker colours each card's thumbnail in it (gridPixels) for the grid to draw.
+    return { reading, causal: $('import-causal').checked, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32, palette: getPalette() };
   }
 
   async function analyse(reading, auto) {
@@ -26,21 +28,32 @@ export function createAnalysis(v) {
     ui.causal = $('import-causal').checked;
     ui.heads = [];
     ui.layers = new Map();
+    for (const x of ui.thumbImages.values()) x.bitmap.close();
+    ui.thumbImages = new Map();
     v.clearCards();
     ui.running = true;
     $('import-cancel').disabled = false;
     v.setProgress(0, total);
     $('import-toolbar').hidden = false;
     let lastPaint = 0;
+    let lastProgress = 0;
     try {
       const done = await v.getWorker().request({ type: 'analyze', options: analysisOptions(reading) }, (m) => {
         if (generation !== ui.generation) return;
         // The worker names layers by their position in the file; the view by the model's number.
-        const r = numberHead(ui.source, m.head);
+        // The thumbnail's bitmap (coloured by the worker) waits for its card, outside the head.
+        const { thumbImage, ...head } = m.head;
+        if (thumbImage) ui.thumbImages.set(head.index, thumbImage);
+        const r = numberHead(ui.source, head);
         ui.heads.push(r);
         ui.layers.set(r.layer, { ...m.layer, layerIndex: r.layerIndex, layer: r.layer });
-        v.setProgress(m.done, m.total);
+        // The progress bar at most every 100 ms and the grid every 250 ms: each change costs the
+        // page a frame (style, layout, paint of the view), and heads arrive every few ms.
         const now = performance.now();
+        if (now - lastProgress > 100 || m.done === m.total) {
+          lastProgress = now;
+          v.setProgress(m.done, m.total);
+        }
         if (now - lastPaint > 250 || m.done === m.total) {
           lastPaint = now;
           updateStructure();
@@ -48,7 +61,10 @@ export function createAnalysis(v) {
         }
       });
       if (generation !== ui.generation) return;
-      if (done.cancelled) v.showProgressText(() => t('import.progress.cancelled', { done: done.done, total }));
+      if (done.cancelled) {
+        v.setProgress(ui.heads.length, total); // the bar where the run stopped (it is drawn every 100 ms)
+        v.showProgressText(() => t('import.progress.cancelled', { done: done.done, total }));
+      }
     } catch (e) {
       if (generation !== ui.generation) return;
       v.setMessages('analysis', [() => tData('import.err.analysis', { detail: errDetail(e) })]);
@@ -60,7 +76,7 @@ export function createAnalysis(v) {
     }
     ui.causal = $('import-causal').checked;
     updateStructure();
-    v.clearCards(); // the flags are the whole file's: drawn again with it
+    // The cards stay: renderGrid() gives each the flag of the whole file's structure (cardOf).
     // The verdicts are worded again in the language of the moment (summarise() is cheap).
     const heads = ui.heads;
     const causal = ui.causal;

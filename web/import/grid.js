@@ -1,10 +1,11 @@
 // The overview grid: one card per analysed head (thumbnail, name, pattern label, metrics, a flag
 // for weight above the diagonal of a causal model), by layer in file order or flat when sorted.
 // Cards are built once per head and then only moved; click inspects, double click opens.
-import { h, mount } from '../views/dom.js';
+import { arrange, h } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
+import { getPalette } from '../views/palette.js';
 import { visibleHeads } from './store.js';
 import { headName, layerName, patternLabel } from './text.js';
 
@@ -24,7 +25,13 @@ export function createGrid(v) {
 
   function card(r) {
     const canvas = h('canvas', { width: r.thumbCols, height: r.thumbRows, class: 'thumb', 'aria-hidden': 'true' });
-    if (r.thumbRows) paintGrid(canvas, r.thumbnail, r.thumbRows, r.thumbCols);
+    // The worker coloured the thumbnail (gridPixels) into a bitmap: put on the canvas as it is
+    // when in the palette of the moment (else, or drawn again, coloured here).
+    const image = ui.thumbImages.get(r.index);
+    ui.thumbImages.delete(r.index);
+    if (image && image.palette === getPalette()) canvas.getContext('bitmaprenderer').transferFromImageBitmap(image.bitmap);
+    else if (r.thumbRows) paintGrid(canvas, r.thumbnail, r.thumbRows, r.thumbCols);
+    if (image && image.palette !== getPalette()) image.bitmap.close();
     const s = r.summary;
     const label = r.verdict === 'invalid' ? 'NaN/Inf' : r.computed ? patternLabel(r.pattern) : t('import.card.notProbabilities');
     const shortLabel =
@@ -106,16 +113,21 @@ export function createGrid(v) {
   }
 
   // Cards are built once per analysed head (a thumbnail and its colour scale) and then only
-  // moved: rebuilding 144 of them on every progress message blocked the page for seconds.
+  // moved: rebuilding 144 of them on every progress message blocked the page for seconds. The
+  // layer rows too: while heads arrive the grid only gains cards at the end of its rows (arrange:
+  // the cards already in place are not laid out again).
   const cards = new Map();
+  const rows = new Map(); // layer -> {el, label}: the rows of the grid by layer
+  let flatRow = null;
   function cardOf(r) {
     let el = cards.get(r.index);
     if (!el) {
       el = card(r);
       cards.set(r.index, el);
     }
-    el.classList.toggle('selected', ui.selected === r.index);
-    el.setAttribute('aria-pressed', String(ui.selected === r.index));
+    const selected = ui.selected === r.index;
+    if (el.classList.contains('selected') !== selected) el.classList.toggle('selected', selected);
+    if (el.getAttribute('aria-pressed') !== String(selected)) el.setAttribute('aria-pressed', String(selected));
     // The flag follows the whole file's structure (it can change as heads arrive).
     const f = ui.flagged.get(r.index);
     const old = el.querySelector('.card-flag');
@@ -126,7 +138,23 @@ export function createGrid(v) {
     }
     return el;
   }
-  const clearCards = () => cards.clear();
+  const clearCards = () => {
+    cards.clear();
+    rows.clear();
+    flatRow = null;
+  };
+
+  function rowOf(layer, layerIndex) {
+    const text = layerName(ui.source, layerIndex, layer);
+    let row = rows.get(layer);
+    if (!row) {
+      const label = h('span', { class: 'layer-label', translate: 'no' }, text);
+      row = { el: h('div', { class: 'layer-row' }, label), label };
+      rows.set(layer, row);
+    }
+    if (row.label.textContent !== text) row.label.textContent = text;
+    return row;
+  }
 
   function renderGrid() {
     const grid = $('import-grid');
@@ -134,29 +162,27 @@ export function createGrid(v) {
     const byLayer = $('import-sort').value === 'order' && !$('import-desc').checked;
     // Out of the file's heads; after a Cancel (or while running) also how many were analysed.
     const total = ui.source.layout.layers * ui.source.layout.heads;
-    $('import-count').textContent =
+    const count =
       ui.heads.length < total
         ? t('import.countPartial', { n: list.length, total, analysed: ui.heads.length })
         : t('import.count', { n: list.length, total });
+    if ($('import-count').textContent !== count) $('import-count').textContent = count;
     if (byLayer) {
       const layers = new Map();
       for (const r of list) {
         if (!layers.has(r.layer)) layers.set(r.layer, []);
         layers.get(r.layer).push(r);
       }
-      mount(
+      arrange(
         grid,
-        [...layers.entries()].map(([layer, rs]) =>
-          h(
-            'div',
-            { class: 'layer-row' },
-            h('span', { class: 'layer-label', translate: 'no' }, layerName(ui.source, rs[0].layerIndex, layer)),
-            rs.map(cardOf),
-          ),
-        ),
+        [...layers.entries()].map(([layer, rs]) => {
+          const row = rowOf(layer, rs[0].layerIndex);
+          return arrange(row.el, [row.label, ...rs.map(cardOf)]);
+        }),
       );
     } else {
-      mount(grid, h('div', { class: 'layer-row flat' }, list.map(cardOf)));
+      flatRow ??= h('div', { class: 'layer-row flat' });
+      arrange(grid, [arrange(flatRow, list.map(cardOf))]);
     }
   }
 

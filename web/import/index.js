@@ -26,6 +26,7 @@ import { createStore } from './store.js';
 import { createTables } from './tables.js';
 import { tn } from './text.js';
 import { ImportWorker } from './worker-client.js';
+import * as page from '../page/store.js';
 
 export { SORT_KEYS } from './store.js';
 export { patternLabel } from './text.js';
@@ -44,13 +45,18 @@ export function initImportView(root, o) {
   const $ = (id) => document.getElementById(id);
   const ui = createStore();
   const layout = buildLayout(root);
+  // The import workers start with the view (the Import tab opened): their cores load while the user
+  // picks a file, not after the drop. The pool's merged heads are summarised per layer by the
+  // page's core (already loaded), not queued behind the first worker's analysis.
   let worker = null;
-  const v = { ui, $, o, root, getWorker: () => (worker ??= new ImportWorker(o.coreOptions)) };
+  const getWorker = () => (worker ??= new ImportWorker(o.coreOptions, { layerSummaries: (heads) => page.core.layerSummaries(heads) }));
+  const v = { ui, $, o, root, getWorker };
   Object.assign(v, createStatus($));
   for (const part of [createIntake, createAnalysis, createGrid, createTables, createDetail, createExports, createOpen, createCompare]) {
     Object.assign(v, part(v));
   }
   v.wireIntake(layout, root);
+  getWorker();
 
   // --- wiring -----------------------------------------------------------------------------
   for (const id of ['import-sort', 'import-desc', 'import-filter', 'import-range', 'import-min', 'import-max']) {
@@ -107,7 +113,14 @@ export function initImportView(root, o) {
   return {
     importFile: v.importFile,
     importFiles: v.importFiles,
-    getImport: () => ({ source: ui.source, heads: ui.heads, reading: ui.reading, running: ui.running }),
+    // workersReady: every import worker has loaded its core (the benchmark waits for it).
+    getImport: () => ({
+      source: ui.source,
+      heads: ui.heads,
+      reading: ui.reading,
+      running: ui.running,
+      workersReady: worker?.allReady ?? false,
+    }),
     /** What Copy link shares on the Import tab: the inspected head as a state, or why not
      *  ({why: 'noFile'|'noHead'|'invalid'|'tooLarge'|'notProbabilities'|'values', name, bytes}). */
     screenState: async () => {

@@ -47,6 +47,7 @@ export function createStore() {
     source: null, // the worker's description of the open file
     file: null,
     heads: [], // analysis results in file order
+    thumbImages: new Map(), // head index -> {bitmap, palette}: its card's thumbnail, until drawn
     reading: 'weights', // what the analysis used
     selected: null, // index of the inspected head
     detail: null, // the inspected head's full analysis (rows, thumbnail at DETAIL_SIDE)

@@ -6,12 +6,14 @@
 // workers (navigator.hardwareConcurrency by default), each with its own WebAssembly core reading
 // its own heads from the same File (a Blob is shared by reference, not copied; no shared memory,
 // so it works without cross-origin isolation and under the page's CSP). Heads are dealt out in
-// turn (head i to worker i mod N), their progress messages merged back into file order, and the
-// per-layer summaries asked of the first worker's core over the merged heads, so the page sees
-// exactly what one worker would send. Cancel stops every worker. Everything else (open, tokens,
+// turn in blocks of the heads one File read takes (block b to worker b mod N), their progress
+// messages merged back into file order, and the per-layer summaries asked of a core (the page's,
+// else the first worker's) over the merged heads, so the page sees exactly what one worker would
+// send. Cancel stops every worker. Everything else (open, tokens,
 // values, rows) goes to the first worker; the tokens it read are handed to each helper (message
 // 'setTokens') before the helper analyses, so every head gets its token-dependent scores.
 import { AttentionError } from '../core.js';
+import { headsPerRead } from '../importer.js';
 
 /** Most import workers the page starts (each holds a core: ~one head of memory plus its code). */
 export const IMPORT_WORKERS_MAX = 4;
@@ -75,12 +77,25 @@ class Channel {
 
 /** Talks to the import workers; progress messages go to the request's onProgress. */
 export class ImportWorker {
-  /** @param {object} coreOptions serialisable loadCore options; @param {{workers?: number}} [o] */
-  constructor(coreOptions, { workers = importWorkerCount() } = {}) {
+  /**
+   * @param {object} coreOptions serialisable loadCore options
+   * @param {{workers?: number, layerSummaries?: (heads: object[]) => object[]}} [o] layerSummaries:
+   *   the core's layerSummaries() on the page's thread (a pool's merged heads are summarised
+   *   there rather than queued behind the first worker's analysis); default: the first worker's
+   */
+  constructor(coreOptions, { workers = importWorkerCount(), layerSummaries = null } = {}) {
     this.size = workers;
-    // All started at once: the helpers load their cores while the first one opens the file.
+    this.layerSummaries = layerSummaries;
+    // All started at once (the page starts them when the Import tab opens): the cores load while
+    // the user picks a file.
     this.channels = Array.from({ length: workers }, () => new Channel(coreOptions));
     this.ready = this.channels[0].ready;
+    /** True once every worker has loaded its core (window.attentionPlayground.imported()). */
+    this.allReady = false;
+    Promise.all(this.channels.map((c) => c.ready)).then(
+      () => (this.allReady = true),
+      () => {},
+    );
     this.lastOpen = null; // the last 'open' message whose file opened (helpers read the same one)
     this.lastTokens = null; // the token lists the first worker read for it ({queryTokens, keyTokens})
     this.run = 0;
@@ -94,6 +109,7 @@ export class ImportWorker {
       this.lastOpen = { type: 'open', file: msg.file, name: msg.name, member: msg.member };
       this.lastLayout = result.layout;
       this.lastKind = result.kind;
+      this.lastHeadBytes = result.headBytes;
       this.lastTokens = null;
       this.channels[0].opened = this.lastOpen;
     }
@@ -141,7 +157,11 @@ export class ImportWorker {
     // worker clears its cancel flag when an analysis starts, so the run must stop here.
     if (run !== this.run || this.cancelledRun === run) return { done: 0, cancelled: true };
     const list = all ?? Array.from({ length: count }, (_, i) => i);
-    const parts = channels.map((_, w) => list.filter((_, i) => i % n === w));
+    // Dealt out in blocks of the heads one File read takes (readHeads, web/importer.js): block b
+    // of list goes to worker b mod n, so each worker reads consecutive heads together; at least
+    // four blocks per worker, so that a small file is shared too and the workers end together.
+    const per = Math.min(headsPerRead(this.lastHeadBytes ?? 0), Math.ceil(list.length / (4 * n)));
+    const positions = channels.map((_, w) => list.map((_, i) => i).filter((i) => Math.floor(i / per) % n === w));
     const arrived = new Map(); // position in list -> head
     const merged = []; // heads reported, in order
     let reported = 0;
@@ -154,8 +174,11 @@ export class ImportWorker {
         reported += 1;
         const done = reported;
         const sameLayer = merged.filter((r) => r.layer === head.layer);
-        // The summaries come from the first worker's core, in order (its queue is FIFO).
-        const summary = first.request({ type: 'layers', heads: sameLayer });
+        // The summaries come from the page's core when given, else from the first worker's core,
+        // in order (its queue is FIFO).
+        const summary = this.layerSummaries
+          ? Promise.resolve().then(() => this.layerSummaries(sameLayer))
+          : first.request({ type: 'layers', heads: sameLayer });
         chain = chain.then(async () => {
           const [layer] = await summary;
           if (run === this.run) onProgress?.({ type: 'progress', done, total: list.length, head, layer });
@@ -164,8 +187,8 @@ export class ImportWorker {
     };
     const results = await Promise.all(
       channels.map((c, w) =>
-        c.request({ ...msg, indices: parts[w], layers: false }, (m) => {
-          arrived.set((m.done - 1) * n + w, m.head);
+        c.request({ ...msg, indices: positions[w].map((i) => list[i]), layers: false }, (m) => {
+          arrived.set(positions[w][m.done - 1], m.head);
           flush();
         }),
       ),

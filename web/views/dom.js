@@ -56,6 +56,20 @@ export function mount(el, ...children) {
 }
 
 /**
+ * Makes the children of `el` exactly `nodes` (elements, in that order), moving only the ones not
+ * already in their place: children kept in order stay where they are (not laid out again), new
+ * ones are inserted, the others removed. For lists of elements built once and then only moved.
+ */
+export function arrange(el, nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const at = el.childNodes[i] ?? null;
+    if (at !== nodes[i]) el.insertBefore(nodes[i], at);
+  }
+  while (el.childNodes.length > nodes.length) el.lastChild.remove();
+  return el;
+}
+
+/**
  * Makes the children of `el` those given (as mount() does) by changing the current ones in place:
  * a node of the same kind (tag and id) at the same position keeps its element and gets the new
  * attributes, properties, listeners (given to h()) and children; only what differs is written,

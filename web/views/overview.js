@@ -4,7 +4,7 @@
 import { h, patch } from './dom.js';
 import { axisStrip, elide } from './axes.js';
 import { renderLegend } from './heatmap.js';
-import { paletteRgbInto } from './palette.js';
+import { getPalette, paletteRgbInto } from './palette.js';
 import { t } from '../i18n.js';
 
 const MASKED_RGB = [221, 226, 232]; // a cell with no visible key: light grey
@@ -172,30 +172,49 @@ function overviewCanvas(first) {
 }
 
 /**
- * Paints a rows x cols grid of weights (row-major; NaN = no visible key, light grey) onto a canvas
- * of that many pixels. The colour scale spans 0 .. the 99th percentile of the cells (a few cells
- * near 1, like row 0 of a causal head, would otherwise leave the rest dark).
- * @returns {{hi: number, saturates: boolean}} the top of the colour scale and whether some cells
- *   lie above it
+ * The pixels of a rows x cols grid of weights (row-major; NaN = no visible key, light grey), one
+ * RGBA pixel per cell. The colour scale spans 0 .. the 99th percentile of the cells (a few cells
+ * near 1, like row 0 of a causal head, would otherwise leave the rest dark). No DOM: the import
+ * worker colours each head's thumbnail with it (web/import-worker.js), off the page's thread.
+ * @param {Float32Array} grid
+ * @param {number} rows
+ * @param {number} cols
+ * @param {string} [palette]  a palette id (web/views/palette.js; default: the current one)
+ * @returns {{pixels: Uint8ClampedArray, rows: number, cols: number, hi: number, saturates: boolean,
+ *   palette: string}} pixels: rows * cols * 4 bytes (ImageData's layout); hi: the top of the
+ *   colour scale; saturates: whether some cells lie above it
  */
-export function paintGrid(canvas, grid, rows, cols) {
-  const ctx = canvas.getContext('2d');
-  const image = ctx.createImageData(cols, rows);
+export function gridPixels(grid, rows, cols, palette = getPalette()) {
   const sorted = Float32Array.from(grid)
     .filter((x) => !Number.isNaN(x))
     .sort();
   const top = sorted.length ? sorted[sorted.length - 1] : 0;
   let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
   if (!(hi > 0)) hi = top > 0 ? top : 1;
-  const px = image.data;
+  const px = new Uint8ClampedArray(4 * rows * cols);
   for (let i = 0; i < rows * cols; i++) {
     const x = grid[i];
     if (Number.isNaN(x)) px.set(MASKED_RGB, 4 * i);
-    else paletteRgbInto(x / hi, px, 4 * i);
+    else paletteRgbInto(x / hi, px, 4 * i, palette);
     px[4 * i + 3] = 255;
   }
-  ctx.putImageData(image, 0, 0);
-  return { hi, saturates: top > hi };
+  return { pixels: px, rows, cols, hi, saturates: top > hi, palette };
+}
+
+/** Draws gridPixels()'s result onto a canvas of rows x cols pixels. */
+export function drawPixels(canvas, g) {
+  canvas.getContext('2d').putImageData(new ImageData(g.pixels, g.cols, g.rows), 0, 0);
+}
+
+/**
+ * Paints a rows x cols grid of weights onto a canvas of that many pixels (gridPixels, drawn).
+ * @returns {{hi: number, saturates: boolean}} the top of the colour scale and whether some cells
+ *   lie above it
+ */
+export function paintGrid(canvas, grid, rows, cols) {
+  const g = gridPixels(grid, rows, cols);
+  drawPixels(canvas, g);
+  return { hi: g.hi, saturates: g.saturates };
 }
 
 function fmtBlock(x) {
