@@ -39,6 +39,9 @@ export const shownErrors = new Map(); // slot id -> () => message
 let large = null; // LargeHeads (the worker), started on the first large state
 let busyTimer = 0;
 let hashTimer = 0;
+let hashFlush = null; // the link write scheduled, or null
+let heldHash = null; // the link write put off while large heads are computed (holdHash)
+let largeInFlight = 0;
 let undoing = 0; // > 0 while an undo is being committed
 const undoStack = [];
 let lastUndoKind = '';
@@ -73,7 +76,26 @@ export function nextLabSeq() {
 /** Runs `flush` 200 ms after the last call (a burst of changes writes the link once). */
 export function scheduleHash(flush, ms = 200) {
   clearTimeout(hashTimer);
+  hashFlush = flush;
   if (flush) hashTimer = setTimeout(flush, ms);
+}
+
+/**
+ * Puts off a pending link write while a large head is computed: the write of the previous state
+ * (deflate, base64 and replaceState, 30-140 ms for a 512-token head) must not run in the middle
+ * of the next change, between its input and its paint. Returns a function that schedules the
+ * write again (the apply of the new state schedules its own, so it is needed only when none comes).
+ */
+function holdHash() {
+  heldHash ??= hashFlush;
+  scheduleHash(null);
+  largeInFlight += 1;
+  return () => {
+    largeInFlight -= 1;
+    if (largeInFlight > 0) return; // a newer large commit holds it still
+    if (heldHash && !hashFlush) scheduleHash(heldHash);
+    heldHash = null;
+  };
 }
 
 /** `view(structural)` runs after every apply (structural: rebuild editors and selects). */
@@ -172,6 +194,7 @@ function pageLimit(s) {
 async function commitLarge(valid, opts) {
   const { report = true } = opts;
   large ??= new LargeHeads(coreOptions());
+  const resumeHash = holdHash();
   if (!state || structuralKey(state) !== structuralKey(valid)) zoom = null;
   clearTimeout(busyTimer);
   busyTimer = setTimeout(() => {
@@ -192,6 +215,7 @@ async function commitLarge(valid, opts) {
   } finally {
     clearTimeout(busyTimer);
     $('busy').hidden = true;
+    resumeHash();
   }
 }
 
