@@ -239,11 +239,13 @@ function apply(valid, res, { structural = false, kind = 'edit', fromHash = false
   if (!fromHash) writeHash();
 }
 
-// Changes that only choose what to look at (the query row, the lab view and its parameters): their
-// edit functions set top-level fields and never touch a matrix, so the copy they edit shares the
+// Changes that only choose what to look at (the query row, the lab view and its parameters) and
+// the scalar controls (tau, the scale, top-k: the slider and the number boxes): their edit
+// functions set top-level fields and never touch a matrix, so the copy they edit shares the
 // current state's matrices (committed matrices are never changed in place; every other edit works
-// on a deep copy). Cloning a 2,048-token head's 4M numbers took 0.3 to 1 s on the main thread.
-const LOOK_KINDS = new Set(['row', 'lab', 'lab-params']);
+// on a deep copy). Cloning a 2,048-token head's 4M numbers took 0.3 to 1 s on the main thread, and
+// a 512-token head's about 20 ms of each tau step at 4x CPU.
+const LOOK_KINDS = new Set(['row', 'lab', 'lab-params', 'tau', 'scale', 'topK']);
 
 /** A copy of `s` sharing its heads' matrices and mask.allow (for LOOK_KINDS edits only). */
 function copySharingMatrices(s) {
