@@ -124,6 +124,54 @@ describe('a 512-token head', () => {
     assert.ok(worst < 1000, `the main thread froze for ${worst.toFixed(0)} ms`);
     await context.close();
   });
+
+  test('the output table holds the rows in view: scrolled anywhere, the rows on screen show O', async () => {
+    const { page, context } = await openPage(session, '', { label: '[output rows] ' });
+    await choosePreset(page, 'long512');
+    await page.waitForSelector('#overview-canvas');
+    const scrollHeight = () => page.evaluate(() => document.querySelector('#output-view .scroll').scrollHeight);
+    const height = await scrollHeight();
+    for (const at of [0.5, 1, 0.2, 0]) {
+      await page.evaluate((at) => {
+        const box = document.querySelector('#output-view .scroll');
+        box.scrollTop = at * (box.scrollHeight - box.clientHeight);
+      }, at);
+      // The rows drawn follow the scroll position a frame later.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const seen = await page.evaluate(() => {
+        const box = document.querySelector('#output-view .scroll');
+        const view = box.getBoundingClientRect();
+        const head = box.querySelector('thead').getBoundingClientRect().bottom;
+        const rows = [...box.querySelectorAll('tbody tr:not(.spacer)')];
+        const onScreen = rows.filter((tr) => {
+          const b = tr.getBoundingClientRect();
+          return b.bottom > Math.max(view.top, head) && b.top < view.bottom;
+        });
+        const out = window.attentionPlayground.results().output;
+        return {
+          rows: rows.length,
+          first: Number(onScreen[0].dataset.row),
+          last: Number(onScreen.at(-1).dataset.row),
+          // a gap between the rows drawn and the view would show blank space
+          covered:
+            rows[0].getBoundingClientRect().top <= Math.max(view.top, head) + 1 &&
+            rows.at(-1).getBoundingClientRect().bottom >= view.bottom - 1,
+          wrong: onScreen
+            .map((tr) => [Number(tr.dataset.row), Number(tr.cells[1].dataset.value), tr.cells[1].id])
+            .filter(([i, v, id]) => v !== out[i][0] || id !== `output-r${i}-c0`),
+        };
+      });
+      assert.ok(seen.rows < 200, `${seen.rows} rows drawn of 512`);
+      assert.ok(seen.covered, `the rows drawn do not cover the view at ${at}`);
+      assert.deepEqual(seen.wrong, [], `rows on screen at ${at}`);
+      if (at === 1) assert.equal(seen.last, 511);
+      if (at === 0) assert.equal(seen.first, 0);
+      // (by less than a row: the first draw estimates the rows' height, later ones measure it)
+      const now = await scrollHeight();
+      assert.ok(Math.abs(now - height) < 19, `the scroll height changed with the rows drawn: ${height} -> ${now}`);
+    }
+    await context.close();
+  });
 });
 
 describe('history and controls on a large head', () => {

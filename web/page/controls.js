@@ -27,7 +27,7 @@ export function syncControls() {
   document.querySelectorAll('input[name="mode"]').forEach((r) => {
     r.checked = r.value === state.mode;
   });
-  $('mode-note').textContent = t(`app.modeNote.${state.mode}`);
+  setText($('mode-note'), t(`app.modeNote.${state.mode}`));
   // A box shows the state unless the user is typing in it (a value not yet committed).
   const tauBox = $('tau');
   if (!pendingBoxes.has('tau')) tauBox.value = String(state.tau);
@@ -41,13 +41,16 @@ export function syncControls() {
   $('scale-kind').disabled = !usesScale;
   scaleBox.disabled = !usesScale;
   const hd = state.heads[state.head];
-  $('scale-note').textContent = usesScale
-    ? t('app.scaleUsed', {
-        scale: results.scale.toPrecision(6),
-        dk: (state.mode === 'x' ? hd.WQ : hd.Q)[0]?.length ?? 0,
-        perHead: state.mode === 'x' && state.heads.length > 1,
-      })
-    : t('app.scaleUnused');
+  setText(
+    $('scale-note'),
+    usesScale
+      ? t('app.scaleUsed', {
+          scale: results.scale.toPrecision(6),
+          dk: (state.mode === 'x' ? hd.WQ : hd.Q)[0]?.length ?? 0,
+          perHead: state.mode === 'x' && state.heads.length > 1,
+        })
+      : t('app.scaleUnused'),
+  );
   $('causal').checked = state.mask.causal;
   if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
   if (!pendingBoxes.has('stride')) $('stride').value = String(state.mask.stride ?? 0);
@@ -79,8 +82,19 @@ export function syncControls() {
     rh.value = index;
   }
   $('numbers').checked = showNumbers();
-  mount($('source'), state.source ? [t('app.source'), sourceNodes(state.source)] : []);
+  // The source note is built again only when it (or the language) changed, not on every step.
+  const source = $('source');
+  const sourceKey = JSON.stringify([t('app.source'), state.source ?? null]);
+  if (source.sourceKey !== sourceKey) {
+    mount(source, state.source ? [t('app.source'), sourceNodes(state.source)] : []);
+    source.sourceKey = sourceKey;
+  }
   syncLayerControls();
+}
+
+/** Sets an element's text when it differs (an equal write still replaces its text node). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 export function fillRowSelect() {

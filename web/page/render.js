@@ -203,30 +203,36 @@ async function renderLab() {
   const seq = nextLabSeq();
   const current = state.lab?.view ?? 'none';
   const choices = [['none', t('app.labOff')], ...LAB_VIEWS.filter(hasLabView).map((id) => [id, LAB_TITLES[id]])];
-  patch(
-    $('lab-tabs'),
-    choices.map(([id, title]) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          role: 'tab',
-          id: `lab-tab-${id}`,
-          'aria-selected': String(id === current),
-          'aria-controls': 'lab-view',
-          dataset: { lab: id },
-          onclick: () =>
-            update(
-              (s) => {
-                s.lab = { view: id, params: s.lab?.params ?? {} };
-              },
-              { kind: 'lab' },
-            ),
-        },
-        title,
+  // The tabs are rebuilt only when the view chosen or their titles (the language) changed.
+  const tabs = $('lab-tabs');
+  const tabsKey = JSON.stringify([current, choices]);
+  if (tabs.tabsKey !== tabsKey) {
+    tabs.tabsKey = tabsKey;
+    patch(
+      tabs,
+      choices.map(([id, title]) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            role: 'tab',
+            id: `lab-tab-${id}`,
+            'aria-selected': String(id === current),
+            'aria-controls': 'lab-view',
+            dataset: { lab: id },
+            onclick: () =>
+              update(
+                (s) => {
+                  s.lab = { view: id, params: s.lab?.params ?? {} };
+                },
+                { kind: 'lab' },
+              ),
+          },
+          title,
+        ),
       ),
-    ),
-  );
+    );
+  }
   const container = $('lab-view');
   delete container.dataset.drawn; // set to the view's id once it is drawn (tests wait on it)
   $('lab-error').hidden = true;

@@ -39,6 +39,9 @@ export const shownErrors = new Map(); // slot id -> () => message
 let large = null; // LargeHeads (the worker), started on the first large state
 let busyTimer = 0;
 let hashTimer = 0;
+let hashFlush = null; // the link write scheduled, or null
+let heldHash = null; // the link write put off while large heads are computed (holdHash)
+let largeInFlight = 0;
 let undoing = 0; // > 0 while an undo is being committed
 const undoStack = [];
 let lastUndoKind = '';
@@ -73,7 +76,26 @@ export function nextLabSeq() {
 /** Runs `flush` 200 ms after the last call (a burst of changes writes the link once). */
 export function scheduleHash(flush, ms = 200) {
   clearTimeout(hashTimer);
+  hashFlush = flush;
   if (flush) hashTimer = setTimeout(flush, ms);
+}
+
+/**
+ * Puts off a pending link write while a large head is computed: the write of the previous state
+ * (deflate, base64 and replaceState, 30-140 ms for a 512-token head) must not run in the middle
+ * of the next change, between its input and its paint. Returns a function that schedules the
+ * write again (the apply of the new state schedules its own, so it is needed only when none comes).
+ */
+function holdHash() {
+  heldHash ??= hashFlush;
+  scheduleHash(null);
+  largeInFlight += 1;
+  return () => {
+    largeInFlight -= 1;
+    if (largeInFlight > 0) return; // a newer large commit holds it still
+    if (heldHash && !hashFlush) scheduleHash(heldHash);
+    heldHash = null;
+  };
 }
 
 /** `view(structural)` runs after every apply (structural: rebuild editors and selects). */
@@ -174,6 +196,7 @@ function pageLimit(s) {
 async function commitLarge(valid, opts) {
   const { report = true } = opts;
   large ??= new LargeHeads(coreOptions());
+  const resumeHash = holdHash();
   if (!state || structuralKey(state) !== structuralKey(valid)) zoom = null;
   clearTimeout(busyTimer);
   busyTimer = setTimeout(() => {
@@ -194,6 +217,7 @@ async function commitLarge(valid, opts) {
   } finally {
     clearTimeout(busyTimer);
     $('busy').hidden = true;
+    resumeHash();
   }
 }
 
@@ -218,11 +242,13 @@ function apply(valid, res, { structural = false, kind = 'edit', fromHash = false
   if (!fromHash) writeHash();
 }
 
-// Changes that only choose what to look at (the query row, the lab view and its parameters): their
-// edit functions set top-level fields and never touch a matrix, so the copy they edit shares the
+// Changes that only choose what to look at (the query row, the lab view and its parameters) and
+// the scalar controls (tau, the scale, top-k: the slider and the number boxes): their edit
+// functions set top-level fields and never touch a matrix, so the copy they edit shares the
 // current state's matrices (committed matrices are never changed in place; every other edit works
-// on a deep copy). Cloning a 2,048-token head's 4M numbers took 0.3 to 1 s on the main thread.
-const LOOK_KINDS = new Set(['row', 'lab', 'lab-params']);
+// on a deep copy). Cloning a 2,048-token head's 4M numbers took 0.3 to 1 s on the main thread, and
+// a 512-token head's about 20 ms of each tau step at 4x CPU.
+const LOOK_KINDS = new Set(['row', 'lab', 'lab-params', 'tau', 'scale', 'topK']);
 
 /** A copy of `s` sharing its heads' matrices and mask.allow (for LOOK_KINDS edits only). */
 function copySharingMatrices(s) {

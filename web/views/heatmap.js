@@ -131,24 +131,23 @@ export function renderHeatmap(container, o) {
     h('span', { translate: 'no' }, showToken(o.rowLabels[i])),
     o.emptyRows?.[i] ? h('span', { class: 'badge' }, t('a11y.emptyBadge')) : null,
   ];
-  const cellName = (i, j, x, visible) =>
-    t('a11y.cellName', {
-      query: quote(o.rowLabels[i]),
-      key: quote(o.colLabels[j]),
-      value: !visible || x === null ? t('a11y.masked') : fmtCell(x, Math.max(digits, 2)),
-    });
-  const summaries = o.rowMetrics
-    ? o.matrix.map((row, i) =>
+  // A cell's accessible name from its value as written ("0.42", or "masked").
+  const maskedWord = t('a11y.masked');
+  const nameOf = (i, j) => (value) => t('a11y.cellName', { query: quote(o.rowLabels[i]), key: quote(o.colLabels[j]), value });
+  // The rows' text summaries are made when they are read: the selected one when it is announced,
+  // the list when it is open (a closed list is filled when it opens), not on every repaint.
+  const summaryOf = o.rowMetrics
+    ? (i) =>
         rowSummary({
           index: r0 + i,
           token: o.rowLabels[i],
-          weights: row,
+          weights: o.matrix[i],
           visible: o.visible[i],
           keys: o.colLabels,
           metrics: o.rowMetrics[i],
-        }),
-      )
+        })
     : null;
+  container.heatmapSummaries = summaryOf ? { of: summaryOf, rows: nRows, selectedRow: o.selectedRow } : null;
   const grid = (container.heatmapGrid ??= { i: Math.max(0, o.selectedRow), j: 0, focused: false, lastRow: null });
   container.onSelectRow = o.onSelectRow;
   container.onCellClick = o.onCellClick ?? null;
@@ -156,8 +155,8 @@ export function renderHeatmap(container, o) {
   if (!grid.focused && o.selectedRow >= 0 && o.selectedRow < nRows) grid.i = o.selectedRow;
   grid.i = Math.min(Math.max(0, grid.i), Math.max(0, nRows - 1));
   grid.j = Math.min(Math.max(0, grid.j), Math.max(0, n - 1));
-  if (o.announce && summaries && grid.lastRow !== null && grid.lastRow !== o.selectedRow && summaries[o.selectedRow]) {
-    announce(summaries[o.selectedRow]);
+  if (o.announce && summaryOf && grid.lastRow !== null && grid.lastRow !== o.selectedRow && o.selectedRow >= 0 && o.selectedRow < nRows) {
+    announce(summaryOf(o.selectedRow));
   }
   grid.lastRow = o.selectedRow;
 
@@ -166,18 +165,25 @@ export function renderHeatmap(container, o) {
   // sluggish.
   const key = JSON.stringify([o.id, nRows, n, r0, c0, o.showNumbers, o.rowLabels, o.colLabels, t('a11y.cellName', {})]);
   const existing = container.querySelector(`table#${CSS.escape(o.id)}`);
-  if (existing && container.dataset.heatmapKey === key) {
+  if (existing && container.dataset.heatmapKey === key && existing.cellMemo) {
     const legendKey = `${lo} ${hi} ${digits} ${getPalette()}`;
     if (container.dataset.legendKey !== legendKey) {
       container.querySelector('.legend').replaceWith(renderLegend(lo, hi, digits));
       container.dataset.legendKey = legendKey;
     }
-    container.querySelector('.view-head h3').textContent = o.title;
-    existing.setAttribute('aria-label', o.label ?? o.title);
+    setText(container.querySelector('.view-head h3'), o.title);
+    if (existing.getAttribute('aria-label') !== (o.label ?? o.title)) existing.setAttribute('aria-label', o.label ?? o.title);
     const note = container.querySelector('.view-head .note');
-    if (note) note.textContent = o.note ?? '';
+    if (note) setText(note, o.note ?? '');
     const rows = existing.tBodies[0].rows;
-    o.matrix.forEach((row, i) => {
+    const memo = existing.cellMemo;
+    // The colours, numbers and names of every cell depend on the domain and the palette too.
+    const scale = `${lo} ${hi} ${digits} ${getPalette()}`;
+    const rescaled = memo.scale !== scale;
+    memo.scale = scale;
+    for (let i = 0; i < nRows; i++) {
+      const row = o.matrix[i];
+      const vis = o.visible[i];
       const tr = rows[i];
       const cls = rowClass(i);
       if (tr.className !== cls) {
@@ -185,11 +191,16 @@ export function renderHeatmap(container, o) {
         tr.setAttribute('aria-selected', String(i === o.selectedRow));
         tr.cells[0].replaceChildren(...rowHeader(i).filter(Boolean));
       }
-      row.forEach((x, j) =>
-        paintCell(tr.cells[j + 1], cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits),
-      );
-    });
-    if (summaries) fillSummaries(container.querySelector('.row-summaries ul'), summaries, o.selectedRow);
+      for (let j = 0; j < n; j++) {
+        const m = memo.cells[i * n + j];
+        const x = row[j];
+        // An unchanged value on an unchanged scale: nothing to write, nothing to compute.
+        if (!rescaled && m.x === x && m.visible === vis[j]) continue;
+        paintCell(tr.cells[j + 1], m, nameOf(i, j), maskedWord, x, vis[j], lo, hi, o.showNumbers, digits);
+      }
+    }
+    const list = container.querySelector('.row-summaries');
+    if (summaryOf && list?.open) fillSummaries(list.querySelector('ul'), container.heatmapSummaries);
     return;
   }
 
@@ -213,6 +224,7 @@ export function renderHeatmap(container, o) {
       ),
     ),
   );
+  const memo = { scale: `${lo} ${hi} ${digits} ${getPalette()}`, cells: new Array(nRows * n) };
   const body = o.matrix.map((row, i) =>
     h(
       'tr',
@@ -224,7 +236,8 @@ export function renderHeatmap(container, o) {
       ),
       row.map((x, j) => {
         const td = h('td', { id: `${o.id}-r${i}-c${j}`, role: 'gridcell', tabindex: i === grid.i && j === grid.j ? '0' : '-1' });
-        paintCell(td, cellName(i, j, x, o.visible[i][j]), x, o.visible[i][j], lo, hi, o.showNumbers, digits);
+        const m = (memo.cells[i * n + j] = newMemo());
+        paintCell(td, m, nameOf(i, j), maskedWord, x, o.visible[i][j], lo, hi, o.showNumbers, digits);
         return td;
       }),
     ),
@@ -238,11 +251,12 @@ export function renderHeatmap(container, o) {
       'aria-label': o.label ?? o.title,
       'aria-rowcount': String(nRows + 1),
       'aria-colcount': String(n + 1),
-      'aria-describedby': summaries ? `${o.id}-keys-help` : null,
+      'aria-describedby': summaryOf ? `${o.id}-keys-help` : null,
     },
     h('thead', {}, head),
     h('tbody', {}, body),
   );
+  table.cellMemo = memo;
   // Tooltips are written when the pointer reaches a cell, not for every cell on every repaint.
   table.addEventListener('mouseover', (ev) => {
     const td = ev.target.closest('td');
@@ -273,35 +287,52 @@ export function renderHeatmap(container, o) {
     renderLegend(lo, hi, digits),
     h('div', { class: 'scroll' }, table),
   ];
-  if (summaries) {
+  if (summaryOf) {
     const list = h('ul', { class: 'row-summaries-list' });
-    fillSummaries(list, summaries, o.selectedRow);
+    const fill = () => fillSummaries(list, container.heatmapSummaries);
     parts.push(h('p', { class: 'visually-hidden', id: `${o.id}-keys-help` }, t(o.onCellClick ? 'a11y.gridHelpMask' : 'a11y.gridHelp')));
-    parts.push(h('details', { class: 'row-summaries', id: `${o.id}-summaries` }, h('summary', {}, t('a11y.summariesTitle')), list));
+    // Filled as it opens: a click (or Enter) on the summary fills the list before it shows, the
+    // toggle event covers an opening by script.
+    const details = h(
+      'details',
+      { class: 'row-summaries', id: `${o.id}-summaries`, ontoggle: () => details.open && fill() },
+      h('summary', { onclick: () => !details.open && fill() }, t('a11y.summariesTitle')),
+      list,
+    );
+    parts.push(details);
   }
   const open = container.querySelector('.row-summaries')?.open;
   mount(container, ...parts);
-  if (open) container.querySelector('.row-summaries').open = true;
+  if (open) {
+    container.querySelector('.row-summaries').open = true;
+    fillSummaries(container.querySelector('.row-summaries ul'), container.heatmapSummaries);
+  }
   container.dataset.heatmapKey = key;
   container.dataset.legendKey = `${lo} ${hi} ${digits} ${getPalette()}`;
   // A rebuild (new labels, numbers switched on) must not drop the keyboard user's place.
   if (hadFocus) activeCell(table, grid)?.focus();
 }
 
-/** The rows' summaries as list items (the selected one marked). */
-function fillSummaries(list, summaries, selectedRow) {
-  if (!list) return;
-  while (list.children.length > summaries.length) list.lastElementChild.remove();
-  summaries.forEach((text, i) => {
+/** The rows' summaries as list items (the selected one marked); `s`: container.heatmapSummaries. */
+function fillSummaries(list, s) {
+  if (!list || !s) return;
+  while (list.children.length > s.rows) list.lastElementChild.remove();
+  for (let i = 0; i < s.rows; i++) {
     let li = list.children[i];
     if (!li) {
       li = h('li', {});
       list.append(li);
     }
+    const text = s.of(i);
     if (li.textContent !== text) li.textContent = text;
-    const cls = i === selectedRow ? 'selected' : '';
+    const cls = i === s.selectedRow ? 'selected' : '';
     if (li.className !== cls) li.className = cls;
-  });
+  }
+}
+
+/** Sets an element's text when it differs (an equal write still replaces its text node). */
+function setText(el, text) {
+  if (el && el.textContent !== text) el.textContent = text;
 }
 
 function activeCell(table, grid) {
@@ -371,31 +402,55 @@ function onGridKey(ev, table, grid, container, n) {
   if (rowChanged) container.onSelectRow?.(i);
 }
 
-/** Writes one cell: its colour, number, data-value and accessible name; × and hatching when not visible. */
-function paintCell(td, name, x, visible, lo, hi, showNumbers, digits) {
-  // Only what changed is written: an unchanged cell (the scores when tau moves, a weight that
-  // rounds the same) costs no DOM mutation, no style recalculation and no relayout.
-  if (td.getAttribute('aria-label') !== name) td.setAttribute('aria-label', name);
+/** What a cell of a table heatmap shows, as last written (paintCell compares with it). */
+function newMemo() {
+  return { x: undefined, visible: undefined, label: null, cls: null, value: null, text: null, bg: null };
+}
+
+const fgOf = new Map(); // background colour -> black or white text on it
+
+/**
+ * Writes one cell: its colour, number, data-value and accessible name; × and hatching when not
+ * visible. Only what changed is written, compared with the cell's memo `m` (not read back from the
+ * DOM): an unchanged cell costs no DOM mutation, no style recalculation and no relayout.
+ * nameOf(value) is the cell's accessible name for its value as written.
+ */
+function paintCell(td, m, nameOf, maskedWord, x, visible, lo, hi, showNumbers, digits) {
+  m.x = x;
+  m.visible = visible;
   const masked = !visible || x === null;
+  const label = masked ? maskedWord : fmtCell(x, Math.max(digits, 2));
+  if (m.label !== label) {
+    m.label = label;
+    td.setAttribute('aria-label', nameOf(label));
+  }
   const cls = masked ? 'masked' : '';
-  if (td.className !== cls) td.className = cls;
+  if (m.cls !== cls) {
+    m.cls = cls;
+    td.className = cls;
+  }
   const value = masked ? '' : String(x);
-  if (td.dataset.value !== value) td.dataset.value = value;
-  const text = masked ? (showNumbers ? '×' : '') : showNumbers ? fmtCell(x, digits) : '';
-  if (td.textContent !== text) td.textContent = text;
-  if (masked) {
-    if (td.dataset.bg !== undefined) {
-      delete td.dataset.bg;
+  if (m.value !== value) {
+    m.value = value;
+    td.setAttribute('data-value', value);
+  }
+  const text = masked ? (showNumbers ? '×' : '') : showNumbers ? (digits === Math.max(digits, 2) ? label : fmtCell(x, digits)) : '';
+  if (m.text !== text) {
+    m.text = text;
+    td.textContent = text;
+  }
+  const bg = masked ? null : paletteColour(hi > lo ? Math.min(1, Math.max(0, (x - lo) / (hi - lo))) : 0.5);
+  if (m.bg !== bg) {
+    m.bg = bg;
+    if (bg === null) {
       td.style.removeProperty('background-color');
       td.style.removeProperty('color');
+    } else {
+      let fg = fgOf.get(bg);
+      if (!fg) fgOf.set(bg, (fg = textColourOn(bg)));
+      td.style.setProperty('background-color', bg);
+      td.style.setProperty('color', fg);
     }
-    return;
-  }
-  const { bg, fg } = cellColours(x, lo, hi);
-  if (td.dataset.bg !== bg) {
-    td.dataset.bg = bg;
-    td.style.setProperty('background-color', bg);
-    td.style.setProperty('color', fg);
   }
 }
 

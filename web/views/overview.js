@@ -4,7 +4,7 @@
 import { h, patch } from './dom.js';
 import { axisStrip, elide } from './axes.js';
 import { renderLegend } from './heatmap.js';
-import { getPalette, paletteRgbInto } from './palette.js';
+import { getPalette, paletteRgbTable } from './palette.js';
 import { t } from '../i18n.js';
 
 const MASKED_RGB = [221, 226, 232]; // a cell with no visible key: light grey
@@ -97,16 +97,28 @@ export function renderOverview(container, o) {
     queryStrip.setCurrent(null);
     keyStrip.setCurrent(null);
   };
-  const axes = h(
-    'div',
-    { class: 'detail-axes heatmap-axes overview-axes' },
-    h('span', { class: 'axis-title key' }, `${t('views.axis.key')} →`),
-    h('span', { class: 'axis-corner' }),
-    keyStrip.el,
-    h('span', { class: 'axis-title query' }, `${t('views.axis.query')} →`),
-    queryStrip.el,
-    frame,
-  );
+  // The axes box stays while it holds these strips and this frame: building a new one would move
+  // the strips' hundreds of labels out of the page and back (relaid out on every draw).
+  const keyTitle = `${t('views.axis.key')} →`;
+  const queryTitle = `${t('views.axis.query')} →`;
+  let axes = container.querySelector('.overview-axes');
+  if (axes && keyStrip.el.parentElement === axes && queryStrip.el.parentElement === axes && frame.parentElement === axes) {
+    const [key, query] = axes.querySelectorAll(':scope > .axis-title');
+    if (key.textContent !== keyTitle) key.textContent = keyTitle;
+    if (query.textContent !== queryTitle) query.textContent = queryTitle;
+  } else {
+    axes?.remove(); // else patch() would fill the old box with the new one's nodes
+    axes = h(
+      'div',
+      { class: 'detail-axes heatmap-axes overview-axes' },
+      h('span', { class: 'axis-title key' }, keyTitle),
+      h('span', { class: 'axis-corner' }),
+      keyStrip.el,
+      h('span', { class: 'axis-title query' }, queryTitle),
+      queryStrip.el,
+      frame,
+    );
+  }
   const blockR = o.nQ / o.rows;
   const blockC = o.nK / o.cols;
   const pool = t(`app.pool.${o.pool}`);
@@ -192,10 +204,19 @@ export function gridPixels(grid, rows, cols, palette = getPalette()) {
   let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
   if (!(hi > 0)) hi = top > 0 ? top : 1;
   const px = new Uint8ClampedArray(4 * rows * cols);
+  // paletteRgbInto's lookup, inlined: the table fetched once, not once per cell.
+  const table = paletteRgbTable(palette);
+  const top3 = table.length / 3 - 1;
   for (let i = 0; i < rows * cols; i++) {
     const x = grid[i];
     if (Number.isNaN(x)) px.set(MASKED_RGB, 4 * i);
-    else paletteRgbInto(x / hi, px, 4 * i, palette);
+    else {
+      const u = x / hi;
+      const k = 3 * Math.round((Number.isFinite(u) ? Math.min(1, Math.max(0, u)) : 0) * top3);
+      px[4 * i] = table[k];
+      px[4 * i + 1] = table[k + 1];
+      px[4 * i + 2] = table[k + 2];
+    }
     px[4 * i + 3] = 255;
   }
   return { pixels: px, rows, cols, hi, saturates: top > hi, palette };

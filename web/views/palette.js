@@ -56,17 +56,26 @@ const rgbTables = new Map(); // palette id -> Uint8Array of RGB_LEVELS x [r, g, 
  * palette (for canvases that colour thousands of cells per draw). Writes into `out` at `at`.
  */
 export function paletteRgbInto(t, out, at, id = current) {
+  const table = paletteRgbTable(id);
+  const x = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
+  const k = 3 * Math.round(x * (RGB_LEVELS - 1));
+  out[at] = table[k];
+  out[at + 1] = table[k + 1];
+  out[at + 2] = table[k + 2];
+}
+
+/**
+ * The palette as RGB_LEVELS x [r, g, b] (t = k / (RGB_LEVELS - 1) at 3 k), made once per palette:
+ * what paletteRgbInto reads, for a loop over many cells that looks it up once.
+ */
+export function paletteRgbTable(id = current) {
   let table = rgbTables.get(id);
   if (!table) {
     table = new Uint8Array(RGB_LEVELS * 3);
     for (let i = 0; i < RGB_LEVELS; i++) table.set(parseRgb(paletteColour(i / (RGB_LEVELS - 1), id)), 3 * i);
     rgbTables.set(id, table);
   }
-  const x = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
-  const k = 3 * Math.round(x * (RGB_LEVELS - 1));
-  out[at] = table[k];
-  out[at + 1] = table[k + 1];
-  out[at + 2] = table[k + 2];
+  return table;
 }
 
 /** [r, g, b] (0..255) of a CSS colour "rgb(...)" or "#rrggbb". */
