@@ -69,8 +69,7 @@ function rawText(text) {
 /**
  * Resolutions of the one-file bundles. web/vendor/vendor.js is a prebuilt bundle (KaTeX, d3
  * colours, fflate) esbuild cannot shake: the bundles take its source, web/vendor.src.js, instead
- * (ESM, so each bundle keeps only what it imports). Without the scalar build, its glue is a stub
- * that says so.
+ * (the workers only its fflate part). Without the scalar build, its glue is a stub that says so.
  */
 function resolutions(entry, withScalar) {
   return {
@@ -107,9 +106,9 @@ function resolutions(entry, withScalar) {
             loader: 'js',
           };
         }
-        // The workers use the same parts (fflate for the files, the colour scales for the import's
-        // thumbnails, web/views/overview.js gridPixels): esbuild keeps only what each bundle imports.
-        return { contents: readFileSync(join(WEB, 'vendor.src.js'), 'utf8'), resolveDir: WEB, loader: 'js' };
+        const src = readFileSync(join(WEB, 'vendor.src.js'), 'utf8');
+        const fflate = src.split('\n').filter((line) => /from 'fflate'/.test(line));
+        return { contents: entry === 'workers' ? fflate.join('\n') : src, resolveDir: WEB, loader: 'js' };
       });
     },
   };

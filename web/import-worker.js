@@ -7,9 +7,9 @@
 //               {type: 'setTokens', id, queryTokens, keyTokens} -> result: null (a pool's helper
 //                   is given the token lists its first worker read, checked there)
 //               {type: 'analyze', id, options, indices?, layers?}
-//                   -> {type: 'progress', id, done, total, head, layer} per head (options.palette:
-//                   head.thumbImage = {bitmap: ImageBitmap of gridPixels() of its thumbnail in
-//                   that palette, palette}; layer: the
+//                   -> {type: 'progress', id, done, total, head, layer} per head (options.palette
+//                   and options.paletteTable, its id and paletteRgbTable: head.thumbImage =
+//                   {bitmap: ImageBitmap of gridPixels() of its thumbnail in it, palette}; layer: the
 //                   core's layerSummaries() of the head's layer over this run's heads so far;
 //                   omitted when layers === false: the pool merges several workers' heads and
 //                   asks for the summaries itself), then result: {done, cancelled}
@@ -37,7 +37,7 @@ import {
   readHeads,
   readTokens,
 } from './importer.js';
-import { gridPixels } from './views/overview.js';
+import { gridPixels } from './views/grid-pixels.js';
 
 let core = null;
 let source = null;
@@ -93,8 +93,9 @@ async function handle(msg) {
       const n = source.layout.layers * source.layout.heads;
       const list = msg.indices ?? Array.from({ length: n }, (_, i) => i);
       const analysed = []; // this run's heads, for the per-layer summary
-      // The analysis options without the drawing's (the palette of the thumbnails' pixels).
-      const { palette, ...options } = msg.options ?? {};
+      // The analysis options without the drawing's (the palette of the thumbnails' pixels: its
+      // id and its colour table, paletteRgbTable).
+      const { palette, paletteTable, ...options } = msg.options ?? {};
       let i = 0;
       // Progress messages go out in order, each once its thumbnail's bitmap is made (that runs
       // beside the next head's analysis, not in its way).
@@ -109,9 +110,9 @@ async function handle(msg) {
         // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
         // (transferred) for the page to put on the card's canvas as it is.
         const bitmap =
-          head.thumbRows && palette
+          head.thumbRows && palette && paletteTable
             ? (() => {
-                const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, palette);
+                const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, paletteTable);
                 return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
               })()
             : null;
@@ -163,6 +164,7 @@ async function handle(msg) {
       const heads = [];
       const options = { ...msg.options };
       delete options.palette;
+      delete options.paletteTable;
       const indices = Array.from({ length: perLayer }, (_, hd) => msg.layer * perLayer + hd);
       for await (const { index, bytes } of readHeads(source, indices)) {
         const r = analyzeHeadBytes(core, source, index, { ...options, thumbnail: side, wantRows: false }, bytes);

@@ -4,7 +4,7 @@
 import { summarise } from '../importer.js';
 import { tData } from '../views/format.js';
 import { getLang, t } from '../i18n.js';
-import { getPalette } from '../views/palette.js';
+import { getPalette, paletteRgbTable } from '../views/palette.js';
 import * as page from '../page/store.js';
 import { layerNumberOf, numberHead } from './store.js';
 import { errDetail } from './text.js';
@@ -14,8 +14,19 @@ export function createAnalysis(v) {
   const { ui, $ } = v;
 
   function analysisOptions(reading) {
-    // palette: the worker colours each card's thumbnail in it (gridPixels) for the grid to draw.
-    return { reading, causal: $('import-causal').checked, topK: 2, sinkKeys: 1, delta: 0.1, thumbnail: 32, palette: getPalette() };
+    // palette (its id and colour table): the worker colours each card's thumbnail in it
+    // (web/views/grid-pixels.js) for the grid to draw.
+    const palette = getPalette();
+    return {
+      reading,
+      causal: $('import-causal').checked,
+      topK: 2,
+      sinkKeys: 1,
+      delta: 0.1,
+      thumbnail: 32,
+      palette,
+      paletteTable: paletteRgbTable(palette),
+    };
   }
 
   async function analyse(reading, auto) {

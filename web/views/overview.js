@@ -5,9 +5,9 @@ import { h, patch } from './dom.js';
 import { axisStrip, elide } from './axes.js';
 import { renderLegend } from './heatmap.js';
 import { getPalette, paletteRgbTable } from './palette.js';
+import { gridPixels as pixelsOf } from './grid-pixels.js';
 import { t } from '../i18n.js';
 
-const MASKED_RGB = [221, 226, 232]; // a cell with no visible key: light grey
 const SIZE = 480; // drawn size in CSS pixels
 const STEP = 16; // arrow keys move the zoomed tile this many queries or keys (Shift: 32)
 let keyboardFocus = false; // the canvas had the keyboard focus when the page redrew it
@@ -184,42 +184,12 @@ function overviewCanvas(first) {
 }
 
 /**
- * The pixels of a rows x cols grid of weights (row-major; NaN = no visible key, light grey), one
- * RGBA pixel per cell. The colour scale spans 0 .. the 99th percentile of the cells (a few cells
- * near 1, like row 0 of a causal head, would otherwise leave the rest dark). No DOM: the import
- * worker colours each head's thumbnail with it (web/import-worker.js), off the page's thread.
- * @param {Float32Array} grid
- * @param {number} rows
- * @param {number} cols
- * @param {string} [palette]  a palette id (web/views/palette.js; default: the current one)
+ * gridPixels (web/views/grid-pixels.js) in a palette given by its id (default: the current one).
  * @returns {{pixels: Uint8ClampedArray, rows: number, cols: number, hi: number, saturates: boolean,
- *   palette: string}} pixels: rows * cols * 4 bytes (ImageData's layout); hi: the top of the
- *   colour scale; saturates: whether some cells lie above it
+ *   palette: string}}
  */
 export function gridPixels(grid, rows, cols, palette = getPalette()) {
-  const sorted = Float32Array.from(grid)
-    .filter((x) => !Number.isNaN(x))
-    .sort();
-  const top = sorted.length ? sorted[sorted.length - 1] : 0;
-  let hi = sorted.length ? sorted[Math.floor(0.99 * (sorted.length - 1))] : 1;
-  if (!(hi > 0)) hi = top > 0 ? top : 1;
-  const px = new Uint8ClampedArray(4 * rows * cols);
-  // paletteRgbInto's lookup, inlined: the table fetched once, not once per cell.
-  const table = paletteRgbTable(palette);
-  const top3 = table.length / 3 - 1;
-  for (let i = 0; i < rows * cols; i++) {
-    const x = grid[i];
-    if (Number.isNaN(x)) px.set(MASKED_RGB, 4 * i);
-    else {
-      const u = x / hi;
-      const k = 3 * Math.round((Number.isFinite(u) ? Math.min(1, Math.max(0, u)) : 0) * top3);
-      px[4 * i] = table[k];
-      px[4 * i + 1] = table[k + 1];
-      px[4 * i + 2] = table[k + 2];
-    }
-    px[4 * i + 3] = 255;
-  }
-  return { pixels: px, rows, cols, hi, saturates: top > hi, palette };
+  return { ...pixelsOf(grid, rows, cols, paletteRgbTable(palette)), palette };
 }
 
 /** Draws gridPixels()'s result onto a canvas of rows x cols pixels. */
