@@ -1,0 +1,55 @@
+// The words of the page's errors: what the reader typed is quoted as typed, the sentence is in the
+// page's language, and a language change re-words what is on screen (the slots by the controls
+// and the banner under the header).
+//
+//   node --test tests/browser/error_words.test.js   (after the WASM build is in web/wasm)
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeQuietly, getState, openPage, startSession } from './harness.js';
+
+let session;
+let page;
+before(async () => {
+  session = await startSession();
+  ({ page } = await openPage(session, '#lang=zh-CN', { label: '[errors] ' }));
+});
+after(() => closeQuietly(session));
+
+async function chooseLang(lang) {
+  await page.selectOption('#lang', lang);
+  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
+}
+
+/** Types `text` into the tau box key by key, as a person does, and presses Enter. */
+async function typeTau(text) {
+  await page.click('#tau', { clickCount: 3 });
+  await page.keyboard.press('Control+A');
+  if (text) await page.keyboard.type(text);
+  else await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tau-error:not([hidden])');
+  return (await page.textContent('#tau-error')).trim();
+}
+
+test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called empty, tau is kept', async () => {
+  const tau = (await getState(page)).tau;
+  await chooseLang('zh-CN');
+  assert.equal(await typeTau('NaN'), `“NaN”不是数字。保留 τ = ${tau}。`);
+  assert.equal(await page.inputValue('#tau'), 'NaN', 'the box keeps what was typed');
+  // A language change re-words the message, still quoting what was typed.
+  await chooseLang('en');
+  assert.equal((await page.textContent('#tau-error')).trim(), `"NaN" is not a number. Keeping τ = ${tau}.`);
+  assert.equal(await typeTau('abc'), `"abc" is not a number. Keeping τ = ${tau}.`);
+  assert.equal(await typeTau(''), `The box is empty: type a number. Keeping τ = ${tau}.`);
+  await chooseLang('zh-CN');
+  assert.equal((await page.textContent('#tau-error')).trim(), `输入框为空：请输入一个数。保留 τ = ${tau}。`);
+  assert.equal((await getState(page)).tau, tau, 'tau unchanged');
+  // A good value clears the error and is taken.
+  await page.click('#tau', { clickCount: 3 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
+  assert.equal(await page.isHidden('#tau-error'), true);
+});
