@@ -6,7 +6,8 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeQuietly, getState, openPage, startSession } from './harness.js';
+import { closeQuietly, getState, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
+import { cjkText } from './lang_check.js';
 
 let session;
 let page;
@@ -52,4 +53,38 @@ test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called emp
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
   assert.equal(await page.isHidden('#tau-error'), true);
+});
+
+/** Opens `fragment` in a fresh page (its own context) and returns it once the page is ready. */
+async function fresh(fragment) {
+  const context = await session.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const p = await context.newPage();
+  watch(p, session.events, '[errors fresh] ');
+  await p.goto(`${session.url}${fragment}`);
+  await waitReady(p);
+  return { p, context };
+}
+const bannerText = async (p) => (await p.textContent('#banner span')).trim();
+async function switchLang(p, lang) {
+  await p.selectOption('#lang', lang);
+  await p.waitForFunction((want) => document.documentElement.lang === want, lang);
+}
+
+test('a refused link: the banner follows a language change, also after an edit', async () => {
+  const { p, context } = await fresh('#v=1&tau=abc&lang=zh-CN');
+  await p.waitForSelector('#banner', { state: 'visible' });
+  assert.match(await bannerText(p), /^无法读取此链接：.*"abc".*。改为显示默认状态。$/);
+  assert.equal((await p.textContent('#banner button')).trim(), '关闭');
+  await switchLang(p, 'en');
+  assert.match(await bannerText(p), /^This link could not be read: .*"abc".*\. Showing the default state instead\.$/);
+  assert.deepEqual(await cjkText(p, '#banner', { minTexts: 1 }), []);
+  assert.equal((await p.textContent('#banner button')).trim(), 'Dismiss');
+  await switchLang(p, 'zh-CN');
+  assert.match(await bannerText(p), /^无法读取此链接：/);
+  // An edit does not take the banner away, and it still follows the language afterwards.
+  await typeInto(p, '#tau', '2');
+  await p.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
+  await switchLang(p, 'en');
+  assert.match(await bannerText(p), /^This link could not be read: /);
+  await context.close();
 });

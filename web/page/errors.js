@@ -41,7 +41,7 @@ export function showError(field, message) {
     mount(el, word());
     shownErrors.set(id, word);
   } else {
-    showBanner(word());
+    showBanner(word);
   }
 }
 
@@ -60,20 +60,34 @@ export function clearErrors() {
   document.querySelectorAll('#editors input.invalid, .controls input.invalid').forEach((el) => el.classList.remove('invalid'));
 }
 
-/** After a language change: the errors on screen in the new language. */
+/** After a language change: the errors on screen (the banner too) in the new language. */
 export function rewordErrors() {
   for (const [id, word] of shownErrors) {
     const el = $(id);
     if (el && !el.hidden) mount(el, word());
   }
+  if (banner && !$('banner').hidden) drawBanner();
 }
 
+// The banner's message as a function that words it, like the slots' (a link refused at start-up
+// stays on screen across edits, and a language change must re-word it).
+let banner = null;
+
+/**
+ * @param {string|Array|(() => (string|Array))} message  as showError's
+ * @param {'error'|'warning'} [kind]
+ */
 export function showBanner(message, kind = 'error') {
+  banner = { word: typeof message === 'function' ? message : () => message, kind };
+  drawBanner();
+}
+
+function drawBanner() {
   const b = $('banner');
-  b.className = `banner ${kind}`;
+  b.className = `banner ${banner.kind}`;
   mount(
     b,
-    h('span', {}, message),
+    h('span', {}, banner.word()),
     h(
       'button',
       {
