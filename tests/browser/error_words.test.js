@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeQuietly, getState, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
-import { cjkText } from './lang_check.js';
+import { cjkText, englishWords } from './lang_check.js';
 
 let session;
 let page;
@@ -87,4 +87,31 @@ test('a refused link: the banner follows a language change, also after an edit',
   await switchLang(p, 'en');
   assert.match(await bannerText(p), /^This link could not be read: /);
   await context.close();
+});
+
+test('a refused link in Chinese: the reason is worded in Chinese too, the key and the value as data', async () => {
+  const base = await page.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]);
+  const cases = [
+    ['v=1&tau=abc', '无法读取此链接：链接中的 tau（温度 τ）必须是数字，实际为 "abc"。改为显示默认状态。'],
+    [base.replace(/(^|&)tau=[^&]*/, '$1tau=0'), '无法读取此链接：tau（温度 τ）必须大于 0 且不超过 1000，实际为 0。改为显示默认状态。'],
+    [
+      base.replace(/(^|&)causal=[^&]*/, '$1causal=2'),
+      '无法读取此链接：链接中的 causal（因果掩码）必须是 0 或 1，实际为 "2"。改为显示默认状态。',
+    ],
+    [
+      base.replace(/(^|&)row=[^&]*/, '$1row=7'),
+      '无法读取此链接：row（选中的查询行）必须是 0 到 0 之间的整数，实际为 7。改为显示默认状态。',
+    ],
+    ['v=1&tau=2&scale=auto', '无法读取此链接：链接缺少 mode=（输入模式）。改为显示默认状态。'],
+  ];
+  for (const [fragment, want] of cases) {
+    const { p, context } = await fresh(`#${fragment}&lang=zh-CN`);
+    await p.waitForSelector('#banner', { state: 'visible' });
+    assert.equal(await bannerText(p), want, fragment.slice(0, 60));
+    assert.deepEqual(await englishWords(p, '#banner', { minTexts: 1 }), [], `${fragment.slice(0, 40)}: English outside data`);
+    assert.ok((await p.$$eval('#banner [translate="no"]', (els) => els.length)) >= 1, 'the key and the value are data');
+    await switchLang(p, 'en');
+    assert.deepEqual(await cjkText(p, '#banner', { minTexts: 1 }), [], 'the English banner');
+    await context.close();
+  }
 });

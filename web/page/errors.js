@@ -2,7 +2,7 @@
 // validator or the core names), else to the banner under the header. The messages on screen are
 // kept as functions that word them (store.js shownErrors), so a language change re-words them.
 import { h, mount } from '../views/dom.js';
-import { dataSpan } from '../views/format.js';
+import { wordDetail } from './details.js';
 import { t } from '../i18n.js';
 import { shownErrors, state } from './store.js';
 
@@ -104,9 +104,11 @@ function drawBanner() {
 }
 
 /**
- * An English message of the validator or the core (naming schema paths) as technical detail
- * (translate="no") after a sentence in the page's language.
+ * A message of the validator, the core or the link codec after a sentence in the page's language:
+ * worded in that language when it is a known form (page/details.js), else as English technical
+ * detail (translate="no"). Call it when the message is drawn (inside a word function), so that a
+ * language change re-words it.
  */
 export function rejected(detail, key = 'app.err.rejected') {
-  return [t(key), dataSpan(detail)];
+  return [t(key), wordDetail(detail)];
 }
