@@ -115,3 +115,24 @@ test('a refused link in Chinese: the reason is worded in Chinese too, the key an
     await context.close();
   }
 });
+
+test('a refused lab parameter in Chinese: worded in Chinese, the parameter and the value as data', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('#lab-tab-spectral');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'spectral');
+  await typeInto(p, '#lab-param-epsilon', '2');
+  await p.waitForSelector('#lab-error:not([hidden])');
+  assert.equal(
+    (await p.textContent('#lab-error')).trim(),
+    '输入未被接受：lab.params.epsilon（分析视图的参数）必须在 0.0 到 1.0 之间，实际为 2。下面的数字对应上一次被接受的参数。',
+  );
+  assert.deepEqual(await englishWords(p, '#lab-error', { minTexts: 1 }), []);
+  await switchLang(p, 'en');
+  await typeInto(p, '#lab-param-epsilon', '3');
+  await p.waitForFunction(() => document.getElementById('lab-error').textContent.includes('(got 3)'));
+  assert.match(
+    (await p.textContent('#lab-error')).trim(),
+    /must be between 0\.0 and 1\.0 \(got 3\)\. The numbers below are for the last accepted values\.$/,
+  );
+  await context.close();
+});

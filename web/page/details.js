@@ -40,6 +40,7 @@ const FIELDS = {
 function term(path) {
   const name = FIELDS[path];
   if (name) return t(`app.field.${name}`);
+  if (/^lab\.params\.\w+$/.test(path)) return t('app.field.labParam');
   const m = /^heads\[(\d+)\]\.(Q|K|V|logits|weights|WQ|WK|WV|gate)(?:\[(\d+)\])?(?:\[(\d+)\])?$/.exec(path);
   if (!m) return null;
   if (m[4] !== undefined) return t('app.field.cell', { head: m[1], matrix: m[2], r: m[3], c: m[4] });
@@ -86,6 +87,21 @@ const FORMS = [
   ],
   [/^(\S+) must be true or false \(got (.*)\)$/, 'boolean', (m) => ({ key: subject(m[1]), yes: 'true', no: 'false', got: m[2] })],
   [/^(\S+) must be one of (.*) \(got (.*)\)$/, 'oneOf', (m) => ({ key: subject(m[1]), list: m[2], got: m[3] })],
+  // The analysis lab's parameters (the core's lab views)
+  [/^(lab\.params\.\w+) must be a number$/, 'labNumber', (m) => ({ key: subject(m[1]) })],
+  [/^(lab\.params\.\w+) must be an integer$/, 'labInteger', (m) => ({ key: subject(m[1]) })],
+  [
+    /^(lab\.params\.\w+) must be between (\S+) and (\S+) \(got (.*)\)$/,
+    'labBetween',
+    (m) => ({ key: subject(m[1]), lo: m[2], hi: m[3], got: m[4] }),
+  ],
+  [
+    /^(lab\.params\.\w+) must be strictly between (\S+) and (\S+) \(got (.*)\)$/,
+    'labStrictly',
+    (m) => ({ key: subject(m[1]), lo: m[2], hi: m[3], got: m[4] }),
+  ],
+  [/^(lab\.params\.\w+) must be one of (.*)$/, 'labOneOf', (m) => ({ key: subject(m[1]), list: m[2] })],
+  [/^(lab\.params\.\w+) must be > 0 \(a temperature\)$/, 'labTemperature', (m) => ({ key: subject(m[1]) })],
   [/^(\S+) must be a finite number >= 0 \(got (.*)\)$/, 'finiteNonNegative', (m) => ({ key: subject(m[1]), got: m[2] })],
   [/^(\S+) must be a finite number \(got (.*)\)$/, 'finite', (m) => ({ key: subject(m[1]), got: m[2] })],
 ];
