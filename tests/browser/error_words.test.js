@@ -136,3 +136,19 @@ test('a refused lab parameter in Chinese: worded in Chinese, the parameter and t
   );
   await context.close();
 });
+
+test('a matrix entry beyond float32 in Chinese: worded in Chinese by the editor, the cell and the value as data', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.selectOption('#preset', 'selfattention');
+  await p.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'selfattention');
+  await typeInto(p, '#edit-Q-r0-c0', '1e39');
+  await p.waitForSelector('#edit-Q-error:not([hidden])');
+  const text = (await p.textContent('#edit-Q-error')).trim();
+  assert.match(
+    text,
+    /heads\[0\]\.Q\[0\]\[0\]（头 0 的 Q 第 0 行第 0 列）= 1e\+39 超出了计算核心使用的单精度浮点范围（绝对值 ≤ 3\.4e38）/,
+    text,
+  );
+  assert.deepEqual(await englishWords(p, '#edit-Q-error', { minTexts: 1 }), []);
+  await context.close();
+});

@@ -87,6 +87,11 @@ const FORMS = [
   ],
   [/^(\S+) must be true or false \(got (.*)\)$/, 'boolean', (m) => ({ key: subject(m[1]), yes: 'true', no: 'false', got: m[2] })],
   [/^(\S+) must be one of (.*) \(got (.*)\)$/, 'oneOf', (m) => ({ key: subject(m[1]), list: m[2], got: m[3] })],
+  [
+    /^(\S+) = (\S+) is outside the float32 range \(magnitude <= (\S+)\) the core computes in$/,
+    'float32',
+    (m) => ({ key: subject(m[1]), got: m[2], max: m[3] }),
+  ],
   // The analysis lab's parameters (the core's lab views)
   [/^(lab\.params\.\w+) must be a number$/, 'labNumber', (m) => ({ key: subject(m[1]) })],
   [/^(lab\.params\.\w+) must be an integer$/, 'labInteger', (m) => ({ key: subject(m[1]) })],
