@@ -35,6 +35,12 @@ const dot = (a, b) => a.reduce((acc, x, i) => acc + x * b[i], 0);
 const entropy = (w) => -w.reduce((acc, a) => acc + (a > 0 ? a * Math.log(a) : 0), 0);
 const mix = (w, V) => V[0].map((_, c) => V.reduce((acc, v, j) => acc + w[j] * v[c], 0));
 const four = (x) => String(Number(x.toPrecision(4))); // the panel's 4 significant digits
+/** The ways the panel may write x: 4 significant digits alone, or in a vector whose entries share
+ * a number of decimals, at least those 4 significant digits need (web/lesson/format.js vec). */
+const writings = (x) => {
+  const own = Math.max(0, 3 - Math.floor(Math.log10(Math.abs(x) || 1)));
+  return [four(x), ...Array.from({ length: 7 - own }, (_, k) => x.toFixed(own + k))];
+};
 /** The scale c of a qkv state (docs/state.md: "auto" = 1/sqrt(d_k)). */
 const scaleOf = (s) => (s.scale === 'auto' ? 1 / Math.sqrt(s.heads[s.head].K[0].length) : s.scale);
 /** Row i's scores c q_i . k_j from the state; null where the causal mask hides key j. */
@@ -176,7 +182,11 @@ ${spec.noClipboard ? snippet.replace(' allow="clipboard-write"', '') : snippet}
         Object.fromEntries(els.map((el) => [el.dataset.prediction, el.dataset.correct])),
       );
     const includesAll = (text, numbers, what) => {
-      for (const x of numbers) assert.ok(text.includes(four(x)), `${what}: ${four(x)} in «${text}»`);
+      for (const x of numbers)
+        assert.ok(
+          writings(x).some((w) => text.includes(w)),
+          `${what}: ${four(x)} in «${text}»`,
+        );
     };
     async function reveal(step) {
       await tabTo('lesson-reveal');

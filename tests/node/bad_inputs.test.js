@@ -547,6 +547,25 @@ test('bad inputs (link): NaN and Inf in the matrices of d, in every mode', () =>
   refused(() => decodeLink(tau('0')), 'tau', 'tau must be a number > 0 and <= 1000 (got 0)');
 });
 
+test('bad inputs (link): a link cut short names its bad value, not only a key it lacks', () => {
+  // A hand-shortened link with a typo: the reader is told what is wrong with tau (it said
+  // "the link is missing mode=" and never mentioned the bad value).
+  refused(() => decodeLink('v=1&tau=abc'), 'tau', 'tau in the link must be a number (got "abc")');
+  refused(() => decodeLink('#v=1&preset=example1&tau=NaN'), 'tau', 'tau in the link must be a number (got "NaN")');
+  refused(() => decodeLink('v=1&mode=qkv&causal=yes'), 'mask.causal', 'causal in the link must be 0 or 1 (got "yes")');
+  refused(() => decodeLink('v=1&scale=auto&window=-'), 'mask.window', 'window in the link must be a number (got "-")');
+  refused(() => decodeLink('v=1&stride=x'), 'mask.stride', 'stride in the link must be a number (got "x")');
+  // Every value given is good: then the missing key is the problem, and is named.
+  refused(() => decodeLink('v=1&tau=2&scale=auto'), 'mode', 'the link is missing mode= (mode)');
+  const full = encodeLink(defaultState());
+  refused(() => decodeLink(full.replace(/&d=.*$/, '')), 'd', 'the link is missing d= (d)');
+  refused(
+    () => decodeLink(full.replace(/&d=.*$/, '').replace('tau=1', 'tau=1..2')),
+    'tau',
+    'tau in the link must be a number (got "1..2")',
+  );
+});
+
 test('bad inputs (link): 10^6 x 10^6 and negative shapes in the header of d, refused before allocating', () => {
   const shape = (Q) => linkWith({ heads: [{ name: 'h', Q, K: [2, 2, 8], V: [2, 2, 8] }] });
   const t0 = performance.now();

@@ -210,3 +210,33 @@ test('step 1 redistribution: k2 moved towards q, the rest of the row falls and t
   assert.deepEqual([a.rise, a.fall], [[1], [0]]);
   near(a.keys[1].weight, 1 / (1 + Math.exp(0.5)), 1e-6, 'k2: 1 / (1 + e^(1 − 0.5))');
 });
+
+test('lesson vectors write their entries alike: exact ones as they are, rounded ones to the same decimals', async () => {
+  const { vec } = await import('../../web/lesson/format.js');
+  // Exact short entries stay short (the seeds' (1, 0), (2, 6, 10), A's row (1/2, 1/4, 1/4)).
+  assert.equal(vec([1, 0]), '(1, 0)');
+  assert.equal(vec([2, 6, 10]), '(2, 6, 10)');
+  assert.equal(vec([0.5, 0.25, 0.25]), '(0.5, 0.25, 0.25)');
+  // One rounded entry: all to its decimals (it showed "(0.5, 0.3333)" next to "0.333333" elsewhere).
+  assert.equal(vec([0.5, 1 / 3]), '(0.5000, 0.3333)');
+  assert.equal(vec([1, 1 / 3, 0]), '(1.0000, 0.3333, 0.0000)');
+  // Worked example 1's swapped output o = 0.2689·(2, 0) + 0.7311·(0, 4): (0.5379, 2.9242), not (0.5379, 2.924).
+  const a = 1 / (1 + Math.E);
+  assert.equal(vec([2 * a, 4 * (1 - a)]), '(0.5379, 2.9242)');
+  assert.equal(vec([2 * (1 - a), 4 * a]), '(1.462, 1.076)');
+  assert.equal(vec([Math.sqrt(2) * 0.6, Math.sqrt(2), 0.25 * Math.SQRT2]), '(0.8485, 1.4142, 0.3536)');
+  // Every entry of a rounded vector has as many decimals as every other.
+  for (const xs of [
+    [0.73412, 0.73412],
+    [0.265881, 0.265881, 0.468238, 0],
+    [12.5, 0.0123456],
+    [-1 / 7, 3, 1 / 9],
+  ]) {
+    const parts = vec(xs).slice(1, -1).split(', ');
+    const decimals = new Set(parts.map((p) => p.split('.')[1]?.length ?? 0));
+    assert.equal(decimals.size, 1, `${vec(xs)}: one number of decimals`);
+    parts.forEach((p, i) =>
+      assert.ok(Math.abs(Number(p) - xs[i]) <= 0.5 * 10 ** -(p.split('.')[1]?.length ?? 0) + 1e-12, `${p} is ${xs[i]} rounded`),
+    );
+  }
+});

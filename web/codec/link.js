@@ -150,18 +150,23 @@ function readLink(fragment) {
       );
     }
   }
+  // The values given are read before any missing key is named: a link cut short (or written by
+  // hand) with a bad value is refused for that value, which the reader can fix, not only for
+  // what is missing.
+  const get = (key) => params.get(key);
+  const given = (key, read) => (params.has(key) ? read(get(key), key) : undefined);
+  const scale = given('scale', (text, key) => (text === 'auto' ? 'auto' : parseNumber(text, key)));
+  const tau = given('tau', parseNumber);
+  const topK = given('k', parseNumber);
+  const row = given('row', parseNumber);
+  const window = given('window', parseNumber);
+  const head = given('head', parseNumber);
+  const causal = given('causal', parseFlag);
+  const stride = given('stride', parseNumber);
+  const sinks = given('sinks', parseNumber);
   for (const key of LINK_KEYS) {
     if (!params.has(key)) throw new StateError(LINK_FIELD[key], `the link is missing ${key}= (${LINK_FIELD[key]})`);
   }
-
-  const get = (key) => params.get(key);
-  const scale = get('scale') === 'auto' ? 'auto' : parseNumber(get('scale'), 'scale');
-  const tau = parseNumber(get('tau'), 'tau');
-  const topK = parseNumber(get('k'), 'k');
-  const row = parseNumber(get('row'), 'row');
-  const window = parseNumber(get('window'), 'window');
-  const head = parseNumber(get('head'), 'head');
-  const causal = parseFlag(get('causal'), 'causal');
   const block = readBlock(get('d'));
   let lab;
   if (params.has('lab')) {
@@ -191,8 +196,8 @@ function readLink(fragment) {
       window,
       padding: block.padding,
       allow: block.allow,
-      ...(params.has('stride') ? { stride: parseNumber(get('stride'), 'stride') } : {}),
-      ...(params.has('sinks') ? { sinks: parseNumber(get('sinks'), 'sinks') } : {}),
+      ...(stride === undefined ? {} : { stride }),
+      ...(sinks === undefined ? {} : { sinks }),
     },
     tau,
     scale,

@@ -10,6 +10,7 @@ const s = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const PAIRS = {
   // Shared words
   'lab.undefined': ['undefined', '未定义'],
+  'lab.table': ['table (scrolls sideways)', '表格（可横向滚动）'],
   'lab.masked': ['masked', '已掩码'],
   'lab.empty': ['empty', '空行'],
   'lab.headN': ['head {i}', '头 {i}'],

@@ -125,3 +125,26 @@ export function keyLabel(state, j) {
   const tok = state.tokens?.keys?.[j];
   return tok === undefined ? `${j}` : showToken(tok);
 }
+
+let tableCount = 0;
+
+/**
+ * A table in its own horizontal scroll box: a table wider than its panel (a phone, many heads or
+ * long notes) scrolls inside the panel instead of widening the page (style.css ".scroll"). The box
+ * is a tab stop named by the table's caption (or "table"), so a keyboard scrolls it too.
+ */
+export function scrollTable(table) {
+  const caption = table.querySelector(':scope > caption');
+  if (caption && !caption.id) caption.id = `${table.id || `lab-table-${++tableCount}`}-caption`;
+  return h(
+    'div',
+    {
+      class: 'scroll lab-table-scroll',
+      tabindex: '0',
+      role: 'group',
+      'aria-labelledby': caption ? caption.id : null,
+      'aria-label': caption ? null : t('lab.table'),
+    },
+    table,
+  );
+}

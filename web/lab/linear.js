@@ -5,7 +5,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headNode, math, rowNode, tn, tnData, tokenNode } from './controls.js';
+import { headNode, math, rowNode, scrollTable, tn, tnData, tokenNode } from './controls.js';
 import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
@@ -96,47 +96,49 @@ function selectedRow(state, lab) {
     );
   }
   const max = Math.max(1e-12, ...sw.filter((x) => x !== null), ...lw.filter((x) => x !== null));
-  const weights = h(
-    'table',
-    { class: 'metrics-table lin-weights', id: 'lab-linear-weights' },
-    h('caption', {}, tnData('lab.linear.weightsCaption')),
+  const weights = scrollTable(
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'metrics-table lin-weights', id: 'lab-linear-weights' },
+      h('caption', {}, tnData('lab.linear.weightsCaption')),
       h(
-        'tr',
+        'thead',
         {},
-        [t('lab.col.key'), 'softmax', '', t('lab.linear.linear'), '', math('a_lin − a')].map((c) => h('th', { scope: 'col' }, c)),
+        h(
+          'tr',
+          {},
+          [t('lab.col.key'), 'softmax', '', t('lab.linear.linear'), '', math('a_lin − a')].map((c) => h('th', { scope: 'col' }, c)),
+        ),
       ),
-    ),
-    h(
-      'tbody',
-      {},
-      sw.map((a, j) => {
-        if (a === null) {
+      h(
+        'tbody',
+        {},
+        sw.map((a, j) => {
+          if (a === null) {
+            return h(
+              'tr',
+              { class: 'masked-row' },
+              h('td', { class: 'lin-key' }, keyLabel(state, j)),
+              h('td', { colspan: 5, class: 'undefined-cell' }, t('lab.linear.notVisible')),
+            );
+          }
+          const b = lw[j];
           return h(
             'tr',
-            { class: 'masked-row' },
+            { dataset: { key: j } },
             h('td', { class: 'lin-key' }, keyLabel(state, j)),
-            h('td', { colspan: 5, class: 'undefined-cell' }, t('lab.linear.notVisible')),
+            h('td', { class: 'bar-cell' }, bar(a, max, 'soft')),
+            h('td', { id: `lab-linear-soft-${j}`, dataset: { value: a } }, f(a)),
+            h('td', { class: 'bar-cell' }, bar(b, max, 'lin')),
+            h(
+              'td',
+              { id: `lab-linear-lin-${j}`, dataset: { value: b ?? '' }, class: b === null ? 'undefined-cell' : null },
+              b === null ? t('lab.undefined') : f(b),
+            ),
+            h('td', { dataset: { value: b === null ? '' : b - a } }, b === null ? t('lab.undefined') : f(b - a, 3)),
           );
-        }
-        const b = lw[j];
-        return h(
-          'tr',
-          { dataset: { key: j } },
-          h('td', { class: 'lin-key' }, keyLabel(state, j)),
-          h('td', { class: 'bar-cell' }, bar(a, max, 'soft')),
-          h('td', { id: `lab-linear-soft-${j}`, dataset: { value: a } }, f(a)),
-          h('td', { class: 'bar-cell' }, bar(b, max, 'lin')),
-          h(
-            'td',
-            { id: `lab-linear-lin-${j}`, dataset: { value: b ?? '' }, class: b === null ? 'undefined-cell' : null },
-            b === null ? t('lab.undefined') : f(b),
-          ),
-          h('td', { dataset: { value: b === null ? '' : b - a } }, b === null ? t('lab.undefined') : f(b - a, 3)),
-        );
-      }),
+        }),
+      ),
     ),
   );
   const so = lab.softmax.output[tr];
@@ -144,30 +146,38 @@ function selectedRow(state, lab) {
   const outputs =
     lab.dV === 0
       ? h('p', { class: 'note' }, t('lab.linear.noOutput'))
-      : h(
-          'table',
-          { class: 'metrics-table lin-outputs', id: 'lab-linear-outputs' },
-          h('caption', {}, tnData('lab.linear.outputsCaption')),
+      : scrollTable(
           h(
-            'thead',
-            {},
+            'table',
+            { class: 'metrics-table lin-outputs', id: 'lab-linear-outputs' },
+            h('caption', {}, tnData('lab.linear.outputsCaption')),
             h(
-              'tr',
+              'thead',
               {},
-              [t('lab.linear.dim'), 'softmax O', tnData('lab.linear.linearO'), math('O_lin − O')].map((c) => h('th', { scope: 'col' }, c)),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            so.map((o, e) =>
               h(
                 'tr',
                 {},
-                h('td', {}, `d${e}`),
-                h('td', { id: `lab-linear-out-soft-${e}`, dataset: { value: o } }, f(o)),
-                h('td', { id: `lab-linear-out-lin-${e}`, dataset: { value: lo[e] ?? '' } }, lo[e] === null ? t('lab.undefined') : f(lo[e])),
-                h('td', {}, lo[e] === null ? t('lab.undefined') : f(lo[e] - o, 3)),
+                [t('lab.linear.dim'), 'softmax O', tnData('lab.linear.linearO'), math('O_lin − O')].map((c) =>
+                  h('th', { scope: 'col' }, c),
+                ),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              so.map((o, e) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, `d${e}`),
+                  h('td', { id: `lab-linear-out-soft-${e}`, dataset: { value: o } }, f(o)),
+                  h(
+                    'td',
+                    { id: `lab-linear-out-lin-${e}`, dataset: { value: lo[e] ?? '' } },
+                    lo[e] === null ? t('lab.undefined') : f(lo[e]),
+                  ),
+                  h('td', {}, lo[e] === null ? t('lab.undefined') : f(lo[e] - o, 3)),
+                ),
               ),
             ),
           ),
@@ -206,56 +216,58 @@ function selectedRow(state, lab) {
 
 function rowsTable(state, lab, lo = 0, hi = lab.rows.length) {
   const t0 = Math.min(state.row ?? 0, lab.nQ - 1);
-  return h(
-    'table',
-    { class: 'metrics-table lin-rows', id: 'lab-linear-rows' },
-    h('caption', {}, t('lab.linear.rowsCaption')),
+  return scrollTable(
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'metrics-table lin-rows', id: 'lab-linear-rows' },
+      h('caption', {}, t('lab.linear.rowsCaption')),
       h(
-        'tr',
+        'thead',
         {},
-        [t('lab.col.row'), 'φ(q)·Σφ(k)', math('‖O_lin − O‖₂'), t('lab.linear.relative'), math('max |a_lin − a|')].map((c) =>
-          h('th', { scope: 'col' }, c),
+        h(
+          'tr',
+          {},
+          [t('lab.col.row'), 'φ(q)·Σφ(k)', math('‖O_lin − O‖₂'), t('lab.linear.relative'), math('max |a_lin − a|')].map((c) =>
+            h('th', { scope: 'col' }, c),
+          ),
         ),
       ),
-    ),
-    h(
-      'tbody',
-      {},
-      lab.rows.slice(lo, hi).map((r) => {
-        const cls = r.row === t0 ? 'selected-row' : null;
-        if (r.empty || r.degenerate) {
+      h(
+        'tbody',
+        {},
+        lab.rows.slice(lo, hi).map((r) => {
+          const cls = r.row === t0 ? 'selected-row' : null;
+          if (r.empty || r.degenerate) {
+            return h(
+              'tr',
+              { class: `${cls ?? ''} empty-row`.trim(), dataset: { row: r.row } },
+              h('td', {}, rowLabel(state, r.row)),
+              h('td', { colspan: 4 }, undefinedText(r)),
+            );
+          }
           return h(
             'tr',
-            { class: `${cls ?? ''} empty-row`.trim(), dataset: { row: r.row } },
+            { class: cls, dataset: { row: r.row } },
             h('td', {}, rowLabel(state, r.row)),
-            h('td', { colspan: 4 }, undefinedText(r)),
+            h('td', { dataset: { value: r.denominator } }, f(r.denominator)),
+            h('td', { dataset: { value: r.outputError ?? '' } }, f(r.outputError)),
+            h('td', { dataset: { value: r.relativeError ?? '' } }, f(r.relativeError)),
+            h('td', { dataset: { value: r.maxWeightError ?? '' } }, f(r.maxWeightError)),
           );
-        }
-        return h(
-          'tr',
-          { class: cls, dataset: { row: r.row } },
-          h('td', {}, rowLabel(state, r.row)),
-          h('td', { dataset: { value: r.denominator } }, f(r.denominator)),
-          h('td', { dataset: { value: r.outputError ?? '' } }, f(r.outputError)),
-          h('td', { dataset: { value: r.relativeError ?? '' } }, f(r.relativeError)),
-          h('td', { dataset: { value: r.maxWeightError ?? '' } }, f(r.maxWeightError)),
-        );
-      }),
-    ),
-    h(
-      'tfoot',
-      {},
+        }),
+      ),
       h(
-        'tr',
-        { id: 'lab-linear-means' },
-        h('th', { scope: 'row' }, t('lab.linear.mean', { n: lab.definedRows })),
-        h('td', {}, ''),
-        h('td', { id: 'lab-linear-mean-output-error', dataset: { value: lab.meanOutputError ?? '' } }, f(lab.meanOutputError)),
-        h('td', { id: 'lab-linear-mean-relative-error', dataset: { value: lab.meanRelativeError ?? '' } }, f(lab.meanRelativeError)),
-        h('td', { id: 'lab-linear-mean-weight-error', dataset: { value: lab.meanMaxWeightError ?? '' } }, f(lab.meanMaxWeightError)),
+        'tfoot',
+        {},
+        h(
+          'tr',
+          { id: 'lab-linear-means' },
+          h('th', { scope: 'row' }, t('lab.linear.mean', { n: lab.definedRows })),
+          h('td', {}, ''),
+          h('td', { id: 'lab-linear-mean-output-error', dataset: { value: lab.meanOutputError ?? '' } }, f(lab.meanOutputError)),
+          h('td', { id: 'lab-linear-mean-relative-error', dataset: { value: lab.meanRelativeError ?? '' } }, f(lab.meanRelativeError)),
+          h('td', { id: 'lab-linear-mean-weight-error', dataset: { value: lab.meanMaxWeightError ?? '' } }, f(lab.meanMaxWeightError)),
+        ),
       ),
     ),
   );

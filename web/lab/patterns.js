@@ -4,7 +4,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
-import { tnData } from './controls.js';
+import { scrollTable, tnData } from './controls.js';
 
 const CLASSES = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];
 
@@ -42,37 +42,39 @@ export function render(container, { state, lab }) {
         ),
       ),
     ),
-    h(
-      'table',
-      { class: 'metrics-table', id: 'lab-pattern-scores' },
-      h('caption', {}, tData('lab.patterns.caption', { name: nameOf(selected) })),
+    scrollTable(
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'metrics-table', id: 'lab-pattern-scores' },
+        h('caption', {}, tData('lab.patterns.caption', { name: nameOf(selected) })),
         h(
-          'tr',
+          'thead',
           {},
-          CLASSES.map((c) => h('th', { scope: 'col', dataset: { kind: c } }, kindName(c))),
+          h(
+            'tr',
+            {},
+            CLASSES.map((c) => h('th', { scope: 'col', dataset: { kind: c } }, kindName(c))),
+          ),
         ),
-      ),
-      h(
-        'tbody',
-        {},
         h(
-          'tr',
+          'tbody',
           {},
-          CLASSES.map((c) => {
-            const s = selected.scores;
-            const extra =
-              c === 'offset'
-                ? ` (d=${s.offsetD})`
-                : c === 'strided'
-                  ? ` (p=${s.period})`
-                  : c === 'position'
-                    ? ` (${t('lab.patternParam.position', { key: s.positionKey }).trim()})`
-                    : '';
-            return h('td', { dataset: { value: s[c] ?? '' } }, `${fmtMetric(s[c], 3)}${extra}`);
-          }),
+          h(
+            'tr',
+            {},
+            CLASSES.map((c) => {
+              const s = selected.scores;
+              const extra =
+                c === 'offset'
+                  ? ` (d=${s.offsetD})`
+                  : c === 'strided'
+                    ? ` (p=${s.period})`
+                    : c === 'position'
+                      ? ` (${t('lab.patternParam.position', { key: s.positionKey }).trim()})`
+                      : '';
+              return h('td', { dataset: { value: s[c] ?? '' } }, `${fmtMetric(s[c], 3)}${extra}`);
+            }),
+          ),
         ),
       ),
     ),

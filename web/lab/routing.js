@@ -7,7 +7,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headNode, keyLabel, math, numberParam, once, rowLabel, rowNode, svg, tnData, tokenNode } from './controls.js';
+import { headNode, keyLabel, math, numberParam, once, rowLabel, rowNode, scrollTable, svg, tnData, tokenNode } from './controls.js';
 import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
@@ -227,28 +227,30 @@ function regularisers(lab) {
     'div',
     {},
     h('h4', {}, t('lab.routing.regTitle', { n: g.rows })),
-    h(
-      'table',
-      { class: 'metrics-table', id: 'lab-routing-regularisers' },
+    scrollTable(
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'metrics-table', id: 'lab-routing-regularisers' },
         h(
-          'tr',
+          'thead',
           {},
-          ['regulariser', 'formula', 'value'].map((c) => h('th', { scope: 'col' }, t(`lab.routing.col.${c}`))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map(([key, name, formula]) =>
           h(
             'tr',
-            { dataset: { reg: key } },
-            h('td', {}, name),
-            h('td', {}, math(formula)),
-            h('td', { dataset: { value: g[key] ?? '' } }, f(g[key])),
+            {},
+            ['regulariser', 'formula', 'value'].map((c) => h('th', { scope: 'col' }, t(`lab.routing.col.${c}`))),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rows.map(([key, name, formula]) =>
+            h(
+              'tr',
+              { dataset: { reg: key } },
+              h('td', {}, name),
+              h('td', {}, math(formula)),
+              h('td', { dataset: { value: g[key] ?? '' } }, f(g[key])),
+            ),
           ),
         ),
       ),
@@ -276,47 +278,49 @@ function rowsTable(state, lab) {
     t('lab.routing.col.tunnel'),
   ];
   const table = (lo, hi) =>
-    h(
-      'table',
-      { class: 'metrics-table', id: 'lab-routing-rows' },
+    scrollTable(
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'metrics-table', id: 'lab-routing-rows' },
         h(
-          'tr',
+          'thead',
           {},
-          cols.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        lab.rows
-          .slice(lo, hi)
-          .map((r) =>
-            r.empty
-              ? h(
-                  'tr',
-                  { dataset: { row: r.row } },
-                  h('td', {}, rowNode(state, r.row)),
-                  h('td', { colspan: cols.length - 1 }, t('lab.undefinedEmpty')),
-                )
-              : h(
-                  'tr',
-                  { dataset: { row: r.row }, class: r.row === state.row ? 'selected-row' : null },
-                  h('td', {}, rowNode(state, r.row)),
-                  h('td', {}, String(r.visible)),
-                  h('td', {}, String(r.supportSize)),
-                  h('td', { title: r.support.length > SUPPORT_SHOWN ? r.support.join(', ') : null }, supportText(r.support)),
-                  h('td', {}, f(r.ignoredMass)),
-                  h('td', {}, f(r.ignoredNorm)),
-                  h('td', {}, f(r.boundMass)),
-                  h('td', {}, f(r.boundDelta)),
-                  h('td', {}, f(r.normalizedEntropy)),
-                  h('td', {}, f(r.evidenceEntropy)),
-                  h('td', {}, r.tunnel.defined ? t(r.tunnel.verdict ? 'lab.yes' : 'lab.no') : t('lab.undefined')),
-                ),
+          h(
+            'tr',
+            {},
+            cols.map((c) => h('th', { scope: 'col' }, c)),
           ),
+        ),
+        h(
+          'tbody',
+          {},
+          lab.rows
+            .slice(lo, hi)
+            .map((r) =>
+              r.empty
+                ? h(
+                    'tr',
+                    { dataset: { row: r.row } },
+                    h('td', {}, rowNode(state, r.row)),
+                    h('td', { colspan: cols.length - 1 }, t('lab.undefinedEmpty')),
+                  )
+                : h(
+                    'tr',
+                    { dataset: { row: r.row }, class: r.row === state.row ? 'selected-row' : null },
+                    h('td', {}, rowNode(state, r.row)),
+                    h('td', {}, String(r.visible)),
+                    h('td', {}, String(r.supportSize)),
+                    h('td', { title: r.support.length > SUPPORT_SHOWN ? r.support.join(', ') : null }, supportText(r.support)),
+                    h('td', {}, f(r.ignoredMass)),
+                    h('td', {}, f(r.ignoredNorm)),
+                    h('td', {}, f(r.boundMass)),
+                    h('td', {}, f(r.boundDelta)),
+                    h('td', {}, f(r.normalizedEntropy)),
+                    h('td', {}, f(r.evidenceEntropy)),
+                    h('td', {}, r.tunnel.defined ? t(r.tunnel.verdict ? 'lab.yes' : 'lab.no') : t('lab.undefined')),
+                  ),
+            ),
+        ),
       ),
     );
   return h(

@@ -4,7 +4,7 @@
 import { h } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headNode, rowNode, tnData } from './controls.js';
+import { headNode, rowNode, scrollTable, tnData } from './controls.js';
 
 export const f = (x, d = 4) => fmtMetric(x, d);
 export const METRICS = [
@@ -46,62 +46,64 @@ export function legend(withSpread) {
 export function rowsTable(state, lab, lo = 0, hi = lab.rows.length) {
   const spread = lab.sinkKeys > 1;
   const scale = Math.max(1e-9, ...lab.rows.map((r) => r.entropy ?? 0));
-  return h(
-    'table',
-    { class: 'metrics-table sink-rows', id: 'lab-sink-rows' },
-    h('caption', {}, tData('lab.sink.rowsCaption', { name: headNode(state, lab.head), parts: spread ? 's·H(σ) + ' : '' }, ['name'])),
+  return scrollTable(
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'metrics-table sink-rows', id: 'lab-sink-rows' },
+      h('caption', {}, tData('lab.sink.rowsCaption', { name: headNode(state, lab.head), parts: spread ? 's·H(σ) + ' : '' }, ['name'])),
       h(
-        'tr',
+        'thead',
         {},
-        [
-          t('lab.col.row'),
-          t('lab.sink.col.parts'),
-          's',
-          'h(s)',
-          spread ? 's·H(σ)' : null,
-          'H(c)',
-          '(1−s)·H(c)',
-          'H',
-          t('lab.sink.col.residual'),
-        ]
-          .filter(Boolean)
-          .map((c) => h('th', { scope: 'col' }, c)),
+        h(
+          'tr',
+          {},
+          [
+            t('lab.col.row'),
+            t('lab.sink.col.parts'),
+            's',
+            'h(s)',
+            spread ? 's·H(σ)' : null,
+            'H(c)',
+            '(1−s)·H(c)',
+            'H',
+            t('lab.sink.col.residual'),
+          ]
+            .filter(Boolean)
+            .map((c) => h('th', { scope: 'col' }, c)),
+        ),
       ),
-    ),
-    h(
-      'tbody',
-      {},
-      lab.rows.slice(lo, hi).map((r) => {
-        if (r.empty) {
+      h(
+        'tbody',
+        {},
+        lab.rows.slice(lo, hi).map((r) => {
+          if (r.empty) {
+            return h(
+              'tr',
+              { dataset: { row: r.row }, class: 'empty-row' },
+              h('td', {}, rowNode(state, r.row)),
+              h('td', { colspan: spread ? 8 : 7 }, t('lab.undefinedEmptyRow')),
+            );
+          }
+          const parts = [
+            ['seg-sink', r.sinkEntropy, `h(s) = ${f(r.sinkEntropy)}`],
+            ['seg-spread', r.sinkSpreadTerm, `s·H(σ) = ${f(r.sinkSpreadTerm)}`],
+            ['seg-content', r.contentTerm, `(1−s)·H(c) = ${f(r.contentTerm)}`],
+          ];
           return h(
             'tr',
-            { dataset: { row: r.row }, class: 'empty-row' },
+            { dataset: { row: r.row }, class: r.row === state.row ? 'selected-row' : null },
             h('td', {}, rowNode(state, r.row)),
-            h('td', { colspan: spread ? 8 : 7 }, t('lab.undefinedEmptyRow')),
+            h('td', { class: 'bar-cell' }, bar(parts, scale, t('lab.sink.rowBarAria', { row: r.row, h: f(r.entropy) }))),
+            h('td', { dataset: { value: r.sinkMass } }, f(r.sinkMass)),
+            h('td', { dataset: { value: r.sinkEntropy } }, f(r.sinkEntropy)),
+            spread ? h('td', { dataset: { value: r.sinkSpreadTerm } }, f(r.sinkSpreadTerm)) : null,
+            h('td', { dataset: { value: r.contentEntropy ?? '' } }, r.contentDefined ? f(r.contentEntropy) : t('lab.sink.undefinedS1')),
+            h('td', { dataset: { value: r.contentTerm } }, f(r.contentTerm)),
+            h('td', { dataset: { value: r.entropy } }, f(r.entropy)),
+            h('td', { dataset: { value: r.residual } }, r.residual === 0 ? '0' : r.residual.toExponential(1)),
           );
-        }
-        const parts = [
-          ['seg-sink', r.sinkEntropy, `h(s) = ${f(r.sinkEntropy)}`],
-          ['seg-spread', r.sinkSpreadTerm, `s·H(σ) = ${f(r.sinkSpreadTerm)}`],
-          ['seg-content', r.contentTerm, `(1−s)·H(c) = ${f(r.contentTerm)}`],
-        ];
-        return h(
-          'tr',
-          { dataset: { row: r.row }, class: r.row === state.row ? 'selected-row' : null },
-          h('td', {}, rowNode(state, r.row)),
-          h('td', { class: 'bar-cell' }, bar(parts, scale, t('lab.sink.rowBarAria', { row: r.row, h: f(r.entropy) }))),
-          h('td', { dataset: { value: r.sinkMass } }, f(r.sinkMass)),
-          h('td', { dataset: { value: r.sinkEntropy } }, f(r.sinkEntropy)),
-          spread ? h('td', { dataset: { value: r.sinkSpreadTerm } }, f(r.sinkSpreadTerm)) : null,
-          h('td', { dataset: { value: r.contentEntropy ?? '' } }, r.contentDefined ? f(r.contentEntropy) : t('lab.sink.undefinedS1')),
-          h('td', { dataset: { value: r.contentTerm } }, f(r.contentTerm)),
-          h('td', { dataset: { value: r.entropy } }, f(r.entropy)),
-          h('td', { dataset: { value: r.residual } }, r.residual === 0 ? '0' : r.residual.toExponential(1)),
-        );
-      }),
+        }),
+      ),
     ),
   );
 }
@@ -110,61 +112,68 @@ export function headsTable(state, lab) {
   const spread = lab.sinkKeys > 1;
   const scale = Math.max(1e-9, ...lab.heads.map((x) => x.meanEntropy ?? 0));
   const mean = (what) => t('lab.sink.mean', { what });
-  return h(
-    'table',
-    { class: 'metrics-table sink-heads', id: 'lab-sink-heads' },
-    h('caption', {}, t('lab.sink.headsCaption', { parts: spread ? `${mean('s·H(σ)')} + ` : '' })),
+  return scrollTable(
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'metrics-table sink-heads', id: 'lab-sink-heads' },
+      h('caption', {}, t('lab.sink.headsCaption', { parts: spread ? `${mean('s·H(σ)')} + ` : '' })),
       h(
-        'tr',
+        'thead',
         {},
-        [
-          t('lab.col.head'),
-          mean(t('lab.sink.col.parts')),
-          mean('s'),
-          mean('h(s)'),
-          spread ? mean('s·H(σ)') : null,
-          mean('(1−s)·H(c)'),
-          mean('H'),
-          mean('H(c)'),
-        ]
-          .filter(Boolean)
-          .map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      lab.heads.map((x) => {
-        const name = x.name || t('lab.headN', { i: x.head });
-        const nameCell = () => h('td', { translate: x.name ? 'no' : null }, name);
-        if (x.rows === 0) {
-          return h('tr', { dataset: { head: x.head } }, nameCell(), h('td', { colspan: spread ? 7 : 6 }, t('lab.sink.undefinedAllEmpty')));
-        }
-        const parts = [
-          ['seg-sink', x.meanSinkEntropy, `${mean('h(s)')} = ${f(x.meanSinkEntropy)}`],
-          ['seg-spread', x.meanSinkSpreadTerm, `${mean('s·H(σ)')} = ${f(x.meanSinkSpreadTerm)}`],
-          ['seg-content', x.meanContentTerm, `${mean('(1−s)·H(c)')} = ${f(x.meanContentTerm)}`],
-        ];
-        return h(
+        h(
           'tr',
-          { dataset: { head: x.head }, class: x.head === lab.head ? 'selected-row' : null },
-          nameCell(),
-          h('td', { class: 'bar-cell' }, bar(parts, scale, `${name}: ${mean('H')} ${f(x.meanEntropy)}`)),
-          h('td', { dataset: { value: x.meanSinkMass } }, f(x.meanSinkMass)),
-          h('td', { dataset: { value: x.meanSinkEntropy } }, f(x.meanSinkEntropy)),
-          spread ? h('td', { dataset: { value: x.meanSinkSpreadTerm } }, f(x.meanSinkSpreadTerm)) : null,
-          h('td', { dataset: { value: x.meanContentTerm } }, f(x.meanContentTerm)),
-          h('td', { dataset: { value: x.meanEntropy } }, f(x.meanEntropy)),
-          h(
-            'td',
-            { dataset: { value: x.meanContentEntropy ?? '' } },
-            x.contentRows ? t('lab.sink.contentRows', { h: f(x.meanContentEntropy), n: x.contentRows }) : t('lab.sink.undefinedS1All'),
-          ),
-        );
-      }),
+          {},
+          [
+            t('lab.col.head'),
+            mean(t('lab.sink.col.parts')),
+            mean('s'),
+            mean('h(s)'),
+            spread ? mean('s·H(σ)') : null,
+            mean('(1−s)·H(c)'),
+            mean('H'),
+            mean('H(c)'),
+          ]
+            .filter(Boolean)
+            .map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        lab.heads.map((x) => {
+          const name = x.name || t('lab.headN', { i: x.head });
+          const nameCell = () => h('td', { translate: x.name ? 'no' : null }, name);
+          if (x.rows === 0) {
+            return h(
+              'tr',
+              { dataset: { head: x.head } },
+              nameCell(),
+              h('td', { colspan: spread ? 7 : 6 }, t('lab.sink.undefinedAllEmpty')),
+            );
+          }
+          const parts = [
+            ['seg-sink', x.meanSinkEntropy, `${mean('h(s)')} = ${f(x.meanSinkEntropy)}`],
+            ['seg-spread', x.meanSinkSpreadTerm, `${mean('s·H(σ)')} = ${f(x.meanSinkSpreadTerm)}`],
+            ['seg-content', x.meanContentTerm, `${mean('(1−s)·H(c)')} = ${f(x.meanContentTerm)}`],
+          ];
+          return h(
+            'tr',
+            { dataset: { head: x.head }, class: x.head === lab.head ? 'selected-row' : null },
+            nameCell(),
+            h('td', { class: 'bar-cell' }, bar(parts, scale, `${name}: ${mean('H')} ${f(x.meanEntropy)}`)),
+            h('td', { dataset: { value: x.meanSinkMass } }, f(x.meanSinkMass)),
+            h('td', { dataset: { value: x.meanSinkEntropy } }, f(x.meanSinkEntropy)),
+            spread ? h('td', { dataset: { value: x.meanSinkSpreadTerm } }, f(x.meanSinkSpreadTerm)) : null,
+            h('td', { dataset: { value: x.meanContentTerm } }, f(x.meanContentTerm)),
+            h('td', { dataset: { value: x.meanEntropy } }, f(x.meanEntropy)),
+            h(
+              'td',
+              { dataset: { value: x.meanContentEntropy ?? '' } },
+              x.contentRows ? t('lab.sink.contentRows', { h: f(x.meanContentEntropy), n: x.contentRows }) : t('lab.sink.undefinedS1All'),
+            ),
+          );
+        }),
+      ),
     ),
   );
 }
@@ -198,49 +207,51 @@ export function aitchisonCells(a) {
 
 /** The selected head against every other head (or all pairs). */
 export function pairsTable(state, lab, pairs, id, caption) {
-  return h(
-    'table',
-    { class: 'metrics-table sink-pairs', id },
-    h('caption', {}, caption),
+  return scrollTable(
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'metrics-table sink-pairs', id },
+      h('caption', {}, caption),
       h(
-        'tr',
+        'thead',
         {},
-        h('th', { rowspan: 2, scope: 'col' }, t('lab.sink.col.heads')),
-        h('th', { rowspan: 2, scope: 'col' }, t('lab.sink.col.rows')),
-        METRICS.map(([, key]) => h('th', { colspan: 2, scope: 'colgroup' }, t(key))),
-        h('th', { colspan: 3, scope: 'colgroup' }, tnData('lab.sink.col.aitchison')),
-      ),
-      h(
-        'tr',
-        {},
-        METRICS.map(() => [h('th', { scope: 'col' }, t('lab.sink.keep')), h('th', { scope: 'col' }, t('lab.sink.drop'))]),
-        h('th', { scope: 'col' }, 'd_A'),
-        h('th', { scope: 'col' }, t(lab.sinkKeys > 1 ? 'lab.sink.col.dsqWithin' : 'lab.sink.col.dsq')),
-        h('th', { scope: 'col' }, t('lab.sink.col.rows')),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      pairs.map((p) =>
         h(
           'tr',
-          { dataset: { a: p.a, b: p.b } },
-          h('td', {}, headNode(state, p.a), ' – ', headNode(state, p.b)),
-          h('td', { dataset: { value: p.rows } }, String(p.rows)),
-          METRICS.map(([key]) =>
-            ['keep', 'drop'].map((c) =>
-              h(
-                'td',
-                { dataset: { metric: key, convention: c, value: p[key][c] ?? '' } },
-                p.rows === 0 ? t('lab.undefined') : f(p[key][c]),
+          {},
+          h('th', { rowspan: 2, scope: 'col' }, t('lab.sink.col.heads')),
+          h('th', { rowspan: 2, scope: 'col' }, t('lab.sink.col.rows')),
+          METRICS.map(([, key]) => h('th', { colspan: 2, scope: 'colgroup' }, t(key))),
+          h('th', { colspan: 3, scope: 'colgroup' }, tnData('lab.sink.col.aitchison')),
+        ),
+        h(
+          'tr',
+          {},
+          METRICS.map(() => [h('th', { scope: 'col' }, t('lab.sink.keep')), h('th', { scope: 'col' }, t('lab.sink.drop'))]),
+          h('th', { scope: 'col' }, 'd_A'),
+          h('th', { scope: 'col' }, t(lab.sinkKeys > 1 ? 'lab.sink.col.dsqWithin' : 'lab.sink.col.dsq')),
+          h('th', { scope: 'col' }, t('lab.sink.col.rows')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        pairs.map((p) =>
+          h(
+            'tr',
+            { dataset: { a: p.a, b: p.b } },
+            h('td', {}, headNode(state, p.a), ' – ', headNode(state, p.b)),
+            h('td', { dataset: { value: p.rows } }, String(p.rows)),
+            METRICS.map(([key]) =>
+              ['keep', 'drop'].map((c) =>
+                h(
+                  'td',
+                  { dataset: { metric: key, convention: c, value: p[key][c] ?? '' } },
+                  p.rows === 0 ? t('lab.undefined') : f(p[key][c]),
+                ),
               ),
             ),
+            aitchisonCells(p.aitchison),
           ),
-          aitchisonCells(p.aitchison),
         ),
       ),
     ),

@@ -8,7 +8,7 @@
 import { h, mount } from '../views/dom.js';
 import { tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headName, headNode, numberParam, tnData } from './controls.js';
+import { headName, headNode, numberParam, scrollTable, tnData } from './controls.js';
 import { f, legend, rowsTable, headsTable, pairsTable } from './sink-parts.js';
 import { windowedRows } from './rows.js';
 
@@ -97,29 +97,31 @@ function attributionBlock(title, a, id) {
       t('lab.sink.attrChange', { before: f(m.before), after: f(m.after), total: f(m.total), n: a.rows }),
       share === null ? t('lab.sink.attrNoChange') : tnData('lab.sink.attrShare', { pct: (100 * share).toFixed(1) }),
     ),
-    h(
-      'table',
-      { class: 'metrics-table' },
+    scrollTable(
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'metrics-table' },
         h(
-          'tr',
+          'thead',
           {},
-          ['split', 'sinkPart', 'contentPart', 'sum'].map((c) => h('th', { scope: 'col' }, t(`lab.sink.col.${c}`))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rowsFor.map(([key, nameKey]) =>
           h(
             'tr',
-            { dataset: { split: key } },
-            h('td', {}, tnData(nameKey)),
-            h('td', { dataset: { value: m[key].sink } }, f(m[key].sink)),
-            h('td', { dataset: { value: m[key].content } }, f(m[key].content)),
-            h('td', {}, f(m[key].sink + m[key].content)),
+            {},
+            ['split', 'sinkPart', 'contentPart', 'sum'].map((c) => h('th', { scope: 'col' }, t(`lab.sink.col.${c}`))),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rowsFor.map(([key, nameKey]) =>
+            h(
+              'tr',
+              { dataset: { split: key } },
+              h('td', {}, tnData(nameKey)),
+              h('td', { dataset: { value: m[key].sink } }, f(m[key].sink)),
+              h('td', { dataset: { value: m[key].content } }, f(m[key].content)),
+              h('td', {}, f(m[key].sink + m[key].content)),
+            ),
           ),
         ),
       ),

@@ -6,7 +6,7 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headName, headNode, tnData, tokenNode } from './controls.js';
+import { headName, headNode, scrollTable, tnData, tokenNode } from './controls.js';
 import { keysShownNote, largestIndices } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
@@ -66,40 +66,42 @@ function stationaryBlock(state, lab) {
     { class: 'spec-block', id: 'lab-spectral-pi' },
     head,
     h('p', { class: 'note' }, t('lab.spec.piNote')),
-    h(
-      'table',
-      { class: 'metrics-table spec-pi' },
+    scrollTable(
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'metrics-table spec-pi' },
         h(
-          'tr',
+          'thead',
           {},
-          [t('lab.col.key'), 'π', ''].map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        shown
-          .map((j) => [st.pi[j], j])
-          .map(([p, j]) =>
-            h(
-              'tr',
-              { dataset: { key: j } },
-              h('td', { class: 'spec-key' }, keyLabel(state, j)),
-              h(
-                'td',
-                { class: 'bar-cell' },
-                h(
-                  'span',
-                  { class: 'spec-bar-track' },
-                  h('span', { class: 'spec-bar', style: { width: `${Math.max(0, Math.min(100, (100 * p) / max))}%` } }),
-                ),
-              ),
-              h('td', { id: `lab-spectral-pi-${j}`, dataset: { value: p } }, f(p, 4)),
-            ),
+          h(
+            'tr',
+            {},
+            [t('lab.col.key'), 'π', ''].map((c) => h('th', { scope: 'col' }, c)),
           ),
+        ),
+        h(
+          'tbody',
+          {},
+          shown
+            .map((j) => [st.pi[j], j])
+            .map(([p, j]) =>
+              h(
+                'tr',
+                { dataset: { key: j } },
+                h('td', { class: 'spec-key' }, keyLabel(state, j)),
+                h(
+                  'td',
+                  { class: 'bar-cell' },
+                  h(
+                    'span',
+                    { class: 'spec-bar-track' },
+                    h('span', { class: 'spec-bar', style: { width: `${Math.max(0, Math.min(100, (100 * p) / max))}%` } }),
+                  ),
+                ),
+                h('td', { id: `lab-spectral-pi-${j}`, dataset: { value: p } }, f(p, 4)),
+              ),
+            ),
+        ),
       ),
     ),
     h(
@@ -194,32 +196,34 @@ function scalars(lab) {
       h('td', { id, dataset: { value: value ?? '' } }, text),
       h('td', { class: 'note-cell' }, what),
     );
-  return h(
-    'table',
-    { class: 'metrics-table spec-scalars', id: 'lab-spectral-scalars' },
+  return scrollTable(
     h(
-      'tbody',
-      {},
-      row(
-        'lab-spectral-effective-rank',
-        t('lab.spec.effectiveRank'),
-        lab.effectiveRank,
-        f(lab.effectiveRank, 5),
-        tnData('lab.spec.effectiveRankHelp'),
-      ),
-      row(
-        'lab-spectral-threshold-rank',
-        t('lab.spec.thresholdRank'),
-        lab.thresholdRank,
-        String(lab.thresholdRank),
-        `#{σᵢ > ε·σ₁}, ε = ${lab.epsilon}`,
-      ),
-      row(
-        'lab-spectral-entropy',
-        t('lab.spec.entropy'),
-        lab.spectralEntropy,
-        `${f(lab.spectralEntropy, 5)}${lab.spectralEntropy === null ? '' : ' nats'}`,
-        t('lab.spec.entropyHelp'),
+      'table',
+      { class: 'metrics-table spec-scalars', id: 'lab-spectral-scalars' },
+      h(
+        'tbody',
+        {},
+        row(
+          'lab-spectral-effective-rank',
+          t('lab.spec.effectiveRank'),
+          lab.effectiveRank,
+          f(lab.effectiveRank, 5),
+          tnData('lab.spec.effectiveRankHelp'),
+        ),
+        row(
+          'lab-spectral-threshold-rank',
+          t('lab.spec.thresholdRank'),
+          lab.thresholdRank,
+          String(lab.thresholdRank),
+          `#{σᵢ > ε·σ₁}, ε = ${lab.epsilon}`,
+        ),
+        row(
+          'lab-spectral-entropy',
+          t('lab.spec.entropy'),
+          lab.spectralEntropy,
+          `${f(lab.spectralEntropy, 5)}${lab.spectralEntropy === null ? '' : ' nats'}`,
+          t('lab.spec.entropyHelp'),
+        ),
       ),
     ),
   );
@@ -232,47 +236,49 @@ function pairTable(state, lab, conv, metric) {
   const jsd = metric === 'jsd';
   const ln2 = Math.log(2);
   const id = `lab-spectral-${conv}-${metric}`;
-  return h(
-    'table',
-    { class: 'metrics-table spec-pairs', id },
-    h('caption', {}, t(jsd ? 'lab.spec.jsdCaption' : 'lab.spec.cosineCaption')),
+  return scrollTable(
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'metrics-table spec-pairs', id },
+      h('caption', {}, t(jsd ? 'lab.spec.jsdCaption' : 'lab.spec.cosineCaption')),
       h(
-        'tr',
+        'thead',
         {},
-        h('th', {}, ''),
-        heads.map((x) => h('th', { scope: 'col', title: headName(state, x.head) }, pairHead(x))),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      heads.map((x, i) =>
         h(
           'tr',
-          { class: i === lab.head ? 'selected-row' : null },
-          h('th', { scope: 'row' }, pairHead(x)),
-          heads.map((y, j) => {
-            const v = tab[metric][i][j];
-            const strength = v === null ? 0 : jsd ? 1 - Math.min(1, v / ln2) : v;
-            const title =
-              t('lab.spec.cellTitle', { a: pairHeadText(x), b: pairHeadText(y), n: tab.rows[i][j] }) +
-              (tab.empty[i][j] ? t('lab.spec.cellEmpty', { n: tab.empty[i][j] }) : '') +
-              (conv === 'drop' && tab.sinkOnly[i][j] ? t('lab.spec.cellSinkOnly', { n: tab.sinkOnly[i][j] }) : '');
-            return h(
-              'td',
-              {
-                id: `${id}-r${i}-c${j}`,
-                dataset: { value: v ?? '' },
-                title,
-                class: v === null ? 'undefined-cell' : null,
-                style: v === null ? null : { background: `rgba(59, 111, 182, ${(0.05 + 0.35 * strength).toFixed(3)})` },
-              },
-              v === null ? t('lab.undefined') : f(v, 3),
-            );
-          }),
+          {},
+          h('th', {}, ''),
+          heads.map((x) => h('th', { scope: 'col', title: headName(state, x.head) }, pairHead(x))),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        heads.map((x, i) =>
+          h(
+            'tr',
+            { class: i === lab.head ? 'selected-row' : null },
+            h('th', { scope: 'row' }, pairHead(x)),
+            heads.map((y, j) => {
+              const v = tab[metric][i][j];
+              const strength = v === null ? 0 : jsd ? 1 - Math.min(1, v / ln2) : v;
+              const title =
+                t('lab.spec.cellTitle', { a: pairHeadText(x), b: pairHeadText(y), n: tab.rows[i][j] }) +
+                (tab.empty[i][j] ? t('lab.spec.cellEmpty', { n: tab.empty[i][j] }) : '') +
+                (conv === 'drop' && tab.sinkOnly[i][j] ? t('lab.spec.cellSinkOnly', { n: tab.sinkOnly[i][j] }) : '');
+              return h(
+                'td',
+                {
+                  id: `${id}-r${i}-c${j}`,
+                  dataset: { value: v ?? '' },
+                  title,
+                  class: v === null ? 'undefined-cell' : null,
+                  style: v === null ? null : { background: `rgba(59, 111, 182, ${(0.05 + 0.35 * strength).toFixed(3)})` },
+                },
+                v === null ? t('lab.undefined') : f(v, 3),
+              );
+            }),
+          ),
         ),
       ),
     ),

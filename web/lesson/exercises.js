@@ -10,9 +10,9 @@
 import { h } from '../views/dom.js';
 import { fmtMetric, showToken } from '../views/format.js';
 import { rich } from './rich.js';
+import { vec } from './format.js';
 
 const f = (x) => fmtMetric(x, 4);
-const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
 /**
  * Brings the analysis lab into view once the view just opened is drawn (the lab panel may be far
  * below the lesson, on a phone thousands of pixels): a button that changes nothing visible would

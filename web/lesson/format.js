@@ -6,7 +6,23 @@ import { h } from '../views/dom.js';
 import { fmtMetric, showToken } from '../views/format.js';
 
 export const f = (x) => fmtMetric(x, 4);
-export const vec = (xs) => `(${xs.map((x) => fmtMetric(x, 4)).join(', ')})`;
+/**
+ * A vector in parentheses, its entries written alike: exact short entries as they are ((1, 0),
+ * (0.5, 0.25, 0.25)); when any entry is rounded, every entry to the same number of decimals, the
+ * most that 4 significant digits of one of them need ((0.5000, 0.3333), (0.5379, 2.9242)), so
+ * no entry looks more or less exact than the others. Very small or large entries keep 4
+ * significant digits in exponent form.
+ */
+export function vec(xs) {
+  const short = xs.map((x) => fmtMetric(x, 4));
+  const finite = xs.filter((x) => typeof x === 'number' && Number.isFinite(x));
+  const exact = finite.every((x) => Number(fmtMetric(x, 4)) === x);
+  const exponent = short.some((text) => /e/.test(text));
+  if (exact || exponent) return `(${short.join(', ')})`;
+  const decimals = Math.min(6, Math.max(...short.map((text) => /\.(\d+)$/.exec(text)?.[1].length ?? 0)));
+  const same = xs.map((x) => (typeof x === 'number' && Number.isFinite(x) ? Number(x).toFixed(decimals) : fmtMetric(x, 4)));
+  return `(${same.map((text) => (/^-0\.?0*$/.test(text) ? text.slice(1) : text)).join(', ')})`;
+}
 export const tok = (state, j) => showToken(state.tokens.keys[j] ?? '');
 export const qtok = (state, i) => showToken(state.tokens.queries[i] ?? '');
 // Tokens are data, not interface text: in sentences they sit in their own translate="no" span.

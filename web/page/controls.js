@@ -229,7 +229,9 @@ function numberBox(id, o) {
     const x = text === '' ? NaN : Number(text);
     const typed = el.value;
     if (!Number.isFinite(x)) {
-      refuse(() => t('app.err.notNumber', { text: clipTyped(typed) }));
+      // The tau and scale boxes are text boxes (inputmode decimal): a number box would have
+      // dropped "NaN" and shown it as "" here.
+      refuse(() => (text === '' ? t('app.err.emptyBox') : t('app.err.notNumber', { text: clipTyped(typed) })));
       return;
     }
     const problem = o.parse(x);

@@ -23,6 +23,7 @@ import {
   setGateRow,
 } from './edits.js';
 import { showError } from './errors.js';
+import { wordDetail } from './details.js';
 import { renderLayerEditors } from './layer-editors.js';
 import { fillRowSelect, renderPadding } from './controls.js';
 
@@ -64,7 +65,11 @@ export function renderEditors() {
         title: name,
         label: hasKey(`app.matrix.${name}`) ? t(`app.matrix.${name}`) : name,
         matrix: hd[name],
-        onCell: (i, j, v) => updateWith((s) => editCell(s, name, i, j, v), { kind: `cell-${name}-${i}-${j}`, report: false }),
+        // A refusal of the validator or the core, worded in the page's language (page/details.js).
+        onCell: (i, j, v) => {
+          const err = updateWith((s) => editCell(s, name, i, j, v), { kind: `cell-${name}-${i}-${j}`, report: false });
+          return typeof err === 'string' ? wordDetail(err) : err;
+        },
         ...o,
       }),
     );

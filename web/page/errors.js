@@ -2,7 +2,7 @@
 // validator or the core names), else to the banner under the header. The messages on screen are
 // kept as functions that word them (store.js shownErrors), so a language change re-words them.
 import { h, mount } from '../views/dom.js';
-import { dataSpan } from '../views/format.js';
+import { wordDetail } from './details.js';
 import { t } from '../i18n.js';
 import { shownErrors, state } from './store.js';
 
@@ -41,7 +41,7 @@ export function showError(field, message) {
     mount(el, word());
     shownErrors.set(id, word);
   } else {
-    showBanner(word());
+    showBanner(word);
   }
 }
 
@@ -60,20 +60,34 @@ export function clearErrors() {
   document.querySelectorAll('#editors input.invalid, .controls input.invalid').forEach((el) => el.classList.remove('invalid'));
 }
 
-/** After a language change: the errors on screen in the new language. */
+/** After a language change: the errors on screen (the banner too) in the new language. */
 export function rewordErrors() {
   for (const [id, word] of shownErrors) {
     const el = $(id);
     if (el && !el.hidden) mount(el, word());
   }
+  if (banner && !$('banner').hidden) drawBanner();
 }
 
+// The banner's message as a function that words it, like the slots' (a link refused at start-up
+// stays on screen across edits, and a language change must re-word it).
+let banner = null;
+
+/**
+ * @param {string|Array|(() => (string|Array))} message  as showError's
+ * @param {'error'|'warning'} [kind]
+ */
 export function showBanner(message, kind = 'error') {
+  banner = { word: typeof message === 'function' ? message : () => message, kind };
+  drawBanner();
+}
+
+function drawBanner() {
   const b = $('banner');
-  b.className = `banner ${kind}`;
+  b.className = `banner ${banner.kind}`;
   mount(
     b,
-    h('span', {}, message),
+    h('span', {}, banner.word()),
     h(
       'button',
       {
@@ -90,9 +104,11 @@ export function showBanner(message, kind = 'error') {
 }
 
 /**
- * An English message of the validator or the core (naming schema paths) as technical detail
- * (translate="no") after a sentence in the page's language.
+ * A message of the validator, the core or the link codec after a sentence in the page's language:
+ * worded in that language when it is a known form (page/details.js), else as English technical
+ * detail (translate="no"). Call it when the message is drawn (inside a word function), so that a
+ * language change re-words it.
  */
 export function rejected(detail, key = 'app.err.rejected') {
-  return [t(key), dataSpan(detail)];
+  return [t(key), wordDetail(detail)];
 }

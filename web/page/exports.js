@@ -6,6 +6,10 @@ import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson 
 import { hasKey, t } from '../i18n.js';
 import { commit, flushBoxes, pageOptions, results, setImportView, setScaleCustom, state } from './store.js';
 import { coreOptions } from './link.js';
+import { sourceText } from '../views/source.js';
+
+/** `text` followed by the next sentence: a full stop only where it has none of its own. */
+const sentence = (text) => (/[.!?。！？]$/.test(text) ? `${text} ` : `${text}. `);
 
 const $ = (id) => document.getElementById(id);
 
@@ -74,7 +78,7 @@ function weightsSvg() {
     nK: results.nK,
     title: t('lab.export.weightsTitle', { tau: state.tau, name: state.heads[state.head].name }),
     note: g.note || t('lab.export.weightsGridNote', { nQ: results.nQ, nK: results.nK }),
-    source: `${state.source ? `${state.source} · ` : ''}${t('views.madeWith')}`,
+    source: `${state.source ? `${sourceText(state.source)} · ` : ''}${t('views.madeWith')}`,
   });
 }
 
@@ -138,7 +142,7 @@ export function wireImportExport() {
       standaloneHtml({
         // The page a person reads follows the language (lab.export.*); its numbers do not change.
         title: t('lab.export.pageTitle', { name: state.heads[state.head].name }),
-        subtitle: `${state.source ? `${state.source}. ` : ''}${t('lab.export.pageSubtitle', {
+        subtitle: `${state.source ? sentence(sourceText(state.source)) : ''}${t('lab.export.pageSubtitle', {
           mode: hasKey(`app.mode.${state.mode}`) ? t(`app.mode.${state.mode}`) : state.mode,
           tau: state.tau,
           causal: t(state.mask.causal ? 'lab.export.on' : 'lab.export.off'),

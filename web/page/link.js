@@ -138,7 +138,7 @@ function applyPageOptions(fragment, { initial = false } = {}) {
   $('lang').value = getLang();
   presentPageOptions();
   if (errors.length) {
-    showBanner(t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
+    showBanner(() => t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
   }
   return errors.length > 0;
 }
@@ -219,14 +219,14 @@ export async function loadFromHash({ initial = false } = {}) {
     decoded = core.decodeLink(fragment);
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
-    showBanner([...rejected(e.message, 'app.linkUnreadable'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
+    showBanner(() => [...rejected(e.message, 'app.linkUnreadable'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
     if (state) flushHash({ force: true }); // the address bar shows the state on screen, not the rejected link
     return false;
   }
   if (state && statesEqual(state, decoded)) return true;
   const err = await commit(decoded, { structural: 'auto', fromHash: true, report: false, kind: 'link' });
   if (err) {
-    showBanner([...rejected(err, 'app.linkRejected'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
+    showBanner(() => [...rejected(err, 'app.linkRejected'), t(initial ? 'app.linkShowingDefault' : 'app.linkKeepingCurrent')]);
     if (state) flushHash({ force: true });
     return false;
   }

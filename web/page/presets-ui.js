@@ -70,7 +70,7 @@ export async function applyPreset(id) {
     if (!err) $('banner').hidden = true;
   } catch (e) {
     status.textContent = '';
-    showBanner(rejected(e.message, 'app.presetFailed'));
+    showBanner(() => rejected(e.message, 'app.presetFailed'));
     syncControls();
   }
 }

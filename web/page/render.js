@@ -22,6 +22,9 @@ import { rejected } from './errors.js';
 import { fillHeadSelects, fillRowSelect, renderPadding, syncControls } from './controls.js';
 import { renderEditors } from './editors.js';
 
+/** A message as a sentence: its full stop (。 in Chinese, page/details.js) before what follows. */
+const sentence = (message) => (message.endsWith('.') ? message : `${message}.`);
+
 const $ = (id) => document.getElementById(id);
 const NUMBERS_AUTO_MAX = 16; // numbers drawn in heatmap cells by default up to this many queries and keys
 const SIDE_BY_SIDE_MAX = 16; // above this many keys one heatmap is shown at a time (view.panel)
@@ -275,7 +278,7 @@ async function renderLab() {
     // Keep the view (its controls fix the value) but mark its numbers as those of the last
     // accepted parameters.
     container.classList.add('stale');
-    mount($('lab-error'), rejected(e.message), t('app.labStale'));
+    mount($('lab-error'), rejected(sentence(e.message)), t('app.labStale'));
     $('lab-error').hidden = false;
     return;
   }
@@ -295,7 +298,7 @@ async function setLabParams(patch) {
     { kind: 'lab-params', report: false },
   );
   if (err) {
-    mount($('lab-error'), rejected(err));
+    mount($('lab-error'), rejected(sentence(err)));
     $('lab-error').hidden = false;
   }
   return err;

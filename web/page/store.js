@@ -209,7 +209,7 @@ async function commitLarge(valid, opts) {
     return null;
   } catch (e) {
     if (!(e instanceof AttentionError)) {
-      showBanner(rejected(e.message, 'app.err.computeFailed'));
+      showBanner(() => rejected(e.message, 'app.err.computeFailed'));
       return e.message;
     }
     if (report) showError(e.field, rejected(e.message));

@@ -1,7 +1,7 @@
 // Numeric grid editor for one matrix (Q, K, V, logits or weights), with row labels (tokens) and
 // add/remove row and column buttons. It parses what is typed and reports it; the app decides.
 import { h, mount } from './dom.js';
-import { clipTyped, showToken } from './format.js';
+import { clipTyped, showToken, tData } from './format.js';
 import { t } from '../i18n.js';
 import { SCHEMA } from '../generated/schema.js';
 
@@ -42,7 +42,8 @@ export function showCell(x) {
  * @param {string[]} [o.colLabels]       column headers (key tokens), instead of the prefix
  * @param {boolean} [o.allowNull]
  * @param {boolean} [o.readOnly]
- * @param {(i:number, j:number, v:number|null) => (string|null)} o.onCell   returns an error or null
+ * @param {(i:number, j:number, v:number|null) => (string|Array|null)} o.onCell   returns an error (text or
+ *   nodes) or null
  * @param {(i:number, text:string) => void} [o.onLabel]
  * @param {{addRow?:Function, removeRow?:Function, addCol?:Function, removeCol?:Function}} [o.resize]
  * @param {string} [o.rowNoun]  "query" | "key" | "token" | "d_model" | "concat" (app.noun.* key)
@@ -52,9 +53,11 @@ export function renderEditor(container, o) {
   const errorSlot = h('p', { class: 'error', role: 'alert', id: `${o.id}-error`, hidden: true });
   const label = o.label ?? o.title;
   const noun = t(`app.noun.${o.rowNoun ?? 'row'}`);
+  // msg: text, or nodes (a refusal worded with its data in translate="no" spans).
   const showError = (msg) => {
     errorSlot.hidden = !msg;
-    errorSlot.textContent = msg ? `${label}: ${msg}` : '';
+    if (msg) mount(errorSlot, `${label}: `, msg);
+    else errorSlot.textContent = '';
   };
   const cols = o.matrix[0]?.length ?? 0;
   const head = h(
@@ -115,7 +118,7 @@ export function renderEditor(container, o) {
               if (!err) err = o.onCell(i, j, parsed.value);
               ev.target.classList.toggle('invalid', !!err);
               ev.target.setAttribute('aria-invalid', err ? 'true' : 'false');
-              showError(err ? t('app.err.cell', { i, j, error: err }) : null);
+              showError(err ? tData('app.err.cell', { i, j, error: err }, Array.isArray(err) ? ['error'] : []) : null);
             },
           }),
         ),

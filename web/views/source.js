@@ -61,3 +61,14 @@ export function sourceNodes(source) {
   }
   return [dataSpan(source)];
 }
+
+/**
+ * The source line as plain text in the page's language (sourceNodes flattened): for the exported
+ * figure and page, which are text, not the page's nodes.
+ * @param {string} source
+ * @returns {string}
+ */
+export function sourceText(source) {
+  const flat = (x) => (Array.isArray(x) ? x.map(flat).join('') : typeof x === 'string' ? x : (x?.textContent ?? String(x)));
+  return flat(sourceNodes(source));
+}

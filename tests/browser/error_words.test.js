@@ -1,0 +1,154 @@
+// The words of the page's errors: what the reader typed is quoted as typed, the sentence is in the
+// page's language, and a language change re-words what is on screen (the slots by the controls
+// and the banner under the header).
+//
+//   node --test tests/browser/error_words.test.js   (after the WASM build is in web/wasm)
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeQuietly, getState, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
+import { cjkText, englishWords } from './lang_check.js';
+
+let session;
+let page;
+before(async () => {
+  session = await startSession();
+  ({ page } = await openPage(session, '#lang=zh-CN', { label: '[errors] ' }));
+});
+after(() => closeQuietly(session));
+
+async function chooseLang(lang) {
+  await page.selectOption('#lang', lang);
+  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
+}
+
+/** Types `text` into the tau box key by key, as a person does, and presses Enter. */
+async function typeTau(text) {
+  await page.click('#tau', { clickCount: 3 });
+  await page.keyboard.press('Control+A');
+  if (text) await page.keyboard.type(text);
+  else await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tau-error:not([hidden])');
+  return (await page.textContent('#tau-error')).trim();
+}
+
+test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called empty, tau is kept', async () => {
+  const tau = (await getState(page)).tau;
+  await chooseLang('zh-CN');
+  assert.equal(await typeTau('NaN'), `“NaN”不是数字。保留 τ = ${tau}。`);
+  assert.equal(await page.inputValue('#tau'), 'NaN', 'the box keeps what was typed');
+  // A language change re-words the message, still quoting what was typed.
+  await chooseLang('en');
+  assert.equal((await page.textContent('#tau-error')).trim(), `"NaN" is not a number. Keeping τ = ${tau}.`);
+  assert.equal(await typeTau('abc'), `"abc" is not a number. Keeping τ = ${tau}.`);
+  assert.equal(await typeTau(''), `The box is empty: type a number. Keeping τ = ${tau}.`);
+  await chooseLang('zh-CN');
+  assert.equal((await page.textContent('#tau-error')).trim(), `输入框为空：请输入一个数。保留 τ = ${tau}。`);
+  assert.equal((await getState(page)).tau, tau, 'tau unchanged');
+  // A good value clears the error and is taken.
+  await page.click('#tau', { clickCount: 3 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
+  assert.equal(await page.isHidden('#tau-error'), true);
+});
+
+/** Opens `fragment` in a fresh page (its own context) and returns it once the page is ready. */
+async function fresh(fragment) {
+  const context = await session.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const p = await context.newPage();
+  watch(p, session.events, '[errors fresh] ');
+  await p.goto(`${session.url}${fragment}`);
+  await waitReady(p);
+  return { p, context };
+}
+const bannerText = async (p) => (await p.textContent('#banner span')).trim();
+async function switchLang(p, lang) {
+  await p.selectOption('#lang', lang);
+  await p.waitForFunction((want) => document.documentElement.lang === want, lang);
+}
+
+test('a refused link: the banner follows a language change, also after an edit', async () => {
+  const { p, context } = await fresh('#v=1&tau=abc&lang=zh-CN');
+  await p.waitForSelector('#banner', { state: 'visible' });
+  assert.match(await bannerText(p), /^无法读取此链接：.*"abc".*。改为显示默认状态。$/);
+  assert.equal((await p.textContent('#banner button')).trim(), '关闭');
+  await switchLang(p, 'en');
+  assert.match(await bannerText(p), /^This link could not be read: .*"abc".*\. Showing the default state instead\.$/);
+  assert.deepEqual(await cjkText(p, '#banner', { minTexts: 1 }), []);
+  assert.equal((await p.textContent('#banner button')).trim(), 'Dismiss');
+  await switchLang(p, 'zh-CN');
+  assert.match(await bannerText(p), /^无法读取此链接：/);
+  // An edit does not take the banner away, and it still follows the language afterwards.
+  await typeInto(p, '#tau', '2');
+  await p.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
+  await switchLang(p, 'en');
+  assert.match(await bannerText(p), /^This link could not be read: /);
+  await context.close();
+});
+
+test('a refused link in Chinese: the reason is worded in Chinese too, the key and the value as data', async () => {
+  const base = await page.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]);
+  const cases = [
+    ['v=1&tau=abc', '无法读取此链接：链接中的 tau（温度 τ）必须是数字，实际为 "abc"。改为显示默认状态。'],
+    [base.replace(/(^|&)tau=[^&]*/, '$1tau=0'), '无法读取此链接：tau（温度 τ）必须大于 0 且不超过 1000，实际为 0。改为显示默认状态。'],
+    [
+      base.replace(/(^|&)causal=[^&]*/, '$1causal=2'),
+      '无法读取此链接：链接中的 causal（因果掩码）必须是 0 或 1，实际为 "2"。改为显示默认状态。',
+    ],
+    [
+      base.replace(/(^|&)row=[^&]*/, '$1row=7'),
+      '无法读取此链接：row（选中的查询行）必须是 0 到 0 之间的整数，实际为 7。改为显示默认状态。',
+    ],
+    ['v=1&tau=2&scale=auto', '无法读取此链接：链接缺少 mode=（输入模式）。改为显示默认状态。'],
+  ];
+  for (const [fragment, want] of cases) {
+    const { p, context } = await fresh(`#${fragment}&lang=zh-CN`);
+    await p.waitForSelector('#banner', { state: 'visible' });
+    assert.equal(await bannerText(p), want, fragment.slice(0, 60));
+    assert.deepEqual(await englishWords(p, '#banner', { minTexts: 1 }), [], `${fragment.slice(0, 40)}: English outside data`);
+    assert.ok((await p.$$eval('#banner [translate="no"]', (els) => els.length)) >= 1, 'the key and the value are data');
+    await switchLang(p, 'en');
+    assert.deepEqual(await cjkText(p, '#banner', { minTexts: 1 }), [], 'the English banner');
+    await context.close();
+  }
+});
+
+test('a refused lab parameter in Chinese: worded in Chinese, the parameter and the value as data', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('#lab-tab-spectral');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'spectral');
+  await typeInto(p, '#lab-param-epsilon', '2');
+  await p.waitForSelector('#lab-error:not([hidden])');
+  assert.equal(
+    (await p.textContent('#lab-error')).trim(),
+    '输入未被接受：lab.params.epsilon（分析视图的参数）必须在 0.0 到 1.0 之间，实际为 2。下面的数字对应上一次被接受的参数。',
+  );
+  assert.deepEqual(await englishWords(p, '#lab-error', { minTexts: 1 }), []);
+  await switchLang(p, 'en');
+  await typeInto(p, '#lab-param-epsilon', '3');
+  await p.waitForFunction(() => document.getElementById('lab-error').textContent.includes('(got 3)'));
+  assert.match(
+    (await p.textContent('#lab-error')).trim(),
+    /must be between 0\.0 and 1\.0 \(got 3\)\. The numbers below are for the last accepted values\.$/,
+  );
+  await context.close();
+});
+
+test('a matrix entry beyond float32 in Chinese: worded in Chinese by the editor, the cell and the value as data', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.selectOption('#preset', 'selfattention');
+  await p.waitForFunction(() => window.attentionPlayground.getState().view.preset === 'selfattention');
+  await typeInto(p, '#edit-Q-r0-c0', '1e39');
+  await p.waitForSelector('#edit-Q-error:not([hidden])');
+  const text = (await p.textContent('#edit-Q-error')).trim();
+  assert.match(
+    text,
+    /heads\[0\]\.Q\[0\]\[0\]（头 0 的 Q 第 0 行第 0 列）= 1e\+39 超出了计算核心使用的单精度浮点范围（绝对值 ≤ 3\.4e38）/,
+    text,
+  );
+  assert.deepEqual(await englishWords(p, '#edit-Q-error', { minTexts: 1 }), []);
+  await context.close();
+});

@@ -1,0 +1,133 @@
+// The validator's, the core's and the link codec's messages (English, naming schema paths; the
+// same text the API, node and the CLI report) worded in the page's language, as views/source.js
+// words the built-in sources: the common forms are recognised here and written from the string
+// table ("app.detail.*"), with their parts (a field's path, the value given, a limit) as data in
+// translate="no" spans. Any other message stays as it is: English technical detail, marked as data.
+import { getLang, t } from '../i18n.js';
+import { dataSpan, tData } from '../views/format.js';
+
+/** A state field (or link key) -> its name in the string table ("app.field.<name>"). */
+const FIELDS = {
+  tau: 'tau',
+  scale: 'scale',
+  topK: 'topK',
+  k: 'topK',
+  row: 'row',
+  head: 'head',
+  mode: 'mode',
+  'mask.causal': 'causal',
+  causal: 'causal',
+  'mask.window': 'window',
+  window: 'window',
+  'mask.stride': 'stride',
+  stride: 'stride',
+  'mask.sinks': 'sinks',
+  sinks: 'sinks',
+  'view.panel': 'panel',
+  panel: 'panel',
+  'view.preset': 'preset',
+  preset: 'preset',
+  'view.numbers': 'numbers',
+  numbers: 'numbers',
+  version: 'version',
+  v: 'version',
+  d: 'd',
+  lab: 'lab',
+  lesson: 'lesson',
+};
+
+/** The field's words in the page's language, or null when it has none. */
+function term(path) {
+  const name = FIELDS[path];
+  if (name) return t(`app.field.${name}`);
+  if (/^lab\.params\.\w+$/.test(path)) return t('app.field.labParam');
+  const m = /^heads\[(\d+)\]\.(Q|K|V|logits|weights|WQ|WK|WV|gate)(?:\[(\d+)\])?(?:\[(\d+)\])?$/.exec(path);
+  if (!m) return null;
+  if (m[4] !== undefined) return t('app.field.cell', { head: m[1], matrix: m[2], r: m[3], c: m[4] });
+  if (m[3] !== undefined) return t('app.field.entry', { head: m[1], matrix: m[2], i: m[3] });
+  return t('app.field.matrix', { head: m[1], matrix: m[2] });
+}
+
+/** The path as data, with its words after it when it has some: "tau（温度 τ）" (the Chinese strings
+ * write no space after it: the bare path brings its own). */
+function subject(path) {
+  const words = term(path);
+  return words === null ? tData('app.detail.subjectBare', { path }) : tData('app.detail.subject', { path, term: words }, ['path']);
+}
+
+// [pattern, string name, (match) => {vars, data}]: `data` names the placeholders that are data.
+const FORMS = [
+  [/^(\w+) in the link must be a number \(got (.*)\)$/, 'linkNumber', (m) => ({ key: subject(m[1]), got: m[2] })],
+  [/^(\w+) in the link must be 0 or 1 \(got (.*)\)$/, 'linkFlag', (m) => ({ key: subject(m[1]), got: m[2] })],
+  [/^(lab|lesson) in the link is not JSON \(got (.*)\)$/, 'linkJson', (m) => ({ key: subject(m[1]), got: m[2] })],
+  [/^the link is missing (\w+)= \(([\w.]+)\)$/, 'linkMissing', (m) => ({ key: `${m[1]}=`, words: [term(m[1]) ?? m[2]] })],
+  [/^the link has no version \(expected it to start with v=1\)$/, 'linkNoVersion', () => ({ start: 'v=1' })],
+  [/^unknown link version (.*): this page reads version (\d+) links$/, 'linkVersion', (m) => ({ got: m[1], v: m[2] })],
+  [/^the link has an unknown key (.*?) \(known keys: (.*)\)$/, 'linkUnknownKey', (m) => ({ got: m[1], keys: m[2] })],
+  [/^the link gives (.*) twice$/, 'linkTwice', (m) => ({ got: m[1] })],
+  [/^the link is empty \(expected (.*)\)$/, 'linkEmpty', (m) => ({ form: m[1] })],
+  [/^the link is too long \((\d+) characters, at most (\d+)\)$/, 'linkTooLong', (m) => ({ n: m[1], max: m[2] })],
+  [/^the state is too large for a link \((\d+) characters, at most (\d+)\)$/, 'tooLargeChars', (m) => ({ n: m[1], max: m[2] })],
+  [/^the state is too large for a link \((\d+) bytes of data, at most (\d+)\)$/, 'tooLargeBytes', (m) => ({ n: m[1], max: m[2] })],
+  [/^the link part (.*) is not of the form key=value$/, 'linkPart', (m) => ({ got: m[1], form: 'key=value' })],
+  [/^the link has a broken %-escape in (.*)$/, 'linkEscape', (m) => ({ got: m[1] })],
+  [/^d is corrupt(?: or truncated)?: (.*)$/, 'blockCorrupt', (m) => ({ d: 'd', detail: m[1] })],
+  [/^d is not valid base64url: (.*)$/, 'blockBase64', (m) => ({ d: 'd', format: 'base64url', detail: m[1] })],
+  [/^d is not an Attention Playground data block/, 'blockNotOurs', () => ({ d: 'd' })],
+  [/^tau must be a number > 0 and <= (\S+) \(got (.*)\)$/, 'tauRange', (m) => ({ key: subject('tau'), max: m[1], got: m[2] })],
+  [
+    /^scale must be "auto" or a finite number > 0 \(got (.*)\)$/,
+    'scaleRange',
+    (m) => ({ key: subject('scale'), auto: '"auto"', got: m[1] }),
+  ],
+  [
+    /^(\S+) must be an integer from (-?\d+) to (-?\d+) \(got (.*)\)$/,
+    'integerRange',
+    (m) => ({ key: subject(m[1]), lo: m[2], hi: m[3], got: m[4] }),
+  ],
+  [/^(\S+) must be true or false \(got (.*)\)$/, 'boolean', (m) => ({ key: subject(m[1]), yes: 'true', no: 'false', got: m[2] })],
+  [/^(\S+) must be one of (.*) \(got (.*)\)$/, 'oneOf', (m) => ({ key: subject(m[1]), list: m[2], got: m[3] })],
+  [
+    /^(\S+) = (\S+) is outside the float32 range \(magnitude <= (\S+)\) the core computes in$/,
+    'float32',
+    (m) => ({ key: subject(m[1]), got: m[2], max: m[3] }),
+  ],
+  // The analysis lab's parameters (the core's lab views)
+  [/^(lab\.params\.\w+) must be a number$/, 'labNumber', (m) => ({ key: subject(m[1]) })],
+  [/^(lab\.params\.\w+) must be an integer$/, 'labInteger', (m) => ({ key: subject(m[1]) })],
+  [
+    /^(lab\.params\.\w+) must be between (\S+) and (\S+) \(got (.*)\)$/,
+    'labBetween',
+    (m) => ({ key: subject(m[1]), lo: m[2], hi: m[3], got: m[4] }),
+  ],
+  [
+    /^(lab\.params\.\w+) must be strictly between (\S+) and (\S+) \(got (.*)\)$/,
+    'labStrictly',
+    (m) => ({ key: subject(m[1]), lo: m[2], hi: m[3], got: m[4] }),
+  ],
+  [/^(lab\.params\.\w+) must be one of (.*)$/, 'labOneOf', (m) => ({ key: subject(m[1]), list: m[2] })],
+  [/^(lab\.params\.\w+) must be > 0 \(a temperature\)$/, 'labTemperature', (m) => ({ key: subject(m[1]) })],
+  [/^(\S+) must be a finite number >= 0 \(got (.*)\)$/, 'finiteNonNegative', (m) => ({ key: subject(m[1]), got: m[2] })],
+  [/^(\S+) must be a finite number \(got (.*)\)$/, 'finite', (m) => ({ key: subject(m[1]), got: m[2] })],
+];
+
+/**
+ * A message as nodes in the page's language: worded from the table when it is a known form, else
+ * the message itself as data. In English the message is shown as it is (it is already English).
+ * @param {string} message
+ * @returns {(string|Node|Array)[]}
+ */
+export function wordDetail(message) {
+  const text = String(message);
+  if (getLang() === 'en') return [dataSpan(text)];
+  const full = text.endsWith('.');
+  const body = full ? text.slice(0, -1) : text;
+  for (const [re, name, vars] of FORMS) {
+    const m = re.exec(body);
+    if (!m) continue;
+    const v = vars(m);
+    const nodes = tData(`app.detail.${name}`, v);
+    return full ? [...nodes, t('app.detail.end')] : nodes;
+  }
+  return [dataSpan(text)];
+}
