@@ -1,0 +1,134 @@
+// `node bench/trace-load.js [--root dist] [--out FILE]`: where the offline repeat visit of the class
+// link spends its main thread (docs/performance.md "Loading"). As bench/load.js's offline run (a
+// first visit installs the service worker, then the link again with the network cut, CPU 4x), with
+// a DevTools trace (devtools.timeline, v8, the sampling profiler) of the second visit. Prints the
+// main thread's tasks over 8 ms (start and duration in ms from the frame's commit), the layouts'
+// text shaping, V8's lazy WebAssembly compilation, and the JS and WebAssembly samples under the
+// core's entry points; writes the trace (default /tmp/trace-load.json, for chrome://tracing or
+// Perfetto). Timings under a loaded machine are inflated; the counts and the shares are not.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../scripts/serve.js';
+import { CHROMIUM_ARGS } from '../scripts/chromium.js';
+import { arg } from './lib/node-env.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const root = resolve(ROOT, arg('--root', 'dist'));
+const out = arg('--out', '/tmp/trace-load.json');
+const CATEGORIES = [
+  'devtools.timeline',
+  'v8',
+  'v8.wasm',
+  'blink',
+  'loading',
+  'blink.user_timing',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+].join(',');
+
+const { server, url } = await serve({ port: 0, root, staticHost: true });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+try {
+  // The class link, as bench/load.js makes it.
+  const c0 = await browser.newContext();
+  const p0 = await c0.newPage();
+  await p0.goto(url);
+  await p0.evaluate(() => window.attentionPlayground.ready);
+  await p0.click('#lesson-toggle');
+  await p0.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
+  const frag = (await p0.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1].replace(/(^|&)lang=[^&]*/g, '');
+  await c0.close();
+  const link = `${url}#${frag}&lang=zh-CN&import_hide=1&lab_hide=1&mode_hide=1&scale_hide=1`;
+
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await first.goto(link);
+  await first.evaluate(async () => {
+    await window.attentionPlayground.ready;
+    await navigator.serviceWorker.ready;
+  });
+  await first.waitForFunction(() => navigator.serviceWorker.controller);
+  await first.close();
+  await context.setOffline(true);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  await page.goto(link, { waitUntil: 'commit' });
+  const times = await page.evaluate(async () => {
+    while (!window.attentionPlayground) await new Promise((r) => setTimeout(r, 10));
+    await window.attentionPlayground.ready;
+    while (!document.querySelector('#weights-view .cell, #weights-view canvas, #weights-view [role="gridcell"]')) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const drawn = performance.now();
+    performance.mark('input-start');
+    const s = window.attentionPlayground.getState();
+    s.tau = s.tau === 2 ? 1 : 2;
+    await window.attentionPlayground.setState(s);
+    performance.mark('input-end');
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    return { drawn: Math.round(drawn), usable: Math.round(performance.now()) };
+  });
+  await cdp.send('Tracing.end');
+  await done;
+  writeFileSync(out, JSON.stringify(events));
+  summarise(events, times);
+} finally {
+  await browser.close();
+  server.close();
+}
+
+function summarise(events, times) {
+  const main = events.find((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain');
+  const t0 = events.find((e) => e.name === 'markAsMainFrame').ts;
+  const ms = (us) => (us / 1000).toFixed(0);
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= t0);
+  console.log(`drawn ${times.drawn} ms, usable ${times.usable} ms (since the navigation)`);
+  console.log('main-thread tasks over 8 ms: start, duration (ms), the largest step inside');
+  for (const task of mine.filter((e) => e.name === 'RunTask' && e.dur > 8000)) {
+    const inside = mine.filter((e) => e !== task && e.name !== 'RunTask' && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
+    const big = inside.sort((a, b) => b.dur - a.dur)[0];
+    const what = big ? `${big.name} ${(big.args?.data?.url ?? '').split('/').pop().split('#')[0]}` : '';
+    console.log(`${ms(task.ts - t0).padStart(6)} ${ms(task.dur).padStart(5)}  ${what}`);
+  }
+  const sum = (name) => mine.filter((e) => e.name === name);
+  const shape = sum('InlineNode::ShapeTextIncludingFirstLine');
+  const layouts = sum('LocalFrameView::performLayout');
+  const lazy = sum('wasm.CompileLazy');
+  const total = (list) => ms(list.reduce((a, e) => a + e.dur, 0));
+  console.log(`layouts ${layouts.length} (${total(layouts)} ms), text shaping ${shape.length} calls (${total(shape)} ms)`);
+  console.log(`WebAssembly functions compiled on first call: ${lazy.length} (${total(lazy)} ms)`);
+  // Sampled JS: which of the core's entry points the WebAssembly samples are under.
+  const nodes = new Map();
+  const chunks = events.filter((e) => e.name === 'ProfileChunk' && e.pid === main.pid);
+  for (const c of chunks) for (const n of c.args.data.cpuProfile?.nodes ?? []) nodes.set(`${c.id}:${n.id}`, n);
+  const under = new Map();
+  let js = 0;
+  let wasm = 0;
+  for (const c of chunks) {
+    for (const s of c.args.data.cpuProfile?.samples ?? []) {
+      let n = nodes.get(`${c.id}:${s}`);
+      if (!n || ['(program)', '(idle)', '(garbage collector)'].includes(n.callFrame.functionName)) continue;
+      js += 1;
+      let inWasm = false;
+      let entry = null;
+      for (; n; n = n.parent === undefined ? null : nodes.get(`${c.id}:${n.parent}`)) {
+        const f = n.callFrame.functionName;
+        if (/wasm/.test(f) || /\.wasm$/.test(n.callFrame.url ?? '')) inWasm = true;
+        if (/^(validateAndCompute|decodeLink|compute|lab|validateState)$/.test(f)) entry = f;
+      }
+      if (inWasm) {
+        wasm += 1;
+        under.set(entry, (under.get(entry) ?? 0) + 1);
+      }
+    }
+  }
+  console.log(`JS samples ${js}, in WebAssembly ${wasm}:`, Object.fromEntries(under));
+}
