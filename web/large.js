@@ -180,37 +180,6 @@ function toResults(s, answer) {
   };
 }
 
-/**
- * Makes a state's first core calls (validateState, validateAndCompute, compute) in a worker of its
- * own, which stops once they are done. V8 compiles a WebAssembly function on its first call, on
- * the calling thread, into the compiled module that every instance of the same bytes in the
- * page's process shares: the page's own first calls then find the functions compiled. Only where
- * the core's bytes come from a cache (a second download would cost more than it saves).
- * @param {object} state  a state as the link codec reads it (not yet validated)
- * @param {object} coreOptions  serialisable loadCore options
- */
-export function warmCore(state, coreOptions) {
-  try {
-    if (isLarge(state)) return; // the large-head worker computes it anyway, and this would cost seconds
-  } catch {
-    return; // not a state the page will take: nothing to prepare
-  }
-  let worker;
-  try {
-    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  } catch {
-    return; // no workers here (a sandboxed frame may refuse them): the page compiles as it goes
-  }
-  const stop = () => worker.terminate();
-  worker.onerror = stop;
-  worker.onmessage = (ev) => {
-    if (ev.data.type === 'ready') worker.postMessage({ type: 'warm', id: 1, state });
-    else stop();
-  };
-  worker.postMessage({ type: 'init', options: coreOptions });
-  setTimeout(stop, 10000);
-}
-
 /** Talks to the worker; one request in flight per kind is enough since newer ones supersede. */
 export class LargeHeads {
   /** @param {object} coreOptions  serialisable loadCore options ({variant, failSelfTest}) */

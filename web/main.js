@@ -5,8 +5,6 @@
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
 //   (page/render.js) -> link (page/link.js).
 import { loadCore } from './core.js';
-import { decodeLink as decodeLinkText } from './codec/link.js';
-import { warmCore } from './large.js';
 import { embeddedOptions, openEmbedded } from './embedded.js';
 import { LESSON_PRESETS } from './presets.js';
 import { mount } from './views/dom.js';
@@ -67,20 +65,6 @@ function loadLesson() {
   return lessonLoading;
 }
 
-/**
- * On a repeat visit (the service worker answers, so the core costs no second download), a worker
- * makes the link's first core calls while the page loads (web/large.js warmCore; docs/performance.md
- * "Loading"). Nothing is shown from it.
- */
-function warmCoreForLink() {
-  if (!navigator.serviceWorker?.controller || !/(^#|&)d=/.test(location.hash)) return;
-  try {
-    warmCore(decodeLinkText(location.hash), coreOptions());
-  } catch {
-    // a link the codec refuses: the page says what is wrong with it
-  }
-}
-
 async function start() {
   // Embed mode and the hide flags from the first frame on (the link's, else those the one-file
   // page carries); inside an iframe, the page tells its parent how tall it is (docs/embedding.md).
@@ -95,7 +79,6 @@ async function start() {
   // The core downloads while the link's language is loaded: the page shows no other language
   // than the link's (web/early.js keeps it hidden until here when it is not English).
   const corePromise = loadCore(coreOptions());
-  warmCoreForLink();
   // A link with a lesson needs the lesson's modules: fetched now, beside the core.
   const linkHasLesson = /(^#|&)lesson=/.test(location.hash);
   if (linkHasLesson) import('./lesson/panel.js').catch(() => {});

@@ -4,8 +4,6 @@
 //
 // Messages in:  {type: 'init', options}                           -> {type: 'ready', variant, ...}
 //               {type: 'compute', id, state}                      -> {type: 'result', id, results}
-//               {type: 'warm', id, state}                         -> {type: 'result', id, results: null}
-//                   (validates and computes the state, errors ignored: web/large.js warmCore)
 //               {type: 'head', id, key, tensors?, spec, tile?, row?}
 //                   -> {type: 'result', id, results: {head, tile, rowWeights}}
 //               {type: 'rows', id, key, tensors?, spec, r0, r1}
@@ -91,17 +89,6 @@ self.onmessage = async (ev) => {
       self.postMessage({ type: 'ready', variant: core.variant, kernels: core.kernels, fallbackReason: core.fallbackReason });
     } else if (msg.type === 'compute') {
       self.postMessage({ type: 'result', id: msg.id, results: core.compute(msg.state) });
-    } else if (msg.type === 'warm') {
-      // The page's first core calls, made here first (web/large.js warmCore): their functions are
-      // compiled on this thread, into the module the page's instance shares.
-      for (const call of [() => core.validateState(msg.state), () => core.validateAndCompute(msg.state), () => core.compute(msg.state)]) {
-        try {
-          call();
-        } catch {
-          // a link the page will refuse: the refusal's code is compiled as well
-        }
-      }
-      self.postMessage({ type: 'result', id: msg.id, results: null });
     } else if (msg.type === 'rows') {
       if (msg.tensors) upload(msg.key, msg.tensors);
       if (!loaded || loaded.key !== msg.key) throw new Error(`no tensors loaded for ${msg.key}`);
