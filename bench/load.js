@@ -31,6 +31,7 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { arg, gitInfo, machine } from './lib/node-env.js';
 import { CHROMIUM_ARGS } from '../scripts/chromium.js';
+import { makeLinks, usableInPage, visitThenGoOffline } from './lib/load-page.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const root = resolve(ROOT, arg('--root', 'dist'));
@@ -84,31 +85,7 @@ async function throttled(page, { network = true } = {}) {
 async function measure(page, url, traffic) {
   const t0 = Date.now();
   await page.goto(url, { waitUntil: 'commit' });
-  const ready = await page.evaluate(async () => {
-    while (!window.attentionPlayground) await new Promise((r) => setTimeout(r, 10));
-    await window.attentionPlayground.ready;
-    while (!document.querySelector('#weights-view .cell, #weights-view canvas, #weights-view [role="gridcell"]')) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const drawn = performance.now();
-    // An input: a state change (another temperature) validated, computed and drawn.
-    const s = window.attentionPlayground.getState();
-    s.tau = s.tau === 2 ? 1 : 2;
-    await window.attentionPlayground.setState(s);
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    // The paint timing entries arrive a frame or more after their paint: wait for the first
-    // contentful one (a page that boots hidden paints its first content with its first state).
-    await new Promise((resolve) => {
-      const seen = () => performance.getEntriesByName('first-contentful-paint').length > 0;
-      if (seen()) return resolve();
-      const observer = new PerformanceObserver(() => seen() && (observer.disconnect(), resolve()));
-      observer.observe({ type: 'paint', buffered: true });
-      setTimeout(resolve, 2000);
-    });
-    const paints = Object.fromEntries(performance.getEntriesByType('paint').map((p) => [p.name, p.startTime]));
-    return { drawn, usable: performance.now(), firstPaint: paints['first-paint'] ?? null, fcp: paints['first-contentful-paint'] ?? null };
-  });
+  const ready = await page.evaluate(usableInPage);
   // Until the network is quiet: what the first screen fetches after it is usable counts too.
   let last = -1;
   while (last !== traffic.requests || traffic.inflight.size > 0) {
@@ -139,30 +116,6 @@ async function measure(page, url, traffic) {
   };
 }
 
-/** A link fragment without its lang= option (the class link names its own). */
-const withoutLang = (fragment) => fragment.replace(/(^|&)lang=[^&]*/g, '');
-
-/** The links, made by the page itself (unthrottled): the class link and the GPT-2 preset's. */
-async function makeLinks(browser, base) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const fragment = async () => (await page.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1];
-  await page.goto(base);
-  await page.evaluate(() => window.attentionPlayground.ready);
-  await page.click('#lesson-toggle');
-  await page.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
-  const lesson = await fragment();
-  await page.selectOption('#preset', 'gpt2-small_L0_nlp-sentence.0');
-  await page.waitForFunction(() => window.attentionPlayground.getState().view.preset.startsWith('gpt2-small_L0'));
-  const gpt2 = await fragment();
-  await context.close();
-  return {
-    default: base,
-    'class-zh': `${base}#${withoutLang(lesson)}&lang=zh-CN&import_hide=1&lab_hide=1&mode_hide=1&scale_hide=1`,
-    'gpt2-l0': `${base}#${gpt2}`,
-  };
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
@@ -190,15 +143,7 @@ async function main() {
       results.offline = [];
       for (let i = 0; i < runs; i++) {
         const context = await browser.newContext();
-        const first = await context.newPage();
-        await first.goto(links['class-zh']);
-        await first.evaluate(async () => {
-          await window.attentionPlayground.ready;
-          await navigator.serviceWorker.ready;
-        });
-        await first.waitForFunction(() => navigator.serviceWorker.controller);
-        await first.close();
-        await context.setOffline(true);
+        await visitThenGoOffline(context, links['class-zh']);
         const page = await context.newPage();
         const traffic = await throttled(page, { network: false });
         results.offline.push(await measure(page, links['class-zh'], traffic));

@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { CHROMIUM_ARGS } from '../scripts/chromium.js';
 import { arg } from './lib/node-env.js';
+import { makeLinks, usableInPage, visitThenGoOffline } from './lib/load-page.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const root = resolve(ROOT, arg('--root', 'dist'));
@@ -31,27 +32,9 @@ const CATEGORIES = [
 const { server, url } = await serve({ port: 0, root, staticHost: true });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 try {
-  // The class link, as bench/load.js makes it.
-  const c0 = await browser.newContext();
-  const p0 = await c0.newPage();
-  await p0.goto(url);
-  await p0.evaluate(() => window.attentionPlayground.ready);
-  await p0.click('#lesson-toggle');
-  await p0.waitForFunction(() => window.attentionPlayground.getState().lesson?.step === 1);
-  const frag = (await p0.evaluate(() => window.attentionPlayground.shareUrl())).split('#')[1].replace(/(^|&)lang=[^&]*/g, '');
-  await c0.close();
-  const link = `${url}#${frag}&lang=zh-CN&import_hide=1&lab_hide=1&mode_hide=1&scale_hide=1`;
-
+  const link = (await makeLinks(browser, url))['class-zh'];
   const context = await browser.newContext();
-  const first = await context.newPage();
-  await first.goto(link);
-  await first.evaluate(async () => {
-    await window.attentionPlayground.ready;
-    await navigator.serviceWorker.ready;
-  });
-  await first.waitForFunction(() => navigator.serviceWorker.controller);
-  await first.close();
-  await context.setOffline(true);
+  await visitThenGoOffline(context, link);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -60,22 +43,7 @@ try {
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
   await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
   await page.goto(link, { waitUntil: 'commit' });
-  const times = await page.evaluate(async () => {
-    while (!window.attentionPlayground) await new Promise((r) => setTimeout(r, 10));
-    await window.attentionPlayground.ready;
-    while (!document.querySelector('#weights-view .cell, #weights-view canvas, #weights-view [role="gridcell"]')) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const drawn = performance.now();
-    performance.mark('input-start');
-    const s = window.attentionPlayground.getState();
-    s.tau = s.tau === 2 ? 1 : 2;
-    await window.attentionPlayground.setState(s);
-    performance.mark('input-end');
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    return { drawn: Math.round(drawn), usable: Math.round(performance.now()) };
-  });
+  const times = await page.evaluate(usableInPage);
   await cdp.send('Tracing.end');
   await done;
   writeFileSync(out, JSON.stringify(events));
@@ -90,7 +58,7 @@ function summarise(events, times) {
   const t0 = events.find((e) => e.name === 'markAsMainFrame').ts;
   const ms = (us) => (us / 1000).toFixed(0);
   const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= t0);
-  console.log(`drawn ${times.drawn} ms, usable ${times.usable} ms (since the navigation)`);
+  console.log(`drawn ${Math.round(times.drawn)} ms, usable ${Math.round(times.usable)} ms (since the navigation)`);
   console.log('main-thread tasks over 8 ms: start, duration (ms), the largest step inside');
   for (const task of mine.filter((e) => e.name === 'RunTask' && e.dur > 8000)) {
     const inside = mine.filter((e) => e !== task && e.name !== 'RunTask' && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
