@@ -1,11 +1,15 @@
-// `node bench/trace-load.js [--root dist] [--out FILE]`: where the offline repeat visit of the class
+// `node bench/trace-load.js [--root dist] [--out FILE] [--cpu 4] [--no-samples]`: where the offline repeat visit of the class
 // link spends its main thread (docs/performance.md "Loading"). As bench/load.js's offline run (a
 // first visit installs the service worker, then the link again with the network cut, CPU 4x), with
 // a DevTools trace (devtools.timeline, v8, the sampling profiler) of the second visit. Prints the
 // main thread's tasks over 8 ms (start and duration in ms from the frame's commit), the layouts'
 // text shaping, V8's lazy WebAssembly compilation, and the JS and WebAssembly samples under the
-// core's entry points; writes the trace (default /tmp/trace-load.json, for chrome://tracing or
-// Perfetto). Timings under a loaded machine are inflated; the counts and the shares are not.
+// core's entry points, and the main thread's CPU time up to usable by part; writes the trace
+// (default /tmp/trace-load.json, for chrome://tracing or Perfetto). Timings under a loaded machine
+// are inflated; the counts and the shares are not. For A/B comparisons on a busy machine use
+// `--cpu 1 --no-samples`: no CPU throttling (whose thread times are inflated) and no sampling
+// profiler (which logs every lazily compiled WebAssembly function and inflates the core's first
+// calls); the CPU time up to usable then moves by ~10 % between runs.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +30,7 @@ const CATEGORIES = [
   'loading',
   'blink.user_timing',
   'disabled-by-default-devtools.timeline',
-  'disabled-by-default-v8.cpu_profiler',
+  ...(process.argv.includes('--no-samples') ? [] : ['disabled-by-default-v8.cpu_profiler']),
 ].join(',');
 
 const { server, url } = await serve({ port: 0, root, staticHost: true });
@@ -37,7 +41,7 @@ try {
   await visitThenGoOffline(context, link);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(arg('--cpu', '4')) });
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
@@ -73,6 +77,29 @@ function summarise(events, times) {
   const total = (list) => ms(list.reduce((a, e) => a + e.dur, 0));
   console.log(`layouts ${layouts.length} (${total(layouts)} ms), text shaping ${shape.length} calls (${total(shape)} ms)`);
   console.log(`WebAssembly functions compiled on first call: ${lazy.length} (${total(lazy)} ms)`);
+  // CPU time of the main thread (the events' thread durations, unthrottled and much less moved by
+  // other jobs on the machine than the wall clock): the tasks up to "usable", and their parts.
+  const tUsable = t0 + times.usable * 1000;
+  const before = mine.filter((e) => e.ts < tUsable && e.tdur !== undefined);
+  // Outermost events only: a task runs nested tasks, a layout nested layouts.
+  const outermost = (list) => list.filter((e) => !list.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur));
+  const cpu = (name) => outermost(before.filter((e) => e.name === name)).reduce((a, e) => a + e.tdur, 0);
+  const parts = {
+    all: cpu('RunTask'),
+    style: cpu('UpdateLayoutTree'),
+    layout: cpu('Layout'),
+    shaping: cpu('InlineNode::ShapeTextIncludingFirstLine'),
+    paint: cpu('Paint') + cpu('PrePaint'),
+    'script eval': cpu('v8.evaluateModule') + cpu('EvaluateScript'),
+    'wasm lazy compile': cpu('wasm.CompileLazy'),
+    gc: cpu('MinorGC') + cpu('MajorGC'),
+  };
+  console.log(
+    'main-thread CPU time up to usable (ms):',
+    Object.entries(parts)
+      .map(([k, v]) => `${k} ${ms(v)}`)
+      .join(', '),
+  );
   // Sampled JS: which of the core's entry points the WebAssembly samples are under.
   const nodes = new Map();
   const chunks = events.filter((e) => e.name === 'ProfileChunk' && e.pid === main.pid);
