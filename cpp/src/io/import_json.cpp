@@ -11,7 +11,10 @@
 namespace attn::io {
 namespace {
 
-using json = nlohmann::json;
+// The state's instantiation (state_json.cpp): a second one (nlohmann::json, std::map objects)
+// would be ~124 KB more code in the page's WebAssembly core (docs/performance.md "The WebAssembly
+// core's size"). Objects keep the file's key order (the "known keys" of an error list them so).
+using json = nlohmann::ordered_json;
 
 [[noreturn]] void bad(const std::string& field, const std::string& message) {
     throw Error(ErrorCode::kBadFile, field, message);

@@ -10,7 +10,10 @@
 
 namespace attn::lab {
 
-using json = nlohmann::json;
+// The state's instantiation (io/state_json.cpp), so that the modules hold one copy of nlohmann's
+// code, not two (docs/performance.md "The WebAssembly core's size"). Results keep the order in
+// which an analysis writes its fields.
+using json = nlohmann::ordered_json;
 
 /// Everything an analysis may use. Heads other than the selected one are computed on demand
 /// with the same mask, temperature, scale and top-k as the selected one.
