@@ -129,6 +129,11 @@ describe('dist/ from a sub-path of a plain static server', () => {
       assert.equal(await offline.evaluate(() => document.documentElement.lang), 'zh-CN');
       assert.ok(await offline.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker answered');
       assert.ok(await offline.evaluate(() => window.attentionPlayground.results().weights.length > 0));
+      // The release loads only the page's language: the default state's source line is still
+      // recognised and worded in Chinese (it once fell back to the state's English sentence).
+      const source = await offline.evaluate(() => document.getElementById('source').textContent);
+      assert.match(source, /课程例题一/, source);
+      assert.doesNotMatch(source, /Worked example/, source);
       await offline.close();
     } finally {
       await context.setOffline(false);

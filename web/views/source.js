@@ -5,10 +5,17 @@
 // translate="no".
 import { t } from '../i18n.js';
 import { dataSpan, tData } from './format.js';
-import { REAL_DATASETS } from '../presets.js';
+import { LESSON_PRESETS, REAL_DATASETS } from '../presets.js';
 
-/** Lesson presets whose source is one fixed sentence: id -> table key (its English is the source). */
+/** Lesson presets whose source is one fixed sentence, worded by the table key app.src.<id>. */
 const FIXED = ['example1', 'example2', 'selfattention', 'multihead', 'lessonSweep'];
+let fixedIds = null; // the presets' sources -> id, made on first use
+/** The id of the lesson preset whose source this is, else undefined. It is compared with the
+ * presets' own sources, not with the English table: the release loads only the page's language. */
+function fixedId(source) {
+  fixedIds ??= new Map(FIXED.map((id) => [LESSON_PRESETS[id].make().source, id]));
+  return fixedIds.get(source);
+}
 
 /** Bundled real datasets: id -> key of its description (and whether it quotes an input text). */
 export const DATASET_KEYS = {
@@ -51,9 +58,8 @@ const PATTERNS = [
  * @returns {(string|Node|Array)[]}
  */
 export function sourceNodes(source) {
-  for (const id of FIXED) {
-    if (source === t(`app.src.${id}`, {}, 'en')) return [t(`app.src.${id}`)];
-  }
+  const id = fixedId(source);
+  if (id) return [t(`app.src.${id}`)];
   for (const [re, word] of PATTERNS) {
     const m = re.exec(source);
     const nodes = m && word(m);
