@@ -31,7 +31,7 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { arg, gitInfo, machine } from './lib/node-env.js';
 import { CHROMIUM_ARGS } from '../scripts/chromium.js';
-import { makeLinks, usableInPage, visitThenGoOffline } from './lib/load-page.js';
+import { NETWORK, makeLinks, usableInPage, visitThenGoOffline } from './lib/load-page.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const root = resolve(ROOT, arg('--root', 'dist'));
@@ -41,7 +41,12 @@ const label = arg('--label', basename(root));
 const outFile = arg('--out', join(ROOT, 'bench-results', `load-${label}.json`));
 const throttle = !process.argv.includes('--no-throttle');
 const only = arg('--only', '') ? arg('--only', '').split(',') : null; // e.g. class-zh,offline
-const PROFILE = { cpu: 4, latencyMs: 150, downKbps: 1600, upKbps: 750 };
+const PROFILE = {
+  cpu: 4,
+  latencyMs: NETWORK.latency,
+  downKbps: (NETWORK.downloadThroughput * 8) / 1000,
+  upKbps: (NETWORK.uploadThroughput * 8) / 1000,
+};
 const BUDGETS = { 'class-zh': { kb: 400, ms: 3000 }, default: { kb: 450, ms: 3500 }, offline: { ms: 1000 } };
 const log = (msg) => console.error(msg);
 
@@ -56,12 +61,7 @@ async function throttled(page, { network = true } = {}) {
   if (throttle) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: PROFILE.cpu });
     if (network) {
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: PROFILE.latencyMs,
-        downloadThroughput: (PROFILE.downKbps * 1000) / 8,
-        uploadThroughput: (PROFILE.upKbps * 1000) / 8,
-      });
+      await cdp.send('Network.emulateNetworkConditions', NETWORK);
     }
   }
   const traffic = { bytes: 0, requests: 0, files: {}, inflight: new Set() };

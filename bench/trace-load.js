@@ -1,4 +1,4 @@
-// `node bench/trace-load.js [--root dist] [--out FILE] [--cpu 4] [--no-samples]`: where the offline repeat visit of the class
+// `node bench/trace-load.js [--root dist] [--out FILE] [--cpu 4] [--no-samples] [--first]`: where the offline repeat visit of the class
 // link spends its main thread (docs/performance.md "Loading"). As bench/load.js's offline run (a
 // first visit installs the service worker, then the link again with the network cut, CPU 4x), with
 // a DevTools trace (devtools.timeline, v8, the sampling profiler) of the second visit. Prints the
@@ -17,11 +17,13 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { CHROMIUM_ARGS } from '../scripts/chromium.js';
 import { arg } from './lib/node-env.js';
-import { makeLinks, usableInPage, visitThenGoOffline } from './lib/load-page.js';
+import { NETWORK, makeLinks, usableInPage, visitThenGoOffline } from './lib/load-page.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const root = resolve(ROOT, arg('--root', 'dist'));
 const out = arg('--out', '/tmp/trace-load.json');
+// --first: the first visit instead (cold cache, no service worker, bench/load.js's network profile).
+const first = process.argv.includes('--first');
 const CATEGORIES = [
   'devtools.timeline',
   'v8',
@@ -37,11 +39,12 @@ const { server, url } = await serve({ port: 0, root, staticHost: true });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 try {
   const link = (await makeLinks(browser, url))['class-zh'];
-  const context = await browser.newContext();
-  await visitThenGoOffline(context, link);
+  const context = await browser.newContext({ serviceWorkers: first ? 'block' : 'allow' });
+  if (!first) await visitThenGoOffline(context, link);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(arg('--cpu', '4')) });
+  if (first) await cdp.send('Network.emulateNetworkConditions', NETWORK);
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));

@@ -2,6 +2,10 @@
 // the first visit that installs the service worker before the offline one, and the in-page steps
 // from the navigation to "usable" (docs/performance.md "Loading").
 
+/** The network of bench/load.js's throttled runs (Network.emulateNetworkConditions): Lighthouse's
+ * mobile profile, 1.6 Mbps down, 750 Kbps up, 150 ms round trip. */
+export const NETWORK = { offline: false, latency: 150, downloadThroughput: (1600 * 1000) / 8, uploadThroughput: (750 * 1000) / 8 };
+
 /** A link fragment without its lang= option (the class link names its own). */
 const withoutLang = (fragment) => fragment.replace(/(^|&)lang=[^&]*/g, '');
 
