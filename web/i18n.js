@@ -102,6 +102,26 @@ export function t(key, vars = {}, lang = current) {
   return entry.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
 }
 
+/**
+ * `key` compiled once for many fills: (vars) => t(key, vars), in the current language, for code
+ * that words thousands of strings per frame (a heatmap's cell names). The string is split once at
+ * its placeholders; a plural entry (a function) is called as t() calls it.
+ * @param {string} key
+ * @param {string[]} names the placeholders the caller fills
+ * @returns {(vars: object) => string}
+ */
+export function template(key, names) {
+  const marks = Object.fromEntries(names.map((n) => [n, `\u0000${n}\u0000`]));
+  const filled = t(key, marks);
+  if (typeof (merged[current]?.[key] ?? merged.en?.[key]) === 'function' || !filled.includes('\u0000')) return (vars) => t(key, vars);
+  const parts = filled.split('\u0000'); // even: text, odd: a placeholder's name
+  return (vars) => {
+    let out = parts[0];
+    for (let i = 1; i < parts.length; i += 2) out += String(vars[parts[i]]) + parts[i + 1];
+    return out;
+  };
+}
+
 /** True when `key` is in the English table (for code that builds keys from ids). */
 export function hasKey(key) {
   return (merged.en ?? merged[current])?.[key] !== undefined;

@@ -11,7 +11,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLES } from '../../web/i18n/index.js';
-import { t, setLang } from '../../web/i18n.js';
+import { t, setLang, template } from '../../web/i18n.js';
 import { LESSON_PRESETS, REAL_DATASETS } from '../../web/presets.js';
 import { DATASET_KEYS } from '../../web/views/source.js';
 import { CJK, englishWords } from './i18n_words.js';
@@ -180,4 +180,27 @@ test('t() fills placeholders, follows setLang and falls back to English', () => 
   assert.equal(t('app.linkCopied', { n: 12 }, 'en'), 'Link copied (12 characters).');
   setLang('en');
   assert.equal(t('app.row.softmaxOver', { n: 1, tau: 0.5 }), 'Softmax over the 1 visible key at temperature τ = 0.5.');
+});
+
+test('template(key) fills as t(key) does, for every string with placeholders, in both languages', () => {
+  let checked = 0;
+  for (const lang of LANGS) {
+    setLang(lang);
+    for (const table of TABLES) {
+      for (const [key, entry] of Object.entries(table[lang])) {
+        const names = typeof entry === 'string' ? [...new Set([...entry.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))] : ['n'];
+        // Values that look like placeholders or hold the template's own separator stay as given.
+        const vars = Object.fromEntries(names.map((n, i) => [n, i % 2 ? `{${n}}` : `v${i}\u0001'x'`]));
+        assert.equal(template(key, names)(vars), t(key, vars), `${lang} ${key}`);
+        checked++;
+      }
+    }
+  }
+  setLang('en');
+  assert.ok(checked > 500, `${checked} entries`);
+  // The heatmap's cell name, as the page fills it.
+  assert.equal(
+    template('a11y.cellName', ['query', 'key', 'value'])({ query: "'q'", key: "'k1'", value: '0.62' }),
+    "query 'q', key 'k1': 0.62",
+  );
 });
