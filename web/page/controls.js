@@ -25,21 +25,21 @@ const TAU_MAX = 20;
 
 export function syncControls() {
   document.querySelectorAll('input[name="mode"]').forEach((r) => {
-    r.checked = r.value === state.mode;
+    setProp(r, 'checked', r.value === state.mode);
   });
   setText($('mode-note'), t(`app.modeNote.${state.mode}`));
   // A box shows the state unless the user is typing in it (a value not yet committed).
   const tauBox = $('tau');
-  if (!pendingBoxes.has('tau')) tauBox.value = String(state.tau);
-  $('tau-slider').value = String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau))));
+  if (!pendingBoxes.has('tau')) setProp(tauBox, 'value', String(state.tau));
+  setProp($('tau-slider'), 'value', String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau)))));
   const kind = state.scale === 'auto' ? 'auto' : state.scale === 1 && !scaleCustom ? 'one' : 'custom';
-  $('scale-kind').value = kind;
+  setProp($('scale-kind'), 'value', kind);
   const scaleBox = $('scale');
-  scaleBox.hidden = kind !== 'custom';
-  if (!pendingBoxes.has('scale') && kind === 'custom') scaleBox.value = String(state.scale);
+  setProp(scaleBox, 'hidden', kind !== 'custom');
+  if (!pendingBoxes.has('scale') && kind === 'custom') setProp(scaleBox, 'value', String(state.scale));
   const usesScale = state.mode === 'qkv' || state.mode === 'x';
-  $('scale-kind').disabled = !usesScale;
-  scaleBox.disabled = !usesScale;
+  setProp($('scale-kind'), 'disabled', !usesScale);
+  setProp(scaleBox, 'disabled', !usesScale);
   const hd = state.heads[state.head];
   setText(
     $('scale-note'),
@@ -51,25 +51,25 @@ export function syncControls() {
         })
       : t('app.scaleUnused'),
   );
-  $('causal').checked = state.mask.causal;
-  if (!pendingBoxes.has('window')) $('window').value = String(state.mask.window);
-  if (!pendingBoxes.has('stride')) $('stride').value = String(state.mask.stride ?? 0);
-  if (!pendingBoxes.has('sinks')) $('sinks').value = String(state.mask.sinks ?? 0);
-  $('clear-allow').hidden = !state.mask.allow;
-  if (!pendingBoxes.has('topk')) $('topk').value = String(state.topK);
-  $('row').value = String(state.row);
-  $('head').value = String(state.head);
-  $('allow-note').hidden = !state.mask.allow;
+  setProp($('causal'), 'checked', state.mask.causal);
+  if (!pendingBoxes.has('window')) setProp($('window'), 'value', String(state.mask.window));
+  if (!pendingBoxes.has('stride')) setProp($('stride'), 'value', String(state.mask.stride ?? 0));
+  if (!pendingBoxes.has('sinks')) setProp($('sinks'), 'value', String(state.mask.sinks ?? 0));
+  setProp($('clear-allow'), 'hidden', !state.mask.allow);
+  if (!pendingBoxes.has('topk')) setProp($('topk'), 'value', String(state.topK));
+  setProp($('row'), 'value', String(state.row));
+  setProp($('head'), 'value', String(state.head));
+  setProp($('allow-note'), 'hidden', !state.mask.allow);
   state.mask.padding.forEach((p, j) => {
     const box = $(`pad-${j}`);
-    if (box) box.checked = p;
+    if (box) setProp(box, 'checked', p);
   });
   const preset = state.view?.preset ?? 'custom';
   const sel = $('preset');
   const [dataset, index] = preset.split('.');
   const realInfo = REAL_DATASETS[dataset];
-  sel.value = realInfo ? realPresetId(dataset, 0) : LESSON_PRESETS[preset] ? preset : 'custom';
-  $('real-head-wrap').hidden = !realInfo || realInfo.heads.length < 2;
+  setProp(sel, 'value', realInfo ? realPresetId(dataset, 0) : LESSON_PRESETS[preset] ? preset : 'custom');
+  setProp($('real-head-wrap'), 'hidden', !realInfo || realInfo.heads.length < 2);
   if (realInfo) {
     const rh = $('real-head');
     if (rh.dataset.dataset !== dataset) {
@@ -79,9 +79,9 @@ export function syncControls() {
       );
       rh.dataset.dataset = dataset;
     }
-    rh.value = index;
+    setProp(rh, 'value', index);
   }
-  $('numbers').checked = showNumbers();
+  setProp($('numbers'), 'checked', showNumbers());
   // The source note is built again only when it (or the language) changed, not on every step.
   const source = $('source');
   const sourceKey = JSON.stringify([t('app.source'), state.source ?? null]);
@@ -90,6 +90,12 @@ export function syncControls() {
     source.sourceKey = sourceKey;
   }
   syncLayerControls();
+}
+
+/** Sets an element's property when it differs: an equal write of a box's value still resets its
+ * selection and invalidates its style, and syncControls runs after every change. */
+function setProp(el, prop, value) {
+  if (el[prop] !== value) el[prop] = value;
 }
 
 /** Sets an element's text when it differs (an equal write still replaces its text node). */
