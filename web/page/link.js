@@ -32,10 +32,16 @@ function currentLink() {
   }
 }
 
-// Writing the address bar is slow in Chromium for long links (~100 ms for a few KB), so a burst of
-// changes (a slider drag) writes it once, 200 ms after the last one. shareUrl() never waits.
+// Writing the address bar is slow in Chromium even for a few KB (replaceState: ~12 ms for the
+// GPT-2 preset's 3.9 KB link, ~50 ms at 4x CPU, besides the encoding), so a burst of changes (a
+// slider drag, a run of tau edits) writes it once, after the last one: 200 ms for a short link
+// (the lesson's: ~400 characters), 1 s for a longer one, whose write would otherwise land in the
+// middle of the next change. The page writes a pending link when it is left (pagehide); shareUrl()
+// never waits.
+const LONG_LINK_CHARS = 1024;
+let lastLinkChars = 0;
 export function writeHash() {
-  scheduleHash(flushHash, 200);
+  scheduleHash(flushHash, lastLinkChars > LONG_LINK_CHARS ? 1000 : 200);
 }
 
 // Above this many matrix numbers the address bar stops following every change: encoding
@@ -85,6 +91,7 @@ export function flushHash({ force = false } = {}) {
     return;
   }
   const link = currentLink();
+  lastLinkChars = link?.length ?? 0;
   const full = link === null ? null : link + formatPageOptions(pageOptions);
   if (full !== null && location.hash.slice(1) !== full) replaceFragment(`#${full}`);
   if (link === null && location.hash) replaceFragment(location.pathname + location.search);
