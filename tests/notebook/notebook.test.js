@@ -123,6 +123,11 @@ test('show(attention, tokens) in an executed notebook renders the heads; the num
     return s.heads.length === 1 && !s.running;
   });
   assert.equal(await named.textContent('.head-card .card-name'), 'L5 H7');
+  // The per-head table numbers the head as the card does (it once gave its index in the array, 0).
+  const cells = await named.evaluate(() =>
+    [...document.querySelector('#import-head-table tbody tr').cells].slice(0, 2).map((c) => c.textContent),
+  );
+  assert.deepEqual(cells, ['5', '7']);
   const one = (await named.evaluate(() => window.attentionPlayground.imported())).heads[0];
   near(one.summary.meanEntropy, numpyEntropy[1 * 3 + 2], 1e-5, 'L5 H7 mean entropy (numpy, layer 1 head 2 of the array)');
 });

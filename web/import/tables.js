@@ -4,7 +4,7 @@ import { h, mount } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
 import { PATTERN_KINDS } from './store.js';
-import { kindName, patternLabel, tn } from './text.js';
+import { headNumber, kindName, patternLabel, tn } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
 export function createTables(v) {
@@ -41,7 +41,7 @@ export function createTables(v) {
     const verdictText = (v) => (hasKey(`import.verdict.${v}`) ? tn(`import.verdict.${v}`) : v);
     const headRows = ui.heads.map((r) => [
       r.layer,
-      r.head,
+      headNumber(ui.source, r),
       verdictText(r.verdict),
       r.computed ? patternLabel(r.pattern) : '—',
       r.pattern.confidence,

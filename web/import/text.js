@@ -106,6 +106,14 @@ export function headName(source, r) {
   return `L${r.layer} H${isWhole(label) ? label : r.head}`;
 }
 
+/** The head's number in the per-head table: the file's label of the head ("heads": [5], a
+ * notebook's heads=[5]) when it gives one, else its index in the file. */
+export function headNumber(source, r) {
+  const label = source?.headLabels?.[r.head];
+  if (label === undefined || label === null || label === '') return r.head;
+  return isWhole(label) ? Number(label) : label;
+}
+
 /** The label of a layer row: the file's name of the layer when it is not a number, else "L4". */
 export function layerName(source, layerIndex, layerNumber) {
   const label = source?.layerLabels?.[layerIndex];
