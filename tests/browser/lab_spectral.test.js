@@ -411,3 +411,11 @@ describe('in Chinese (#lang control): spectral on the two-head layer', () => {
     assert.ok(share > 0.3, `only ${(100 * share).toFixed(0)}% of the texts are Chinese`);
   });
 });
+
+describe('in Chinese: the reason pi is undefined', () => {
+  test("worked example 1 (1 query x 2 keys): the core's reason worded in Chinese, no English outside data", async () => {
+    const { bad, text } = await labViewInChinese(page, { view: 'spectral', preset: 'example1', text: '#lab-spectral-pi-undefined' });
+    assert.deepEqual(bad, [], 'English words in the Chinese view');
+    assert.equal(text, '未定义：A 是 1 × 2：平稳分布需要方阵（查询数 = 键数）。');
+  });
+});

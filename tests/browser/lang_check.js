@@ -140,7 +140,7 @@ export async function waitForLanguage(page, rootSelector, lang) {
  * page to Chinese, waits for the view to be drawn again and returns its English words (see
  * englishWords) and the share of its texts that are Chinese. Leaves the page in English.
  */
-export async function labViewInChinese(page, { view, preset = null, screenshot = null }) {
+export async function labViewInChinese(page, { view, preset = null, screenshot = null, text = null }) {
   await setLanguage(page, 'en');
   if (preset) {
     await page.selectOption('#preset', preset);
@@ -154,8 +154,9 @@ export async function labViewInChinese(page, { view, preset = null, screenshot =
   await page.waitForFunction(() => !document.querySelector('#lab-view').classList.contains('stale'));
   const bad = await englishWords(page, '#lab-panel');
   const share = await cjkShare(page, '#lab-view');
+  const shown = text ? await page.textContent(text) : null; // `text`: a selector whose text is returned
   if (screenshot) await page.locator('#lab-panel').screenshot({ path: screenshot });
   await setLanguage(page, 'en');
   await waitForLanguage(page, '#lab-view', 'en');
-  return { bad, share };
+  return { bad, share, text: shown };
 }

@@ -451,6 +451,16 @@ const PAIRS = {
   'lab.spec.epsilonNote': ['counts σᵢ > ε·σ₁; 0 < ε < 1, default 0.01', '统计 σᵢ > ε·σ₁ 的个数；0 < ε < 1，默认 0.01'],
   'lab.spec.piTitle': ['Stationary distribution π (π A = π)', '平稳分布 π（π A = π）'],
   'lab.spec.undefinedReason': ['undefined: {reason}.', '未定义：{reason}。'],
+  // The core's reasons (cpp/src/core/spectral.cpp), worded again by web/lab/spectral.js.
+  'lab.spec.reasonNotSquare': [
+    'A is {rows} x {cols}: a stationary distribution needs a square matrix (queries = keys)',
+    'A 是 {rows} × {cols}：平稳分布需要方阵（查询数 = 键数）',
+  ],
+  'lab.spec.reasonNoRows': ['A has no rows', 'A 没有行'],
+  'lab.spec.reasonEmptyRows': [
+    (v) => `${v.n} ${v.n === 1 ? 'row is' : 'rows are'} empty (no visible key): A is not row-stochastic, so it is not a Markov chain`,
+    '{n} 行为空（没有可见键）：A 不是行随机矩阵，因此不是马尔可夫链',
+  ],
   'lab.spec.piNote': [
     'A row-stochastic A is a Markov chain on the tokens (query t moves to key j with probability A[t, j]); ' +
       'π is where a long walk spends its time. Power iteration from uniform on (I + A)/2 (same π, no periodicity). ' +

@@ -47,6 +47,31 @@ const sci = (x) => (x === null ? t('lab.undefined') : x === 0 ? '0' : x.toExpone
 /** A step count (a power of two, up to 2^60): exact below 10^6, else 2^k. */
 const steps = (t) => (t < 1e6 ? String(t) : `2^${Math.round(Math.log2(t))}`);
 
+// The core's reasons for an undefined pi (English, as the CLI and the API give them), worded from
+// the string table; any other reason is shown as it is, as data.
+const REASONS = [
+  [
+    /^A is (\d+) x (\d+): a stationary distribution needs a square matrix \(queries = keys\)$/,
+    'lab.spec.reasonNotSquare',
+    (m) => ({ rows: m[1], cols: m[2] }),
+  ],
+  [/^A has no rows$/, 'lab.spec.reasonNoRows', () => ({})],
+  [
+    /^(\d+) rows? (?:is|are) empty \(no visible key\): A is not row-stochastic, so it is not a Markov chain$/,
+    'lab.spec.reasonEmptyRows',
+    (m) => ({ n: Number(m[1]) }),
+  ],
+];
+
+/** The reason pi is undefined, in the page's language when it is one of the core's. */
+export function reasonWords(reason) {
+  for (const [re, key, vars] of REASONS) {
+    const m = re.exec(reason);
+    if (m) return t(key, vars(m));
+  }
+  return null;
+}
+
 /** pi as a table of bars with numbers, or the reason it is undefined. */
 function stationaryBlock(state, lab) {
   const st = lab.stationary;
@@ -56,7 +81,15 @@ function stationaryBlock(state, lab) {
       'div',
       { class: 'spec-block', id: 'lab-spectral-pi' },
       head,
-      h('p', { class: 'note spec-undefined', id: 'lab-spectral-pi-undefined' }, tData('lab.spec.undefinedReason', { reason: st.reason })),
+      h(
+        'p',
+        { class: 'note spec-undefined', id: 'lab-spectral-pi-undefined' },
+        tData(
+          'lab.spec.undefinedReason',
+          { reason: reasonWords(st.reason) ?? st.reason },
+          reasonWords(st.reason) === null ? ['reason'] : [],
+        ),
+      ),
     );
   }
   const max = Math.max(1e-12, ...st.pi);
