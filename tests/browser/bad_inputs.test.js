@@ -459,9 +459,10 @@ describe('files (the Import tab: the previous import and the playground state ar
     const file = (name, bytes) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
     // A good import first: what every refusal below must keep.
     await page.setInputFiles('#import-file', file('good.npy', npy([4, 4], uniformCausal(4))));
+    // (Also every worker started: workersReady turning true later is not a change of the import.)
     await page.waitForFunction(() => {
       const s = window.attentionPlayground.imported();
-      return s.source?.name === 'good.npy' && !s.running && s.heads.length === 1;
+      return s.source?.name === 'good.npy' && !s.running && s.heads.length === 1 && s.workersReady;
     });
     const imported = await page.evaluate(() => window.attentionPlayground.imported());
     const state = await getState(page);
