@@ -241,3 +241,31 @@ test("the sweep's temperatures: a list the core refuses is worded in Chinese", a
   assert.deepEqual(await englishWords(p, '#lab-error', { minTexts: 1 }), []);
   await context.close();
 });
+
+test('a lab parameter refused in a lab view stays on a language change, worded in the new language', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('#lab-tab-sweep');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  const before = await getState(p);
+  await typeInto(p, '#lab-param-taus', '1, abc');
+  const error = async () => (await p.textContent('#lab-sweep-param-error')).trim();
+  assert.equal(await error(), '请给出 1 到 4 个大于 0 的温度，例如 0.5, 1, 2');
+  await switchLang(p, 'en');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), 'Give 1 to 4 temperatures > 0, e.g. 0.5, 1, 2');
+  assert.equal(await p.inputValue('#lab-param-taus'), '1, abc', 'the box keeps what was typed');
+  await switchLang(p, 'zh-CN');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), '请给出 1 到 4 个大于 0 的温度，例如 0.5, 1, 2');
+  assert.deepEqual((await getState(p)).lab, before.lab, 'the refused list was not taken');
+  // A new state (here a good list) forgets the refusal.
+  await typeInto(p, '#lab-param-taus', '1, 3');
+  await p.waitForFunction(() => JSON.stringify(window.attentionPlayground.getState().lab.params.taus) === '[1,3]');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), '');
+  await switchLang(p, 'en');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), '');
+  assert.equal(await p.inputValue('#lab-param-taus'), '1, 3');
+  await context.close();
+});
