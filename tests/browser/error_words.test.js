@@ -55,6 +55,49 @@ test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called emp
   assert.equal(await page.isHidden('#tau-error'), true);
 });
 
+test('window, stride, sinks and top-k boxes: letters typed are quoted as typed, in both languages', async () => {
+  const s = await getState(page);
+  const boxes = [
+    ['window', 'mask-error', `w = ${s.mask.window}`],
+    ['stride', 'mask-error', `s = ${s.mask.stride ?? 0}`],
+    ['sinks', 'mask-error', null],
+    ['topk', 'row-error', `k = ${s.topK}`],
+  ];
+  for (const [id, slot, kept] of boxes) {
+    await chooseLang('zh-CN');
+    await page.click(`#${id}`, { clickCount: 3 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('abc');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#${slot}:not([hidden])`);
+    const zh = (await page.textContent(`#${slot}`)).trim();
+    assert.equal(zh, `“abc”不是数字。保留 ${kept ?? `${s.mask.sinks ?? 0} 个注意力汇键`}。`, id);
+    assert.equal(await page.inputValue(`#${id}`), 'abc', `${id}: the box keeps what was typed`);
+    await chooseLang('en');
+    assert.equal(
+      (await page.textContent(`#${slot}`)).trim(),
+      `"abc" is not a number. Keeping ${kept ?? `${s.mask.sinks ?? 0} sink keys`}.`,
+      id,
+    );
+    // The arrow keys still step a whole number, and a good value clears the error.
+    await page.click(`#${id}`, { clickCount: 3 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      ([box, field]) => {
+        const st = window.attentionPlayground.getState();
+        return (field === 'topk' ? st.topK : st.mask[box]) === 3;
+      },
+      [id, id],
+    );
+    assert.equal(await page.isHidden(`#${slot}`), true, `${id}: error cleared`);
+  }
+  await page.evaluate((st) => window.attentionPlayground.setState(st), s);
+  assert.deepEqual(await getState(page), s);
+});
+
 /** Opens `fragment` in a fresh page (its own context) and returns it once the page is ready. */
 async function fresh(fragment) {
   const context = await session.browser.newContext({ viewport: { width: 1200, height: 900 } });
