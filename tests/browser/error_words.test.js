@@ -312,3 +312,23 @@ test('a lab parameter refused in a lab view stays on a language change, worded i
   assert.equal(await p.inputValue('#lab-param-taus'), '1, 3');
   await context.close();
 });
+
+test('a layer from X in Chinese: an output width the residual cannot add is worded in Chinese by the editors', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('input[name="mode"][value="x"]');
+  await p.waitForFunction(() => window.attentionPlayground.getState().mode === 'x');
+  if (!(await getState(p)).x.residual) await p.check('#x-residual');
+  await p.waitForFunction(() => window.attentionPlayground.getState().x.residual && window.attentionPlayground.getState().x.WO);
+  const before = await getState(p);
+  const d = before.x.X[0].length;
+  // One more output column of W_O: the output is wider than X, so X + output is refused.
+  await p.click('#editor-WO .buttons button:text-is("+ 列")');
+  await p.waitForSelector('#x-error:not([hidden])');
+  assert.equal(
+    (await p.textContent('#x-error')).trim(),
+    `输入未被接受：残差连接 X + 输出要求输出宽度（${d + 1}，x.WO 的列数）等于 d_model = ${d}（x.X 的列数）`,
+  );
+  assert.deepEqual(await englishWords(p, '#x-error', { minTexts: 1 }), []);
+  assert.deepEqual(await getState(p), before, 'the state is kept');
+  await context.close();
+});

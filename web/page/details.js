@@ -187,6 +187,28 @@ const FORMS = [
     'gateLength',
     (m) => ({ key: subject(m[1]), n: m[2], dim: 'n_q', m: m[3] }),
   ],
+  // Mode "x" (a layer from X): the projections, W_O and the residual
+  [
+    /^(\S+) has (\d+) rows but x\.X has d_model = (\d+) columns; a projection is d_model x (d_k|d_v)$/,
+    'projectionRows',
+    (m) => ({ key: subject(m[1]), n: m[2], dm: 'd_model', m: m[3], x: 'x.X', shape: `d_model × ${m[4]}` }),
+  ],
+  [
+    /^(x\.WO) has (\d+) rows but the heads' outputs side by side have (\d+) columns \(the sum of every head's d_v\); WO must be \d+ x d_out$/,
+    'woRows',
+    (m) => ({ key: subject(m[1]), n: m[2], m: m[3], dv: 'd_v', shape: `${m[3]} × d_out` }),
+  ],
+  [
+    /^the residual X \+ output needs the output width \((\d+), (the columns of x\.WO|the sum of the heads' d_v, as there is no WO)\) to equal d_model = (\d+) \(the columns of x\.X\)$/,
+    'residualWidth',
+    (m) => ({
+      n: m[1],
+      from: tData(m[2].startsWith('the columns') ? 'app.detail.widthWO' : 'app.detail.widthDv', { wo: 'x.WO', dv: 'd_v' }),
+      dm: 'd_model',
+      m: m[3],
+      x: 'x.X',
+    }),
+  ],
   // An imported file (web/importer.js hands these from the core's readers: the CLI's words)
   [
     /^shape (\[.*\]) has (\d+) ax[ie]s: an attention tensor is \[n_q, n_k\], \[heads, n_q, n_k\], \[layers, heads, n_q, n_k\] or \[1, layers, heads, n_q, n_k\]$/,
