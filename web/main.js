@@ -13,7 +13,19 @@ import { applyPresentation, readPageOptions } from './page-options.js';
 import { acceptStateMessages, reportHeight } from './frame-messages.js';
 import { getLang, loadLang, setLang } from './i18n.js';
 import { registerServiceWorker } from './offline.js';
-import { commit, core, flushBoxes, importView, results, setCore, setLessonPanel, state, subscribe, update } from './page/store.js';
+import {
+  beforeLesson,
+  commit,
+  core,
+  flushBoxes,
+  importView,
+  results,
+  setCore,
+  setLessonPanel,
+  state,
+  subscribe,
+  update,
+} from './page/store.js';
 import { coreOptions, loadFromHash, shareUrl, startLang } from './page/link.js';
 import { rejected, rewordErrors } from './page/errors.js';
 import { wireControls } from './page/controls.js';
@@ -97,6 +109,7 @@ async function start() {
     toggle: $('lesson-toggle'),
     getState: () => state,
     getResults: () => results,
+    beforeLesson: () => beforeLesson,
     // Each lesson action is its own undo step (kind "edit"); a dragged key passes its own kind.
     update: (fn, opts) => update(fn, { kind: 'edit', ...opts }),
     commit: (next, opts) => {

@@ -6,7 +6,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeQuietly, getState, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
+import { closeQuietly, getState, openImportTab, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
 import { cjkText, englishWords } from './lang_check.js';
 
 let session;
@@ -53,6 +53,49 @@ test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called emp
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
   assert.equal(await page.isHidden('#tau-error'), true);
+});
+
+test('window, stride, sinks and top-k boxes: letters typed are quoted as typed, in both languages', async () => {
+  const s = await getState(page);
+  const boxes = [
+    ['window', 'mask-error', `w = ${s.mask.window}`],
+    ['stride', 'mask-error', `s = ${s.mask.stride ?? 0}`],
+    ['sinks', 'mask-error', null],
+    ['topk', 'row-error', `k = ${s.topK}`],
+  ];
+  for (const [id, slot, kept] of boxes) {
+    await chooseLang('zh-CN');
+    await page.click(`#${id}`, { clickCount: 3 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('abc');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#${slot}:not([hidden])`);
+    const zh = (await page.textContent(`#${slot}`)).trim();
+    assert.equal(zh, `“abc”不是数字。保留 ${kept ?? `${s.mask.sinks ?? 0} 个注意力汇键`}。`, id);
+    assert.equal(await page.inputValue(`#${id}`), 'abc', `${id}: the box keeps what was typed`);
+    await chooseLang('en');
+    assert.equal(
+      (await page.textContent(`#${slot}`)).trim(),
+      `"abc" is not a number. Keeping ${kept ?? `${s.mask.sinks ?? 0} sink keys`}.`,
+      id,
+    );
+    // The arrow keys still step a whole number, and a good value clears the error.
+    await page.click(`#${id}`, { clickCount: 3 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      ([box, field]) => {
+        const st = window.attentionPlayground.getState();
+        return (field === 'topk' ? st.topK : st.mask[box]) === 3;
+      },
+      [id, id],
+    );
+    assert.equal(await page.isHidden(`#${slot}`), true, `${id}: error cleared`);
+  }
+  await page.evaluate((st) => window.attentionPlayground.setState(st), s);
+  assert.deepEqual(await getState(page), s);
 });
 
 /** Opens `fragment` in a fresh page (its own context) and returns it once the page is ready. */
@@ -150,5 +193,142 @@ test('a matrix entry beyond float32 in Chinese: worded in Chinese by the editor,
     text,
   );
   assert.deepEqual(await englishWords(p, '#edit-Q-error', { minTexts: 1 }), []);
+  await context.close();
+});
+
+/** A little-endian float32 .npy of `shape`, all zeros. */
+function npy(shape, count = shape.reduce((a, b) => a * b, 1)) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += `${' '.repeat((64 - ((11 + header.length) % 64)) % 64)}\n`;
+  const magic = Buffer.alloc(10);
+  magic.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
+  magic.writeUInt16LE(header.length, 8);
+  return Buffer.concat([magic, Buffer.from(header, 'latin1'), Buffer.alloc(count * 4)]);
+}
+
+test('rarer refusals in Chinese: a state file of the wrong shapes, an attention file the import cannot read', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  const base = await getState(p);
+  const stateFile = (edit) => {
+    const s = structuredClone(base);
+    edit(s.heads[0], s);
+    return Buffer.from(JSON.stringify(s));
+  };
+  await openImportTab(p);
+  const cases = [
+    [
+      'q-d.state.json',
+      stateFile((hd) => {
+        hd.Q = hd.Q.map((r) => [...r, 1]);
+      }),
+      'q-d.state.json 是实验场的状态文件，但内容无效：heads[0].K（头 0 的 K）有 2 列，但 heads[0].Q（头 0 的 Q）有 3 列；Q 和 K 的列数 d_k 必须相同',
+    ],
+    [
+      'v-rows.state.json',
+      stateFile((hd) => {
+        hd.V = hd.V.slice(1);
+      }),
+      'v-rows.state.json 是实验场的状态文件，但内容无效：heads[0].V（头 0 的 V）有 1 行，但 n_k = 2（heads[0].K 的行数）要求 2 行',
+    ],
+    [
+      'ragged.state.json',
+      stateFile((hd) => {
+        hd.K[1] = [1];
+      }),
+      /^ragged\.state\.json 是实验场的状态文件，但内容无效：heads\[0\]\.K\[1\]（头 0 的 K 第 1 项）有 1 个值，但 heads\[0\]\.K\[0\]（头 0 的 K 第 0 项）有 2 个；/,
+    ],
+    [
+      'labels.state.json',
+      stateFile((hd, s) => {
+        s.tokens.keys.push('k3');
+      }),
+      /^labels\.state\.json 是实验场的状态文件，但内容无效：tokens\.keys 有 3 个标签，但有 n_k = 2 个键（来自 heads\[0\]\.K）/,
+    ],
+    [
+      'one-axis.npy',
+      npy([5]),
+      '无法读取 one-axis.npy：形状 [5] 有 1 个轴：注意力张量的形状应为 [n_q, n_k]、[heads, n_q, n_k]、[layers, heads, n_q, n_k] 或 [1, layers, heads, n_q, n_k]',
+    ],
+    ['batch.npy', npy([2, 1, 1, 2, 2]), /^无法读取 batch\.npy：形状 \[2, 1, 1, 2, 2\]：请只保留一个样本，批次轴有 2 项/],
+    // Over the size limits: more tokens on an axis, more heads than the import reads.
+    ['long.npy', npy([1, 131073]), /^无法读取 long\.npy：形状 \[1, 131073\] 的一个轴上有 131073 个词元；上限为 131072 个/],
+    ['heads.npy', npy([4097, 1, 1]), /^无法读取 heads\.npy：形状 \[4097, 1, 1\] 包含超过 4096 个注意力头；上限为 4096 个/],
+    ['other.json', Buffer.from('{"foo": 1}'), /^无法读取 other\.json：不是注意力文件：其中的键为 "foo"；应为 /],
+    ['broken.json', Buffer.from('{"attention": '), '无法读取 broken.json：不是注意力文件：文本不是有效的 JSON（位于第 15 字节）'],
+    ['rows.json', Buffer.from('{"attention": [[1, 0], [1]]}'), '无法读取 rows.json：attention[1] 有 1 项，应为 2 项'],
+  ];
+  for (const [name, buffer, want] of cases) {
+    await p.setInputFiles('#import-file', { name, mimeType: 'application/octet-stream', buffer });
+    await p.waitForFunction((n) => document.getElementById('import-errors').textContent.includes(n), name);
+    const text = (await p.textContent('#import-errors')).trim();
+    if (typeof want === 'string') assert.equal(text, want, name);
+    else assert.match(text, want, name);
+    assert.deepEqual(await englishWords(p, '#import-errors', { minTexts: 1 }), [], `${name}: English outside data`);
+  }
+  // The same refusal in English is the core's message (the CLI's words).
+  await switchLang(p, 'en');
+  assert.match((await p.textContent('#import-errors')).trim(), /^Could not read rows\.json: attention\[1\] has 1 entries, expected 2/);
+  await context.close();
+});
+
+test("the sweep's temperatures: a list the core refuses is worded in Chinese", async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('#lab-tab-sweep');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  await typeInto(p, '#lab-param-taus', '1, 2000');
+  await p.waitForSelector('#lab-error:not([hidden])');
+  assert.equal(
+    (await p.textContent('#lab-error')).trim(),
+    '输入未被接受：lab.params.taus（分析视图的参数）中的每个温度都必须大于 0 且不超过 1000，实际为 [1,2000]。下面的数字对应上一次被接受的参数。',
+  );
+  assert.deepEqual(await englishWords(p, '#lab-error', { minTexts: 1 }), []);
+  await context.close();
+});
+
+test('a lab parameter refused in a lab view stays on a language change, worded in the new language', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('#lab-tab-sweep');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  const before = await getState(p);
+  await typeInto(p, '#lab-param-taus', '1, abc');
+  const error = async () => (await p.textContent('#lab-sweep-param-error')).trim();
+  assert.equal(await error(), '请给出 1 到 4 个大于 0 的温度，例如 0.5, 1, 2');
+  await switchLang(p, 'en');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), 'Give 1 to 4 temperatures > 0, e.g. 0.5, 1, 2');
+  assert.equal(await p.inputValue('#lab-param-taus'), '1, abc', 'the box keeps what was typed');
+  await switchLang(p, 'zh-CN');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), '请给出 1 到 4 个大于 0 的温度，例如 0.5, 1, 2');
+  assert.deepEqual((await getState(p)).lab, before.lab, 'the refused list was not taken');
+  // A new state (here a good list) forgets the refusal.
+  await typeInto(p, '#lab-param-taus', '1, 3');
+  await p.waitForFunction(() => JSON.stringify(window.attentionPlayground.getState().lab.params.taus) === '[1,3]');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), '');
+  await switchLang(p, 'en');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sweep');
+  assert.equal(await error(), '');
+  assert.equal(await p.inputValue('#lab-param-taus'), '1, 3');
+  await context.close();
+});
+
+test('a layer from X in Chinese: an output width the residual cannot add is worded in Chinese by the editors', async () => {
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('input[name="mode"][value="x"]');
+  await p.waitForFunction(() => window.attentionPlayground.getState().mode === 'x');
+  if (!(await getState(p)).x.residual) await p.check('#x-residual');
+  await p.waitForFunction(() => window.attentionPlayground.getState().x.residual && window.attentionPlayground.getState().x.WO);
+  const before = await getState(p);
+  const d = before.x.X[0].length;
+  // One more output column of W_O: the output is wider than X, so X + output is refused.
+  await p.click('#editor-WO .buttons button:text-is("+ 列")');
+  await p.waitForSelector('#x-error:not([hidden])');
+  assert.equal(
+    (await p.textContent('#x-error')).trim(),
+    `输入未被接受：残差连接 X + 输出要求输出宽度（${d + 1}，x.WO 的列数）等于 d_model = ${d}（x.X 的列数）`,
+  );
+  assert.deepEqual(await englishWords(p, '#x-error', { minTexts: 1 }), []);
+  assert.deepEqual(await getState(p), before, 'the state is kept');
   await context.close();
 });

@@ -434,4 +434,41 @@ describe('guided lesson', () => {
       assert.deepEqual([...new Set(bad)], [], `${lang}: text in the other language`);
     }
   });
+
+  test('a lesson started from a real head: closing it returns to that head, opening it again continues the lesson', async () => {
+    if ((await getState(page)).lesson) await page.click('#lesson-close');
+    await page.waitForFunction(() => !window.attentionPlayground.getState().lesson);
+    const real = 'gpt2-small_L5H5_induction_random-repeated.0';
+    await choosePreset(page, real);
+    await page.fill('#tau', '1.5');
+    await page.dispatchEvent('#tau', 'change');
+    await page.waitForFunction(() => window.attentionPlayground.getState().tau === 1.5);
+    const before = await getState(page);
+    const opened = async () => {
+      await page.click('#lesson-toggle');
+      await page.waitForFunction(() => Boolean(window.attentionPlayground.getState().lesson));
+    };
+    await opened();
+    assert.notEqual((await getState(page)).view.preset, real, "the lesson's own state");
+    await page.click('#lesson-step-2');
+    await page.waitForFunction(() => window.attentionPlayground.getState().lesson.step === 2);
+    const during = await lesson();
+    await page.click('#lesson-close');
+    await page.waitForFunction(() => !window.attentionPlayground.getState().lesson);
+    assert.deepEqual(await getState(page), before, 'closed: the real head as it was, tau included');
+    assert.equal(await page.isVisible('#lesson-panel'), false);
+    await opened();
+    assert.deepEqual(await lesson(), during, 'opened again: where the lesson was');
+    // The header button closes it too, back to the same state.
+    await page.click('#lesson-toggle');
+    await page.waitForFunction(() => !window.attentionPlayground.getState().lesson);
+    assert.deepEqual(await getState(page), before);
+    // Undo brings the lesson back.
+    await page.click('#undo');
+    await page.waitForFunction(() => Boolean(window.attentionPlayground.getState().lesson));
+    assert.deepEqual(await lesson(), during);
+    await page.click('#lesson-close');
+    await page.waitForFunction(() => !window.attentionPlayground.getState().lesson);
+    assert.deepEqual(await getState(page), before);
+  });
 });

@@ -6,6 +6,7 @@ import { fmtBytes, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 import * as page from '../page/store.js';
 import { describeSource, errDetail } from './text.js';
+import { wordDetail } from '../page/details.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
 export function createIntake(v) {
@@ -36,7 +37,7 @@ export function createIntake(v) {
     if (source.kind === 'state') {
       v.showInfo(ui.source ? () => describeSource(ui.source) : null);
       const err = await v.o.openState(source.state, 'state');
-      if (err) v.setMessages('file', [() => tData('import.err.state', { file: file.name, detail: err })]);
+      if (err) v.setMessages('file', [() => tData('import.err.state', { file: file.name, detail: wordDetail(err) })]);
       return;
     }
     source.fileLayerNumbers = source.layerNumbers ?? [];

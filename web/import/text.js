@@ -3,7 +3,8 @@
 // open file's description and an error's text. Pure functions of their arguments and the language.
 import { TECH } from '../importer.js';
 import { h } from '../views/dom.js';
-import { dataSpan, tData } from '../views/format.js';
+import { tData } from '../views/format.js';
+import { wordDetail } from '../page/details.js';
 import { hasKey, t } from '../i18n.js';
 
 /** A class name: long ("previous token") or short ("previous"), in the page's language. */
@@ -44,12 +45,13 @@ export const tnData = (key, vars = {}, data = []) => tData(key, { ...NAMES, ...v
 
 export const tokenOf = (list, i) => (list[i] === undefined ? `#${i}` : list[i]);
 
-/** An error's text: the importer's own message translated, else the core's English detail
+/** An error's text: the importer's own message translated, else the core's English message
+ *  worded in the page's language when it is a known form (page/details.js), else as it is
  *  (translate="no"). */
 export function errDetail(e) {
   const i = e?.i18n;
   if (i && hasKey(i.key)) return h('span', {}, tData(i.key, i.vars ?? {}, i.data ?? []));
-  return dataSpan(e?.message ?? String(e));
+  return h('span', {}, wordDetail(e?.message ?? String(e)));
 }
 
 /** The open file in one line: name, format, shape, layers, heads, tokens. */

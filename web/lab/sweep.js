@@ -214,13 +214,20 @@ function table(state, lab) {
   );
 }
 
-function controls(lab, setParams) {
-  const error = h('span', { class: 'error', id: 'lab-sweep-param-error', role: 'alert' });
+// A temperature list refused here (before the store): the text typed and the state it was typed
+// against. The view is drawn again from the same state after a language change: the box keeps
+// what was typed and the refusal is worded again. Any new state forgets it.
+let refused = null;
+
+function controls(state, lab, setParams) {
+  const again = refused?.state === state ? refused : null;
+  refused = again;
+  const error = h('span', { class: 'error', id: 'lab-sweep-param-error', role: 'alert' }, again ? t('lab.sweep.tausError') : '');
   const taus = h('input', {
     type: 'text',
     id: 'lab-param-taus',
     class: 'sweep-taus',
-    value: lab.taus.join(', '),
+    value: again ? again.typed : lab.taus.join(', '),
     'aria-label': t('lab.sweep.tausAria'),
     onchange: async (e) => {
       const text = e.target.value.trim();
@@ -232,12 +239,14 @@ function controls(lab, setParams) {
               .filter(Boolean)
               .map(Number);
       if (list && (list.length < 1 || list.length > 4 || list.some((x) => !Number.isFinite(x) || x <= 0))) {
+        refused = { state, typed: e.target.value };
         error.textContent = t('lab.sweep.tausError');
         return;
       }
+      refused = null;
       error.textContent = '';
-      const err = await setParams({ taus: list });
-      if (err) error.textContent = err;
+      // A list the core refuses is explained under the lab's tabs (#lab-error), worded there.
+      await setParams({ taus: list });
     },
   });
   const steps = h('input', {
@@ -251,8 +260,7 @@ function controls(lab, setParams) {
     'aria-label': t('lab.sweep.stepsAria'),
     onchange: async (e) => {
       const text = e.target.value.trim();
-      const err = await setParams({ steps: text === '' ? null : Number(text) });
-      error.textContent = err ?? '';
+      await setParams({ steps: text === '' ? null : Number(text) });
     },
   });
   return h(
@@ -308,7 +316,7 @@ export function render(container, { state, lab, setParams }) {
     container,
     intro,
     h('h4', {}, t('lab.sweep.title', { row: lab.row, n: lab.visible, dK: lab.dK, scale: fmtMetric(lab.scale, 6) })),
-    controls(lab, setParams),
+    controls(state, lab, setParams),
     plane,
     masked,
     lab.empty

@@ -10,6 +10,7 @@
 //     ctx.container  the <section id="lesson-panel">
 //     ctx.toggle     the header button that starts or closes the lesson (optional)
 //     ctx.getState(), ctx.getResults()  the page's current state and results
+//     ctx.beforeLesson()     the state before the lesson began, or null (closing returns to it)
 //     ctx.update(fn, opts)   edits a copy of the state and commits it (the page's undo path)
 //     ctx.commit(next, opts) commits a whole state (entering a step loads its starting state)
 //     ctx.compute(state)     the core's results for another state (the references of the answers)
@@ -120,10 +121,16 @@ export function initLesson(pageCtx) {
     return ctx.commit(next, { structural: true });
   }
 
-  /** Closes the lesson; its state is kept, so opening it again continues where it was. */
+  /**
+   * Closes the lesson: back to the state before it began (a real head, an edited example), else
+   * (a page opened on the lesson) the lesson's state without the lesson. Its state is kept, so
+   * opening it again continues where it was.
+   */
   function close() {
     closedState = structuredClone(state());
-    ctx.update((x) => {
+    const before = ctx.beforeLesson?.();
+    if (before) return ctx.commit(structuredClone(before), { structural: true });
+    return ctx.update((x) => {
       delete x.lesson;
     });
   }

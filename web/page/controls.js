@@ -214,8 +214,9 @@ function switchLayerMode(mode) {
  * the box, with what is kept.
  * @param {string} id
  * @param {{field: string, kept: () => string, parse: (x: number) => (string|null),
- *   apply: (s: object, x: number) => void}} o  parse returns the string-table key of the
- *   error (web/i18n/app.js), or null
+ *   apply: (s: object, x: number) => void, min?: number}} o  parse returns the string-table key
+ *   of the error (web/i18n/app.js), or null; min: a whole-number box (the arrow keys step it down
+ *   to min)
  */
 function numberBox(id, o) {
   const el = $(id);
@@ -235,8 +236,8 @@ function numberBox(id, o) {
     const x = text === '' ? NaN : Number(text);
     const typed = el.value;
     if (!Number.isFinite(x)) {
-      // The tau and scale boxes are text boxes (inputmode decimal): a number box would have
-      // dropped "NaN" and shown it as "" here.
+      // The boxes are text boxes (inputmode decimal or numeric): a number box would have dropped
+      // "NaN" or "abc" (Chromium keeps no letters in one) and shown it as "" here.
       refuse(() => (text === '' ? t('app.err.emptyBox') : t('app.err.notNumber', { text: clipTyped(typed) })));
       return;
     }
@@ -260,6 +261,17 @@ function numberBox(id, o) {
     timer = setTimeout(commitBox, 350);
   });
   el.addEventListener('change', commitBox);
+  if (o.min !== undefined) {
+    // A whole-number box: the arrow keys step it, as they step a number box.
+    el.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'ArrowUp' && ev.key !== 'ArrowDown') return;
+      const x = Number(el.value.trim());
+      if (el.value.trim() === '' || !Number.isInteger(x)) return;
+      ev.preventDefault();
+      el.value = String(Math.max(o.min, x + (ev.key === 'ArrowUp' ? 1 : -1)));
+      el.dispatchEvent(new Event('input'));
+    });
+  }
 }
 
 /** Wires the controls once at start-up; `relabel` runs after each language change. */
@@ -310,6 +322,7 @@ export function wireControls(relabel) {
   );
   numberBox('window', {
     field: 'mask.window',
+    min: 0,
     kept: () => `w = ${state.mask.window}`,
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.window'),
     apply: (s, x) => {
@@ -318,6 +331,7 @@ export function wireControls(relabel) {
   });
   numberBox('stride', {
     field: 'mask.stride',
+    min: 0,
     kept: () => `s = ${state.mask.stride ?? 0}`,
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.stride'),
     apply: (s, x) => {
@@ -327,6 +341,7 @@ export function wireControls(relabel) {
   });
   numberBox('sinks', {
     field: 'mask.sinks',
+    min: 0,
     kept: () => t('app.kept.sinks', { n: state.mask.sinks ?? 0 }),
     parse: (x) => (Number.isInteger(x) && x >= 0 ? null : 'app.err.sinks'),
     apply: (s, x) => {
@@ -345,6 +360,7 @@ export function wireControls(relabel) {
   );
   numberBox('topk', {
     field: 'topK',
+    min: 1,
     kept: () => `k = ${state.topK}`,
     parse: (x) => (Number.isInteger(x) && x >= 1 ? null : 'app.err.topk'),
     apply: (s, x) => {

@@ -239,6 +239,8 @@ async function renderLab() {
   const container = $('lab-view');
   delete container.dataset.drawn; // set to the view's id once it is drawn (tests wait on it)
   $('lab-error').hidden = true;
+  if (labRefused?.state === state) showLabError(labRefused.word);
+  else labRefused = null;
   container.classList.remove('stale');
   results.lab = null;
   if (current === 'none') {
@@ -298,10 +300,20 @@ async function setLabParams(patch) {
     { kind: 'lab-params', report: false },
   );
   if (err) {
-    mount($('lab-error'), rejected(sentence(err)));
-    $('lab-error').hidden = false;
+    labRefused = { state, word: () => rejected(sentence(err)) };
+    showLabError(labRefused.word);
   }
   return err;
+}
+
+// Lab parameters the store refused: the state they were refused against and their words. The
+// lab is drawn again from that same state after a language change: the refusal stays, worded
+// in the new language. Any new state forgets it.
+let labRefused = null;
+
+function showLabError(word) {
+  mount($('lab-error'), word());
+  $('lab-error').hidden = false;
 }
 
 /** Large heads: pooled overview, a zoomed full-resolution tile, the selected row's metrics. */

@@ -32,6 +32,10 @@ export let randomSeed = 1; // the seed box of "Random (seed)"; not part of the s
 export let importView = null;
 export let lessonPanel = null; // the guided lesson (web/lesson/panel.js), shown while state.lesson exists
 export let labSeq = 0; // the lab view being drawn; an older one stops when a newer one starts
+// The state before the guided lesson began (any way in: its button, a preset, the API), without a
+// lesson; null while no lesson is open or when the page opened on one. Closing the lesson returns
+// to it. Committed states are never changed in place, so the reference is kept as it is.
+export let beforeLesson = null;
 export const pendingBoxes = new Map(); // number boxes typed in but not yet committed: id -> commit
 // The errors on screen, as functions that word them, so that a language change re-words them.
 export const shownErrors = new Map(); // slot id -> () => message
@@ -233,6 +237,8 @@ function zoomWithin(s) {
 /** Makes a computed state current and shows it. */
 function apply(valid, res, { structural = false, kind = 'edit', fromHash = false } = {}) {
   if (state && !undoing && !statesEqual(state, valid)) pushUndo(state, kind);
+  if (!valid.lesson) beforeLesson = null;
+  else if (state && !state.lesson) beforeLesson = state;
   const rebuild =
     !state || (structural === 'auto' ? !sameContent(state, valid) : structural || structuralKey(state) !== structuralKey(valid));
   state = valid;
