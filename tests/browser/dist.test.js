@@ -82,6 +82,10 @@ describe('dist/ from a sub-path of a plain static server', () => {
     const wasm = await fetch(`${base}${/href="(assets\/attn_simd-[0-9a-f]+\.wasm)"/.exec(html)[1]}`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     for (const dev of ['bench.html', 'scenarios.html', 'formulas-demo.html']) assert.equal((await fetch(base + dev)).status, 404, dev);
+    // The footer links the real heads' notes where the release serves them (not a repository path).
+    const notes = /<a id="footer-data" href="([^"]+)"/.exec(html)[1];
+    assert.equal(notes, 'assets/data/real/README.md');
+    assert.match(await (await fetch(base + notes)).text(), /TransformerLens/);
   });
 
   test('the lesson, a link round trip, the lab and an import', async () => {
