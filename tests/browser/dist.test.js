@@ -21,6 +21,7 @@ import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 
 const OUT = join(ROOT, 'test-results', 'dist-test');
 const DIST = join(OUT, 'courses', 'attention');
+const BUILT = join(OUT, 'release');
 const CLASS_HIDE = ['import', 'lab', 'mode', 'scale'];
 const NPY = join(WEB, 'data/real/gpt2-small_L0_nlp-sentence');
 
@@ -33,9 +34,8 @@ before(async () => {
   requireBuild();
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(join(OUT, 'courses'), { recursive: true });
-  const built = join(OUT, 'release');
-  execFileSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], { env: { ...process.env, DIST_DIR: built }, stdio: 'pipe' });
-  symlinkSync(built, DIST);
+  execFileSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], { env: { ...process.env, DIST_DIR: BUILT }, stdio: 'pipe' });
+  symlinkSync(BUILT, DIST);
   python = spawn('python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', OUT], { stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise((resolve, reject) => {
     let text = '';
@@ -155,8 +155,8 @@ describe('the release in <iframe sandbox="allow-scripts"> on another origin', ()
   let context;
   before(async () => {
     course = await startCourseSite();
-    // npm run preview's server: it sends Access-Control-Allow-Origin, as the element needs.
-    preview = await serve({ port: 0, root: OUT, staticHost: true });
+    // npm run preview -- --base /courses/attention/: it sends Access-Control-Allow-Origin.
+    preview = await serve({ port: 0, root: BUILT, staticHost: true, base: '/courses/attention/' });
     context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'zh-CN' });
   });
   after(async () => {
@@ -174,7 +174,8 @@ describe('the release in <iframe sandbox="allow-scripts"> on another origin', ()
   test('on a host that sends Access-Control-Allow-Origin: starts with no page error; the frame does not scroll', async () => {
     const host = await context.newPage();
     watch(host, events, '[sandboxed release] ');
-    await host.goto(coursePage(`${preview.url}courses/attention/#lang=zh-CN&embed=1`));
+    assert.match(preview.url, /\/courses\/attention\/$/);
+    await host.goto(coursePage(`${preview.url}#lang=zh-CN&embed=1`));
     const frame = await (await host.waitForSelector('iframe')).contentFrame();
     await waitReady(frame);
     assert.equal(await frame.evaluate(() => origin), 'null');
