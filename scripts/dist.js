@@ -318,6 +318,7 @@ async function main() {
     html = html.split(from).join(to);
   };
   swap('<link rel="icon" href="favicon.png"', `<link rel="icon" href="${faviconPath}"`);
+  swap('<a id="footer-data" href="data/real/README.md"', '<a id="footer-data" href="assets/data/real/README.md"');
   swap('<link rel="stylesheet" href="style.css">\n', `<link rel="stylesheet" href="${cssPath}">\n`);
   swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
   // early.js blocks the parser: requested right after the stylesheet (which it waits for, so the

@@ -1,7 +1,10 @@
 // A minimal static file server for web/ on 127.0.0.1 (any static server that sends .wasm as
 // application/wasm works; this one needs nothing beyond node).
-//   node scripts/serve.js [--port 8000] [--root web] [--static-host]
+//   node scripts/serve.js [--port 8000] [--root web] [--static-host] [--base /courses/attention/]
 // Tries the next ports if the one asked for is taken, then prints the URL.
+// --base serves the folder under that path instead of at / (npm run preview -- --base /x/y/: the
+// release as a course site's sub-path holds it); the path without its final slash redirects to
+// it, anything outside it is 404.
 // --static-host (npm run preview: --root dist) serves like a static host serving the release
 // (docs/deploy.md): a file's precompressed .br or .gz beside it when the browser accepts that
 // encoding (Content-Encoding, Vary: Accept-Encoding), hashed files (assets/) cacheable for a year,
@@ -31,11 +34,21 @@ export async function serve({
   host = '127.0.0.1',
   tries = 20,
   staticHost = false,
+  base: prefix = '/',
 } = {}) {
   const base = resolve(root);
+  prefix = basePath(prefix);
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (prefix !== '/') {
+        if (`${path}/` === prefix) {
+          res.writeHead(301, { Location: prefix }).end();
+          return;
+        }
+        if (!path.startsWith(prefix)) throw new Error('outside the base path');
+        path = path.slice(prefix.length - 1);
+      }
       let file = normalize(join(base, path));
       if (file !== base && !file.startsWith(base + sep)) {
         res.writeHead(403).end();
@@ -78,9 +91,17 @@ export async function serve({
       server.once('error', () => done(false));
       server.listen(p, host, () => done(true));
     });
-    if (ok) return { server, url: `http://${host}:${server.address().port}/` };
+    if (ok) return { server, url: `http://${host}:${server.address().port}${prefix}` };
   }
   throw new Error(`no free port in ${port}..${port + tries - 1}`);
+}
+
+/** '/courses/attention' or 'courses/attention/' -> '/courses/attention/'; refuses '..' and the like. */
+export function basePath(text) {
+  const parts = String(text).split('/').filter(Boolean);
+  if (parts.some((p) => p === '.' || p === '..' || /[\\?#%]/.test(p)))
+    throw new Error(`serve: --base must be a plain path such as /courses/attention/ (got "${text}")`);
+  return `/${parts.map((p) => `${p}/`).join('')}`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -93,6 +114,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve: the port must be a whole number from 0 to 65535 (got "${arg('--port', process.env.PORT)}")`);
     process.exit(64);
   }
-  const { url } = await serve({ port, root: arg('--root', undefined), staticHost: process.argv.includes('--static-host') });
+  let base;
+  try {
+    base = basePath(arg('--base', '/'));
+  } catch (e) {
+    console.error(e.message);
+    process.exit(64);
+  }
+  const { url } = await serve({ port, root: arg('--root', undefined), staticHost: process.argv.includes('--static-host'), base });
   console.log(`Attention Playground is being served at ${url}  (Ctrl+C to stop)`);
 }

@@ -212,6 +212,8 @@ async function assemble(withScalar) {
     return `<script>${classic.at(-1)}</script>`;
   });
   html = html.replace(/\s*<link rel="(?:modulepreload|preload)"[^>]*>/g, ''); // everything is inline
+  // The one file carries no notes on the real heads' provenance (the served copy links them).
+  html = html.replace(/\s*<a id="footer-data" [^>]*>[^<]*<\/a>/, '');
   if (/<script[^>]+src=(?!"main\.js")|<link rel="stylesheet"/.test(html))
     throw new Error('web/index.html loads a file scripts/single-file.js does not inline');
 

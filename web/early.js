@@ -29,10 +29,13 @@
   if (zh || /(^#|&)[a-z]+_hide=1(&|$)/.test(hash)) root.classList.add('ap-booting');
   // The page's modules could not load (a frame sandboxed without allow-same-origin on a host that
   // does not send Access-Control-Allow-Origin, a blocked file): say so instead of a spinner that
-  // never stops. No module runs then, so the text is here in both languages (not in web/i18n/).
+  // never stops, and show nothing else: the rest of the page is its English markup, whose
+  // controls cannot work without the modules (class ap-failed, style.css). No module runs then,
+  // so the text is here in both languages (not in web/i18n/); it names no repository path (the
+  // reader is a student: the hint in parentheses is for the teacher).
   var FAILED = {
-    en: 'The page could not load its scripts, so it cannot start. If it is embedded in a sandboxed frame, its host must send Access-Control-Allow-Origin, or the course page can use the one-file page (docs/embedding.md). Tell your teacher.',
-    zh: '页面的脚本无法加载，因此无法启动。如果页面嵌在沙箱框架中，托管它的服务器需要发送 Access-Control-Allow-Origin，或者课程页面改用单文件页面（见 docs/embedding.md）。请告诉老师。',
+    en: 'The page could not load its scripts, so it cannot start. Please tell your teacher. (For the teacher: in a sandboxed frame, the server hosting the page must send Access-Control-Allow-Origin; or embed the one-file page instead. The embedding guide explains both.)',
+    zh: '页面的脚本无法加载，因此无法启动。请告诉老师。（给老师：嵌在沙箱框架中时，托管页面的服务器需要发送 Access-Control-Allow-Origin 响应头；也可以改为嵌入单文件页面。嵌入说明中介绍了这两种做法。）',
   };
   document.addEventListener(
     'error',
@@ -40,17 +43,16 @@
       var el = event.target;
       if (!el || el.tagName !== 'SCRIPT' || el.type !== 'module' || window.attentionPlayground) return;
       root.classList.remove('ap-booting');
+      root.classList.add('ap-failed');
+      root.setAttribute('lang', zh ? 'zh-CN' : 'en');
       var box = document.getElementById('loading');
-      if (!box) {
-        box = document.createElement('p');
-        document.body.insertBefore(box, document.body.firstChild);
-      }
+      if (!box) box = document.createElement('p');
+      if (box.parentNode !== document.body) document.body.insertBefore(box, document.body.firstChild);
       box.id = 'loading';
       box.hidden = false;
       box.className = 'loading error';
       box.setAttribute('role', 'alert');
       box.removeAttribute('data-i18n');
-      box.setAttribute('lang', zh ? 'zh-CN' : 'en');
       box.textContent = zh ? FAILED.zh : FAILED.en;
     },
     true,
@@ -63,7 +65,14 @@
   // stylesheet now, and its main fonts loaded as soon as it is, so that the first layout of the
   // formulas has them (no second layout when they arrive). web/views/tex.js adds the same
   // stylesheet (id katex-css) on a first visit, when a formula is first shown.
-  var cached = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+  // Reading navigator.serviceWorker throws SecurityError in a frame sandboxed without
+  // allow-same-origin (an opaque origin): no service worker there, so not cached.
+  var cached = false;
+  try {
+    cached = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+  } catch (e) {
+    cached = false;
+  }
   if (cached) want.push('katex');
   meta.content.split(';').forEach(function (group) {
     var parts = group.split('=');

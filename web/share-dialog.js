@@ -68,19 +68,23 @@ ${SNIPPET_SCRIPT}
 
 /**
  * The custom-element form: the script tag of embed.js and the element with the state and options.
+ * With `fallback`, the element holds a link to the page: shown only where the element never
+ * starts (embed.js blocked or not found; a running element draws its shadow root instead).
  * @param {string} scriptUrl absolute URL of embed.js
  * @param {string} fragment the state's link fragment (page options are taken from `options`)
  * @param {{lang: string|null, embed: boolean, readonly: boolean, teacher?: boolean, hide: string[]}} options
+ * @param {{href: string, text: string}} [fallback]
  */
-export function elementSnippet(scriptUrl, fragment, options) {
+export function elementSnippet(scriptUrl, fragment, options, fallback) {
   const attrs = [`state="${escapeAttr(stripPageOptions(fragment))}"`];
   if (options.lang) attrs.push(`lang="${options.lang}"`);
   if (options.hide?.length) attrs.push(`hide="${options.hide.join(',')}"`);
   if (options.readonly) attrs.push('readonly');
   if (options.teacher) attrs.push('teacher');
   if (options.embed) attrs.push('embed');
+  const inner = fallback ? `<a href="${escapeAttr(fallback.href)}">${escapeAttr(fallback.text).replace(/>/g, '&gt;')}</a>` : '';
   return `<script type="module" src="${escapeAttr(scriptUrl)}"></script>
-<attention-playground ${attrs.join(' ')}></attention-playground>`;
+<attention-playground ${attrs.join(' ')}>${inner}</attention-playground>`;
 }
 
 /**
@@ -342,7 +346,10 @@ export function initShareDialog({ opener, link, options }) {
     for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-copy-${key}`).disabled = false;
     field('link').value = url;
     field('snippet').value = iframeSnippet(url, { title: t('embed.frameTitle', {}, chosen.lang) });
-    field('element').value = elementSnippet(new URL('embed.js', url).href, url.split('#')[1] ?? '', chosen);
+    field('element').value = elementSnippet(new URL('embed.js', url).href, url.split('#')[1] ?? '', chosen, {
+      href: url,
+      text: t('embed.elementFallback', {}, chosen.lang),
+    });
     for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-status-${key}`).textContent = '';
     clearTimeout(previewTimer);
     const frame = dialog.querySelector('#share-preview-frame');

@@ -25,18 +25,21 @@ const char* const kHtmlUsage =
     "usage: attn html INPUT [--tokens F] [--template PAGE] [--out FILE]\n"
     "  Writes the one-file page (dist/attention-playground.html) with INPUT embedded, on stdout\n"
     "  or to --out: opens from file://, in a sandboxed iframe or a notebook, with no network.\n"
-    "  INPUT         a state document (JSON with \"version\"; docs/state.md): checked like\n"
-    "                `attn validate` and opened in the playground; or an attention file (.npy,\n"
-    "                .npz, attention JSON; docs/import.md): opened in the import overview\n"
+    "  INPUT         a state document (JSON with \"version\": what the page's Save state\n"
+    "                button downloads; docs/state.md): checked like `attn validate` and\n"
+    "                opened in the playground; or an attention file (.npy, .npz, attention\n"
+    "                JSON; docs/import.md): opened in the import overview\n"
     "  --tokens F    the file's tokens (JSON list of strings, or one per line)\n"
     "  --template PAGE  the one-file page to fill; default $ATTN_HTML_TEMPLATE, else\n"
     "                dist/attention-playground.html of this checkout (`npm run single-file`)\n"
     "  Inputs larger than the template's limit (data-max-bytes, 50 MB) are refused.\n"
     "  Exit status: 0 ok, 2 bad input (unreadable, invalid state, too large, no template),\n"
     "  64 usage.\n"
+    "  Prefer --out to a shell redirect: a refused input writes nothing with --out, while\n"
+    "  `> FILE` leaves an empty file behind.\n"
     "  Examples:\n"
-    "    attn html lesson.state.json > lesson.html\n"
-    "    attn html attention.npy --tokens tokens.json > heads.html\n";
+    "    attn html lesson.state.json --out lesson.html\n"
+    "    attn html attention.npy --tokens tokens.json --out heads.html\n";
 
 namespace {
 

@@ -15,7 +15,7 @@
 //       streaming a head at a time (analyze.cpp).
 //   attn compare A B [options]
 //       Compares two files of the same shape head by head (compare.cpp).
-//   attn html INPUT [--tokens F] > page.html
+//   attn html INPUT [--tokens F] [--out page.html]
 //       The one-file page with a state or an attention file embedded (html.cpp).
 //   attn --version | --help
 #include <cstdio>

@@ -12,13 +12,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { ROOT, WEB, requireBuild, waitReady, watch } from './harness.js';
+import { ROOT, WEB, requireBuild, startCourseSite, waitReady, watch } from './harness.js';
+import { iframeSnippet } from '../../web/share-dialog.js';
+import { serve } from '../../scripts/serve.js';
 import { englishWords } from '../node/i18n_words.js';
 import { HIDE_TARGETS } from '../../web/page-options.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 
 const OUT = join(ROOT, 'test-results', 'dist-test');
 const DIST = join(OUT, 'courses', 'attention');
+const BUILT = join(OUT, 'release');
 const CLASS_HIDE = ['import', 'lab', 'mode', 'scale'];
 const NPY = join(WEB, 'data/real/gpt2-small_L0_nlp-sentence');
 
@@ -31,9 +34,8 @@ before(async () => {
   requireBuild();
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(join(OUT, 'courses'), { recursive: true });
-  const built = join(OUT, 'release');
-  execFileSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], { env: { ...process.env, DIST_DIR: built }, stdio: 'pipe' });
-  symlinkSync(built, DIST);
+  execFileSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], { env: { ...process.env, DIST_DIR: BUILT }, stdio: 'pipe' });
+  symlinkSync(BUILT, DIST);
   python = spawn('python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', OUT], { stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise((resolve, reject) => {
     let text = '';
@@ -80,6 +82,10 @@ describe('dist/ from a sub-path of a plain static server', () => {
     const wasm = await fetch(`${base}${/href="(assets\/attn_simd-[0-9a-f]+\.wasm)"/.exec(html)[1]}`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     for (const dev of ['bench.html', 'scenarios.html', 'formulas-demo.html']) assert.equal((await fetch(base + dev)).status, 404, dev);
+    // The footer links the real heads' notes where the release serves them (not a repository path).
+    const notes = /<a id="footer-data" href="([^"]+)"/.exec(html)[1];
+    assert.equal(notes, 'assets/data/real/README.md');
+    assert.match(await (await fetch(base + notes)).text(), /TransformerLens/);
   });
 
   test('the lesson, a link round trip, the lab and an import', async () => {
@@ -138,6 +144,71 @@ describe('dist/ from a sub-path of a plain static server', () => {
     } finally {
       await context.setOffline(false);
     }
+  });
+});
+
+// The share dialog's iframe snippet on a course page of another origin, the frame sandboxed to
+// scripts only (origin "null": no storage, and reading navigator.serviceWorker throws).
+describe('the release in <iframe sandbox="allow-scripts"> on another origin', () => {
+  let course;
+  let preview;
+  let context;
+  before(async () => {
+    course = await startCourseSite();
+    // npm run preview -- --base /courses/attention/: it sends Access-Control-Allow-Origin.
+    preview = await serve({ port: 0, root: BUILT, staticHost: true, base: '/courses/attention/' });
+    context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'zh-CN' });
+  });
+  after(async () => {
+    await context?.close();
+    for (const server of [course, preview?.server]) {
+      server?.closeAllConnections?.();
+      await new Promise((done) => server?.close(done));
+    }
+  });
+  const coursePage = (link) => {
+    course.html = `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>第三周</title><body><h1>第三周</h1>${iframeSnippet(link, { title: '注意力实验场' }).replace('<iframe ', '<iframe sandbox="allow-scripts" ')}</body>`;
+    return `http://127.0.0.1:${course.address().port}/course.html`;
+  };
+
+  test('on a host that sends Access-Control-Allow-Origin: starts with no page error; the frame does not scroll', async () => {
+    const host = await context.newPage();
+    watch(host, events, '[sandboxed release] ');
+    assert.match(preview.url, /\/courses\/attention\/$/);
+    await host.goto(coursePage(`${preview.url}#lang=zh-CN&embed=1`));
+    const frame = await (await host.waitForSelector('iframe')).contentFrame();
+    await waitReady(frame);
+    assert.equal(await frame.evaluate(() => origin), 'null');
+    // early.js went on past the service worker check: the release's preload hints are in.
+    assert.ok(await frame.evaluate(() => document.querySelectorAll('link[rel="modulepreload"]').length > 0), 'preload hints');
+    await host.waitForFunction(() => document.querySelector('iframe').style.height !== '');
+    const height = await host.evaluate(() => parseFloat(document.querySelector('iframe').style.height));
+    await frame.waitForFunction((h) => Math.abs(document.scrollingElement.clientHeight - h) < 2, height);
+    const sizes = await frame.evaluate(() => [document.scrollingElement.scrollHeight, document.scrollingElement.clientHeight]);
+    assert.ok(sizes[0] <= sizes[1], `the frame scrolls inside itself: scrollHeight ${sizes[0]} > clientHeight ${sizes[1]}`);
+    await host.close();
+  });
+
+  test('on a host without it (python3 -m http.server): only the message, in the page language', async () => {
+    const host = await context.newPage(); // not watched: the blocked modules are console errors
+    const pageErrors = [];
+    host.on('pageerror', (err) => pageErrors.push(err.message));
+    await host.goto(coursePage(`${base}#lang=zh-CN&embed=1`));
+    const frame = await (await host.waitForSelector('iframe')).contentFrame();
+    await frame.waitForSelector('#loading[role="alert"]', { timeout: 15000 });
+    const shown = await frame.evaluate(() => ({
+      text: document.getElementById('loading').textContent,
+      lang: document.documentElement.lang,
+      others: [...document.body.querySelectorAll('*')]
+        .filter((el) => !el.closest('#loading') && el.checkVisibility())
+        .map((el) => el.id || el.tagName),
+    }));
+    assert.match(shown.text, /脚本无法加载/);
+    assert.doesNotMatch(shown.text, /docs\/|\.md\b/);
+    assert.equal(shown.lang, 'zh-CN');
+    assert.deepEqual(shown.others, [], 'no toolbar');
+    assert.deepEqual(pageErrors, [], 'early.js runs to its end');
+    await host.close();
   });
 });
 

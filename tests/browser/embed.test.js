@@ -234,7 +234,10 @@ describe('hide flags and embed mode', () => {
       (sels) => [...document.querySelectorAll(sels.join(', '))].flatMap((el) => [el, ...el.querySelectorAll('[id]')]).map((el) => el.id),
       TEACHER_TOOLS,
     );
-    const expected = ['core-variant', 'tab-import', 'tab-playground', 'view-nav', ...teacher].filter((id) => baseline.includes(id));
+    const footer = await page.evaluate(() => [...document.querySelectorAll('.foot [id]')].map((el) => el.id));
+    const expected = ['core-variant', 'tab-import', 'tab-playground', 'view-nav', ...footer, ...teacher].filter((id) =>
+      baseline.includes(id),
+    );
     assert.deepEqual(gone.sort(), [...new Set(expected)].sort(), 'embed mode hides the view tabs, the core line and the teacher tools');
     await withOptions('&embed=1&teacher=1');
     await page.waitForFunction(() => document.documentElement.classList.contains('ap-teacher'));
@@ -441,6 +444,52 @@ describe('share for class', () => {
     assert.equal(await other.textContent('#share-title'), '分享到课堂');
     await other.screenshot({ path: screenshotPath('embed-share-dialog-zh-CN') });
     await context.close();
+  });
+});
+
+describe('the element snippet on a course page', () => {
+  /** A plain course page of this origin with `html` pasted in (its scripts re-created so they run). */
+  async function paste(html) {
+    const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const course = await context.newPage();
+    watch(course, session.events, '[element course] ');
+    await course.route('**/element-course-page.html', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>A course page</title><h1>Week 3</h1>' }),
+    );
+    await course.goto(`${session.url}element-course-page.html`);
+    await course.evaluate((markup) => {
+      const tpl = document.createElement('template');
+      tpl.innerHTML = markup;
+      for (const old of tpl.content.querySelectorAll('script')) {
+        const s = document.createElement('script');
+        for (const a of old.attributes) s.setAttribute(a.name, a.value);
+        old.replaceWith(s);
+      }
+      document.body.append(tpl.content);
+    }, html);
+    return { context, course };
+  }
+
+  test('the element holds a link to the page: hidden when it runs, shown when its script is missing', async () => {
+    assert.ok(sharedSnippet, 'the share dialog test ran first');
+    const { link, element } = sharedSnippet;
+    const fallback = /<attention-playground [^>]*><a href="([^"]+)">([^<]+)<\/a><\/attention-playground>$/.exec(element);
+    assert.ok(fallback, element);
+    assert.equal(fallback[1].replace(/&amp;/g, '&'), link, "the link is the dialog's");
+    assert.equal(fallback[2], '打开注意力实验场', "in the link's language");
+    // As pasted: the element runs; its frame shows, the link does not.
+    const ok = await paste(element);
+    await ok.course.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('iframe'));
+    assert.equal(await ok.course.evaluate(() => document.querySelector('attention-playground a').checkVisibility()), false);
+    await ok.context.close();
+    // A platform that strips <script> from pasted HTML: the element never starts; the link shows.
+    const bare = await paste(element.replace(/<script[^>]*><\/script>\n?/, ''));
+    const shown = await bare.course.evaluate(() => {
+      const a = document.querySelector('attention-playground a');
+      return { visible: a.checkVisibility(), href: a.href };
+    });
+    assert.deepEqual(shown, { visible: true, href: link });
+    await bare.context.close();
   });
 });
 

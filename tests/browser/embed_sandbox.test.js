@@ -65,6 +65,15 @@ test('a sandboxed iframe (allow-scripts only) on another origin loads the lesson
     const f = document.querySelector('iframe[data-attention-playground]');
     return f.style.height !== '' && Math.abs(parseFloat(f.style.height) - 800) > 50;
   });
+  // Sized to the page's height, the frame does not scroll inside itself (the live region once
+  // stuck out 17 px below <html>, which is the height the page reports).
+  const height = await host.evaluate(() => parseFloat(document.querySelector('iframe[data-attention-playground]').style.height));
+  await frame.waitForFunction((h) => Math.abs(document.scrollingElement.clientHeight - h) < 2, height);
+  const sizes = await frame.evaluate(() => ({
+    scroll: document.scrollingElement.scrollHeight,
+    client: document.scrollingElement.clientHeight,
+  }));
+  assert.ok(sizes.scroll <= sizes.client, `the frame scrolls: scrollHeight ${sizes.scroll} > clientHeight ${sizes.client}`);
   await host.close();
 });
 
@@ -81,6 +90,8 @@ test('on a host without Access-Control-Allow-Origin the sandboxed page says why 
   await new Promise((done) => bare.listen(0, '127.0.0.1', done));
   const link = (await classLink()).replace(session.url, `http://127.0.0.1:${bare.address().port}/`);
   const host = await context.newPage(); // not watched: the blocked modules are console errors here
+  const pageErrors = [];
+  host.on('pageerror', (err) => pageErrors.push(err.message)); // but early.js itself throws nothing
   await host.goto(coursePage(link));
   const frame = await (await host.waitForSelector('iframe[data-attention-playground]')).contentFrame();
   await frame.waitForSelector('#loading[role="alert"]', { timeout: 15000 });
@@ -88,10 +99,19 @@ test('on a host without Access-Control-Allow-Origin the sandboxed page says why 
     text: document.getElementById('loading').textContent,
     visible: document.getElementById('loading').checkVisibility(),
     booting: document.documentElement.classList.contains('ap-booting'),
+    lang: document.documentElement.lang,
+    // Everything else the page shows: its markup is English and its controls cannot work.
+    others: [...document.body.querySelectorAll('*')]
+      .filter((el) => el.id !== 'loading' && !el.closest('#loading') && el.checkVisibility())
+      .map((el) => el.id || el.tagName),
   }));
   assert.equal(shown.visible, true);
   assert.equal(shown.booting, false, 'no endless spinner');
   assert.match(shown.text, /脚本无法加载/);
+  assert.equal(shown.lang, 'zh-CN', 'the page says it is in Chinese');
+  assert.deepEqual(shown.others, [], 'nothing but the message shows (no English toolbar that cannot work)');
+  assert.doesNotMatch(shown.text, /docs\/|\.md\b/, 'no repository path for a student to look up');
+  assert.deepEqual(pageErrors, []);
   await host.close();
   // The browser keeps connections to the proxy (a context shared by the file's tests): close them,
   // or close() waits for one still waiting for a response and the test never ends (seen once in

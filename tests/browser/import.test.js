@@ -419,6 +419,47 @@ describe('in Chinese (#lang=zh-CN)', () => {
   });
 });
 
+describe('on a phone (390 x 844)', () => {
+  test('every select of the import view shows its whole chosen option, in Chinese and in English', async () => {
+    for (const lang of ['zh-CN', 'en']) {
+      const context = await session.browser.newContext({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        locale: lang,
+      });
+      const page = await context.newPage();
+      await page.goto(`${session.url}#lang=${lang}`);
+      await page.waitForFunction(() => window.attentionPlayground !== undefined);
+      await page.evaluate(() => window.attentionPlayground.ready);
+      await openImportTab(page);
+      // A select cannot wrap its text: one narrower than its own width (a copy laid out with no
+      // width limit) cuts the chosen option off ("自动（先按概率解读，不符合时再询" once).
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('#import-view select')]
+          .filter((el) => el.checkVisibility())
+          .map((el) => {
+            const free = el.cloneNode(true);
+            free.removeAttribute('id');
+            free.style.cssText = 'position: absolute; left: 0; top: 0; width: max-content; max-width: none; min-width: 0';
+            document.body.append(free);
+            free.value = el.value;
+            const need = free.getBoundingClientRect().width;
+            free.remove();
+            const box = el.getBoundingClientRect();
+            return { id: el.id, need, width: box.width, right: box.right };
+          })
+          .filter((m) => m.width + 0.5 < m.need || m.right > document.documentElement.clientWidth + 0.5),
+      );
+      assert.deepEqual(cut, [], `${lang}: selects too narrow for their option, or past the screen`);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, `${lang}: the page stays 390 px wide`);
+      await page.locator('#import-reading').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath(`import-phone-${lang}`) });
+      await context.close();
+    }
+  });
+});
+
 describe('a [12, 12, 512, 512] float32 file', () => {
   test('imports with a progress bar while the page keeps painting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'attn-big-'));

@@ -76,6 +76,7 @@ describe('one-file page', () => {
     assert.match(built.html, /script-src 'sha256-[^']+' 'sha256-[^']+' blob: 'wasm-unsafe-eval'/);
     const markup = built.html.replace(/<script type="module">[\s\S]*?<\/script>/, '');
     assert.doesNotMatch(markup, /<script[^>]* src=|<link rel="stylesheet"/);
+    assert.doesNotMatch(built.html, /id="footer-data"/, 'no link to notes the one file does not carry');
   });
 
   test('from file://: computes worked example 1 with the SIMD core, as softmax gives it here', async () => {

@@ -90,6 +90,16 @@ test('the binary exists (npm run build)', () => {
   assert.ok(existsSync(CLI), `${CLI} is missing: run scripts/build.sh (or set ATTN_CLI)`);
 });
 
+test("attn html's help: its examples write with --out (a redirect leaves an empty file when refused)", () => {
+  const run = spawnSync(CLI, ['html', '--help'], { encoding: 'utf8' });
+  const text = run.stdout + run.stderr;
+  assert.match(text, /usage: attn html INPUT/);
+  assert.match(text, /Save state/, 'says where a state file comes from');
+  const examples = text.slice(text.indexOf('Examples:'));
+  assert.match(examples, /attn html lesson\.state\.json --out lesson\.html/);
+  assert.doesNotMatch(examples, /> \S+\.html/);
+});
+
 test('help lists the analyze command', () => {
   const run = spawnSync(CLI, ['--help'], { encoding: 'utf8' });
   assert.equal(run.status, 0);

@@ -100,6 +100,35 @@ test('the English strings hold no Chinese characters', () => {
   assert.deepEqual(found, []);
 });
 
+// A repository path means nothing to a reader of the page (the release serves none of docs/ or
+// web/): the strings, the names filled into them, the page's markup and early.js's start-up
+// message word the documents instead (found by a new-user trial).
+const REPO_PATH = /\b(?:docs|web|python|scripts|cpp)\/[\w./-]+|\b[\w-]+\.md\b/;
+
+test('no text the page shows points at a repository path', async () => {
+  const found = [];
+  for (const table of TABLES) {
+    for (const lang of LANGS) {
+      for (const [key, entry] of Object.entries(table[lang])) {
+        for (const text of texts(entry)) if (REPO_PATH.test(text)) found.push(`${lang} ${key}: ${text}`);
+      }
+    }
+  }
+  for (const file of ['lab/controls.js', 'import/text.js']) {
+    const { NAMES } = await import(new URL(`../../web/${file}`, import.meta.url));
+    for (const [name, value] of Object.entries(NAMES)) if (REPO_PATH.test(value)) found.push(`${file} NAMES.${name}: ${value}`);
+  }
+  const html = readFileSync(join(WEB, 'index.html'), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+  const shown = html
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, '')
+    .replace(/<[^>]*\b(?:title|aria-label|content)="([^"]*)"[^>]*>|<[^>]+>/g, ' $1 ');
+  if (REPO_PATH.test(shown)) found.push(`index.html: ${REPO_PATH.exec(shown)[0]}`);
+  const early = readFileSync(join(WEB, 'early.js'), 'utf8');
+  for (const [, text] of early.matchAll(/^\s+(?:en|zh): '([^']*)'/gm)) if (REPO_PATH.test(text)) found.push(`early.js: ${text}`);
+  assert.ok(/^\s+en: '/m.test(early), "early.js's message was found");
+  assert.deepEqual(found, []);
+});
+
 test('the word check itself: it flags English and passes technical names', () => {
   assert.deepEqual(englishWords('在 3 个可见键上计算 softmax，N_eff = exp(H)，top-k 质量'), []);
   assert.deepEqual(englishWords('输出 Y0 = A V，W_O，d_k = 2，L5H5'), []);

@@ -255,6 +255,21 @@ test('the element snippet carries the bare state and the options as attributes',
     '<script type="module" src="https://p.example/embed.js"></script>\n' +
       '<attention-playground state="v=1&amp;mode=qkv&amp;d=AB" lang="zh-CN" hide="tau,mask" readonly embed></attention-playground>',
   );
+  // With a fallback: a link to the page inside the element, for a course page where embed.js
+  // cannot load (the element then stays an unknown element, and shows its content).
+  const withLink = elementSnippet(
+    'https://p.example/embed.js',
+    'v=1&d=AB',
+    { lang: null, hide: [] },
+    {
+      href: 'https://p.example/#v=1&d=AB&embed=1',
+      text: 'Open <the> "playground" & more',
+    },
+  );
+  assert.match(
+    withLink,
+    /<attention-playground state="v=1&amp;d=AB"><a href="https:\/\/p\.example\/#v=1&amp;d=AB&amp;embed=1">Open &lt;the&gt; &quot;playground&quot; &amp; more<\/a><\/attention-playground>$/,
+  );
 });
 
 test('a page option appended to a copied link that already has it: the last one wins, the state is read', () => {

@@ -29,8 +29,9 @@ export default {
     'app.startFailed': 'The playground could not start: ',
     'app.dismiss': 'Dismiss',
     'app.footer':
-      "Rows are queries, columns are keys; softmax runs over each row's visible keys. Entropy in nats. Masked cells are excluded, not set to −10⁹. Real heads: TransformerLens notebooks (MIT); see ",
+      "Rows are queries, columns are keys; softmax runs over each row's visible keys. Entropy in nats. Masked cells are excluded, not set to −10⁹. Real heads: TransformerLens notebooks (MIT)",
     'app.footerEnd': '.',
+    'app.footerData': 'Where the real heads come from',
 
     // Controls
     'app.controlsAria': 'controls',
@@ -341,7 +342,7 @@ export default {
     'app.exportCsv': 'Rows CSV',
     'app.exportCsvTitle': 'per-row metrics as CSV',
     'app.exportJson': 'Results JSON',
-    'app.exportJsonTitle': 'all results (docs/state.md) as JSON',
+    'app.exportJsonTitle': 'all results as JSON',
     'app.exportHtml': 'HTML page',
     'app.exportHtmlTitle': 'a standalone HTML page of this view',
     'app.panelTabsAria': 'heatmap shown',
@@ -355,7 +356,7 @@ export default {
     'app.labTabsAria': 'analysis',
     'app.labOff': 'Off',
     'app.labIntro':
-      "Pick an analysis of the current head: head patterns, sparse normalisers, sink vs content, routing width, saturation, spectral, linear attention, and the lesson's angle sweep and sensitivity. Each one is computed by the core from the same state and is part of the link (docs/lab.md).",
+      "Pick an analysis of the current head: head patterns, sparse normalisers, sink vs content, routing width, saturation, spectral, linear attention, and the lesson's angle sweep and sensitivity. Each one is computed by the core from the same state and is part of the link.",
     'app.labLarge':
       'The analysis lab runs on heads of up to {max} keys; this head has {n}. Open a smaller head (or a part of it) to analyse it here.',
     'app.labStale': ' The numbers below are for the last accepted values.',
@@ -484,8 +485,9 @@ export default {
     'app.startFailed': '实验场无法启动：',
     'app.dismiss': '关闭',
     'app.footer':
-      '行对应查询，列对应键；softmax 在每一行的可见键上计算。熵的单位为奈特。被掩码的单元格直接排除，而不是设为 −10⁹。真实注意力头的数据来自 TransformerLens 教程笔记本（MIT 许可），详见 ',
+      '行对应查询，列对应键；softmax 在每一行的可见键上计算。熵的单位为奈特。被掩码的单元格直接排除，而不是设为 −10⁹。真实注意力头的数据来自 TransformerLens 教程笔记本（MIT 许可）',
     'app.footerEnd': '。',
+    'app.footerData': '真实注意力头数据的来源与许可',
 
     // 控制
     'app.controlsAria': '控制项',

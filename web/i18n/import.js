@@ -25,8 +25,8 @@ const PAIRS = {
   'import.causal': ['the model is causal (decoder): flag weight above the diagonal', '模型是因果的（解码器）：标出对角线上方的权重'],
   'import.howTo': ['How to export attention from {hf} or {tl}', '如何从 {hf} 或 {tl} 导出注意力'],
   'import.axisNote': [
-    'Axis −2 is the query (row), axis −1 the key. More formats and the command-line tool: {doc}.',
-    '倒数第二个轴是查询（行），最后一个轴是键。更多格式及命令行工具见 {doc}。',
+    "Axis −2 is the query (row), axis −1 the key. More formats and the command-line tool: the project's import guide.",
+    '倒数第二个轴是查询（行），最后一个轴是键。更多格式及命令行工具见项目的导入说明。',
   ],
   'import.readAs': ['read values as', '数值解读为'],
   'import.reading.auto': ['auto (probabilities, else ask)', '自动（先按概率解读，不符合时再询问）'],
@@ -352,8 +352,8 @@ const PAIRS = {
   'import.col.tlDup': ['TL dup.', 'TransformerLens 重复词元'],
   'import.col.tlInd': ['TL induction', 'TransformerLens 归纳'],
   'import.detail.field': [
-    '{tl} head-detector scores ({fn}, {measure}): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; see {doc}).',
-    '{tl} 头检测分数（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”分数（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；见 {doc}）。',
+    '{tl} head-detector scores ({fn}, {measure}): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; the project\'s import guide compares the two).',
+    '{tl} 头检测分数（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”分数（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；两者的比较见项目的导入说明）。',
   ],
   'import.detail.fieldNone': ['— (needs the tokens)', '—（需要词元）'],
   'import.detail.fieldNotSquare': ['— (not square: {nQ} queries × {nK} keys)', '—（不是方阵：{nQ} 个查询 × {nK} 个键）'],

@@ -60,9 +60,9 @@ const PAIRS = {
   'lab.patterns.intro': [
     'Each head is classified from its weights: sink (first key), self / previous / next token, ' +
       'offset (one diagonal, e.g. an induction stripe), strided (a period), fixed position (one key column), global (broad). ' +
-      'The score of a class is the mean mass it explains ({docAnalysis}).',
+      "The score of a class is the mean mass it explains (the project's analysis notes define each class).",
     '每个注意力头都按其权重归类：注意力汇（第一个键）、自身 / 前一个 / 后一个词元、偏移（一条对角线，例如归纳头的斜条纹）、' +
-      '跨步（有周期）、固定位置（某一列键）、全局（分布宽泛）。某一类的分数是它所能解释的平均质量（见 {docAnalysis}）。',
+      '跨步（有周期）、固定位置（某一列键）、全局（分布宽泛）。某一类的分数是它所能解释的平均质量（各类的定义见项目的分析说明）。',
   ],
   'lab.patterns.caption': ['Scores of every class, {name}', '{name} 在各类模式上的分数'],
 
@@ -205,10 +205,10 @@ const PAIRS = {
   'lab.sink.intro': [
     'A row of attention is a composition: the sink mass s on the first {keys} and the content distribution c = a₁:/(1−s) over the rest. ' +
       'Its entropy splits exactly, H = h(s) + (1−s)·H(c), and any comparison of rows can keep the sink (full rows) or drop it ' +
-      '(compare c only): the two can disagree on which heads are alike. Idea: {citeSink}; formulas: {docMath}.',
+      "(compare c only): the two can disagree on which heads are alike. Idea: {citeSink}; the formulas are in the project's mathematical notes.",
     '注意力的一行是成分数据：前 {keys}上的注意力汇质量 s，加上其余键上的内容分布 c = a₁:/(1−s)。它的熵可以精确分解为 ' +
       'H = h(s) + (1−s)·H(c)；比较两行时既可以保留注意力汇（完整的行），也可以去掉它（只比较 c）：两种约定对“哪些头相似”' +
-      '可能给出不同的结论。思路来自 {citeSink}；公式见 {docMath}。',
+      '可能给出不同的结论。思路来自 {citeSink}；公式见项目的数学说明。',
   ],
   'lab.sink.firstKey': ['key', '1 个键'],
   'lab.sink.firstKeys': ['{n} keys', '{n} 个键'],
@@ -302,10 +302,10 @@ const PAIRS = {
     'A head is a graph built from the input: each query reads the keys with its weights. ' +
       'Entropy measures how wide that routing is: N_eff = exp(H) keys. The (1−δ) support S_t is the fewest keys holding 1−δ of the mass; ' +
       'the output they leave out is at most {dmax}. Tunnel vision: narrow attention ({hna} < α) where the evidence β is broad ({hnb} > γ). ' +
-      'Source: the seed article on attention entropy and dynamic topology; {docMath}.',
+      "Source: the seed article on attention entropy and dynamic topology; the formulas are in the project's mathematical notes.",
     '一个注意力头就是由输入动态生成的一张图：每个查询按自己的权重读取各个键。熵衡量这种路由有多宽：有效上下文大小 N_eff = exp(H) 个键。' +
       '(1−δ) 支撑集 Sₜ 是占有 1−δ 质量所需的最少键；它们之外的输出至多为 {dmax}。隧道视野：在证据 β 分布宽（{hnb} > γ）时，' +
-      '注意力却很窄（{hna} < α）。出处：关于注意力熵与动态拓扑的种子文章；见 {docMath}。',
+      '注意力却很窄（{hna} < α）。出处：关于注意力熵与动态拓扑的种子文章；公式见项目的数学说明。',
   ],
   'lab.routing.edgeThreshold': ['edge threshold', '边的阈值'],
   'lab.routing.beta': ['evidence β ({n} keys)', '证据 β（{n} 个键）'],
@@ -533,7 +533,10 @@ const PAIRS = {
     (v) => `${v.n} empty row${v.n === 1 ? '' : 's'} (no visible key) count${v.n === 1 ? 's' : ''} as zero rows. `,
     '{n} 个空行（没有可见键）按全零行计算。',
   ],
-  'lab.spec.introEnd': ['Formulas and fields: {docLab} "Spectral".', '公式与字段说明见 {docLab}（谱分析一节）。'],
+  'lab.spec.introEnd': [
+    'Formulas and fields: the project\'s lab documentation, section "Spectral".',
+    '公式与字段说明见项目的分析实验室文档（谱分析一节）。',
+  ],
 
   // Linear attention
   'lab.linear.featureMap': ['feature map φ', '特征映射 φ'],
@@ -582,10 +585,10 @@ const PAIRS = {
   'lab.linear.intro': [
     'Linear attention replaces {expForm} by φ(q)·φ(k), so {olinForm} ' +
       "over the keys the mask lets query t see; its implied weights {alinForm} sum to 1 like softmax's. " +
-      'φ is applied to c·q and c·k with {cForm} = {c}. Here {path}. Formulas and fields: {docLab} "Linear attention".',
+      'φ is applied to c·q and c·k with {cForm} = {c}. Here {path}. Formulas and fields: the project\'s lab documentation, section "Linear attention".',
     '线性注意力把 {expForm} 换成 φ(q)·φ(k)，于是在掩码允许查询 t 看到的键上，{olinForm}；' +
       '它隐含的权重 {alinForm} 与 softmax 的权重一样，每行之和为 1。φ 作用在 c·q 和 c·k 上，{cForm} = {c}。' +
-      '这里{path}。公式与字段说明见 {docLab}（线性注意力一节）。',
+      '这里{path}。公式与字段说明见项目的分析实验室文档（线性注意力一节）。',
   ],
   'lab.linear.footer': [
     (v) => `${v.name}: ${s(v.nQ, 'query', 'queries')}, ${s(v.nK, 'key', 'keys')}, d_k = ${v.dK}, d_v = ${v.dV}, m = ${v.m}.`,

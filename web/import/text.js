@@ -35,7 +35,6 @@ export const NAMES = {
   tools: 'CircuitsVis, BertViz',
   hf: 'Hugging Face transformers',
   tl: 'TransformerLens',
-  doc: 'docs/import.md',
   esc: 'Esc',
 };
 /** t() with the NAMES filled in (as text: for attributes and option labels). */

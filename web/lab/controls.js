@@ -7,14 +7,11 @@ import { showToken, tData } from '../views/format.js';
 import { t } from '../i18n.js';
 
 /**
- * Names the lab's sentences write as they are in every language: documents, citations, people,
+ * Names the lab's sentences write as they are in every language: citations, people,
  * functions and formula pieces (the string tables hold them as placeholders). tn() fills them in
  * as text (attributes); tnData() as data nodes (translate="no") for element content.
  */
 export const NAMES = Object.freeze({
-  docAnalysis: 'docs/analysis.md',
-  docMath: 'docs/MATH.md',
-  docLab: 'docs/lab.md',
   martins: 'Martins & Astudillo 2016',
   peters: 'Peters',
   katharopoulos: 'Katharopoulos',

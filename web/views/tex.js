@@ -7,6 +7,7 @@
 // element. So a page whose first screen shows no live formula does not download KaTeX's script
 // (docs/performance.md "Loading"); the page is drawn and usable meanwhile, and scroll anchoring
 // keeps the view still when a formula above it changes height.
+// Before printing, every pending formula is drawn (Ctrl+P) or shows its TeX source (see below).
 // Used by the formulas (views/formulas.js) and the lesson's inline formulas (lesson/panel.js).
 //
 //   renderTex(el, tex, {displayMode})  renders `tex` into `el` (now or once KaTeX is loaded)
@@ -68,6 +69,40 @@ let observer = null;
 function load() {
   observer?.disconnect();
   texReady().catch((e) => console.error(`KaTeX failed to load: ${e.message}`));
+}
+
+// Printing. A formula not yet scrolled into view is still empty, and a printed page would show
+// blank formulas. Ctrl+P / Cmd+P (the usual way to print) waits for KaTeX, draws every formula,
+// then prints. A print from the browser's menu gives no time to wait (the page is laid out for
+// print as soon as 'beforeprint' returns): the formulas still empty get their TeX source as text
+// (class tex-source) and KaTeX starts loading, so they are typeset as soon as it is here.
+function printSoon(event) {
+  if (!pending.size || katexRender || event.repeat || event.altKey || event.shiftKey) return;
+  if (!(event.ctrlKey || event.metaKey) || (event.key !== 'p' && event.key !== 'P')) return;
+  // In a frame, window.print() may be refused (a sandbox without allow-modals): the browser's own.
+  if (window.top !== window) return;
+  event.preventDefault();
+  texReady().then(
+    () => requestAnimationFrame(() => window.print()),
+    () => window.print(),
+  );
+}
+
+function beforePrint() {
+  if (!pending.size) return;
+  for (const [el, [tex]] of pending) {
+    if (el.firstChild) continue;
+    const code = el.ownerDocument.createElement('code');
+    code.className = 'tex-source';
+    code.textContent = tex;
+    el.append(code);
+  }
+  load();
+}
+
+if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+  window.addEventListener('keydown', printSoon);
+  window.addEventListener('beforeprint', beforePrint);
 }
 
 const NS = { math: 'http://www.w3.org/1998/Math/MathML', svg: 'http://www.w3.org/2000/svg' };
