@@ -10,23 +10,30 @@
 //                         Inf behind the mask is replaced before it can reach the max;
 //                 pass 2: ONE fused pass: x = (a - max)/tau, e = exp(x), a[j] = e, Z += e,
 //                         EX += e*x; float lane partials widened into double every
-//                         kFoldIters*U*W elements;
+//                         kExpFold*U*W elements;
 //                 pass 3: a *= 1/Z;
 //                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp:
 //                 a bit-pattern histogram, exact order only inside the boundary buckets).
-//                 Rows shorter than one vector go to the double reference.
+//                 Rows shorter than one vector go to the double reference. The exp runs over
+//                 U = 4 vectors at once, statement by statement (exp_reduced: why).
+//   bench rows    (bench_softmax, bench_softmax_entropy: all visible, finite) the same passes;
+//                 pass 1 also ORs the bit patterns (a bound on every |s|: no clamp when no x can
+//                 fall below kExpLo) and does the previous row's pass 3; at tau = 1, pass 2 is
+//                 exp(s - k0 ln2) with k0 ln2 >= max (exp_shifted_n: no s - max to round).
 //   scores_qk     W keys at a time: W dot products vectorised over d, reduced with haddp.
 //   weighted_sum  vectorised over d_v (chunks of up to 4 vectors kept in registers; with 8-wide
 //                 vectors blocks of 4 queries share each load of V), zero weights skipped,
 //                 float partials widened into double every kWsFold keys.
 // Tails never read past the end of a row: the last partial vector goes through a small local
-// buffer padded with -inf (exp(-inf) is exactly 0) or is done in scalar code.
+// buffer padded with -inf (exp(-inf) is exactly 0; the shifted bench pass pads with a score of
+// the row and masks the padding out of its sums) or is done in scalar code.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
@@ -111,10 +118,16 @@ struct Ops<xsimd::sse4_1> {
     static int movemask(B m) {
         return _mm_movemask_ps(m);
     }
-    /// 2^k for t = k + 1.5 * 2^23 (k integer in [-126, 127]): shift k's low bits into the exponent.
-    static B pow2_of_shifted(B t) {
-        const __m128i bits = _mm_slli_epi32(_mm_castps_si128(t), 23);
-        return _mm_castsi128_ps(_mm_add_epi32(bits, _mm_set1_epi32(127 << 23)));
+    /// y * 2^k for t = k + 1.5 * 2^23 (k integer), as an integer add of k << 23 (t's low bits shifted
+    /// into the exponent field) to y's bits: exact while the result is a normal float. One integer
+    /// op instead of a float multiply (the float ports are the bottleneck of the exp passes).
+    static B add_exponent(B y, B t) {
+        const __m128i k = _mm_slli_epi32(_mm_castps_si128(t), 23);
+        return _mm_castsi128_ps(_mm_add_epi32(_mm_castps_si128(y), k));
+    }
+    /// The lanes' bit patterns OR-ed into acc (an integer vector held as floats).
+    static B or_bits(B acc, B x) {
+        return _mm_or_ps(acc, x);
     }
     /// Double accumulators for float partial sums: lanes widened in registers (cheaper than a
     /// store and W scalar conversions, notably in WASM: f64x2.promote_low_f32x4).
@@ -156,10 +169,11 @@ struct Ops<xsimd::fma3<xsimd::avx2>> {
     static B andnot(B a, B m) { return _mm256_andnot_ps(m, a); }
     static B or_mask(B a, B b) { return _mm256_or_ps(a, b); }
     static int movemask(B m) { return _mm256_movemask_ps(m); }
-    static B pow2_of_shifted(B t) {
-        const __m256i bits = _mm256_slli_epi32(_mm256_castps_si256(t), 23);
-        return _mm256_castsi256_ps(_mm256_add_epi32(bits, _mm256_set1_epi32(127 << 23)));
+    static B add_exponent(B y, B t) {
+        const __m256i k = _mm256_slli_epi32(_mm256_castps_si256(t), 23);
+        return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), k));
     }
+    static B or_bits(B acc, B x) { return _mm256_or_ps(acc, x); }
     using D = __m256d;
     static D dzero() { return _mm256_setzero_pd(); }
     static void widen_add(B x, D& lo, D& hi) {
@@ -203,32 +217,74 @@ struct ExpK {
           one(1.0f) {}
 };
 
-/// exp(x) for x in [kExpLo, 0] (callers clamp). Cody-Waite reduction x = k ln2 + r, |r| <= ln2/2,
-/// degree-6 polynomial 1 + r + r^2 P(r) (kExpConstants), 2^k built from the float
-/// bits: k is rounded by adding 1.5 * 2^23 (no float-to-int conversion, which Emscripten 3.1.6
-/// scalarises). Max relative error against double exp, measured over EVERY float in [-87, 0]
-/// with a normal result (1.12e9 values): 8.84e-8 = 0.74 * 2^-23 without FMA (sse4.1, and
-/// wasm-simd128, whose f32x4 arithmetic is the same IEEE operations in the same order), 8.94e-8
-/// with FMA (avx2); mean 4.4e-9. tests/cpp/test_kernels.cpp ("vector exp") re-checks every 97th
-/// float against a 2.5e-7 bound.
+/// The second half of exp for N vectors at once: e^r * 2^k from the reduced r (|r| <= ln2/2 + a
+/// rounding) and t (k in its low bits: t = k + 1.5 * 2^23, or that plus a per-row integer), the
+/// degree-6 polynomial 1 + r + r^2 P(r) (kExpConstants), 2^k added into the exponent bits.
+/// Every statement runs over the N vectors (N independent chains interleaved, as XNNPACK writes
+/// its kernels): WebAssembly keeps the order LLVM emits and V8 does not schedule, so one
+/// vector's chain of ~20 dependent operations after another left the out-of-order window short
+/// of independent work (1.2-1.3x slower in node than the same operations interleaved).
+template <class A, int N>
+inline void exp_reduced(xsimd::batch<float, A> (&r)[N], const xsimd::batch<float, A> (&t)[N], const ExpK<A>& c,
+                        xsimd::batch<float, A> (&e)[N]) {
+    using B = xsimd::batch<float, A>;
+    B p[N], r2[N];
+    for (int u = 0; u < N; ++u) p[u] = xsimd::fma(c.p0, r[u], c.p1);
+    for (int u = 0; u < N; ++u) p[u] = xsimd::fma(p[u], r[u], c.p2);
+    for (int u = 0; u < N; ++u) p[u] = xsimd::fma(p[u], r[u], c.p3);
+    for (int u = 0; u < N; ++u) p[u] = xsimd::fma(p[u], r[u], c.p4);
+    for (int u = 0; u < N; ++u) r2[u] = r[u] * r[u];
+    for (int u = 0; u < N; ++u) e[u] = Ops<A>::add_exponent(xsimd::fma(p[u], r2[u], r[u]) + c.one, t[u]);
+}
+
+/// exp(x) for x in [kExpLo, 0] (callers clamp), N vectors at once. Cody-Waite reduction
+/// x = k ln2 + r, |r| <= ln2/2, then exp_reduced. k is rounded by adding 1.5 * 2^23 (no
+/// float-to-int conversion, which Emscripten 3.1.6 scalarises); -k = 1.5 * 2^23 - t (written so,
+/// LLVM keeps one constant instead of adding -1.5 * 2^23), r = x + (-k) ln2_hi + (-k) ln2_lo, the
+/// same IEEE operations as x - k ln2_hi - k ln2_lo. Max relative error against double exp,
+/// measured over EVERY float in [-87, 0] with a normal result (1.12e9 values): 8.84e-8 =
+/// 0.74 * 2^-23 without FMA (sse4.1, and wasm-simd128, whose f32x4 arithmetic is the same IEEE
+/// operations in the same order), 8.94e-8 with FMA (avx2); mean 4.4e-9 (the 2^k add gives the
+/// same bits as the float multiply by 2^k it replaced: the results are normal floats).
+/// tests/cpp/test_kernels.cpp ("vector exp") re-checks every 97th float against a 2.5e-7 bound.
+template <class A, int N>
+inline void exp_nonpositive_n(const xsimd::batch<float, A> (&x)[N], const ExpK<A>& c, xsimd::batch<float, A> (&e)[N]) {
+    using B = xsimd::batch<float, A>;
+    B t[N], kn[N], r[N];
+    for (int u = 0; u < N; ++u) t[u] = xsimd::fma(x[u], c.log2e, c.shifter);
+    for (int u = 0; u < N; ++u) kn[u] = c.shifter - t[u];                  // -round(x / ln 2), exact
+    for (int u = 0; u < N; ++u) r[u] = xsimd::fma(kn[u], c.ln2_hi, x[u]);  // exact: ln2_hi has 9 bits
+    for (int u = 0; u < N; ++u) r[u] = xsimd::fma(kn[u], c.ln2_lo, r[u]);
+    exp_reduced<A, N>(r, t, c, e);
+}
+
 template <class A>
 inline xsimd::batch<float, A> exp_nonpositive(xsimd::batch<float, A> x, const ExpK<A>& c) {
+    xsimd::batch<float, A> in[1] = {x}, out[1];
+    exp_nonpositive_n<A, 1>(in, c, out);
+    return out[0];
+}
+
+/// exp(s - k0 ln2) straight from the scores s, N vectors at once, for an integer k0 with
+/// |k0| <= 128 (bench rows at tau = 1: k0 ln2 >= the row max stands for it; the shift cancels in
+/// the softmax). m_shift = 1.5 * 2^23 - k0. The reduction s = K ln2 + r, K = round(s / ln2),
+/// needs no s - max: s - K ln2_hi is exact (K ln2_hi has <= 17 bits; for K != 0 the difference is
+/// below 0.5 and a multiple of ulp(s) >= 2^-25, for K = 0 it is s), so the only errors before the
+/// polynomial are K ln2_lo's rounding and ln2_lo's own (< 6e-9 together for |K| <= 254): the
+/// rounding of x = s - max (up to half an ulp of x, a relative error of 2.4e-7 in exp(x) at
+/// x = -8) is gone. The caller keeps s >= (k0 - 125) ln2, so that the exponent field stays normal.
+/// Measured (every 97th float x in [-87, 0] as s = float(x + k0 ln2), k0 in {-3, 10, 128}, against
+/// double exp(s - k0 ln2)): max relative error 8.4e-8 - 8.7e-8.
+template <class A, int N>
+inline void exp_shifted_n(const xsimd::batch<float, A> (&s)[N], xsimd::batch<float, A> m_shift, const ExpK<A>& c,
+                          xsimd::batch<float, A> (&e)[N]) {
     using B = xsimd::batch<float, A>;
-    const B t = xsimd::fma(x, c.log2e, c.shifter);
-    const B k = t - c.shifter;  // round(x / ln 2), exact
-#if defined(__FMA__)
-    B r = xsimd::fnma(k, c.ln2_hi, x);  // x - k ln2_hi (exact: ln2_hi has 9 bits)
-    r = xsimd::fnma(k, c.ln2_lo, r);    // - k ln2_lo
-#else
-    B r = x - k * c.ln2_hi;  // (xsimd's generic fnma is -x*y+z: one negation more)
-    r = r - k * c.ln2_lo;
-#endif
-    B p = xsimd::fma(c.p0, r, c.p1);
-    p = xsimd::fma(p, r, c.p2);
-    p = xsimd::fma(p, r, c.p3);
-    p = xsimd::fma(p, r, c.p4);
-    const B y = xsimd::fma(p, r * r, r) + c.one;
-    return y * Ops<A>::pow2_of_shifted(t);
+    B t[N], kn[N], r[N];
+    for (int u = 0; u < N; ++u) t[u] = xsimd::fma(s[u], c.log2e, m_shift);  // K - k0 + 1.5 * 2^23
+    for (int u = 0; u < N; ++u) kn[u] = m_shift - t[u];                     // -K, exact
+    for (int u = 0; u < N; ++u) r[u] = xsimd::fma(kn[u], c.ln2_hi, s[u]);   // exact
+    for (int u = 0; u < N; ++u) r[u] = xsimd::fma(kn[u], c.ln2_lo, r[u]);
+    exp_reduced<A, N>(r, t, c, e);
 }
 
 template <class A>
@@ -257,29 +313,60 @@ inline float lanes_max(xsimd::batch<float, A> v) {
     return m;
 }
 
-constexpr int U = 4;           // vectors per unrolled iteration (independent accumulators)
-constexpr int kFoldIters = 8;  // unrolled iterations between folds of the float partials
+constexpr int U = 4;  // vectors per unrolled iteration (interleaved exp chains)
 
 // ---------------------------------------------------------------------------------------------
 // softmax passes
 
-/// Max over s[0..n), all visible (bench path). n >= 1.
-template <class A>
-float row_max(const float* s, int n) {
+/// Max over s[0..n), all visible (bench path), n >= 1, and a bound on every |s|: the OR of the
+/// lanes' bit patterns (an integer op beside the max) has an exponent field >= every element's, so
+/// |s| < 2^(field - 126); field 255 means an Inf or NaN somewhere. With kScale, the same loop also
+/// does the previous row's pass 3, prev[0..n) *= inv (bench rows: two light passes over two rows
+/// in one, the loads and stores of one overlap the max of the other).
+template <class A, bool kScale = false>
+float row_max(const float* s, int n, double& abs_bound, float* prev = nullptr, float inv = 1.0f) {
     using B = xsimd::batch<float, A>;
     using O = Ops<A>;
     constexpr int W = width<A>();
-    B m0(-kInf), m1(-kInf), m2(-kInf), m3(-kInf);
+    B m0(-kInf), m1(-kInf), m2(-kInf), m3(-kInf), o0(0.0f), o1(0.0f);
+    const B vi(inv);
     int j = 0;
     for (; j + U * W <= n; j += U * W) {
-        m0 = O::vmax(m0, B::load_unaligned(s + j));
-        m1 = O::vmax(m1, B::load_unaligned(s + j + W));
-        m2 = O::vmax(m2, B::load_unaligned(s + j + 2 * W));
-        m3 = O::vmax(m3, B::load_unaligned(s + j + 3 * W));
+        const B a = B::load_unaligned(s + j), b = B::load_unaligned(s + j + W);
+        const B c = B::load_unaligned(s + j + 2 * W), d = B::load_unaligned(s + j + 3 * W);
+        m0 = O::vmax(m0, a);
+        m1 = O::vmax(m1, b);
+        m2 = O::vmax(m2, c);
+        m3 = O::vmax(m3, d);
+        o0 = O::or_bits(o0, O::or_bits(a, b));
+        o1 = O::or_bits(o1, O::or_bits(c, d));
+        if constexpr (kScale)
+            for (int u = 0; u < U; ++u) (B::load_unaligned(prev + j + u * W) * vi).store_unaligned(prev + j + u * W);
     }
-    for (; j + W <= n; j += W) m0 = O::vmax(m0, B::load_unaligned(s + j));
+    for (; j + W <= n; j += W) {
+        const B a = B::load_unaligned(s + j);
+        m0 = O::vmax(m0, a);
+        o0 = O::or_bits(o0, a);
+        if constexpr (kScale) (B::load_unaligned(prev + j) * vi).store_unaligned(prev + j);
+    }
     float m = lanes_max<A>(O::vmax(O::vmax(m0, m1), O::vmax(m2, m3)));
-    for (; j < n; ++j) m = max_f(m, s[j]);
+    alignas(64) float lanes[W];
+    O::or_bits(o0, o1).store_aligned(lanes);
+    std::uint32_t bits = 0;
+    for (int i = 0; i < W; ++i) {
+        std::uint32_t u;
+        std::memcpy(&u, lanes + i, 4);
+        bits |= u;
+    }
+    for (; j < n; ++j) {
+        m = max_f(m, s[j]);
+        std::uint32_t u;
+        std::memcpy(&u, s + j, 4);
+        bits |= u;
+        if constexpr (kScale) prev[j] *= inv;
+    }
+    const int field = static_cast<int>((bits >> 23) & 0xffu);
+    abs_bound = field == 0xff ? static_cast<double>(kInf) : std::ldexp(1.0, field - 126);
     return m;
 }
 
@@ -329,69 +416,156 @@ struct ExpSums {
     double ex = 0.0;  ///< sum e_j x_j (<= 0)
 };
 
-/// One step of the fused pass on one vector: e = exp(x) (0 below kExpLo, so exactly 0 for the -inf
-/// of a masked key), stored to dst; z += e; ex += e * x (x clamped: 0 * finite, never 0 * inf).
-template <class A, bool kEntropy, bool kExactZero>
+/// Where the fused pass may skip work (results are the same bits either way).
+/// (The multiply by 1/tau is skipped at tau = 1: x * 1 = x.)
+struct ExpPassOpts {
+    bool clamp = true;  ///< clamp x at kExpLo (false: the caller knows every x >= kExpLo)
+};
+
+/// One step of the fused pass on N vectors at once (interleaved, see exp_reduced): e = exp(x)
+/// (0 below kExpLo, so exactly 0 for the -inf of a masked key), stored to dst;
+/// z += e, ex += e * x for each in turn (x clamped: 0 * finite, never 0 * inf).
+template <class A, int N, bool kEntropy, bool kExactZero, bool kScale, bool kClamp>
 inline void exp_step(const float* src, float* dst, xsimd::batch<float, A> vm, xsimd::batch<float, A> vit,
                      xsimd::batch<float, A> lo, const ExpK<A>& c, xsimd::batch<float, A>& z,
                      xsimd::batch<float, A>& ex) {
     using B = xsimd::batch<float, A>;
     using O = Ops<A>;
-    const B x = (B::load_unaligned(src) - vm) * vit;
-    const B xc = O::vmax(lo, x);  // in [kExpLo, 0]; lo where x is NaN
-    B e = exp_nonpositive<A>(xc, c);
-    // Masked keys (-inf) must give exactly 0. Without masks (bench rows, finite scores) a key
-    // below kExpLo keeps exp(kExpLo) = 1.6e-38 instead of its true, even smaller, value.
-    if constexpr (kExactZero) e = O::and_mask(e, O::ge(x, lo));
-    e.store_unaligned(dst);
-    z += e;
-    if constexpr (kEntropy) ex = xsimd::fma(e, xc, ex);
+    constexpr int W = width<A>();
+    B x[N], xc[N], e[N];
+    for (int u = 0; u < N; ++u) {
+        x[u] = B::load_unaligned(src + u * W) - vm;
+        if constexpr (kScale) x[u] = x[u] * vit;
+        xc[u] = kClamp ? O::vmax(lo, x[u]) : x[u];  // in [kExpLo, 0]; lo where x is NaN
+    }
+    exp_nonpositive_n<A, N>(xc, c, e);
+    for (int u = 0; u < N; ++u) {
+        // Masked keys (-inf) must give exactly 0. Without masks (bench rows, finite scores) a key
+        // below kExpLo keeps exp(kExpLo) = 1.6e-38 instead of its true, even smaller, value.
+        if constexpr (kExactZero) e[u] = O::and_mask(e[u], O::ge(x[u], lo));
+        e[u].store_unaligned(dst + u * W);
+        z += e[u];
+        if constexpr (kEntropy) ex = xsimd::fma(e[u], xc[u], ex);
+    }
 }
 
 /// Pass 2: dst[j] = exp((src[j] - m) * itau) and the sums Z, sum(e x). src may equal dst.
-/// Float partials: each lane of each of the U accumulators adds kFoldIters terms, then the U
-/// accumulators are added and their lanes widened into double vector accumulators. (A plain
-/// float running sum over 4096 keys misses the 1e-6 entropy target; this stays within ~10 float
-/// ulps per fold of kFoldIters * U * W elements, and the folds add up in double.)
-template <class A, bool kEntropy, bool kExactZero>
-ExpSums exp_pass(const float* src, float* dst, int n, float m, float itau) {
+/// Float partials: one accumulator each for Z and sum(e x) (every lane adds U terms per
+/// iteration, kExpFold iterations), then widened into double vector accumulators. (A plain float
+/// running sum over 4096 keys misses the 1e-6 entropy target; this stays within ~8 float ulps per
+/// fold of kExpFold * U * W elements, and the folds add up in double.) One accumulator, not U:
+/// with U of each V8 ran out of vector registers and spilled them in the loop.
+constexpr int kExpFold = 2;
+template <class A, bool kEntropy, bool kExactZero, bool kScale, bool kClamp>
+ExpSums exp_pass_impl(const float* src, float* dst, int n, float m, float itau) {
     using B = xsimd::batch<float, A>;
     constexpr int W = width<A>();
     const B vm(m), vit(itau), zero(0.0f), lo(kExpLo);
     const ExpK<A> c(kExpConstants);
     using O = Ops<A>;
-    B z0 = zero, z1 = zero, z2 = zero, z3 = zero;
-    B e0 = zero, e1 = zero, e2 = zero, e3 = zero;
+    B z = zero, e = zero;
     typename O::D zlo = O::dzero(), zhi = O::dzero(), elo = O::dzero(), ehi = O::dzero();
     auto fold = [&]() {
-        O::widen_add((z0 + z1) + (z2 + z3), zlo, zhi);
-        z0 = z1 = z2 = z3 = zero;
+        O::widen_add(z, zlo, zhi);
+        z = zero;
         if constexpr (kEntropy) {
-            O::widen_add((e0 + e1) + (e2 + e3), elo, ehi);
-            e0 = e1 = e2 = e3 = zero;
+            O::widen_add(e, elo, ehi);
+            e = zero;
         }
     };
     int j = 0, iters = 0;
     for (; j + U * W <= n; j += U * W) {
-        exp_step<A, kEntropy, kExactZero>(src + j, dst + j, vm, vit, lo, c, z0, e0);
-        exp_step<A, kEntropy, kExactZero>(src + j + W, dst + j + W, vm, vit, lo, c, z1, e1);
-        exp_step<A, kEntropy, kExactZero>(src + j + 2 * W, dst + j + 2 * W, vm, vit, lo, c, z2, e2);
-        exp_step<A, kEntropy, kExactZero>(src + j + 3 * W, dst + j + 3 * W, vm, vit, lo, c, z3, e3);
-        if (++iters == kFoldIters) {
+        exp_step<A, U, kEntropy, kExactZero, kScale, kClamp>(src + j, dst + j, vm, vit, lo, c, z, e);
+        if (++iters == kExpFold) {
             fold();
             iters = 0;
         }
     }
-    // At most U - 1 whole vectors, one per accumulator, then the tail through a padded buffer.
-    for (int u = 0; j + W <= n; j += W, ++u) {
-        B& z = u == 0 ? z0 : (u == 1 ? z1 : z2);
-        B& e = u == 0 ? e0 : (u == 1 ? e1 : e2);
-        exp_step<A, kEntropy, kExactZero>(src + j, dst + j, vm, vit, lo, c, z, e);
-    }
+    // At most U - 1 whole vectors, then the tail through a padded buffer.
+    for (; j + W <= n; j += W)
+        exp_step<A, 1, kEntropy, kExactZero, kScale, kClamp>(src + j, dst + j, vm, vit, lo, c, z, e);
     if (j < n) {
         alignas(64) float buf[W];
         for (int i = 0; i < W; ++i) buf[i] = i < n - j ? src[j + i] : -kInf;
-        exp_step<A, kEntropy, true>(buf, buf, vm, vit, lo, c, z3, e3);  // -inf padding -> 0
+        // -inf padding -> exactly 0
+        exp_step<A, 1, kEntropy, true, kScale, true>(buf, buf, vm, vit, lo, c, z, e);
+        for (int i = 0; i < n - j; ++i) dst[j + i] = buf[i];
+    }
+    fold();
+    ExpSums out;
+    out.z = O::dsum(zlo, zhi);
+    if constexpr (kEntropy) out.ex = O::dsum(elo, ehi);
+    return out;
+}
+
+template <class A, bool kEntropy, bool kExactZero>
+ExpSums exp_pass(const float* src, float* dst, int n, float m, float itau, ExpPassOpts opt = {}) {
+    if constexpr (kExactZero) {  // masked rows: -inf keys need the clamp
+        return exp_pass_impl<A, kEntropy, true, true, true>(src, dst, n, m, itau);
+    } else {
+        const bool scale = itau != 1.0f;
+        if (scale && opt.clamp) return exp_pass_impl<A, kEntropy, false, true, true>(src, dst, n, m, itau);
+        if (scale) return exp_pass_impl<A, kEntropy, false, true, false>(src, dst, n, m, itau);
+        if (opt.clamp) return exp_pass_impl<A, kEntropy, false, false, true>(src, dst, n, m, itau);
+        return exp_pass_impl<A, kEntropy, false, false, false>(src, dst, n, m, itau);
+    }
+}
+
+/// The bench rows' pass 2 at tau = 1 (every score finite): dst[j] = exp(src[j] - k0 ln2)
+/// (exp_shifted_n), Z and, with kEntropy, sum e (s - m_f) for m_f = float(k0 ln2) (the caller adds
+/// back k0 ln2 - m_f). With kClamp, s is clamped at lo = (k0 - 125) ln2 (a key below keeps
+/// exp(lo - k0 ln2) ~ 2^-125 for its true, smaller, value, as exp_pass does at kExpLo). The
+/// float partials as exp_pass's.
+template <class A, bool kEntropy, bool kClamp>
+ExpSums exp_pass_shifted(const float* src, float* dst, int n, float k0, float m_f, float lo_s) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    const ExpK<A> c(kExpConstants);
+    const B ms = c.shifter - B(k0), lo(lo_s), vm(m_f), zero(0.0f);
+    B z = zero, ex = zero;
+    typename O::D zlo = O::dzero(), zhi = O::dzero(), elo = O::dzero(), ehi = O::dzero();
+    auto fold = [&]() {
+        O::widen_add(z, zlo, zhi);
+        z = zero;
+        if constexpr (kEntropy) {
+            O::widen_add(ex, elo, ehi);
+            ex = zero;
+        }
+    };
+    // N vectors from p to d; lanes where keep is 0 (the tail's padding) are left out of the sums.
+    auto step = [&](auto n_tag, const float* p, float* d, B keep) {
+        constexpr int NV = decltype(n_tag)::value;
+        B s[NV], e[NV];
+        for (int u = 0; u < NV; ++u) {
+            s[u] = B::load_unaligned(p + u * W);
+            if constexpr (kClamp) s[u] = O::vmax(lo, s[u]);
+        }
+        exp_shifted_n<A, NV>(s, ms, c, e);
+        for (int u = 0; u < NV; ++u) {
+            e[u].store_unaligned(d + u * W);
+            const B ek = NV == 1 ? O::and_mask(e[u], keep) : e[u];
+            z += ek;
+            if constexpr (kEntropy) ex = xsimd::fma(ek, s[u] - vm, ex);
+        }
+    };
+    const B all = O::ge(zero, zero);
+    int j = 0, iters = 0;
+    for (; j + U * W <= n; j += U * W) {
+        step(std::integral_constant<int, U>{}, src + j, dst + j, all);
+        if (++iters == kExpFold) {
+            fold();
+            iters = 0;
+        }
+    }
+    for (; j + W <= n; j += W) step(std::integral_constant<int, 1>{}, src + j, dst + j, all);
+    if (j < n) {
+        alignas(64) float buf[W], keep[W];
+        for (int i = 0; i < W; ++i) {
+            buf[i] = i < n - j ? src[j + i] : src[j];  // a score of the row: no NaN from the padding
+            keep[i] = i < n - j ? 1.0f : 0.0f;
+        }
+        step(std::integral_constant<int, 1>{}, buf, buf, O::gt(B::load_aligned(keep), zero));
         for (int i = 0; i < n - j; ++i) dst[j + i] = buf[i];
     }
     fold();
@@ -690,15 +864,42 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
 
 template <class A, bool kEntropy>
 void bench_rows(const float* in, float* out, float* entropy, int rows, int n, float tau) {
-    if (n <= 0) return;
+    if (n <= 0 || rows <= 0) return;
     const float itau = 1.0f / tau;
+    double bound = 0.0;  // > every |s| of the row
+    float mx = row_max<A>(in, n, bound);
     for (int r = 0; r < rows; ++r) {
         const float* s = in + static_cast<std::size_t>(r) * n;
         float* o = out + static_cast<std::size_t>(r) * n;
-        const float mx = row_max<A>(s, n);
-        const ExpSums sums = exp_pass<A, kEntropy, false>(s, o, n, mx, itau);
-        scale_pass<A>(o, n, static_cast<float>(1.0 / sums.z));
-        if constexpr (kEntropy) entropy[r] = static_cast<float>(entropy_from_sums(sums.z, sums.ex));
+        ExpSums sums;
+        double h_shift = 0.0;  // added to the entropy of the shifted pass
+        const double k0 = std::ceil(static_cast<double>(mx) * 1.4426950408889634);  // k0 ln2 >= max
+        if (itau == 1.0f && std::fabs(k0) <= 128.0) {
+            // tau = 1 (softmax alone, the TF.js comparison, and the fused kernel alike, so that
+            // the two give the same weights): exp(s - k0 ln2), no s - max; unclamped when the
+            // bound shows every s >= (k0 - 125) ln2.
+            const double shift = k0 * 0.6931471805599453, lo = shift - 125.0 * 0.6931471805599453;
+            const float m_f = static_cast<float>(shift), k0f = static_cast<float>(k0);
+            h_shift = shift - static_cast<double>(m_f);
+            sums = -bound >= lo ? exp_pass_shifted<A, kEntropy, false>(s, o, n, k0f, m_f, 0.0f)
+                                : exp_pass_shifted<A, kEntropy, true>(s, o, n, k0f, m_f, static_cast<float>(lo));
+        } else {
+            // x = (s - max) / tau >= -(max + bound) / tau: no clamp needed when that is >= kExpLo
+            // (a margin of 1 for the float rounding of s - max and of the product).
+            ExpPassOpts opt;
+            opt.clamp = !((static_cast<double>(mx) + bound) * itau <= -static_cast<double>(kExpLo) - 1.0);
+            sums = exp_pass<A, kEntropy, false>(s, o, n, mx, itau, opt);
+        }
+        const float inv = static_cast<float>(1.0 / sums.z);
+        if (r + 1 < rows)  // this row's pass 3 in the next row's pass 1
+            mx = row_max<A, true>(s + n, n, bound, o, inv);
+        else
+            scale_pass<A>(o, n, inv);
+        if constexpr (kEntropy) {
+            // sum e x with x = s - m_f = (s - k0 ln2) + h_shift: H = ln Z - sum(e x)/Z + h_shift
+            const double h = std::log(sums.z) - sums.ex / sums.z + h_shift;
+            entropy[r] = static_cast<float>(h > 0.0 ? h : 0.0);
+        }
     }
 }
 
