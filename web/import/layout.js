@@ -112,7 +112,7 @@ export function buildLayout(root) {
     { id: 'import-progress', class: 'import-progress', hidden: true },
     h('progress', { id: 'import-progress-bar', max: 1, value: 0 }),
     h('span', { id: 'import-progress-text', role: 'status', 'aria-live': 'polite' }),
-    h('button', { type: 'button', id: 'import-cancel' }, tx('import.cancel')),
+    h('button', { type: 'button', id: 'import-cancel', disabled: true }, tx('import.cancel')), // enabled while a run goes
   );
   const member = h(
     'div',
