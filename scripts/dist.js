@@ -8,8 +8,9 @@
 // The page's modules are bundled by esbuild (minified, split at each dynamic import(), so a view
 // that is not on the first screen is its own chunk). Every URL is relative, so the folder works
 // from any sub-path (/courses/attention/ as well as /). index.html keeps its content security
-// policy unchanged (tests/browser/csp.test.js): no inline code is added; the release's extra tags
-// (preloads, the service worker's name) are plain <link>/<meta> elements after the policy.
+// policy (tests/browser/csp.test.js) with two additions: the sha256 hashes of the stylesheet and
+// of early.js, which the release inlines (no 'unsafe-inline'); the release's extra tags (preloads,
+// the service worker's name) are plain <link>/<meta> elements after the policy.
 // The service worker (web/sw.js) gets the release's file list and content hashes, so a new
 // release is a new cache, filled and checked completely before it is used.
 // Last, scripts/single-file.js (the one-file page) runs if it exists.
@@ -298,11 +299,11 @@ async function main() {
     write: false,
     logLevel: 'warning',
   });
-  const cssPath = emitHashed('style', '.css', css.outputFiles[0].contents);
+  const cssText = css.outputFiles[0].text.trim();
 
   const small = async (file) =>
     (await transform(readFileSync(join(WEB, file), 'utf8'), { minify: true, loader: extname(file).slice(1) })).code;
-  const earlyPath = emitHashed('early', '.js', await small('early.js'));
+  const earlyCode = (await small('early.js')).trim();
   // A PNG, not an SVG: Chrome decodes the page's favicon on its main thread, and an SVG one is a
   // whole SVG document there (37-55 ms at 4x CPU in the offline trace, before the first state).
   const faviconPath = emitHashed('favicon', '.png', readFileSync(join(WEB, 'favicon.png')));
@@ -319,18 +320,26 @@ async function main() {
   };
   swap('<link rel="icon" href="favicon.png"', `<link rel="icon" href="${faviconPath}"`);
   swap('<a id="footer-data" href="data/real/README.md"', '<a id="footer-data" href="assets/data/real/README.md"');
-  swap('<link rel="stylesheet" href="style.css">\n', `<link rel="stylesheet" href="${cssPath}">\n`);
+  // The stylesheet and early.js are inlined, each allowed by its sha256 hash in the policy (still
+  // no 'unsafe-inline'): as files, they were two more round trips before the body was parsed and
+  // the module and core requests went out (the link sat idle for ~300 ms of a 1.6 Mbps phone
+  // profile; docs/performance.md "Loading", fifth session). Everything else stays a file.
+  const inline = (tag, text) => {
+    if (new RegExp(`</${tag}|<!--`, 'i').test(text)) throw new Error(`dist: the inlined ${tag} contains </${tag} or <!--`);
+    return `<${tag}>${text}</${tag}>`;
+  };
+  const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  swap("script-src 'self'", `script-src 'self' ${hash(earlyCode)}`);
+  swap("style-src 'self'", `style-src 'self' ${hash(cssText)}`);
+  swap('<link rel="stylesheet" href="style.css">\n', `${inline('style', cssText)}\n`);
   swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
-  // early.js blocks the parser: requested right after the stylesheet (which it waits for, so the
-  // markup is never styled without it), before the module preloads take the connections.
+  // early.js blocks the parser (it runs once the stylesheet above is in, so the markup is never
+  // styled without it); the preload hints it reads come first.
   swap(
     '\n  <!-- Embed mode from the first paint (main.js applies every page option once it runs). -->\n  <script src="early.js"></script>',
     '',
   );
-  swap(
-    `<link rel="stylesheet" href="${cssPath}">`,
-    `<link rel="stylesheet" href="${cssPath}">\n  ${preloadMeta}\n  <script src="${earlyPath}"></script>`,
-  );
+  swap('<script type="module" src="main.js"></script>', `${preloadMeta}\n  ${inline('script', earlyCode)}\n  <script type="module" src="main.js"></script>`);
   const hints = [
     `<meta name="attention-playground:service-worker" content="sw.js">`,
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),

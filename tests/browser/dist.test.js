@@ -9,7 +9,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, WEB, requireBuild, startCourseSite, waitReady, watch } from './harness.js';
@@ -78,7 +79,21 @@ describe('dist/ from a sub-path of a plain static server', () => {
     const html = await (await fetch(base)).text();
     assert.match(html, /<script type="module" src="assets\/main-[A-Z0-9]+\.js"><\/script>/);
     assert.doesNotMatch(html, /(src|href)="\//, 'no absolute path');
-    assert.match(html, /Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval';/);
+    // The page's policy, plus exactly the sha256 hashes of the two elements the release inlines
+    // (the stylesheet and early.js); no 'unsafe-inline'. A wrong hash would also block early.js,
+    // which the Chinese link's test below would see.
+    const policyOf = (text) => /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(text)[1];
+    const inlined = (tag) => {
+      const found = [...html.matchAll(new RegExp(`<${tag}>([^]*?)</${tag}>`, 'g'))].map((m) => m[1]);
+      assert.equal(found.length, 1, `one inline <${tag}>`);
+      return `'sha256-${createHash('sha256').update(found[0]).digest('base64')}'`;
+    };
+    const policy = policyOf(readFileSync(join(WEB, 'index.html'), 'utf8'))
+      .replace("script-src 'self'", `script-src 'self' ${inlined('script')}`)
+      .replace("style-src 'self'", `style-src 'self' ${inlined('style')}`);
+    assert.equal(policyOf(html), policy);
+    assert.doesNotMatch(policyOf(html), /'unsafe-inline'|'unsafe-eval'/);
+    assert.doesNotMatch(html, /<link rel="stylesheet"|<script src=/, 'the stylesheet and early.js are inlined, not fetched');
     const wasm = await fetch(`${base}${/href="(assets\/attn_simd-[0-9a-f]+\.wasm)"/.exec(html)[1]}`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     for (const dev of ['bench.html', 'scenarios.html', 'formulas-demo.html']) assert.equal((await fetch(base + dev)).status, 404, dev);
