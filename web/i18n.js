@@ -11,6 +11,7 @@
 // dist) i18n/index.js is replaced by one chunk per language, loaded by loadLang on first use, so
 // a page reads only its own language's strings; setLang loads a language before switching to it.
 import { LOADERS, TABLES } from './i18n/index.js';
+import { fillEntry } from './i18n-fill.js';
 
 export const LANGS = Object.freeze(['en', 'zh-CN']);
 export const LANG_NAMES = Object.freeze({ en: 'English', 'zh-CN': '简体中文' });
@@ -98,8 +99,7 @@ export function t(key, vars = {}, lang = current) {
     warnMissing(key);
     return key;
   }
-  if (typeof entry === 'function') return String(entry(vars));
-  return entry.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
+  return fillEntry(entry, vars);
 }
 
 /**

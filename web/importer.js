@@ -10,7 +10,8 @@
 // JSON document are held whole, hence their smaller limits.
 import { AttentionError } from './core.js';
 import { unzipSync } from './vendor/vendor.js';
-import { t } from './i18n.js';
+import IMPORT_STRINGS from './i18n/import.js';
+import { fillEntry } from './i18n-fill.js';
 import { SCHEMA } from './generated/schema.js';
 
 const MiB = 1024 * 1024;
@@ -33,10 +34,12 @@ function startsWith(bytes, magic) {
   return magic.every((b, i) => bytes[i] === b);
 }
 
-// The importer's own messages come from the string table (web/i18n/import.js): the error's
-// message is the English text (the same words as the CLI's, what the node tests read), and
-// `i18n` = {key, vars, data} lets the page word it again in its language (data: the vars that
-// hold file names and other data, shown with translate="no").
+// The importer's own messages come from its string table (web/i18n/import.js), read here directly
+// rather than through web/i18n.js: the error's message is the English text whatever language a
+// page has loaded (the same words as the CLI's, what the node tests read; in the release a
+// Chinese page loads only the Chinese strings), and `i18n` = {key, vars, data} lets the page word
+// it again in its language (data: the vars that hold file names and other data, shown with
+// translate="no"). The import worker's bundle then holds this table only, not the page's others.
 // Format, command and value names the messages write as they are, in every language (shown as
 // data, translate="no").
 export const TECH = Object.freeze({
@@ -51,9 +54,15 @@ export const TECH = Object.freeze({
 });
 const TECH_NAMES = Object.keys(TECH);
 
+/** The importer's string `key` in `lang` (English when that language lacks it). */
+function word(key, vars, lang = 'en') {
+  const entry = IMPORT_STRINGS[lang]?.[key] ?? IMPORT_STRINGS.en[key];
+  return entry === undefined ? key : fillEntry(entry, vars);
+}
+
 function importError(code, field, key, vars = {}, data = []) {
   const all = { ...TECH, ...vars };
-  const e = new AttentionError(code, field, t(key, all, 'en'));
+  const e = new AttentionError(code, field, word(key, all));
   e.i18n = { key, vars: all, data: [...data, ...TECH_NAMES] };
   return e;
 }
@@ -466,7 +475,7 @@ const fmtNum = (x) => (Number.isFinite(x) ? Number(x.toPrecision(3)).toString() 
 
 export function summarise(results, options = {}) {
   const lang = options.lang ?? 'en';
-  const tr = (key, vars) => t(key, { ...TECH, ...vars }, lang);
+  const tr = (key, vars) => word(key, { ...TECH, ...vars }, lang);
   const by = (v) => results.filter((r) => r.verdict === v);
   const invalid = by('invalid');
   const notProb = by('not_probabilities');

@@ -159,23 +159,42 @@ test('a refused link in Chinese: the reason is worded in Chinese too, the key an
   }
 });
 
-test('a refused lab parameter in Chinese: worded in Chinese, the parameter and the value as data', async () => {
+test('a lab parameter refused by its box in Chinese: worded in Chinese, the typed text and the range as data', async () => {
   const { p, context } = await fresh('#lang=zh-CN');
   await p.click('#lab-tab-spectral');
   await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'spectral');
   await typeInto(p, '#lab-param-epsilon', '2');
   await p.waitForSelector('#lab-error:not([hidden])');
-  assert.equal(
-    (await p.textContent('#lab-error')).trim(),
-    '输入未被接受：lab.params.epsilon（分析视图的参数）必须在 0.0 到 1.0 之间，实际为 2。下面的数字对应上一次被接受的参数。',
-  );
+  assert.equal((await p.textContent('#lab-error')).trim(), '阈值秩 ε必须在 (0, 1) 之内，2 超出了这个范围。保留 阈值秩 ε = 0.01。');
   assert.deepEqual(await englishWords(p, '#lab-error', { minTexts: 1 }), []);
   await switchLang(p, 'en');
   await typeInto(p, '#lab-param-epsilon', '3');
-  await p.waitForFunction(() => document.getElementById('lab-error').textContent.includes('(got 3)'));
+  await p.waitForFunction(() => document.getElementById('lab-error').textContent.includes('3 is outside'));
+  assert.equal(
+    (await p.textContent('#lab-error')).trim(),
+    'threshold rank ε must be in (0, 1); 3 is outside it. Keeping threshold rank ε = 0.01.',
+  );
+  await context.close();
+});
+
+test('a lab parameter refused by the core in Chinese: worded in Chinese, the parameter and the value as data', async () => {
+  // compareTau's box has no upper limit of its own: the core's (1000) refuses 2000.
+  const { p, context } = await fresh('#lang=zh-CN');
+  await p.click('#lab-tab-sink');
+  await p.waitForFunction(() => document.getElementById('lab-view').dataset.drawn === 'sink');
+  await typeInto(p, '#lab-param-compareTau', '2000');
+  await p.waitForSelector('#lab-error:not([hidden])');
+  assert.equal(
+    (await p.textContent('#lab-error')).trim(),
+    '输入未被接受：lab.params.compareTau（分析视图的参数）必须在 0.0 到 1000.0 之间，实际为 2000。下面的数字对应上一次被接受的参数。',
+  );
+  assert.deepEqual(await englishWords(p, '#lab-error', { minTexts: 1 }), []);
+  await switchLang(p, 'en');
+  await typeInto(p, '#lab-param-compareTau', '3000');
+  await p.waitForFunction(() => document.getElementById('lab-error').textContent.includes('(got 3000)'));
   assert.match(
     (await p.textContent('#lab-error')).trim(),
-    /must be between 0\.0 and 1\.0 \(got 3\)\. The numbers below are for the last accepted values\.$/,
+    /must be between 0\.0 and 1000\.0 \(got 3000\)\. The numbers below are for the last accepted values\.$/,
   );
   await context.close();
 });

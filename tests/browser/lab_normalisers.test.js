@@ -195,8 +195,13 @@ describe('lab normalisers', () => {
 
     await typeInto(page, '#lab-norm-alpha', '5');
     await page.waitForSelector('#lab-error:not([hidden])');
-    assert.match(await page.textContent('#lab-error'), /alpha/, 'the error does not name alpha');
-    assert.equal((await getResults(page)).lab, null, 'results().lab is not null for a refused alpha');
+    assert.equal(
+      (await page.textContent('#lab-error')).trim(),
+      'entmax α must be in [1, 4]; 5 is outside it. Keeping entmax α = 1.7.',
+      'the box refuses an alpha out of range',
+    );
+    assert.equal((await getResults(page)).lab.alpha, 1.7, 'the lab keeps the alpha in effect');
+    assert.equal((await getState(page)).lab.params.alpha, 1.7, 'the state keeps the alpha in effect');
     // A valid value again: the view recovers.
     await typeInto(page, '#lab-norm-alpha', '2');
     await waitAlpha(2);

@@ -202,7 +202,7 @@ describe('lab view "routing" on seed example 2', () => {
     const shown = await page.$eval('#lab-routing-regularisers tr[data-reg="target"] td[data-value]', (td) => Number(td.dataset.value));
     assert.equal(shown, lab.regularisers.target);
     await setParam('delta', '1', () => !document.getElementById('lab-error').hidden);
-    assert.match(await page.textContent('#lab-error'), /delta/);
+    assert.match(await page.textContent('#lab-error'), /^δ must be in \[0, 1\); 1 is outside it\. Keeping δ = /);
   });
 });
 

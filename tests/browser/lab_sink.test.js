@@ -270,10 +270,16 @@ describe('lab view "sink" on GPT-2 small layer 0 (12 heads from the file)', () =
     assert.equal(l.compare, null);
     assert.equal(l.attribution.head, null);
     assert.equal(await page.$('#lab-sink-attr-head'), null);
+    // Below the box's range: refused by the box, worded, nothing sent.
     await page.fill('#lab-param-compareTau', '-1');
     await page.dispatchEvent('#lab-param-compareTau', 'change');
     await page.waitForFunction(() => !document.getElementById('lab-error').hidden);
-    assert.match(await page.textContent('#lab-error'), /compareTau/);
+    assert.match(await page.textContent('#lab-error'), /^compare at τ must be in \[0, ∞\); -1 is outside it\. Keeping compare at τ = /);
+    assert.equal((await getResults(page)).lab.compareHead, -1, 'the lab kept its numbers');
+    // Above the core's limit (no box limit): the core refuses, in the same place.
+    await page.fill('#lab-param-compareTau', '2000');
+    await page.dispatchEvent('#lab-param-compareTau', 'change');
+    await page.waitForFunction(() => document.getElementById('lab-error').textContent.includes('compareTau'));
     await page.fill('#lab-param-compareTau', '0.5');
     await page.dispatchEvent('#lab-param-compareTau', 'change');
     await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.compareTau === 0.5);

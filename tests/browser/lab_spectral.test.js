@@ -268,9 +268,17 @@ describe('lab view "spectral" on a 3-head causal state built here', () => {
     // sigma = (1.203, 0.710, 0.219): 0.5 sigma_1 = 0.6015 leaves two.
     assert.equal(l.thresholdRank, 2);
     assert.equal(await readValue('lab-spectral-threshold-rank'), 2);
-    await typeInto(page, '#lab-param-epsilon', '0');
-    await page.waitForFunction(() => !document.getElementById('lab-error').hidden);
-    assert.match(await page.textContent('#lab-error'), /epsilon/);
+    // 0 and 1 are refused by the box (its range, both ends excluded): nothing is sent.
+    for (const bad of ['0', '1']) {
+      await typeInto(page, '#lab-param-epsilon', bad);
+      await page.waitForFunction(() => !document.getElementById('lab-error').hidden);
+      assert.equal(
+        (await page.textContent('#lab-error')).trim(),
+        `threshold rank ε must be in (0, 1); ${bad} is outside it. Keeping threshold rank ε = 0.5.`,
+      );
+      assert.equal((await getState(page)).lab.params.epsilon, 0.5);
+      assert.equal((await getResults(page)).lab.thresholdRank, 2);
+    }
     await typeInto(page, '#lab-param-epsilon', '0.01');
     await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.epsilon === 0.01);
   });

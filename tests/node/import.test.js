@@ -226,6 +226,41 @@ test('bad .npy files are refused with a message that says why', async () => {
   }
 });
 
+test("the importer's error message is English in any page language; its bundle holds its own strings only", async () => {
+  // The message is the importer's English template (web/i18n/import.js) beside the key, not the
+  // page's t(): in the release a Chinese page loads only the Chinese strings.
+  const { setLang, getLang } = await import('../../web/i18n.js');
+  const was = getLang();
+  await setLang('zh-CN');
+  try {
+    await assert.rejects(openSource(core, blobOf(new TextEncoder().encode('not numpy')), { name: 'bad.npy' }), (e) => {
+      assert.equal(e.message, 'bad.npy is not a .npy file: it does not start with the magic bytes \\x93NUMPY');
+      assert.equal(e.i18n.key, 'import.err.notNpy');
+      return true;
+    });
+    // summarise() words its verdicts in the language asked for (the page's), English by default.
+    const invalid = [{ verdict: 'invalid', layer: 0, head: 0, check: { nonfinite: 2, firstNonfiniteRow: 1, firstNonfiniteCol: 0 } }];
+    assert.match(summarise(invalid).errors[0], /^[\x20-\x7e]+$/, 'English by default');
+    assert.match(summarise(invalid, { lang: 'zh-CN' }).errors[0], /[\u4e00-\u9fff]/, 'Chinese when asked');
+  } finally {
+    await setLang(was);
+  }
+  // The import worker's bundle: the import table and the filler, none of the page's other tables.
+  const { build } = await import('esbuild');
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../../web/import-worker.js', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external: ['node:*'],
+    outdir: tmpdir(),
+  });
+  const strings = Object.keys(bundled.metafile.inputs).filter((p) => /i18n/.test(p));
+  assert.deepEqual(strings.sort(), ['web/i18n-fill.js', 'web/i18n/import.js']);
+});
+
 test('a .npz with two arrays asks which one; the chosen member is read', async () => {
   const n = 5;
   const weights = uniformCausal(n);

@@ -25,6 +25,9 @@ const PAIRS = {
   'lab.col.value': ['value', '数值'],
   'lab.yes': ['yes', '是'],
   'lab.no': ['no', '否'],
+  // A lab number box's refusal (web/lab/controls.js numberInput), before "Keeping {kept}."
+  'lab.err.whole': ['{what} takes a whole number, not {text}.', '{what}必须是整数，{text} 不是整数。'],
+  'lab.err.range': ['{what} must be in {range}; {text} is outside it.', '{what}必须在 {range} 之内，{text} 超出了这个范围。'],
 
   // View titles (the lab's tabs)
   'lab.title.patterns': ['Head patterns', '注意力头模式'],
@@ -360,6 +363,7 @@ const PAIRS = {
   'lab.sat.maxabsHelp': ['largest entry of the whole Jacobian (at most 1/(4τ))', '整个雅可比矩阵中绝对值最大的元素（至多 1/(4τ)）'],
   'lab.sat.range': ['plot x from −R to R, R = ', '横轴 x 从 −R 到 R，R = '],
   'lab.sat.keys': ['Jacobian keys at most ', '雅可比矩阵最多显示的键数 '],
+  'lab.sat.keysWhat': ['the number of Jacobian keys', '雅可比矩阵显示的键数'],
   'lab.sat.plotA1': ['Larger weight of two keys: a₁ = σ(Δ/τ)', '两个键中较大的权重：a₁ = σ(Δ/τ)'],
   'lab.sat.plotH': ['Entropy of two keys: H(Δ/τ) (nats)', '两个键的熵：H(Δ/τ)（奈特）'],
   'lab.sat.offplot': [
@@ -614,6 +618,7 @@ const PAIRS = {
   'lab.sweep.stepsAria': ['number of angles from 0 to π/2', '0 到 π/2 之间的角度个数'],
   'lab.sweep.taus': ['temperatures τ ', '温度 τ '],
   'lab.sweep.steps': ['angles from 0 to π/2 ', '0 到 π/2 的角度数 '],
+  'lab.sweep.stepsWhat': ['the number of angles', '角度数'],
   'lab.sweep.intro': [
     "The lesson's parameter experiment: a unit query q(θ) = (cos θ, sin θ) turns from θ = 0 to π/2 against this head's keys. " +
       "Each plot shows every visible key's weight {sweepForm} at one temperature: the smaller τ, the more the weights concentrate " +

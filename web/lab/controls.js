@@ -1,9 +1,10 @@
-// Small building blocks of the lab views: parameter inputs that commit with setParams on change
-// (Enter or leaving the box), the SVG element builder (re-exported from views/dom.js), head and
+// Small building blocks of the lab views: number boxes that commit with setParams on change
+// (Enter, leaving the box or an arrow-key step) and refuse bad text in words, the SVG element builder (re-exported from views/dom.js), head and
 // token labels. Text always goes in as text, never as HTML; tokens and head names are data and
 // go in elements marked translate="no" (the language check of the tests skips them).
 import { h, svg } from '../views/dom.js';
-import { showToken, tData } from '../views/format.js';
+import { clipTyped, showToken, tData } from '../views/format.js';
+import { arrowSteps, rangeText, readBox } from '../views/number-box.js';
 import { t } from '../i18n.js';
 
 /**
@@ -60,27 +61,87 @@ export function once(input, text) {
 }
 
 /**
- * A labelled number input for parameter `name`, showing `value` (the value in effect). On change
- * it calls setParams({[name]: number}) (an empty box sends null = the default), once per value.
+ * A number box of a lab view: a text box (inputmode decimal or numeric) read by the page's one
+ * rule (views/number-box.js readBox, as the main controls' boxes). A good value within the box's
+ * limits calls onValue(x) (on change: Enter, leaving the box or an arrow-key step); anything else
+ * is refused in words in the lab's error area (#lab-error, web/page/render.js) and nothing is
+ * sent: the value in effect stays (the refusal says which), and so do the lab's numbers.
+ * min/max/minOpen/maxOpen/whole are the limits of the view's parameter spec (the core checks them
+ * again: its refusal, for a limit no spec gives, is shown in the same place).
+ * @param {{id: string, label: string, what?: () => string, value: number, onValue: (x: number) => void,
+ *   min?: number, max?: number, minOpen?: boolean, maxOpen?: boolean, whole?: boolean,
+ *   class?: string, title?: string|null, disabled?: boolean}} o  label: the box's aria-label;
+ *   what: its name in a refusal (default the label)
+ * @returns {HTMLInputElement}
  */
-export function numberParam({ name, label, value, setParams, min, max, step = 'any', title }) {
+export function numberInput(o) {
+  const spec = () => ({ min: o.min, max: o.max, minOpen: o.minOpen, maxOpen: o.maxOpen, whole: o.whole });
+  const what = o.what ?? (() => o.label);
   const input = h('input', {
-    type: 'number',
-    class: 'num-box',
-    id: `lab-param-${name}`,
-    value: value ?? '',
-    step,
-    min: min ?? null,
-    max: max ?? null,
-    'aria-label': label,
-    title: title ?? null,
-    onchange: (e) => {
-      const text = e.target.value.trim();
-      if (!once(e.target, text)) return;
-      setParams({ [name]: text === '' ? null : Number(text) });
-    },
+    type: 'text',
+    inputmode: o.whole ? 'numeric' : 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    class: o.class ?? 'num-box',
+    id: o.id,
+    value: o.value ?? '',
+    'aria-label': o.label,
+    title: o.title ?? null,
+    disabled: o.disabled ?? false,
+    onchange: () => commit(),
   });
-  return h('label', { class: 'inline lab-param' }, label, input);
+  input.dataset.good = String(o.value ?? '');
+  const commit = () => {
+    const typed = input.value;
+    if (!once(input, typed.trim())) return;
+    const read = readBox(typed, spec());
+    if ('x' in read) {
+      input.removeAttribute('aria-invalid');
+      refuseBox(input, null);
+      if (String(read.x) !== input.dataset.good) o.onValue(read.x); // the value in effect: nothing to send
+      return;
+    }
+    input.setAttribute('aria-invalid', 'true');
+    const good = input.dataset.good;
+    refuseBox(input, () => [boxReason(read, what(), spec()), tData('app.err.keeping', { kept: `${what()} = ${good}` })]);
+  };
+  arrowSteps(input, spec, commit);
+  return input;
+}
+
+/** Why a box's text is refused, in the page's language (the typed text and the range as data). */
+function boxReason(read, what, spec) {
+  const text = clipTyped(read.text);
+  if (read.problem === 'empty') return t('app.err.emptyBox');
+  if (read.problem === 'notNumber') return tData('app.err.notNumber', { text });
+  if (read.problem === 'whole') return tData('lab.err.whole', { what, text }, ['text']);
+  return tData('lab.err.range', { what, text, range: rangeText(spec) }, ['text', 'range']);
+}
+
+/**
+ * Shows `word` (a function wording the refusal) in the lab's error area, or clears a box's refusal
+ * (word null): a "lab-refuse" event that web/page/render.js keeps with the state it was refused
+ * against (so the refusal stays, re-worded, after a language change).
+ */
+function refuseBox(input, word) {
+  input.dispatchEvent(new CustomEvent('lab-refuse', { bubbles: true, detail: { word } }));
+}
+
+/** A box of numberInput() shows `value` as the one in effect (a view that keeps its box across renders). */
+export function showGood(input, value) {
+  input.value = String(value);
+  input.dataset.good = String(value);
+  delete input.dataset.committed;
+  input.removeAttribute('aria-invalid');
+}
+
+/**
+ * A labelled number box for parameter `name` of the view, showing `value` (the value in effect):
+ * numberInput() sending setParams({[name]: x}).
+ */
+export function numberParam({ name, label, value, setParams, id, labelClass = 'inline lab-param', ...rest }) {
+  const input = numberInput({ id: id ?? `lab-param-${name}`, label, value, onValue: (x) => setParams({ [name]: x }), ...rest });
+  return h('label', { class: labelClass }, label, input);
 }
 
 /** The display name of head `i` of the state (its name, else "head i" in the page's language). */

@@ -5,7 +5,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headNode, math, rowNode, scrollTable, tn, tnData, tokenNode } from './controls.js';
+import { headNode, math, numberParam, rowNode, scrollTable, tn, tnData, tokenNode } from './controls.js';
 import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
@@ -18,24 +18,7 @@ const rowLabel = rowNode;
 
 function controls(lab, setParams) {
   const numberBox = (name, label, value, attrs) =>
-    h(
-      'label',
-      { class: 'inline lab-param' },
-      label,
-      h('input', {
-        type: 'number',
-        class: 'num-box small',
-        id: `lab-param-${name}`,
-        value,
-        step: 1,
-        'aria-label': label,
-        ...attrs,
-        onchange: (e) => {
-          const text = e.target.value.trim();
-          setParams({ [name]: text === '' ? null : Number(text) });
-        },
-      }),
-    );
+    numberParam({ name, label, value, setParams, whole: true, class: 'num-box small', ...attrs });
   const relu = lab.feature === 'relu';
   return h(
     'div',

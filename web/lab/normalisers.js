@@ -5,7 +5,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtCell, fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
-import { math, tn, tokenNode } from './controls.js';
+import { math, numberInput, showGood, tn, tokenNode } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices, windowedRows } from './rows.js';
 
 const KINDS = [
@@ -35,7 +35,7 @@ function alphaControls(setParams) {
     step: 0.05,
     'aria-label': t('lab.norm.alphaSliderAria'),
     oninput: (e) => {
-      box.value = e.target.value;
+      showGood(box, e.target.value);
       send(Number(e.target.value));
     },
     onpointerdown: (e) => {
@@ -48,18 +48,14 @@ function alphaControls(setParams) {
       delete e.target.dataset.dragging;
     },
   });
-  const box = h('input', {
-    type: 'number',
+  const box = numberInput({
     id: 'lab-norm-alpha',
     class: 'num-box small',
+    label: t('lab.norm.alphaAria'),
+    what: () => 'entmax α',
     min: ALPHA_MIN,
     max: ALPHA_MAX,
-    step: 'any',
-    'aria-label': t('lab.norm.alphaAria'),
-    onchange: (e) => {
-      const text = e.target.value.trim();
-      setParams({ alpha: text === '' ? null : Number(text) }); // out of range: the core's message is shown
-    },
+    onValue: (x) => setParams({ alpha: x }),
   });
   return h(
     'div',
@@ -239,7 +235,7 @@ export function render(container, { state, lab, setParams }) {
   slider.setAttribute('aria-label', t('lab.norm.alphaSliderAria'));
   box.setAttribute('aria-label', t('lab.norm.alphaAria'));
   root.querySelector('.norm-controls .note').textContent = t('lab.norm.alphaNote', { min: ALPHA_MIN, max: ALPHA_MAX });
-  box.value = String(lab.alpha);
+  showGood(box, lab.alpha);
 
   const sel = lab.selected;
   const query = state.tokens.queries[sel.query] ?? '';

@@ -370,7 +370,7 @@ export function render(container, { state, lab, results, setParams }) {
     h(
       'div',
       { class: 'lab-params' },
-      numberParam({ name: 'delta', label: 'δ', value: lab.delta, setParams, min: 0, max: 0.999, title: '0 ≤ δ < 1' }),
+      numberParam({ name: 'delta', label: 'δ', value: lab.delta, setParams, min: 0, max: 1, maxOpen: true, title: '0 ≤ δ < 1' }),
       numberParam({ name: 'threshold', label: t('lab.routing.edgeThreshold'), value: lab.threshold, setParams, min: 0, max: 1 }),
       numberParam({ name: 'tunnelAlpha', label: 'α', value: lab.tunnelAlpha, setParams, min: 0, max: 1 }),
       numberParam({ name: 'tunnelGamma', label: 'γ', value: lab.tunnelGamma, setParams, min: 0, max: 1 }),

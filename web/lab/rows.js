@@ -7,6 +7,7 @@
 import { h, svg } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
+import { numberInput, showGood } from './controls.js';
 
 /** Rows of a table shown at once; above this the table is windowed and profiled. */
 export const ROW_WINDOW = 64;
@@ -175,23 +176,20 @@ export function windowedRows({ id, n, selected, table, caption, series }) {
   let first = kept && kept.selected === selected ? kept.first : around;
   const box = h('div', { class: 'row-window-table' });
   const status = h('span', { class: 'row-window-status', role: 'status' });
-  const input = h('input', {
-    type: 'number',
-    class: 'num-box',
+  // Any row of the n can be typed; the page then starts as near it as it can.
+  const input = numberInput({
     id: `${id}-first`,
+    label: t('lab.rows.first'),
+    value: first,
     min: 0,
     max: n - 1,
-    step: 1,
-    'aria-label': t('lab.rows.first'),
-    onchange: (e) => {
-      const v = Math.round(Number(e.target.value));
-      if (Number.isFinite(v)) show(v);
-    },
+    whole: true,
+    onValue: (v) => show(v),
   });
   const show = (v) => {
     first = Math.max(0, Math.min(n - ROW_WINDOW, v));
     firstRows.set(id, { first, selected });
-    input.value = String(first);
+    showGood(input, first);
     status.textContent = t('lab.rows.window', { lo: first, hi: first + ROW_WINDOW - 1, n });
     box.replaceChildren(table(first, first + ROW_WINDOW));
   };

@@ -6,7 +6,7 @@ import { h, mount, svg } from '../views/dom.js';
 import { fmtCell, fmtMetric, showToken } from '../views/format.js';
 import { cellColours } from '../views/heatmap.js';
 import { t } from '../i18n.js';
-import { math, tn, tnData, tokenNode } from './controls.js';
+import { math, numberParam, tn, tnData, tokenNode } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 /** "j token" as nodes: the index as text, the token as data. */
@@ -190,28 +190,6 @@ function gradientTable(state, lab) {
   );
 }
 
-function numberParam({ id, name, label, value, min, max, step, setParams }) {
-  return h(
-    'label',
-    { class: 'inline' },
-    label,
-    h('input', {
-      type: 'number',
-      id,
-      class: 'num-box small',
-      min,
-      max,
-      step,
-      value: String(value),
-      'aria-label': label,
-      onchange: (e) => {
-        const text = e.target.value.trim();
-        setParams({ [name]: text === '' ? null : Number(text) });
-      },
-    }),
-  );
-}
-
 export function render(container, { state, lab, setParams }) {
   const c = lab.curve;
   const query = state.tokens.queries[lab.row] ?? '';
@@ -281,20 +259,25 @@ export function render(container, { state, lab, setParams }) {
           id: 'lab-sat-range',
           name: 'gapRange',
           label: t('lab.sat.range'),
+          what: () => 'R',
           value: lab.gapRange,
           min: 0.5,
           max: 100,
-          step: 'any',
+          class: 'num-box small',
+          labelClass: 'inline',
           setParams,
         }),
         numberParam({
           id: 'lab-sat-keys',
           name: 'jacobianKeys',
           label: t('lab.sat.keys'),
+          what: () => t('lab.sat.keysWhat'),
           value: lab.jacobianKeys,
           min: 1,
           max: 64,
-          step: 1,
+          whole: true,
+          class: 'num-box small',
+          labelClass: 'inline',
           setParams,
         }),
       ),

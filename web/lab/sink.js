@@ -156,7 +156,7 @@ export function render(container, { state, lab, setParams }) {
     h(
       'div',
       { class: 'lab-params' },
-      numberParam({ name: 'sinkKeys', label: t('lab.sink.sinkKeys'), value: lab.sinkKeys, setParams, min: 1, step: 1 }),
+      numberParam({ name: 'sinkKeys', label: t('lab.sink.sinkKeys'), value: lab.sinkKeys, setParams, min: 1, whole: true }),
       h('label', { class: 'inline lab-param' }, t('lab.sink.compareWith'), compareSelect),
       numberParam({ name: 'compareTau', label: t('lab.sink.compareTau'), value: lab.compareTau, setParams, min: 0 }),
     ),

@@ -6,7 +6,7 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { headName, headNode, scrollTable, tnData, tokenNode } from './controls.js';
+import { headName, headNode, numberInput, scrollTable, tnData, tokenNode } from './controls.js';
 import { keysShownNote, largestIndices } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);
@@ -21,19 +21,16 @@ const pairHead = (x) => (x.name ? h('span', { translate: 'no' }, x.name) : t('la
 const pairHeadText = (x) => x.name || t('lab.headN', { i: x.head });
 
 function epsilonControl(lab, setParams) {
-  const input = h('input', {
-    type: 'number',
-    class: 'num-box',
+  const input = numberInput({
     id: 'lab-param-epsilon',
+    label: t('lab.spec.epsilonAria'),
+    what: () => t('lab.spec.epsilon'),
     value: lab.epsilon,
     min: 0,
     max: 1,
-    step: 'any',
-    'aria-label': t('lab.spec.epsilonAria'),
-    onchange: (e) => {
-      const text = e.target.value.trim();
-      setParams({ epsilon: text === '' ? null : Number(text) });
-    },
+    minOpen: true,
+    maxOpen: true,
+    onValue: (x) => setParams({ epsilon: x }),
   });
   return h(
     'div',

@@ -10,7 +10,7 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { t } from '../i18n.js';
-import { tnData } from './controls.js';
+import { numberInput, tnData } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 const MASKED_SHOWN = 24; // masked keys named in the note; the rest counted
@@ -249,19 +249,16 @@ function controls(state, lab, setParams) {
       await setParams({ taus: list });
     },
   });
-  const steps = h('input', {
-    type: 'number',
+  const steps = numberInput({
     id: 'lab-param-steps',
     class: 'num-box small',
+    label: t('lab.sweep.stepsAria'),
+    what: () => t('lab.sweep.stepsWhat'),
+    value: lab.steps,
     min: 2,
     max: 721,
-    step: 1,
-    value: String(lab.steps),
-    'aria-label': t('lab.sweep.stepsAria'),
-    onchange: async (e) => {
-      const text = e.target.value.trim();
-      await setParams({ steps: text === '' ? null : Number(text) });
-    },
+    whole: true,
+    onValue: (x) => setParams({ steps: x }),
   });
   return h(
     'div',

@@ -7,6 +7,7 @@ import { LESSON_PRESETS, REAL_DATASETS, realPresetId } from '../presets.js';
 import { h, mount } from '../views/dom.js';
 import { clipTyped, fmtInt, showToken } from '../views/format.js';
 import { sourceNodes } from '../views/source.js';
+import { arrowSteps, readBox } from '../views/number-box.js';
 import { LARGE_KEYS } from '../large.js';
 import { onLangChange, t } from '../i18n.js';
 import { onPaletteChange } from '../views/palette.js';
@@ -232,15 +233,13 @@ function numberBox(id, o) {
     clearTimeout(timer);
     if (!pendingBoxes.has(id) && document.activeElement !== el) return; // nothing typed since
     pendingBoxes.delete(id);
-    const text = el.value.trim();
-    const x = text === '' ? NaN : Number(text);
     const typed = el.value;
-    if (!Number.isFinite(x)) {
-      // The boxes are text boxes (inputmode decimal or numeric): a number box would have dropped
-      // "NaN" or "abc" (Chromium keeps no letters in one) and shown it as "" here.
-      refuse(() => (text === '' ? t('app.err.emptyBox') : t('app.err.notNumber', { text: clipTyped(typed) })));
+    const read = readBox(typed); // the shared rule (views/number-box.js); o.parse words the limits
+    if (read.problem) {
+      refuse(() => (read.problem === 'empty' ? t('app.err.emptyBox') : t('app.err.notNumber', { text: clipTyped(typed) })));
       return;
     }
+    const { x } = read;
     const problem = o.parse(x);
     if (problem) {
       refuse(() => t(problem));
@@ -261,17 +260,8 @@ function numberBox(id, o) {
     timer = setTimeout(commitBox, 350);
   });
   el.addEventListener('change', commitBox);
-  if (o.min !== undefined) {
-    // A whole-number box: the arrow keys step it, as they step a number box.
-    el.addEventListener('keydown', (ev) => {
-      if (ev.key !== 'ArrowUp' && ev.key !== 'ArrowDown') return;
-      const x = Number(el.value.trim());
-      if (el.value.trim() === '' || !Number.isInteger(x)) return;
-      ev.preventDefault();
-      el.value = String(Math.max(o.min, x + (ev.key === 'ArrowUp' ? 1 : -1)));
-      el.dispatchEvent(new Event('input'));
-    });
-  }
+  // A whole-number box: the arrow keys step it, as they step a number box.
+  if (o.min !== undefined) arrowSteps(el, () => ({ min: o.min, whole: true }));
 }
 
 /** Wires the controls once at start-up; `relabel` runs after each language change. */

@@ -237,6 +237,21 @@ async function renderLab() {
     );
   }
   const container = $('lab-view');
+  if (!labRefuseWired) {
+    // A lab number box refused its text (web/lab/controls.js numberInput): nothing was sent, the
+    // state is the same; its words stay with this state, as a refusal of the store's does.
+    labRefuseWired = true;
+    container.addEventListener('lab-refuse', (ev) => {
+      const { word } = ev.detail;
+      if (word) {
+        labRefused = { state, word, box: true };
+        showLabError(word);
+      } else if (labRefused?.box) {
+        labRefused = null;
+        $('lab-error').hidden = true;
+      }
+    });
+  }
   delete container.dataset.drawn; // set to the view's id once it is drawn (tests wait on it)
   $('lab-error').hidden = true;
   if (labRefused?.state === state) showLabError(labRefused.word);
@@ -310,6 +325,7 @@ async function setLabParams(patch) {
 // lab is drawn again from that same state after a language change: the refusal stays, worded
 // in the new language. Any new state forgets it.
 let labRefused = null;
+let labRefuseWired = false;
 
 function showLabError(word) {
   mount($('lab-error'), word());

@@ -1,0 +1,56 @@
+// The page's one number-box rule (web/views/number-box.js), used by the main controls and the
+// lab's boxes: what a box's text says against its limits, the interval a refusal names, and the
+// arrow keys' step (one unit of the last digit typed). Expected values worked out by hand.
+//
+//   node --test tests/node/number_box.test.js
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inRange, rangeText, readBox, stepBox } from '../../web/views/number-box.js';
+
+test('readBox: numbers, letters, an empty box, fractions in a whole-number box, the limits', () => {
+  assert.deepEqual(readBox(' 0.25 '), { x: 0.25 });
+  assert.deepEqual(readBox('1e-3'), { x: 0.001 });
+  assert.deepEqual(readBox(''), { problem: 'empty', text: '' });
+  assert.deepEqual(readBox('   '), { problem: 'empty', text: '' });
+  assert.deepEqual(readBox('abc'), { problem: 'notNumber', text: 'abc' });
+  assert.deepEqual(readBox('0,5'), { problem: 'notNumber', text: '0,5' });
+  assert.deepEqual(readBox('NaN'), { problem: 'notNumber', text: 'NaN' });
+  assert.deepEqual(readBox('Infinity'), { problem: 'notNumber', text: 'Infinity' });
+  assert.deepEqual(readBox('2.5', { whole: true }), { problem: 'whole', text: '2.5' });
+  assert.deepEqual(readBox('3', { whole: true, min: 1, max: 64 }), { x: 3 });
+  assert.deepEqual(readBox('65', { whole: true, min: 1, max: 64 }), { problem: 'range', text: '65' });
+  assert.deepEqual(readBox('1', { min: 0, max: 1, maxOpen: true }), { problem: 'range', text: '1' });
+  assert.deepEqual(readBox('0', { min: 0, max: 1, minOpen: true, maxOpen: true }), { problem: 'range', text: '0' });
+  assert.deepEqual(readBox('-1', { min: 0 }), { problem: 'range', text: '-1' });
+  assert.deepEqual(readBox('1e9', { min: 0 }), { x: 1e9 });
+});
+
+test('inRange and rangeText: closed, open and absent ends', () => {
+  assert.equal(inRange(0.5, { min: 0.5, max: 100 }), true);
+  assert.equal(inRange(0.4, { min: 0.5, max: 100 }), false);
+  assert.equal(inRange(1, { min: 0, max: 1, maxOpen: true }), false);
+  assert.equal(rangeText({ min: 1, max: 64 }), '[1, 64]');
+  assert.equal(rangeText({ min: 0, max: 1, minOpen: true, maxOpen: true }), '(0, 1)');
+  assert.equal(rangeText({ min: 0, max: 1, maxOpen: true }), '[0, 1)');
+  assert.equal(rangeText({ min: 0 }), '[0, ∞)');
+  assert.equal(rangeText({}), '(−∞, ∞)');
+});
+
+test('stepBox: one unit of the last digit, whole numbers by 1, within the limits', () => {
+  assert.equal(stepBox('0.25', 1), '0.26');
+  assert.equal(stepBox('0.25', -1), '0.24');
+  assert.equal(stepBox('0.1', 1), '0.2'); // not 0.20000000000000004
+  assert.equal(stepBox('3', 1), '4');
+  assert.equal(stepBox('0.693147', 1), '0.693148');
+  assert.equal(stepBox('1', -1, { min: 1, whole: true }), null); // at the lower end: no move
+  assert.equal(stepBox('0.5', -1, { min: 0.5, max: 100 }), null);
+  assert.equal(stepBox('0.95', 1, { min: 0, max: 1 }), '0.96');
+  assert.equal(stepBox('0.999', 1, { min: 0, max: 1, maxOpen: true }), null); // 1 is excluded
+  assert.equal(stepBox('0.5', 1, { min: 0, max: 1, maxOpen: true }), '0.6');
+  assert.equal(stepBox('70', 1, { min: 0, max: 69, whole: true }), '69'); // beyond the end: to the end
+  assert.equal(stepBox('abc', 1), null);
+  assert.equal(stepBox('', 1), null);
+  assert.equal(stepBox('2.5', 1, { whole: true }), null);
+  assert.equal(stepBox('1e-3', 1), '0.002');
+});
