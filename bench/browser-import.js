@@ -3,29 +3,16 @@
 // DataTransfer, the drop zone's own handler), timed from the drop to the complete grid (every
 // head's card drawn, the analysis finished). Once per worker count 1..cores
 // (index.html?importWorkers=N, web/import/worker-client.js).
+import { npyParts } from './lib/npy.js';
 
-/** In the page: builds the file, drops it, resolves to the ms until the grid is complete. */
-export async function dropGenerated({ layers, heads, n }) {
-  // Causal softmax rows: row t spreads its weight over keys 0..t, a different profile per head
-  // (patterns vary; the numbers are exact float32 probabilities summing to 1 within rounding).
-  const headBytes = [];
-  for (let v = 0; v < 6; v++) {
-    const a = new Float32Array(n * n);
-    for (let t = 0; t < n; t++) {
-      let sum = 0;
-      for (let j = 0; j <= t; j++) sum += a[t * n + j] = Math.exp(-((t - j) % (v + 2)) - (v === 3 && j === 0 ? -4 : 0));
-      for (let j = 0; j <= t; j++) a[t * n + j] /= sum;
-    }
-    headBytes.push(a);
-  }
-  const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${layers}, ${heads}, ${n}, ${n}), }`;
-  const pad = 64 - ((10 + dict.length + 1) % 64);
-  const text = `${dict}${' '.repeat(pad % 64)}\n`;
-  const header = new Uint8Array(10 + text.length);
-  header.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, text.length & 255, text.length >> 8]);
-  for (let i = 0; i < text.length; i++) header[10 + i] = text.charCodeAt(i);
+/**
+ * In the page: builds the file (makeParts: bench/lib/npy.js npyParts, whose source the caller
+ * evaluates in the page), drops it, resolves to the ms until the grid is complete.
+ */
+export async function dropGenerated({ layers, heads, n }, makeParts) {
+  const { header, heads: values, count } = makeParts({ layers, heads, n });
   const parts = [header];
-  for (let i = 0; i < layers * heads; i++) parts.push(headBytes[i % headBytes.length]);
+  for (let i = 0; i < count; i++) parts.push(values[i % values.length]);
   const file = new File(parts, 'generated_12x12x512x512.npy');
   const total = layers * heads;
   await new Promise((r) => setTimeout(r, 200));
@@ -44,6 +31,9 @@ export async function dropGenerated({ layers, heads, n }) {
     check();
   });
 }
+
+/** page.evaluate() of dropGenerated(shape) with the generator of bench/lib/npy.js. */
+export const dropGeneratedIn = (page, shape) => page.evaluate(`(${dropGenerated})(${JSON.stringify(shape)}, ${npyParts})`);
 
 /**
  * Opens the Import tab and waits for its view (loaded on first use: its drop zone is there once
@@ -71,7 +61,7 @@ export async function importScenarios(browser, url, { runs = 3, cores = 2 } = {}
       await page.goto(`${url}index.html?importWorkers=${workers}`);
       await page.evaluate(() => window.attentionPlayground.ready);
       await openImportView(page);
-      times[workers - 1].push(await page.evaluate(dropGenerated, { layers: 12, heads: 12, n: 512 }));
+      times[workers - 1].push(await dropGeneratedIn(page, { layers: 12, heads: 12, n: 512 }));
       await page.close();
     }
   }
