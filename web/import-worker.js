@@ -147,34 +147,42 @@ async function handle(msg) {
         });
       };
       // Heads read a few at a time, the next read under way while these are analysed (readHeads).
-      for await (const { index, bytes } of readHeads(source, list)) {
-        if (cancelled || mine !== current) {
-          post();
-          await posted;
-          return { done: i, cancelled: true };
+      try {
+        for await (const { index, bytes } of readHeads(source, list)) {
+          if (cancelled || mine !== current) {
+            post();
+            await posted;
+            return { done: i, cancelled: true };
+          }
+          const head = analyzeHeadBytes(core, source, index, options, bytes);
+          // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
+          // (transferred) for the page to put on the card's canvas as it is.
+          const bitmap =
+            head.thumbRows && palette && paletteTable
+              ? (() => {
+                  const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, paletteTable);
+                  return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
+                })()
+              : null;
+          let layer;
+          if (msg.layers !== false) {
+            analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
+            [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
+          }
+          i += 1;
+          batch.push({ done: i, head, layer, bitmap });
+          // A batch also goes once 100 ms old (small heads: a read holds hundreds of them).
+          if (batch.length >= per || i === list.length || performance.now() - lastPost > 100) post();
+          // Let a 'cancel' message in between heads. A message, not setTimeout: nested timers are
+          // clamped to 4 ms, which cost 0.6 s over 144 heads.
+          await yieldToMessages();
         }
-        const head = analyzeHeadBytes(core, source, index, options, bytes);
-        // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
-        // (transferred) for the page to put on the card's canvas as it is.
-        const bitmap =
-          head.thumbRows && palette && paletteTable
-            ? (() => {
-                const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, paletteTable);
-                return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
-              })()
-            : null;
-        let layer;
-        if (msg.layers !== false) {
-          analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
-          [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
-        }
-        i += 1;
-        batch.push({ done: i, head, layer, bitmap });
-        // A batch also goes once 100 ms old (small heads: a read holds hundreds of them).
-        if (batch.length >= per || i === list.length || performance.now() - lastPost > 100) post();
-        // Let a 'cancel' message in between heads. A message, not setTimeout: nested timers are
-        // clamped to 4 ms, which cost 0.6 s over 144 heads.
-        await yieldToMessages();
+      } catch (e) {
+        // A read or an analysis failed: the heads analysed before it are reported first, as
+        // they were one by one.
+        post();
+        await posted.catch(() => {});
+        throw e;
       }
       post();
       await posted;
