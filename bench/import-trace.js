@@ -8,16 +8,17 @@
 //   node bench/import-trace.js [--workers 1,2] [--runs 1] [--roots web,/tmp/old/web] [--trace]
 //                              [--save trace.json] [--profile] [--disk]
 // --disk: the same file written to disk first and dropped as a File of the file system (what a
-// user's drop gives: reads come from the file, not from a Blob the page built in memory).
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// user's drop gives, and what the `import` scenario of bench/scenarios.js times: reads come from
+// the file, not from a Blob the page built in memory).
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.js';
 import { arg } from './lib/node-env.js';
 import { CHROMIUM_ARGS } from '../scripts/chromium.js';
-import { dropGenerated, openImportView } from './browser-import.js';
+import { chooseFile, dropChosen, dropGeneratedIn, openImportView, writeGenerated } from './browser-import.js';
 
 const WEB = fileURLToPath(new URL('../web/', import.meta.url));
 const workerCounts = arg('--workers', '1,2').split(',').map(Number);
@@ -27,51 +28,6 @@ const trace = process.argv.includes('--trace');
 const profile = process.argv.includes('--profile');
 const disk = process.argv.includes('--disk');
 const save = arg('--save', null); // a file name: the last trace is written there (chrome://tracing, Perfetto)
-
-/** Writes the file dropGenerated() builds (the same bytes) to a temporary path. */
-function writeGenerated({ layers, heads, n }) {
-  const headBytes = [];
-  for (let v = 0; v < 6; v++) {
-    const a = new Float32Array(n * n);
-    for (let t = 0; t < n; t++) {
-      let sum = 0;
-      for (let j = 0; j <= t; j++) sum += a[t * n + j] = Math.exp(-((t - j) % (v + 2)) - (v === 3 && j === 0 ? -4 : 0));
-      for (let j = 0; j <= t; j++) a[t * n + j] /= sum;
-    }
-    headBytes.push(a);
-  }
-  const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${layers}, ${heads}, ${n}, ${n}), }`;
-  const pad = 64 - ((10 + dict.length + 1) % 64);
-  const text = `${dict}${' '.repeat(pad % 64)}\n`;
-  const header = new Uint8Array(10 + text.length);
-  header.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, text.length & 255, text.length >> 8]);
-  for (let i = 0; i < text.length; i++) header[10 + i] = text.charCodeAt(i);
-  const path = join(mkdtempSync(join(tmpdir(), 'attn-trace-')), 'generated_12x12x512x512.npy');
-  const fd = openSync(path, 'w');
-  writeSync(fd, header);
-  for (let i = 0; i < layers * heads; i++) writeSync(fd, new Uint8Array(headBytes[i % headBytes.length].buffer));
-  closeSync(fd);
-  return path;
-}
-
-/** In the page: drops the file of input#bench-file, resolves to the ms until the grid is complete. */
-async function dropChosen(total) {
-  const file = document.getElementById('bench-file').files[0];
-  await new Promise((r) => setTimeout(r, 200));
-  const t0 = performance.now();
-  const dt = new DataTransfer();
-  dt.items.add(file);
-  document.getElementById('import-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  return new Promise((resolve) => {
-    const check = () => {
-      const cards = document.querySelectorAll('#import-view .head-card').length;
-      const s = cards === total ? window.attentionPlayground.imported() : null;
-      if (s?.source && !s.running && s.heads.length === total) resolve(performance.now() - t0);
-      else setTimeout(check, 20);
-    };
-    check();
-  });
-}
 
 /** Busy time per thread (top-level tasks) and the main thread's time by event, in [t0, t1] µs. */
 function summariseTrace(events) {
@@ -154,7 +110,7 @@ function summariseProfile(p) {
     .slice(0, 20);
 }
 
-const diskFile = disk ? writeGenerated({ layers: 12, heads: 12, n: 512 }) : null;
+const diskFile = disk ? await writeGenerated({ layers: 12, heads: 12, n: 512 }) : null;
 const servers = await Promise.all(roots.map((root) => serve({ port: 0, root })));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 const results = roots.map(() => workerCounts.map(() => []));
@@ -185,15 +141,9 @@ try {
           await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
           await cdp.send('Profiler.start');
         }
-        if (diskFile) {
-          await page.evaluate(() => {
-            const input = Object.assign(document.createElement('input'), { type: 'file', id: 'bench-file', hidden: true });
-            document.body.append(input);
-          });
-          await page.setInputFiles('#bench-file', diskFile);
-        }
+        if (diskFile) await chooseFile(page, diskFile);
         const load = loadavg()[0];
-        const ms = diskFile ? await page.evaluate(dropChosen, 144) : await page.evaluate(dropGenerated, { layers: 12, heads: 12, n: 512 });
+        const ms = diskFile ? await page.evaluate(dropChosen, 144) : await dropGeneratedIn(page, { layers: 12, heads: 12, n: 512 });
         await page.evaluate(() => console.timeStamp('import-done'));
         results[k][w].push(ms);
         console.log(`run ${r + 1} ${roots[k]} workers ${workerCounts[w]}: ${ms.toFixed(0)} ms (load average ${load.toFixed(2)})`);

@@ -7,7 +7,10 @@
 //               {type: 'setTokens', id, queryTokens, keyTokens} -> result: null (a pool's helper
 //                   is given the token lists its first worker read, checked there)
 //               {type: 'analyze', id, options, indices?, layers?}
-//                   -> {type: 'progress', id, done, total, head, layer} per head (options.palette
+//                   -> {type: 'progress', id, total, heads: [{done, head, layer}]}, the heads
+//                   of one read together (web/import/worker-client.js hands them to the
+//                   request's onProgress one by one, as {type: 'progress', id, done, total, head,
+//                   layer}; options.palette
 //                   and options.paletteTable, its id and paletteRgbTable: head.thumbImage =
 //                   {bitmap: ImageBitmap of gridPixels() of its thumbnail in it, palette}; layer: the
 //                   core's layerSummaries() of the head's layer over this run's heads so far;
@@ -31,6 +34,7 @@ import {
   analyzeHeadBytes,
   analyzeSourceHead,
   compareSourceHead,
+  headsPerRead,
   headValues,
   openComparison,
   openSource,
@@ -55,6 +59,23 @@ function yieldToMessages() {
   });
 }
 
+/**
+ * Runs the analysis a few times on a small made-up head, so that the engine compiles the hot
+ * WebAssembly and JavaScript of an analysis with its optimising tiers (V8 tiers a function up once
+ * it has run enough) now, while the user picks a file, rather than beside the first heads of the
+ * first import (a trace of the 151 MB import: ~80 ms of WebAssembly and ~60 ms of JavaScript
+ * compilation on the renderer's background threads, per import, on a 2-core machine).
+ * ~20 ms per worker; the results are dropped.
+ */
+function warmUp() {
+  const n = 128;
+  const a = new Float32Array(n * n);
+  for (let t = 0; t < n; t++) for (let j = 0; j <= t; j++) a[t * n + j] = 1 / (t + 1);
+  const bytes = new Uint8Array(a.buffer);
+  const made = { layout: { layers: 1, heads: 1, nQ: n, nK: n }, dtype: 'float32', keyTokens: [] };
+  for (let k = 0; k < 12; k++) analyzeHeadBytes(core, made, 0, {}, bytes);
+}
+
 /** The source without its bytes: what the page needs to know. */
 function describe(s) {
   if (s.kind === 'state' || s.needsMember) return s;
@@ -68,6 +89,7 @@ async function handle(msg) {
   switch (msg.type) {
     case 'init':
       core = await loadCore(msg.options ?? {});
+      warmUp();
       return { variant: core.variant };
     case 'open': {
       current += 1; // a new file stops the analysis of the old one
@@ -97,44 +119,72 @@ async function handle(msg) {
       // id and its colour table, paletteRgbTable).
       const { palette, paletteTable, ...options } = msg.options ?? {};
       let i = 0;
-      // Progress messages go out in order, each once its thumbnail's bitmap is made (that runs
-      // beside the next head's analysis, not in its way).
+      // Progress goes out in order, in batches: the heads of one File read (readHeads: up to
+      // READ_BYTES, four 512 x 512 float32 heads) in one message ('progress' with `heads`), so
+      // the page handles a quarter of the messages (each is a task on its main thread, with its
+      // own deserialisation and wake-up). A batch is posted once its heads' thumbnail bitmaps
+      // are made (that runs beside the next head's analysis, not in its way).
       let posted = Promise.resolve();
-      // Heads read a few at a time, the next read under way while these are analysed (readHeads).
-      for await (const { index, bytes } of readHeads(source, list)) {
-        if (cancelled || mine !== current) {
-          await posted;
-          return { done: i, cancelled: true };
-        }
-        const head = analyzeHeadBytes(core, source, index, options, bytes);
-        // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
-        // (transferred) for the page to put on the card's canvas as it is.
-        const bitmap =
-          head.thumbRows && palette && paletteTable
-            ? (() => {
-                const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, paletteTable);
-                return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
-              })()
-            : null;
-        let layer;
-        if (msg.layers !== false) {
-          analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
-          [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
-        }
-        i += 1;
-        const done = i;
-        posted = Promise.all([posted, bitmap]).then(([, b]) => {
-          const transfer = [head.thumbnail.buffer];
-          if (b) {
-            head.thumbImage = { bitmap: b, palette };
-            transfer.push(b);
-          }
-          self.postMessage({ type: 'progress', id: msg.id, done, total: list.length, head, layer }, transfer);
+      let batch = []; // [{done, head, layer, bitmap}] not yet posted
+      const per = headsPerRead(source.headBytes);
+      let lastPost = performance.now();
+      const post = () => {
+        if (!batch.length) return;
+        lastPost = performance.now();
+        const items = batch;
+        batch = [];
+        posted = Promise.all([posted, Promise.all(items.map((x) => x.bitmap))]).then(([, bitmaps]) => {
+          const transfer = [];
+          const heads = items.map((x, k) => {
+            transfer.push(x.head.thumbnail.buffer);
+            if (bitmaps[k]) {
+              x.head.thumbImage = { bitmap: bitmaps[k], palette };
+              transfer.push(bitmaps[k]);
+            }
+            return { done: x.done, head: x.head, layer: x.layer };
+          });
+          self.postMessage({ type: 'progress', id: msg.id, total: list.length, heads }, transfer);
         });
-        // Let a 'cancel' message in between heads. A message, not setTimeout: nested timers are
-        // clamped to 4 ms, which cost 0.6 s over 144 heads.
-        await yieldToMessages();
+      };
+      // Heads read a few at a time, the next read under way while these are analysed (readHeads).
+      try {
+        for await (const { index, bytes } of readHeads(source, list)) {
+          if (cancelled || mine !== current) {
+            post();
+            await posted;
+            return { done: i, cancelled: true };
+          }
+          const head = analyzeHeadBytes(core, source, index, options, bytes);
+          // The card's thumbnail coloured here (gridPixels) and made an ImageBitmap, handed over
+          // (transferred) for the page to put on the card's canvas as it is.
+          const bitmap =
+            head.thumbRows && palette && paletteTable
+              ? (() => {
+                  const g = gridPixels(head.thumbnail, head.thumbRows, head.thumbCols, paletteTable);
+                  return createImageBitmap(new ImageData(g.pixels, g.cols, g.rows));
+                })()
+              : null;
+          let layer;
+          if (msg.layers !== false) {
+            analysed.push({ layer: head.layer, computed: head.computed, summary: head.summary });
+            [layer] = core.layerSummaries(analysed.filter((r) => r.layer === head.layer));
+          }
+          i += 1;
+          batch.push({ done: i, head, layer, bitmap });
+          // A batch also goes once 100 ms old (small heads: a read holds hundreds of them).
+          if (batch.length >= per || i === list.length || performance.now() - lastPost > 100) post();
+          // Let a 'cancel' message in between heads. A message, not setTimeout: nested timers are
+          // clamped to 4 ms, which cost 0.6 s over 144 heads.
+          await yieldToMessages();
+        }
+      } catch (e) {
+        // A read or an analysis failed: the heads analysed before it are reported first, as
+        // they were one by one.
+        post();
+        await posted.catch(() => {});
+        throw e;
       }
+      post();
       await posted;
       return { done: list.length, cancelled: false };
     }

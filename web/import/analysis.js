@@ -47,7 +47,6 @@ export function createAnalysis(v) {
     v.setProgress(0, total);
     $('import-toolbar').hidden = false;
     let lastPaint = 0;
-    let lastProgress = 0;
     try {
       const done = await v.getWorker().request({ type: 'analyze', options: analysisOptions(reading) }, (m) => {
         if (generation !== ui.generation) return;
@@ -58,22 +57,20 @@ export function createAnalysis(v) {
         const r = numberHead(ui.source, head);
         ui.heads.push(r);
         ui.layers.set(r.layer, { ...m.layer, layerIndex: r.layerIndex, layer: r.layer });
-        // The progress bar at most every 100 ms and the grid every 250 ms: each change costs the
-        // page a frame (style, layout, paint of the view), and heads arrive every few ms.
+        // The progress bar and the grid at most every 250 ms, in the same frame: each change
+        // costs the page a frame (style, layout, the hit test under the pointer, paint), and
+        // heads arrive every few ms.
         const now = performance.now();
-        if (now - lastProgress > 100 || m.done === m.total) {
-          lastProgress = now;
-          v.setProgress(m.done, m.total);
-        }
         if (now - lastPaint > 250 || m.done === m.total) {
           lastPaint = now;
+          v.setProgress(m.done, m.total);
           updateStructure();
           v.renderGrid();
         }
       });
       if (generation !== ui.generation) return;
       if (done.cancelled) {
-        v.setProgress(ui.heads.length, total); // the bar where the run stopped (it is drawn every 100 ms)
+        v.setProgress(ui.heads.length, total); // the bar where the run stopped (it is drawn every 250 ms)
         v.showProgressText(() => t('import.progress.cancelled', { done: done.done, total }));
       }
     } catch (e) {

@@ -41,7 +41,9 @@ class Channel {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.type === 'progress') {
-        p.onProgress?.(m);
+        // An analysis sends the heads of one read in one message: handed on one by one.
+        if (m.heads) for (const h of m.heads) p.onProgress?.({ type: 'progress', id: m.id, total: m.total, ...h });
+        else p.onProgress?.(m);
         return;
       }
       this.pending.delete(m.id);
