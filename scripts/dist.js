@@ -339,7 +339,10 @@ async function main() {
     '\n  <!-- Embed mode from the first paint (main.js applies every page option once it runs). -->\n  <script src="early.js"></script>',
     '',
   );
-  swap('<script type="module" src="main.js"></script>', `${preloadMeta}\n  ${inline('script', earlyCode)}\n  <script type="module" src="main.js"></script>`);
+  swap(
+    '<script type="module" src="main.js"></script>',
+    `${preloadMeta}\n  ${inline('script', earlyCode)}\n  <script type="module" src="main.js"></script>`,
+  );
   const hints = [
     `<meta name="attention-playground:service-worker" content="sw.js">`,
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),
