@@ -21,11 +21,18 @@ const SELF_TEST_TOLERANCE = 1e-6;
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
+// The SIMD build also uses WebAssembly exception handling (-fwasm-exceptions, CMakeLists.txt
+// ATTN_WASM_NATIVE_EH): a module with one tag and `try; throw 0; catch 0; end` in its function, the
+// instructions Emscripten 3.1.6 emits; validates only where exception handling is on (Chrome 95,
+// Firefox 100, Safari 15.2 on; a few 2021 engines run SIMD without it).
+const EH_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 13, 3, 1, 0, 0, 10, 11, 1, 9, 0, 6, 64, 8, 0, 7, 0, 11, 11,
+]);
 
-/** True when this JavaScript engine runs WebAssembly SIMD128. */
+/** True when this JavaScript engine runs the SIMD build: WebAssembly SIMD128 and exception handling. */
 export function simdSupported() {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(SIMD_PROBE) && WebAssembly.validate(EH_PROBE);
   } catch {
     return false;
   }
@@ -94,7 +101,7 @@ export async function loadCore({ variant = 'auto', failSelfTest = false, lab = i
   let chosen = BUILDS.scalar;
   if (variant !== 'scalar') {
     if (!simdSupported()) {
-      fallbackReason = 'this browser does not run WebAssembly SIMD';
+      fallbackReason = 'this browser does not run WebAssembly SIMD with exception handling';
       fallback = { code: 'noSimd', detail: '' };
     } else {
       try {

@@ -266,7 +266,7 @@ export default {
     // Core variant
     'app.core.simd': 'Core: C++ → WebAssembly SIMD128 (kernels: {kernels}).',
     'app.core.scalar': 'Core: C++ → WebAssembly, scalar build ({reason}).',
-    'app.core.noSimd': 'this browser does not run WebAssembly SIMD',
+    'app.core.noSimd': 'this browser does not run WebAssembly SIMD with exception handling',
     'app.core.selfTest': 'the SIMD build failed its self-test ({detail})',
     'app.core.loadFailed': 'the SIMD build could not be loaded ({detail})',
     'app.core.asked': 'the scalar build was asked for',
@@ -716,7 +716,7 @@ export default {
     // 计算核心
     'app.core.simd': '计算核心：C++ → WebAssembly SIMD128（内核：{kernels}）。',
     'app.core.scalar': '计算核心：C++ → WebAssembly，标量版本（{reason}）。',
-    'app.core.noSimd': '此浏览器不支持 WebAssembly SIMD',
+    'app.core.noSimd': '此浏览器不支持 WebAssembly SIMD 与异常处理',
     'app.core.selfTest': 'SIMD 版本未通过自检（{detail}）',
     'app.core.loadFailed': 'SIMD 版本无法加载（{detail}）',
     'app.core.asked': '按要求使用标量版本',
