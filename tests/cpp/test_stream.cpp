@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -243,6 +244,53 @@ TEST_CASE("cached scores run as logits give the qkv head's metrics", "[stream][s
     const attn::StreamResult b = attn::compute_streaming(as_logits, o);
     for (std::size_t t = 0; t < a.rows.size(); ++t) check_same_row(b.rows[t], a.rows[t]);
     CHECK_THROWS_AS(attn::compute_scores(as_logits, o, s.data()), attn::Error);
+}
+
+TEST_CASE("logits rows: finite rows, rows with masked (-inf) logits, empty rows, refused NaN and +inf",
+          "[stream][scores][errors]") {
+    // Rows long enough for the SIMD kernels (40 keys). Golden values by hand: a row of equal
+    // logits over m visible keys has weights 1/m, entropy ln m, N_eff m.
+    const int n = 40;
+    const float ninf = -std::numeric_limits<float>::infinity();
+    std::vector<float> g(static_cast<std::size_t>(4) * n, 0.5f);                // row 0: 40 equal finite logits
+    for (int j = 0; j < n; j += 2) g[static_cast<std::size_t>(n) + j] = ninf;   // row 1: 20 visible
+    for (int j = 0; j < n; ++j) g[static_cast<std::size_t>(2) * n + j] = ninf;  // row 2: empty
+    for (int j = 0; j < n; ++j) g[static_cast<std::size_t>(3) * n + j] = j < 10 ? 1.0f : ninf;  // row 3: 10
+    attn::HeadView h;
+    h.mode = attn::Mode::logits;
+    h.n_q = 4;
+    h.n_k = n;
+    h.given = g.data();
+    for (bool causal : {false, true}) {
+        INFO("causal " << causal);
+        attn::StreamOptions o;
+        o.mask.causal = causal;
+        o.block_rows = 3;
+        const attn::StreamResult r = attn::compute_streaming(h, o);
+        const int want[4] = {causal ? 1 : 40, causal ? 1 : 20, 0, causal ? 4 : 10};
+        for (int t = 0; t < 4; ++t) {
+            INFO("row " << t);
+            const attn::RowMetrics& m = r.rows[static_cast<std::size_t>(t)];
+            CHECK(m.visible == want[t]);
+            CHECK(m.empty == (want[t] == 0));
+            if (want[t] > 0) {
+                CHECK_THAT(m.entropy, Near(std::log(static_cast<double>(want[t])), 1e-6, 1e-6));
+                CHECK_THAT(m.n_eff, Near(static_cast<double>(want[t]), 1e-5, 1e-6));
+            }
+        }
+    }
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        std::vector<float> b = g;
+        b[static_cast<std::size_t>(n) + 7] = bad;  // row 1, a visible key
+        h.given = b.data();
+        try {
+            attn::compute_streaming(h, attn::StreamOptions{});
+            FAIL("a non-finite logit accepted");
+        } catch (const attn::Error& e) {
+            CHECK(e.code() == attn::ErrorCode::kNonFinite);
+            CHECK(e.field() == "logits");
+        }
+    }
 }
 
 TEST_CASE("cached scores refuse a Q K^T that overflows float32", "[stream][scores][errors]") {

@@ -227,7 +227,8 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             for (int j = 0; j < sink_end; ++j) admit(j, true);
             std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
             std::fill(s + sink_end, s + lo, nan);
-            std::fill(vis + hi, vis + n_k, std::uint8_t{0});
+            // Keys past hi are read only by the sink (the dense result keeps whole rows).
+            if (sink) std::fill(vis + hi, vis + n_k, std::uint8_t{0});
             if (per_key) {
                 for (int j = lo; j < hi; ++j) admit(j, per_key);
             } else if (h.mode == Mode::qkv) {
@@ -255,13 +256,23 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                     }
                 }
             } else {
-                for (int j = lo; j < hi; ++j) {
-                    const float x = g[j];
-                    if (std::isfinite(x)) {
-                        s[j] = x;
-                        vis[j] = 1;
-                    } else {
-                        admit(j, false);  // -inf: not visible; NaN, +inf: throws
+                // Logits: a row of finite scores (the common case) is found in a loop without
+                // branches, which the compiler vectorises (x - x is 0 for every finite x and NaN
+                // for +-inf and NaN), and copied; any other row is read key by key.
+                int bad = 0;
+                for (int j = lo; j < hi; ++j) bad |= (g[j] - g[j]) != 0.0f;
+                if (!bad) {
+                    std::copy(g + lo, g + hi, s + lo);
+                    std::fill(vis + lo, vis + hi, std::uint8_t{1});
+                } else {
+                    for (int j = lo; j < hi; ++j) {
+                        const float x = g[j];
+                        if (std::isfinite(x)) {
+                            s[j] = x;
+                            vis[j] = 1;
+                        } else {
+                            admit(j, false);  // -inf: not visible; NaN, +inf: throws
+                        }
                     }
                 }
             }
@@ -269,8 +280,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
             const int len = ranged ? hi : n_k;
             kern.softmax_row(s, vis, len, o.row, w, r.rows[static_cast<std::size_t>(t)]);
-            std::fill(w + len, w + n_k, 0.0f);
-            std::fill(s + len, s + n_k, nan);
+            // The rest of the row is read only by the output (A V over every key) and the sink.
+            if (r.d_v > 0 || sink) std::fill(w + len, w + n_k, 0.0f);
+            if (sink) std::fill(s + len, s + n_k, nan);
             row_hi[static_cast<std::size_t>(i)] = len;
         }
         // Stage 4: output O = A V for this block.
