@@ -299,13 +299,11 @@ async function renderLab() {
     $('lab-error').hidden = false;
     return;
   }
+  results.lab = lab;
   const view = await loadLabView(current);
   if (seq !== labSeq) return; // a newer state is being shown
   view.render(container, { state, lab, results, setParams: setLabParams });
   container.dataset.drawn = current;
-  // Only now, so that results().lab (the page's API) never names an analysis the page does not
-  // show yet: a CI run read the previous row's numbers after waiting on results().lab.row.
-  results.lab = lab;
 }
 
 /** Merges `patch` into state.lab.params and recomputes; resolves to null or the error message. */
