@@ -226,6 +226,9 @@ describe('lab normalisers', () => {
     s.row = 1;
     assert.equal(await trySetState(page, s), null);
     await page.waitForFunction(() => window.attentionPlayground.results()?.lab?.row === 1);
+    // results().lab is set before the view's module is awaited and the view drawn
+    // (web/page/render.js); a CI run read row 0's weights here. Wait for the drawn row 1.
+    await page.waitForFunction(() => document.getElementById('lab-norm-sparsemax-k1')?.dataset.value === '');
     const sp = await shown('sparsemax', 3);
     near(sp[0], 0.25, 1e-6, 'masked row key 0');
     assert.equal(sp[1], null, 'the masked key shows a weight');
