@@ -85,7 +85,7 @@ TEST_CASE("compositional: H = h(s) + s H(sigma) + (1-s) H(c) to 1e-12 on random 
     }
 }
 
-TEST_CASE("compositional: s = 1 leaves c undefined; bad rows throw", "[compositional]") {
+TEST_CASE("compositional: s = 1 leaves c undefined, bad rows throw", "[compositional]") {
     const cd::SinkSplit s = cd::sink_split({1.0, 0.0, 0.0});
     CHECK(s.sink_mass == 1.0);
     CHECK_FALSE(s.content_defined());
@@ -177,7 +177,7 @@ TEST_CASE("compositional: the two Aitchison terms square-sum to the distance on 
     }
 }
 
-TEST_CASE("compositional: Aitchison from logits equals the positive rows; zero parts are undefined",
+TEST_CASE("compositional: Aitchison from logits equals the positive rows, zero parts are undefined",
           "[compositional]") {
     // Softmax rows of z at tau: clr = centred z / tau.
     const Vec z1 = {2, 1, 0.1, -3}, z2 = {0.5, 0.4, 1.5, 0};

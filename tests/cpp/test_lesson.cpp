@@ -156,7 +156,7 @@ TEST_CASE("angle_weights: the lesson's two keys at theta = 0, pi/4, pi/2 and tau
                Near(sigmoid_ref(gap / 0.7), 1e-12));
 }
 
-TEST_CASE("angle_weights: d_k > 2 uses the first two axes; masked keys get 0 and never enter the sum", "[lesson]") {
+TEST_CASE("angle_weights: d_k > 2 uses the first two axes, masked keys get 0 and never enter the sum", "[lesson]") {
     attn::SweepKeys k;
     k.n_k = 3;
     k.d_k = 3;
@@ -296,7 +296,7 @@ TEST_CASE("lab sweep: 3-D keys use the first two axes and give no query marker",
 // Sensitivity
 // ------------------------------------------------------------------------------------------
 
-TEST_CASE("row_sensitivity: d o/d k_j matches central finite differences; masked keys have none", "[lesson]") {
+TEST_CASE("row_sensitivity: d o/d k_j matches central finite differences, masked keys have none", "[lesson]") {
     const QkvRow r;
     const attn::RowProblem p = r.problem();
     const attn::RowSensitivity s = attn::row_sensitivity(p);

@@ -227,7 +227,7 @@ TEST_CASE("linear: causal mask equals the input truncated to the first t+1 token
     }
 }
 
-TEST_CASE("linear: relu random features from the documented generator; seeds", "[linear]") {
+TEST_CASE("linear: relu random features from the documented generator, seeds", "[linear]") {
     // W recomputed here: mt19937_64(seed), u = (x >> 11) / 2^53, Box-Muller pairs (cos, sin).
     std::mt19937_64 e(42);
     std::vector<double> want;

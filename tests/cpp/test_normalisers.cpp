@@ -198,7 +198,7 @@ TEST_CASE("rows with no visible key are empty for every normaliser: zeros, flagg
     }
 }
 
-TEST_CASE("a NaN at a masked key does not leak; at a visible key it is an error", "[normalisers]") {
+TEST_CASE("a NaN at a masked key does not leak, at a visible key it is an error", "[normalisers]") {
     const double nan = std::nan("");
     const std::vector<double> z = {1, nan, 0.8, 0.1};
     const std::uint8_t vis[4] = {1, 0, 1, 1};

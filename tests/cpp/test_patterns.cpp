@@ -226,7 +226,7 @@ TEST_CASE("pattern: identity: every query on itself is self with score 1", "[pat
     check_against_naive(h, p);
 }
 
-TEST_CASE("pattern: shifted identity is previous; the reverse shift is next", "[patterns]") {
+TEST_CASE("pattern: shifted identity is previous, the reverse shift is next", "[patterns]") {
     Head prev(10, 10), next(10, 10);
     prev(0, 0) = 1;
     for (int t = 1; t < 10; ++t) prev(t, t - 1) = 1;
@@ -404,7 +404,7 @@ TEST_CASE("pattern: empty rows are skipped", "[patterns]") {
     CHECK(q.confidence == 0);
 }
 
-TEST_CASE("pattern: a 1 x 1 head is a sink; sizes below 1 throw", "[patterns]") {
+TEST_CASE("pattern: a 1 x 1 head is a sink, sizes below 1 throw", "[patterns]") {
     const float one = 1;
     const attn::Pattern p = attn::classify_pattern(&one, 1, 1);
     CHECK(p.kind == PatternKind::sink);
@@ -453,7 +453,7 @@ TEST_CASE("pattern: to_string names every class", "[patterns]") {
 // above and by the argmax columns of the rows (counts below read from the JSON with python3 and
 // recomputed here by rows_with_argmax_at).
 
-TEST_CASE("pattern: GPT-2 L0: self heads 1, 3, 4, 5; previous head 7; sink head 2; the rest global",
+TEST_CASE("pattern: GPT-2 L0: self heads 1, 3, 4, 5, previous head 7, sink head 2, the rest global",
           "[patterns][real]") {
     const std::vector<Head> heads = real_heads("gpt2-small_L0_nlp-sentence");
     REQUIRE(heads.size() == 12);
