@@ -212,6 +212,45 @@ TEST_CASE("softmax_row of every set matches the scalar reference over vector-wid
     }
 }
 
+TEST_CASE("softmax_row without visible flags (nullptr) gives the bits of an array of ones", "[kernels][softmax]") {
+    // The pipeline passes nullptr for a row whose keys are all visible with finite scores
+    // (stream.cpp): the weights and every metric must be exactly those of the flagged call.
+    const double taus[] = {1.0, 0.37, 4.0, 1e-3};
+    for (const KernelSet* set : attn::kernels::available()) {
+        std::mt19937 rng(20261204u);
+        int variant = 0;
+        for (int n : kLengths) {
+            for (double tau : taus) {
+                const Row row = make_row(n, MaskKind::all, rng);
+                RowParams rp;
+                rp.tau = tau;
+                rp.top_k = 1 + variant % 9;
+                rp.sink_keys = variant % 3;
+                rp.delta = variant % 2 ? 0.1 : 0.5;
+                ++variant;
+                INFO(set->name << ": n = " << n << ", tau " << tau << ", k " << rp.top_k);
+                std::vector<float> a(static_cast<std::size_t>(n + kPad), kSentinel);
+                std::vector<float> b(static_cast<std::size_t>(n + kPad), kSentinel);
+                RowMetrics ma, mb;
+                attn::kernels::reset_row_hints();
+                set->softmax_row(row.s.data(), row.vis.data(), n, rp, a.data(), ma);
+                attn::kernels::reset_row_hints();
+                set->softmax_row(row.s.data(), nullptr, n, rp, b.data(), mb);
+                REQUIRE(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);  // sentinels too
+                CHECK(mb.visible == n);
+                CHECK(ma.visible == mb.visible);
+                CHECK(ma.empty == mb.empty);
+                CHECK(ma.support == mb.support);
+                const double ga[] = {ma.entropy,    ma.normalized_entropy, ma.n_eff,
+                                     ma.top_k_mass, ma.sink_mass,          ma.row_sum};
+                const double gb[] = {mb.entropy,    mb.normalized_entropy, mb.n_eff,
+                                     mb.top_k_mass, mb.sink_mass,          mb.row_sum};
+                for (int i = 0; i < 6; ++i) CHECK(std::memcmp(&ga[i], &gb[i], sizeof(double)) == 0);
+            }
+        }
+    }
+}
+
 TEST_CASE("top-k mass and support match the reference on ties, flat and heavy-tailed rows",
           "[kernels][softmax][support]") {
     // The SIMD sets find the largest weights through a histogram of their float bits and an exact
@@ -429,7 +468,7 @@ TEST_CASE("scores_qk of every set matches the scalar reference", "[kernels][scor
             }
 }
 
-TEST_CASE("weighted_sum of every set matches the scalar reference; zero weights skipped", "[kernels][weighted_sum]") {
+TEST_CASE("weighted_sum of every set matches the scalar reference, zero weights skipped", "[kernels][weighted_sum]") {
     std::mt19937 rng(5u);
     std::normal_distribution<float> d(0.0f, 1.0f);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);

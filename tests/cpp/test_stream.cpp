@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -244,6 +245,41 @@ TEST_CASE("cached scores run as logits give the qkv head's metrics", "[stream][s
     const attn::StreamResult b = attn::compute_streaming(as_logits, o);
     for (std::size_t t = 0; t < a.rows.size(); ++t) check_same_row(b.rows[t], a.rows[t]);
     CHECK_THROWS_AS(attn::compute_scores(as_logits, o, s.data()), attn::Error);
+}
+
+TEST_CASE("rows without masked keys (no visible flags) equal the same rows through the per-key path",
+          "[stream][scores]") {
+    // A key-padding mask that pads nothing sends every row through the flagged, per-key path;
+    // without it, rows of finite scores reach the kernel with no flags (stream.cpp). Same bits.
+    std::mt19937 rng(41);
+    for (attn::Mode mode : {attn::Mode::qkv, attn::Mode::logits})
+        for (bool causal : {false, true})
+            for (attn::Pool pool : {attn::Pool::max, attn::Pool::mean}) {
+                attn::Problem p = random_problem(rng, mode, 70, 67);
+                p.mask = attn::MaskSpec{};
+                p.mask.causal = causal;
+                const attn::HeadView h = view_of(p);
+                attn::StreamOptions fast = options_of(p, 16);
+                fast.overview = 8;
+                fast.pool = pool;
+                attn::StreamOptions flagged = fast;
+                flagged.mask.key_padding.assign(67, 0);
+                const attn::StreamResult a = attn::compute_streaming(h, fast);
+                const attn::StreamResult b = attn::compute_streaming(h, flagged);
+                INFO("mode " << static_cast<int>(mode) << ", causal " << causal);
+                REQUIRE(a.rows.size() == b.rows.size());
+                for (std::size_t t = 0; t < a.rows.size(); ++t) {
+                    CHECK(a.rows[t].support == b.rows[t].support);
+                    CHECK(a.rows[t].visible == b.rows[t].visible);
+                    CHECK(std::memcmp(&a.rows[t].entropy, &b.rows[t].entropy, sizeof(double)) == 0);
+                    CHECK(std::memcmp(&a.rows[t].top_k_mass, &b.rows[t].top_k_mass, sizeof(double)) == 0);
+                    CHECK(std::memcmp(&a.rows[t].row_sum, &b.rows[t].row_sum, sizeof(double)) == 0);
+                }
+                REQUIRE(a.overview.data.size() == b.overview.data.size());
+                CHECK(std::memcmp(a.overview.data.data(), b.overview.data.data(),
+                                  a.overview.data.size() * sizeof(float)) == 0);
+                CHECK(a.output.data == b.output.data);
+            }
 }
 
 TEST_CASE("logits rows: finite rows, rows with masked (-inf) logits, empty rows, refused NaN and +inf",

@@ -22,7 +22,9 @@ struct KernelSet {
 
     /// Softmax of one row over its visible keys, with temperature, and the row's metrics.
     ///   in:  s[0..n)       scores (anything, even NaN, where visible[j] == 0: never read there)
-    ///        visible[0..n) 1 = key allowed by the mask; a -inf score also makes a key not visible
+    ///        visible[0..n) 1 = key allowed by the mask; a -inf score also makes a key not visible;
+    ///                      nullptr = every key visible and every s[j] finite (the caller checked:
+    ///                      the same results as an array of ones, one pass fewer)
     ///   out: a[0..n)       weights, exact 0 outside Omega_t; all 0 if Omega_t is empty
     ///        m             metrics; NaN (support 0) and empty = true if Omega_t is empty
     /// Stable: subtracts max over Omega_t. Entropy as H = ln Z - sum(e_j x_j)/Z with

@@ -147,6 +147,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     // work), the rest of the row is a structural 0.
     const bool ranged = o.mask.causal || o.mask.window > 0;
     std::vector<int> row_hi(static_cast<std::size_t>(block), n_k);
+    // 1 where the row's keys [0, hi) are all visible with finite scores: the kernel then gets no
+    // visible flags (kernels.hpp) and the flags are not written; the overview reads this instead.
+    std::vector<std::uint8_t> row_all(static_cast<std::size_t>(block), 0);
 
     const float neg_inf = -std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -224,54 +227,68 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                 vis[j] = x != neg_inf;
                 s[j] = vis[j] ? x : nan;
             };
-            for (int j = 0; j < sink_end; ++j) admit(j, true);
-            std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
-            std::fill(s + sink_end, s + lo, nan);
-            // Keys past hi are read only by the sink (the dense result keeps whole rows).
-            if (sink) std::fill(vis + hi, vis + n_k, std::uint8_t{0});
-            if (per_key) {
-                for (int j = lo; j < hi; ++j) admit(j, per_key);
-            } else if (h.mode == Mode::qkv) {
-                int bad = 0;  // a score that overflowed: admit() finds it and throws
-                for (int j = lo; j < hi; ++j) {
-                    bad |= !std::isfinite(s[j]);
-                    vis[j] = 1;
-                }
-                if (bad)
-                    for (int j = lo; j < hi; ++j) admit(j, false);
-            } else if (h.mode == Mode::weights) {
-                // The common case of an imported head, in a loop of its own: S = ln a for a > 0, a
-                // zero weight is a key not visible (ln 0 = -inf, without calling log), anything
-                // else goes to admit() for its error.
-                for (int j = lo; j < hi; ++j) {
-                    const float x = g[j];
-                    if (x > 0.0f && x < std::numeric_limits<float>::infinity()) {
-                        s[j] = std::log(x);
-                        vis[j] = 1;
-                    } else if (x == 0.0f) {
-                        s[j] = nan;
-                        vis[j] = 0;
-                    } else {
-                        admit(j, false);  // throws
-                    }
-                }
-            } else {
-                // Logits: a row of finite scores (the common case) is found in a loop without
-                // branches, which the compiler vectorises (x - x is 0 for every finite x and NaN
-                // for +-inf and NaN), and copied; any other row is read key by key.
+            // Without a window, per-key masks or a block sink, a row of finite scores needs no
+            // flags and no copy: the kernel reads the scores (or the given logits) where they are.
+            const float* row_in = s;
+            bool all = false;
+            if (!per_key && lo == 0 && !sink && h.mode != Mode::weights) {
+                const float* x = h.mode == Mode::qkv ? s : g;
                 int bad = 0;
-                for (int j = lo; j < hi; ++j) bad |= (g[j] - g[j]) != 0.0f;
-                if (!bad) {
-                    std::copy(g + lo, g + hi, s + lo);
-                    std::fill(vis + lo, vis + hi, std::uint8_t{1});
-                } else {
+                for (int j = 0; j < hi; ++j) bad |= (x[j] - x[j]) != 0.0f;
+                all = !bad;
+                if (all) row_in = x;
+            }
+            row_all[static_cast<std::size_t>(i)] = all;
+            if (!all) {
+                for (int j = 0; j < sink_end; ++j) admit(j, true);
+                std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
+                std::fill(s + sink_end, s + lo, nan);
+                // Keys past hi are read only by the sink (the dense result keeps whole rows).
+                if (sink) std::fill(vis + hi, vis + n_k, std::uint8_t{0});
+                if (per_key) {
+                    for (int j = lo; j < hi; ++j) admit(j, per_key);
+                } else if (h.mode == Mode::qkv) {
+                    int bad = 0;  // a score that overflowed: admit() finds it and throws
+                    for (int j = lo; j < hi; ++j) {
+                        bad |= !std::isfinite(s[j]);
+                        vis[j] = 1;
+                    }
+                    if (bad)
+                        for (int j = lo; j < hi; ++j) admit(j, false);
+                } else if (h.mode == Mode::weights) {
+                    // The common case of an imported head, in a loop of its own: S = ln a for a > 0, a
+                    // zero weight is a key not visible (ln 0 = -inf, without calling log), anything
+                    // else goes to admit() for its error.
                     for (int j = lo; j < hi; ++j) {
                         const float x = g[j];
-                        if (std::isfinite(x)) {
-                            s[j] = x;
+                        if (x > 0.0f && x < std::numeric_limits<float>::infinity()) {
+                            s[j] = std::log(x);
                             vis[j] = 1;
+                        } else if (x == 0.0f) {
+                            s[j] = nan;
+                            vis[j] = 0;
                         } else {
-                            admit(j, false);  // -inf: not visible; NaN, +inf: throws
+                            admit(j, false);  // throws
+                        }
+                    }
+                } else {
+                    // Logits: a row of finite scores (the common case) is found in a loop without
+                    // branches, which the compiler vectorises (x - x is 0 for every finite x and NaN
+                    // for +-inf and NaN), and copied; any other row is read key by key.
+                    int bad = 0;
+                    for (int j = lo; j < hi; ++j) bad |= (g[j] - g[j]) != 0.0f;
+                    if (!bad) {
+                        std::copy(g + lo, g + hi, s + lo);
+                        std::fill(vis + lo, vis + hi, std::uint8_t{1});
+                    } else {
+                        for (int j = lo; j < hi; ++j) {
+                            const float x = g[j];
+                            if (std::isfinite(x)) {
+                                s[j] = x;
+                                vis[j] = 1;
+                            } else {
+                                admit(j, false);  // -inf: not visible; NaN, +inf: throws
+                            }
                         }
                     }
                 }
@@ -279,7 +296,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             // Stage 3: weights and row metrics, over the prefix [0, hi) when keys past it are masked.
             float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
             const int len = ranged ? hi : n_k;
-            kern.softmax_row(s, vis, len, o.row, w, r.rows[static_cast<std::size_t>(t)]);
+            kern.softmax_row(row_in, all ? nullptr : vis, len, o.row, w, r.rows[static_cast<std::size_t>(t)]);
             // The rest of the row is read only by the output (A V over every key) and the sink.
             if (r.d_v > 0 || sink) std::fill(w + len, w + n_k, 0.0f);
             if (sink) std::fill(s + len, s + n_k, nan);
@@ -303,8 +320,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                               j1 = col_start[static_cast<std::size_t>(c) + 1];
                     if (cnt) cnt[c] += j1 - j0;
                     const int e = std::min(j1, len);
-                    std::uint8_t any = 0;
-                    for (int j = j0; j < e; ++j) any |= vis[j];
+                    std::uint8_t any = row_all[static_cast<std::size_t>(i)] && e > j0;
+                    if (!row_all[static_cast<std::size_t>(i)])
+                        for (int j = j0; j < e; ++j) any |= vis[j];
                     seen[c] |= any;
                     if (cnt) {
                         double acc = 0.0;

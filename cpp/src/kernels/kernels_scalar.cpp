@@ -34,7 +34,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     double max_s = neg_inf;
     int count = 0;
     for (int j = 0; j < n; ++j) {
-        if (!visible[j] || s[j] == -std::numeric_limits<float>::infinity()) continue;
+        if ((visible && !visible[j]) || s[j] == -std::numeric_limits<float>::infinity()) continue;
         max_s = std::max(max_s, static_cast<double>(s[j]));
         ++count;
     }
@@ -52,7 +52,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     std::vector<double> e(static_cast<std::size_t>(n), 0.0);
     double z = 0.0, ex = 0.0;
     for (int j = 0; j < n; ++j) {
-        if (!visible[j] || s[j] == -std::numeric_limits<float>::infinity()) continue;
+        if ((visible && !visible[j]) || s[j] == -std::numeric_limits<float>::infinity()) continue;
         const double x = (static_cast<double>(s[j]) - max_s) / tau;
         const double ej = std::exp(x);
         e[static_cast<std::size_t>(j)] = ej;
@@ -65,7 +65,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     for (int j = 0; j < n; ++j) {
         const double pj = e[static_cast<std::size_t>(j)] / z;
         a[j] = static_cast<float>(pj);
-        if (visible[j] && s[j] != -std::numeric_limits<float>::infinity()) p.push_back(pj);
+        if ((!visible || visible[j]) && s[j] != -std::numeric_limits<float>::infinity()) p.push_back(pj);
         row_sum += pj;
         if (j < sink_keys) sink += pj;
     }

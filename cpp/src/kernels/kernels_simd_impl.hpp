@@ -411,6 +411,25 @@ float sanitize_max(const float* s, const std::uint8_t* visible, int n, float* a,
     return m;
 }
 
+/// Pass 1 of softmax_row when every key is visible and every score finite (visible == nullptr):
+/// the max of s[0..n), nothing written (the exp pass reads s itself).
+template <class A>
+float plain_max(const float* s, int n) {
+    using B = xsimd::batch<float, A>;
+    using O = Ops<A>;
+    constexpr int W = width<A>();
+    B m0(-kInf), m1(-kInf);
+    int j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        m0 = O::vmax(m0, B::load_unaligned(s + j));
+        m1 = O::vmax(m1, B::load_unaligned(s + j + W));
+    }
+    for (; j + W <= n; j += W) m0 = O::vmax(m0, B::load_unaligned(s + j));
+    float m = lanes_max<A>(O::vmax(m0, m1));
+    for (; j < n; ++j) m = max_f(m, s[j]);
+    return m;
+}
+
 struct ExpSums {
     double z = 0.0;   ///< sum e_j
     double ex = 0.0;  ///< sum e_j x_j (<= 0)
@@ -834,8 +853,11 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
         scalar().softmax_row(s, visible, n, rp, a, m);
         return;
     }
-    int count = 0;
-    const float mx = sanitize_max<A>(s, visible, n, a, count);
+    // Every key visible, every score finite (visible == nullptr): the max alone, and the exp pass
+    // reads s (the same values sanitize_max would have copied into a, so the same bits).
+    int count = n;
+    const float mx = visible ? sanitize_max<A>(s, visible, n, a, count) : plain_max<A>(s, n);
+    const float* src = visible ? a : s;
     m = RowMetrics{};
     m.visible = count;
     if (count == 0) {
@@ -845,7 +867,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
         m.support = 0;
         return;
     }
-    const ExpSums sums = exp_pass<A, true, true>(a, a, n, mx, itau);
+    const ExpSums sums = exp_pass<A, true, true>(src, a, n, mx, itau);
     const double h = entropy_from_sums(sums.z, sums.ex);
     m.entropy = h;
     m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;
