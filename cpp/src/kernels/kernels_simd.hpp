@@ -56,11 +56,6 @@ namespace detail {
 /// quickselect): O(n), no sort of the row.
 void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m);
 
-/// Fewest of the weights b[0..m) (all > 0, any order) whose sum, largest first, reaches need > 0;
-/// -1 if they never do. `last` receives the smallest weight taken. Reorders b. The exact
-/// selection inside the candidates of the SIMD sets' support search (kernels_simd_impl.hpp).
-int support_select(float* b, int m, double need, float& last);
-
 /// Where this thread's last row found its support threshold v* (the smallest weight the support
 /// takes), relative to that row's mean weight 1 / |Omega_t| (the weights sum to 1), and the factor
 /// of the bracket around it. Rows of one head are alike, so the next row looks for its v* in
@@ -75,6 +70,10 @@ SupportHint& support_hint();
 
 /// A thread-local scratch buffer of at least n floats (kept between calls: no allocation per row).
 float* select_buffer(int n);
+
+/// A second such buffer, of at least n floats (the SIMD sets' support_select_packed keeps the
+/// weights below its pivot there while the candidates stay in select_buffer's).
+float* select_scratch(int n);
 
 }  // namespace detail
 }  // namespace attn::kernels

@@ -216,16 +216,18 @@ int gather(const float* a, int n, int b, float* out) {
 
 }  // namespace
 
-int support_select(float* b, int m, double need, float& last) {
-    return support_size(b, m, need, -1, &last);
-}
-
 SupportHint& support_hint() {
     thread_local SupportHint hint;
     return hint;
 }
 
 float* select_buffer(int n) {
+    thread_local std::vector<float> buf;
+    if (buf.size() < static_cast<std::size_t>(n)) buf.resize(static_cast<std::size_t>(n));
+    return buf.data();
+}
+
+float* select_scratch(int n) {
     thread_local std::vector<float> buf;
     if (buf.size() < static_cast<std::size_t>(n)) buf.resize(static_cast<std::size_t>(n));
     return buf.data();

@@ -643,6 +643,120 @@ struct TopK {
     }
 };
 
+/// Shuffle patterns that move the lanes set in a 4-bit mask to the front (in lane order), and the
+/// number of lanes set: the left-pack of a vectorised partition (_mm_shuffle_epi8 is SSSE3, and
+/// i8x16.swizzle in WebAssembly).
+struct LeftPack {
+    alignas(16) std::uint8_t shuffle[16][16];
+    std::uint8_t count[16];
+    constexpr LeftPack() : shuffle{}, count{} {
+        for (int m = 0; m < 16; ++m) {
+            int k = 0;
+            for (int lane = 0; lane < 4; ++lane)
+                if (m >> lane & 1) {
+                    for (int b = 0; b < 4; ++b) shuffle[m][4 * k + b] = static_cast<std::uint8_t>(4 * lane + b);
+                    ++k;
+                }
+            for (int b = 4 * k; b < 16; ++b) shuffle[m][b] = 0x80;  // zero (never read)
+            count[m] = static_cast<std::uint8_t>(k);
+        }
+    }
+};
+inline constexpr LeftPack kLeftPack{};
+
+/// Fewest of the weights b[0..m) (all > 0, any order) whose sum, largest first, reaches need > 0,
+/// or -1 if they never do; `last` receives the smallest weight taken; reorders b. The exact
+/// selection among the candidates of scale_select's bracket. It is support_size of
+/// kernels_simd_common.cpp (the histogram path's) with its partition vectorised, four weights at a
+/// time: the same mass-weighted quickselect (median-of-three pivot, three-way partition, the
+/// larger part first, a rank sort of the last 16), so the same count and `last`, except that the
+/// mass above a pivot is summed in another order (double, two lanes per accumulator: a last-bit
+/// difference, inside the caller's 1e-12 slack on the need). The scalar partition was ~3.5x
+/// slower in WebAssembly than natively (V8's code for its data-dependent stores); this one is the
+/// same code in the sse4.1, avx2 and wasm-simd128 sets. b[0..m): weights > 0, reordered.
+int support_select_packed(float* b, int m, double need, float& last) {
+    if (!(need > 0.0)) return 0;
+    float* const t = detail::select_scratch(m + 4);
+    double cum = 0.0;
+    int taken = 0, lo = 0, hi = m;
+    while (hi - lo > 16) {
+        const float x0 = b[lo], x1 = b[lo + (hi - lo) / 2], x2 = b[hi - 1];
+        const float pivot = std::max(std::min(x0, x1), std::min(std::max(x0, x1), x2));
+        const __m128 vp = _mm_set1_ps(pivot);
+        // b[lo, lt) > pivot (in place: lt <= i, and a store at b + lt reaches at most the vector
+        // just loaded), t[0, nb) < pivot, the rest == pivot.
+        int lt = lo, nb = 0;
+        __m128d s0 = _mm_setzero_pd(), s1 = _mm_setzero_pd();
+        int i = lo;
+        for (; i + 4 <= hi; i += 4) {
+            const __m128 x = _mm_loadu_ps(b + i);
+            const __m128 gt = _mm_cmpgt_ps(x, vp);
+            const int mg = _mm_movemask_ps(gt), ml = _mm_movemask_ps(_mm_cmplt_ps(x, vp));
+            const __m128i xi = _mm_castps_si128(x);
+            _mm_storeu_si128(
+                reinterpret_cast<__m128i*>(b + lt),
+                _mm_shuffle_epi8(xi, _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.shuffle[mg]))));
+            _mm_storeu_si128(
+                reinterpret_cast<__m128i*>(t + nb),
+                _mm_shuffle_epi8(xi, _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.shuffle[ml]))));
+            lt += kLeftPack.count[mg];
+            nb += kLeftPack.count[ml];
+            const __m128 xg = _mm_and_ps(x, gt);
+            s0 = _mm_add_pd(s0, _mm_cvtps_pd(xg));
+            s1 = _mm_add_pd(s1, _mm_cvtps_pd(_mm_movehl_ps(xg, xg)));
+        }
+        alignas(16) double part[4];
+        _mm_store_pd(part, s0);
+        _mm_store_pd(part + 2, s1);
+        double sum_gt = (part[0] + part[1]) + (part[2] + part[3]);
+        for (; i < hi; ++i) {
+            const float x = b[i];
+            if (x > pivot) {
+                b[lt++] = x;
+                sum_gt += x;
+            } else if (x < pivot) {
+                t[nb++] = x;
+            }
+        }
+        const int gt_end = hi - nb;  // [lt, gt_end): the weights equal to the pivot
+        if (cum + sum_gt >= need) {  // the answer is inside the larger part
+            hi = lt;
+            continue;
+        }
+        cum += sum_gt;
+        taken += lt - lo;
+        for (int e = lt; e < gt_end; ++e) {
+            cum += pivot;
+            ++taken;
+            if (cum >= need) {
+                last = pivot;
+                return taken;
+            }
+        }
+        std::memcpy(b + gt_end, t, static_cast<std::size_t>(nb) * sizeof(float));
+        lo = gt_end;
+    }
+    // At most 16 left: sorted descending by rank (the number of larger weights, and of equal ones
+    // before it), as support_size.
+    const int r = hi - lo;
+    float sorted[16];
+    for (int i = 0; i < r; ++i) {
+        const float x = b[lo + i];
+        int rank = 0;
+        for (int j = 0; j < r; ++j) rank += (b[lo + j] > x) | ((b[lo + j] == x) & (j < i));
+        sorted[rank] = x;
+    }
+    for (int i = 0; i < r; ++i) {
+        cum += sorted[i];
+        ++taken;
+        if (cum >= need) {
+            last = sorted[i];
+            return taken;
+        }
+    }
+    return -1;
+}
+
 /// Copies the weights lo < a[j] < hi of a[0..n) into buf, in index order; returns how many.
 template <class A>
 int compact_between(const float* a, int n, float lo, float hi, float* buf) {
@@ -703,7 +817,7 @@ int bracket_pass(const float* a, int n, float tl, float th, float* buf, double& 
 
 /// Pass 3 with every selection metric: a[0..n) *= inv (inv = 1/Z), and in the same pass the row sum, the top-k mass (k
 /// <= kTopKFast) and the (1-delta) support's bracket: the count and mass of the weights at or above the bracket and the
-/// weights inside it, compacted. The support is then exact: an exact selection (detail::support_select) among the
+/// weights inside it, compacted. The support is then exact: an exact selection (support_select_packed) among the
 /// bracketed weights, or, when v* fell outside the bracket, among the weights on its side (a
 /// second pass). O(n), no sort, no histogram, no allocation. count = |Omega_t| >= 1.
 template <class A>
@@ -789,7 +903,7 @@ void scale_select(float* a, int n, float inv, int count, const RowParams& rp, Ro
     int t = -1, base = 0;
     const bool in_bracket = mass_hi < need && mass_hi + mass_in >= need;
     if (in_bracket) {  // v* is in the bracket
-        t = detail::support_select(buf, nc, need - mass_hi, last);
+        t = support_select_packed(buf, nc, need - mass_hi, last);
         base = count_hi;
         hint.width = hint.width * 0.9f > 1.02f ? hint.width * 0.9f : 1.02f;
     }
@@ -812,7 +926,7 @@ void scale_select(float* a, int n, float inv, int count, const RowParams& rp, Ro
             double mi = 0.0;
             for (int i = 0; i < nc; ++i) mi += buf[i];
             if (mh < need && mh + mi >= need) {
-                t = detail::support_select(buf, nc, need - mh, last);
+                t = support_select_packed(buf, nc, need - mh, last);
                 base = chi;
             } else if (up ? mh < need : mh + mi >= need) {
                 break;  // overshot (cannot happen with exact sums; rounding): the full search
@@ -826,7 +940,7 @@ void scale_select(float* a, int n, float inv, int count, const RowParams& rp, Ro
         // leave a mass <= delta * sum out).
         const float lo = static_cast<float>(rp.delta * row_sum / count * (1.0 - 1e-6));
         nc = compact_between<A>(a, n, lo, kInf, buf);
-        t = detail::support_select(buf, nc, need, last);
+        t = support_select_packed(buf, nc, need, last);
         base = 0;
     }
     if (t < 0) {  // never reached (rounding, delta = 0): every visible key, as the reference
