@@ -54,6 +54,7 @@ try {
     s.cells && ns ? `${(s.medianMs / ((s.cells * ns) / 1e6)).toFixed(1)}x the fused kernel alone` : '',
     s.speedup ? `${s.speedup.toFixed(2)}x ${s.speedupOf ?? 'one worker'}` : '',
     s.outputIdentical ? 'output byte-identical' : '',
+    s.firstRunMs !== undefined ? `first round ${s.firstRunMs.toFixed(1)} ms` : '',
     s.peakMemoryMiB
       ? `${s.peakMemoryMiB.toFixed(0)} MiB (< ${s.targetMemoryMiB}: ${s.peakMemoryMiB < s.targetMemoryMiB ? 'met' : 'NOT met'})`
       : '',
