@@ -664,6 +664,34 @@ struct LeftPack {
 };
 inline constexpr LeftPack kLeftPack{};
 
+/// Stores the lanes of x set in `mask` (movemask bits) at dst, in lane order, and returns how
+/// many: the compaction of a vector without a loop over its set bits (whose data-dependent
+/// branches and stores V8 compiles poorly). Writes W floats at dst whatever the mask: dst must
+/// have room for W even when fewer are kept.
+template <class A>
+inline int left_pack(float* dst, xsimd::batch<float, A> x, int mask) {
+    constexpr int W = width<A>();
+    const auto pack4 = [](float* d, __m128 v, int m4) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d),
+                         _mm_shuffle_epi8(_mm_castps_si128(v),
+                                          _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.shuffle[m4]))));
+        return static_cast<int>(kLeftPack.count[m4]);
+    };
+    if constexpr (W == 4) {
+        return pack4(dst, static_cast<__m128>(x), mask);
+    } else {
+#if defined(__AVX2__)
+        static_assert(W == 8, "left_pack: 4 or 8 lanes");
+        const __m256 v = static_cast<__m256>(x);
+        const int c = pack4(dst, _mm256_castps256_ps128(v), mask & 15);
+        return c + pack4(dst + c, _mm256_extractf128_ps(v, 1), mask >> 4);
+#else
+        static_assert(W == 4, "left_pack: 8 lanes need AVX2");
+        return 0;
+#endif
+    }
+}
+
 /// Fewest of the weights b[0..m) (all > 0, any order) whose sum, largest first, reaches need > 0,
 /// or -1 if they never do; `last` receives the smallest weight taken; reorders b. The exact
 /// selection among the candidates of scale_select's bracket. It is support_size of
@@ -767,12 +795,7 @@ int compact_between(const float* a, int n, float lo, float hi, float* buf) {
     int c = 0, j = 0;
     for (; j + W <= n; j += W) {
         const B x = B::load_unaligned(a + j);
-        int bits = O::movemask(O::andnot(O::gt(x, vlo), O::ge(x, vhi)));
-        while (bits) {
-            const int i = __builtin_ctz(static_cast<unsigned>(bits));
-            buf[c++] = a[j + i];
-            bits &= bits - 1;
-        }
+        c += left_pack<A>(buf + c, x, O::movemask(O::andnot(O::gt(x, vlo), O::ge(x, vhi))));  // c <= j
     }
     for (; j < n; ++j)
         if (a[j] > lo && a[j] < hi) buf[c++] = a[j];
@@ -795,12 +818,7 @@ int bracket_pass(const float* a, int n, float tl, float th, float* buf, double& 
         const B hi = O::ge(x, vth);
         O::widen_add(O::and_mask(x, hi), hlo, hhi);
         ch += O::and_mask(one, hi);
-        int bin = O::movemask(O::andnot(O::gt(x, vtl), hi));
-        while (bin) {
-            const int i = __builtin_ctz(static_cast<unsigned>(bin));
-            buf[nc++] = a[j + i];
-            bin &= bin - 1;
-        }
+        nc += left_pack<A>(buf + nc, x, O::movemask(O::andnot(O::gt(x, vtl), hi)));  // nc <= j
     }
     mass_hi = O::dsum(hlo, hhi);
     count_hi = static_cast<int>(lanes_sum<A>(ch));
@@ -845,15 +863,9 @@ void scale_select(float* a, int n, float inv, int count, const RowParams& rp, Ro
         const B hi = O::ge(x, vth);
         O::widen_add(O::and_mask(x, hi), hlo, hhi);  // in double: see the slack below
         ch += O::and_mask(one, hi);
-        const B in = O::andnot(O::gt(x, vtl), hi);
-        const B up = O::gt(x, thr);
-        if (O::movemask(O::or_mask(in, up))) {
-            int bin = O::movemask(in), bup = O::movemask(up);
-            while (bin) {
-                const int i = __builtin_ctz(static_cast<unsigned>(bin));
-                buf[nc++] = a[j + i];
-                bin &= bin - 1;
-            }
+        // The bracket's weights in index order (nc <= j: room for W at buf + nc).
+        nc += left_pack<A>(buf + nc, x, O::movemask(O::andnot(O::gt(x, vtl), hi)));
+        if (int bup = O::movemask(O::gt(x, thr))) {
             while (bup) {
                 const int i = __builtin_ctz(static_cast<unsigned>(bup));
                 top.insert(a[j + i]);
