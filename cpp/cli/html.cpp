@@ -1,8 +1,9 @@
 // `attn html` (html.hpp): the one-file page with a state or a file in its
 // <script type="application/json" id="ap-embedded" data-max-bytes="N"> block (web/embedded.js).
 // A state is validated by the core's validator (validate_state_json, as `attn validate`) and
-// embedded normalised; an attention file (.npy, .npz, attention JSON) and its tokens are embedded
-// as base64 and open in the page's import view. The largest input is the template's
+// embedded normalised; an attention file (.npy, .npz, attention JSON) is first read as `attn
+// analyze` reads it (a file that is not one is refused), then embedded with its tokens as base64
+// and opens in the page's import view. The largest input is the template's
 // data-max-bytes (defined once, in scripts/single-file.js).
 #include "html.hpp"
 
@@ -18,6 +19,7 @@
 
 #include "attn/error.hpp"
 #include "attn/state_schema.hpp"
+#include "sources.hpp"
 
 namespace attn::cli {
 
@@ -153,6 +155,18 @@ int html(const std::string& input, const std::string& tokens, const std::string&
         payload["kind"] = "state";
         payload["state"] = nlohmann::ordered_json::parse(validate_state_json(data));
     } else {
+        // Read as `attn analyze` reads it (the format from the first bytes, the header or the
+        // document parsed, the shape checked): a file the page would refuse is refused here, when
+        // the page is made, not when a student opens it. A .npz with several arrays is left to the
+        // page, which lets its reader pick one.
+        try {
+            (void)open_source(input, "");
+        } catch (const UsageError&) {
+        } catch (const attn::Error& e) {
+            throw BadInput(input + " is neither a state document (JSON with \"version\") nor an attention file " +
+                           "(.npy, .npz, attention JSON; docs/import.md): " + attn::to_string(e.code()) + ": " +
+                           e.what());
+        }
         payload["kind"] = "files";
         payload["files"] = nlohmann::ordered_json::array();
         payload["files"].push_back({{"name", fs::path(input).filename().string()}, {"base64", base64(data)}});

@@ -172,6 +172,19 @@ describe('attn html', () => {
     assert.equal(large.status, 2);
     assert.match(large.stderr, /embeds at most 50 MB/);
     assert.equal(existsSync(`${OUT}big.html`), false, 'nothing written');
+    // Files the page's import would refuse are refused when the page is made, not when it is opened.
+    const notAttention = [
+      ['not-json.json', 'not json'],
+      ['cut.json', '[1,2'],
+      ['fake.npy', 'hello'],
+    ];
+    for (const [name, text] of notAttention) {
+      writeFileSync(`${OUT}${name}`, text);
+      const run = attnHtml([`${OUT}${name}`, '--out', `${OUT}${name}.html`]);
+      assert.equal(run.status, 2, `${name}: ${run.stderr}`);
+      assert.match(run.stderr, /is neither a state document .* nor an attention file .*: bad_file: /, name);
+      assert.equal(existsSync(`${OUT}${name}.html`), false, `${name}: nothing written`);
+    }
   });
 
   test('a .npy with tokens: opens on the import overview; per-head entropy matches the array', async () => {
