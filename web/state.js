@@ -75,6 +75,8 @@ export const LIMITS = Object.freeze({
 
 /** The analysis-lab views in display order (cpp/include/attn/lab_views.def). */
 export const LAB_VIEWS = SCHEMA.labViews;
+/** The state's modes (docs/state.md), from the core's schema. */
+export const MODES = SCHEMA.modes;
 /** The guided lesson's number of steps and the names of its predictions (docs/lesson.md). */
 export const LESSON_STEPS = SCHEMA.lesson.steps;
 export const LESSON_PREDICTIONS = Object.freeze([...Object.keys(SCHEMA.lesson.lists), ...Object.keys(SCHEMA.lesson.choices)]);

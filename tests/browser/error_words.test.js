@@ -146,6 +146,7 @@ test('a refused link in Chinese: the reason is worded in Chinese too, the key an
       '无法读取此链接：row（选中的查询行）必须是 0 到 0 之间的整数，实际为 7。改为显示默认状态。',
     ],
     ['v=1&tau=2&scale=auto', '无法读取此链接：链接缺少 mode=（输入模式）。改为显示默认状态。'],
+    ['v=1&mode=zzz', '无法读取此链接：链接中的 mode（输入模式）必须是 qkv, logits, weights, x 之一，实际为 "zzz"。改为显示默认状态。'],
   ];
   for (const [fragment, want] of cases) {
     const { p, context } = await fresh(`#${fragment}&lang=zh-CN`);

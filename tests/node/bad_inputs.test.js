@@ -555,6 +555,9 @@ test('bad inputs (link): a link cut short names its bad value, not only a key it
   refused(() => decodeLink('v=1&mode=qkv&causal=yes'), 'mask.causal', 'causal in the link must be 0 or 1 (got "yes")');
   refused(() => decodeLink('v=1&scale=auto&window=-'), 'mask.window', 'window in the link must be a number (got "-")');
   refused(() => decodeLink('v=1&stride=x'), 'mask.stride', 'stride in the link must be a number (got "x")');
+  // A mode that does not exist is named as such (it said "the link is missing tau=").
+  refused(() => decodeLink('v=1&mode=zzz'), 'mode', 'mode in the link must be one of qkv, logits, weights, x (got "zzz")');
+  refused(() => decodeLink(encodeLink(defaultState()).replace('mode=qkv', 'mode=QKV')), 'mode', /must be one of .*\(got "QKV"\)/);
   // Every value given is good: then the missing key is the problem, and is named.
   refused(() => decodeLink('v=1&tau=2&scale=auto'), 'mode', 'the link is missing mode= (mode)');
   const full = encodeLink(defaultState());

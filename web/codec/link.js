@@ -2,7 +2,7 @@
 // tau=2 by hand), everything else in the data block d (web/codec/block.js). docs/state.md "The link".
 
 import { isPageOptionKey } from '../page-options.js';
-import { LIMITS, SCHEMA_VERSION, StateError } from '../state.js';
+import { LIMITS, MODES, SCHEMA_VERSION, StateError } from '../state.js';
 import { describe } from './values.js';
 import { encodeBlock, readBlock } from './block.js';
 
@@ -164,6 +164,9 @@ function readLink(fragment) {
   const causal = given('causal', parseFlag);
   const stride = given('stride', parseNumber);
   const sinks = given('sinks', parseNumber);
+  if (params.has('mode') && !MODES.includes(get('mode'))) {
+    throw new StateError('mode', `mode in the link must be one of ${MODES.join(', ')} (got ${describe(get('mode'))})`);
+  }
   for (const key of LINK_KEYS) {
     if (!params.has(key)) throw new StateError(LINK_FIELD[key], `the link is missing ${key}= (${LINK_FIELD[key]})`);
   }

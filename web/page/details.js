@@ -83,6 +83,7 @@ const expectedFiles = () =>
 const FORMS = [
   [/^(\w+) in the link must be a number \(got (.*)\)$/, 'linkNumber', (m) => ({ key: subject(m[1]), got: m[2] })],
   [/^(\w+) in the link must be 0 or 1 \(got (.*)\)$/, 'linkFlag', (m) => ({ key: subject(m[1]), got: m[2] })],
+  [/^(\w+) in the link must be one of (.*) \(got (.*)\)$/, 'linkOneOf', (m) => ({ key: subject(m[1]), list: m[2], got: m[3] })],
   [/^(lab|lesson) in the link is not JSON \(got (.*)\)$/, 'linkJson', (m) => ({ key: subject(m[1]), got: m[2] })],
   [/^the link is missing (\w+)= \(([\w.]+)\)$/, 'linkMissing', (m) => ({ key: `${m[1]}=`, words: [term(m[1]) ?? m[2]] })],
   [/^the link has no version \(expected it to start with v=1\)$/, 'linkNoVersion', () => ({ start: 'v=1' })],
