@@ -23,6 +23,17 @@ void check_finite(const float* x, std::size_t n, int cols, const char* name) {
                             "] is not a finite number");
 }
 
+/// True when x[0..n) holds only finite numbers (x - x is 0 for every finite x and NaN for +-inf
+/// and NaN): a loop without branches, which the compiler vectorises. A function of its own, called
+/// once per row and never inlined: V8 runs a WebAssembly function in its baseline tier until it
+/// is hot and swaps in its optimised code only at a later call, so a per-row loop left inside
+/// run_pipeline (called once per head) ran in the baseline tier for a whole head at a time.
+__attribute__((noinline)) bool all_finite(const float* x, int n) {
+    int bad = 0;
+    for (int j = 0; j < n; ++j) bad |= (x[j] - x[j]) != 0.0f;
+    return !bad;
+}
+
 }  // namespace
 
 namespace detail {
@@ -233,9 +244,7 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
             bool all = false;
             if (!per_key && lo == 0 && !sink && h.mode != Mode::weights) {
                 const float* x = h.mode == Mode::qkv ? s : g;
-                int bad = 0;
-                for (int j = 0; j < hi; ++j) bad |= (x[j] - x[j]) != 0.0f;
-                all = !bad;
+                all = all_finite(x, hi);
                 if (all) row_in = x;
             }
             row_all[static_cast<std::size_t>(i)] = all;
@@ -272,12 +281,9 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                         }
                     }
                 } else {
-                    // Logits: a row of finite scores (the common case) is found in a loop without
-                    // branches, which the compiler vectorises (x - x is 0 for every finite x and NaN
-                    // for +-inf and NaN), and copied; any other row is read key by key.
-                    int bad = 0;
-                    for (int j = lo; j < hi; ++j) bad |= (g[j] - g[j]) != 0.0f;
-                    if (!bad) {
+                    // Logits: a row of finite scores (the common case; all_finite) is copied; any
+                    // other row is read key by key.
+                    if (all_finite(g + lo, hi - lo)) {
                         std::copy(g + lo, g + hi, s + lo);
                         std::fill(vis + lo, vis + hi, std::uint8_t{1});
                     } else {
