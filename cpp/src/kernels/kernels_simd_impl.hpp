@@ -7,15 +7,20 @@
 //
 // Algorithms (see kernels.hpp for the contracts, docs MATH.md for the conventions):
 //   softmax_row   pass 1: a[j] = visible ? s[j] : -inf (sanitised copy), max and |Omega_t|; a NaN or
-//                         Inf behind the mask is replaced before it can reach the max;
+//                         Inf behind the mask is replaced before it can reach the max; with
+//                         visible = nullptr (all visible, finite) the max alone (plain_max);
 //                 pass 2: ONE fused pass: x = (a - max)/tau, e = exp(x), a[j] = e, Z += e,
 //                         EX += e*x; float lane partials widened into double every
 //                         kExpFold*U*W elements;
-//                 pass 3: a *= 1/Z;
-//                 then H = ln Z - EX/Z and the selection metrics (kernels_simd_common.cpp:
-//                 a bit-pattern histogram, exact order only inside the boundary buckets).
-//                 Rows shorter than one vector go to the double reference. The exp runs over
-//                 U = 4 vectors at once, statement by statement (exp_reduced: why).
+//                 pass 3: a *= 1/Z with the selection metrics in the same pass (scale_select:
+//                         row sum, top-k for k <= kTopKFast, and the (1-delta) support's bracket
+//                         around the previous row's threshold, its weights left-packed into a
+//                         buffer), then the support exact among them (support_select_packed:
+//                         a mass-weighted quickselect partitioning four weights at a time);
+//                         larger k and short rows: a *= 1/Z, then kernels_simd_common.cpp's
+//                         bit-pattern histogram (exact order only inside the boundary buckets);
+//                 H = ln Z - EX/Z. Rows shorter than one vector go to the double reference. The
+//                 exp runs over U = 4 vectors at once, statement by statement (exp_reduced: why).
 //   bench rows    (bench_softmax, bench_softmax_entropy: all visible, finite) the same passes;
 //                 pass 1 also ORs the bit patterns (a bound on every |s|: no clamp when no x can
 //                 fall below kExpLo) and does the previous row's pass 3; at tau = 1, pass 2 is
