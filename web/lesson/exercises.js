@@ -14,17 +14,20 @@ import { vec } from './format.js';
 
 const f = (x) => fmtMetric(x, 4);
 /**
- * Brings the analysis lab into view once the view just opened is drawn (the lab panel may be far
- * below the lesson, on a phone thousands of pixels): a button that changes nothing visible would
- * look broken. Gives up after about two seconds.
+ * Brings the analysis lab into view once `view` is drawn in it (#lab-view's data-drawn, set by
+ * page/render.js; the lab panel may be far below the lesson, on a phone thousands of pixels): a
+ * button that changes nothing visible would look broken. The first lab view also loads the lab's
+ * module and WebAssembly, which on a slow phone can take seconds: gives up after 15 s (it gave up
+ * after 120 frames, about two seconds, and a loaded machine's test run saw it give up).
  */
-function showLab() {
-  let frames = 0;
+function showLab(view) {
+  const until = performance.now() + 15000;
   const go = () => {
     const panel = document.getElementById('lab-panel');
-    if (panel?.checkVisibility() && panel.getBoundingClientRect().height > 0 && document.getElementById('lab-view')?.childElementCount) {
+    const drawn = document.getElementById('lab-view')?.dataset.drawn === view;
+    if (drawn && panel?.checkVisibility() && panel.getBoundingClientRect().height > 0) {
       panel.scrollIntoView({ block: 'start' });
-    } else if (++frames < 120) requestAnimationFrame(go);
+    } else if (performance.now() < until) requestAnimationFrame(go);
   };
   requestAnimationFrame(go);
 }
@@ -210,7 +213,7 @@ export function renderExercises({ state, results, ctx, t, editLesson }) {
                 },
                 { kind: 'lab' },
               );
-              showLab();
+              showLab('sensitivity');
             },
           },
           t('lesson.ex3.try'),
