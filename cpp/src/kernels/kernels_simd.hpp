@@ -75,5 +75,14 @@ float* select_buffer(int n);
 /// weights below its pivot there while the candidates stay in select_buffer's).
 float* select_scratch(int n);
 
+/// The end of a mass-weighted quickselect (support_size here, support_select_packed in the SIMD
+/// sets): the r <= 16 weights b[0..r) left after the partitions, taken largest first (sorted by
+/// rank: the number of larger weights, and of equal ones before it; branch-free, where a small
+/// sort's compares mispredicted as often as not), added to `cum` (the mass already taken, `taken`
+/// weights) until it reaches `need`. Returns the count then, with `last` = the smallest weight
+/// taken; -1 (last untouched) if the r weights do not reach it. Not inline: it is called from
+/// translation units with other target flags.
+int select_tail(const float* b, int r, double cum, int taken, double need, float& last);
+
 }  // namespace detail
 }  // namespace attn::kernels

@@ -105,25 +105,11 @@ int support_size(float* b, int m, double need, int count, float* last = nullptr)
         std::memcpy(b + gt, t, static_cast<std::size_t>(nb) * sizeof(float));
         lo = gt;
     }
-    // At most 16 left: sorted descending by rank (the number of larger weights, and of equal ones
-    // before it), branch-free, where a small sort's compares mispredicted as often as not.
-    const int r = hi - lo;
-    float sorted[16];
-    for (int i = 0; i < r; ++i) {
-        const float x = b[lo + i];
-        int rank = 0;
-        for (int j = 0; j < r; ++j) rank += (b[lo + j] > x) | ((b[lo + j] == x) & (j < i));
-        sorted[rank] = x;
-    }
-    for (int i = 0; i < r; ++i) {
-        cum += sorted[i];
-        ++taken;
-        if (cum >= need) {
-            if (last) *last = sorted[i];
-            return taken;
-        }
-    }
-    return count;
+    float at = 0.0f;
+    const int t_end = detail::select_tail(b + lo, hi - lo, cum, taken, need, at);
+    if (t_end < 0) return count;
+    if (last) *last = at;
+    return t_end;
 }
 
 template <bool kEntropy>
@@ -231,6 +217,25 @@ float* select_scratch(int n) {
     thread_local std::vector<float> buf;
     if (buf.size() < static_cast<std::size_t>(n)) buf.resize(static_cast<std::size_t>(n));
     return buf.data();
+}
+
+int select_tail(const float* b, int r, double cum, int taken, double need, float& last) {
+    float sorted[16];
+    for (int i = 0; i < r; ++i) {
+        const float x = b[i];
+        int rank = 0;
+        for (int j = 0; j < r; ++j) rank += (b[j] > x) | ((b[j] == x) & (j < i));
+        sorted[rank] = x;
+    }
+    for (int i = 0; i < r; ++i) {
+        cum += sorted[i];
+        ++taken;
+        if (cum >= need) {
+            last = sorted[i];
+            return taken;
+        }
+    }
+    return -1;
 }
 
 void row_selection_metrics(const float* a, int n, int count, const RowParams& rp, RowMetrics& m) {

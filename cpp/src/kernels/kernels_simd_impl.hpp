@@ -769,25 +769,7 @@ int support_select_packed(float* b, int m, double need, float& last) {
         std::memcpy(b + gt_end, t, static_cast<std::size_t>(nb) * sizeof(float));
         lo = gt_end;
     }
-    // At most 16 left: sorted descending by rank (the number of larger weights, and of equal ones
-    // before it), as support_size.
-    const int r = hi - lo;
-    float sorted[16];
-    for (int i = 0; i < r; ++i) {
-        const float x = b[lo + i];
-        int rank = 0;
-        for (int j = 0; j < r; ++j) rank += (b[lo + j] > x) | ((b[lo + j] == x) & (j < i));
-        sorted[rank] = x;
-    }
-    for (int i = 0; i < r; ++i) {
-        cum += sorted[i];
-        ++taken;
-        if (cum >= need) {
-            last = sorted[i];
-            return taken;
-        }
-    }
-    return -1;
+    return detail::select_tail(b + lo, hi - lo, cum, taken, need, last);
 }
 
 /// Copies the weights lo < a[j] < hi of a[0..n) into buf, in index order; returns how many.
