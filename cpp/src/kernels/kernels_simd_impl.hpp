@@ -8,10 +8,11 @@
 // Algorithms (see kernels.hpp for the contracts, docs MATH.md for the conventions):
 //   softmax_row   pass 1: a[j] = visible ? s[j] : -inf (sanitised copy), max and |Omega_t|; a NaN or
 //                         Inf behind the mask is replaced before it can reach the max; with
-//                         visible = nullptr (all visible, finite) the max alone (plain_max);
+//                         visible = nullptr (all visible, finite) the max and min alone (plain_max);
 //                 pass 2: ONE fused pass: x = (a - max)/tau, e = exp(x), a[j] = e, Z += e,
 //                         EX += e*x; float lane partials widened into double every
-//                         kExpFold*U*W elements;
+//                         kExpFold*U*W elements; without the clamp and the exact-zero mask when
+//                         no key is masked and (max - min)/tau <= 86 (the same bits);
 //                 pass 3: a *= 1/Z with the selection metrics in the same pass (scale_select:
 //                         row sum, top-k for k <= kTopKFast, and the (1-delta) support's bracket
 //                         around the previous row's threshold, its weights left-packed into a
@@ -417,21 +418,34 @@ float sanitize_max(const float* s, const std::uint8_t* visible, int n, float* a,
 }
 
 /// Pass 1 of softmax_row when every key is visible and every score finite (visible == nullptr):
-/// the max of s[0..n), nothing written (the exp pass reads s itself).
+/// the max of s[0..n) and, in mn, its min (whether the exp pass may skip its clamp); nothing
+/// written (the exp pass reads s itself).
 template <class A>
-float plain_max(const float* s, int n) {
+float plain_max(const float* s, int n, float& mn) {
     using B = xsimd::batch<float, A>;
     using O = Ops<A>;
     constexpr int W = width<A>();
-    B m0(-kInf), m1(-kInf);
+    B m0(-kInf), m1(-kInf), l0(kInf), l1(kInf);
     int j = 0;
     for (; j + 2 * W <= n; j += 2 * W) {
-        m0 = O::vmax(m0, B::load_unaligned(s + j));
-        m1 = O::vmax(m1, B::load_unaligned(s + j + W));
+        const B a = B::load_unaligned(s + j), b = B::load_unaligned(s + j + W);
+        m0 = O::vmax(m0, a);
+        m1 = O::vmax(m1, b);
+        l0 = O::vmin(l0, a);
+        l1 = O::vmin(l1, b);
     }
-    for (; j + W <= n; j += W) m0 = O::vmax(m0, B::load_unaligned(s + j));
+    for (; j + W <= n; j += W) {
+        const B a = B::load_unaligned(s + j);
+        m0 = O::vmax(m0, a);
+        l0 = O::vmin(l0, a);
+    }
     float m = lanes_max<A>(O::vmax(m0, m1));
-    for (; j < n; ++j) m = max_f(m, s[j]);
+    float lo = -lanes_max<A>(-O::vmin(l0, l1));
+    for (; j < n; ++j) {
+        m = max_f(m, s[j]);
+        lo = s[j] < lo ? s[j] : lo;
+    }
+    mn = lo;
     return m;
 }
 
@@ -969,7 +983,8 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     // Every key visible, every score finite (visible == nullptr): the max alone, and the exp pass
     // reads s (the same values sanitize_max would have copied into a, so the same bits).
     int count = n;
-    const float mx = visible ? sanitize_max<A>(s, visible, n, a, count) : plain_max<A>(s, n);
+    float mn = -kInf;
+    const float mx = visible ? sanitize_max<A>(s, visible, n, a, count) : plain_max<A>(s, n, mn);
     const float* src = visible ? a : s;
     m = RowMetrics{};
     m.visible = count;
@@ -980,7 +995,13 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
         m.support = 0;
         return;
     }
-    const ExpSums sums = exp_pass<A, true, true>(src, a, n, mx, itau);
+    // No key masked and every x = (s - max) / tau >= kExpLo (a margin of 1 for the float rounding
+    // of s - max and of the product): the clamp and the exact-zero mask change nothing, so the
+    // pass without them gives the same bits (and x * 1 = x: no multiply at tau = 1).
+    const bool bounded = !visible && (static_cast<double>(mx) - mn) * itau <= -static_cast<double>(kExpLo) - 1.0;
+    const ExpSums sums = !bounded       ? exp_pass<A, true, true>(src, a, n, mx, itau)
+                         : itau == 1.0f ? exp_pass_impl<A, true, false, false, false>(src, a, n, mx, itau)
+                                        : exp_pass_impl<A, true, false, true, false>(src, a, n, mx, itau);
     const double h = entropy_from_sums(sums.z, sums.ex);
     m.entropy = h;
     m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;
