@@ -448,8 +448,11 @@ export function initLesson(pageCtx) {
         );
       return;
     }
+    const firstRender = !restoreChecked;
     if (restoreOnce(s)) return; // the saved progress is committed next, and rendered then
-    saveProgress(s);
+    // The first render of a class link shows the link itself (or saved progress equal to it):
+    // nothing new to keep, and its encoding is off the start-up's path (~20 ms at 4x CPU).
+    if (!(firstRender && openedOnLesson)) saveProgress(s);
     // A started-over lesson that moved on forgets its undo; a restored one its note.
     if (beforeStartOver && (s.lesson.step !== 1 || Object.keys(s.lesson.predictions).length)) beforeStartOver = null;
     if (restoredStep && s.lesson.step !== restoredStep) restoredStep = 0;
