@@ -41,7 +41,7 @@ const BOXES = [
   { view: 'routing', id: 'lab-param-threshold', en: 'edge threshold', zh: '边的阈值', range: '[0, 1]', out: '1.5' },
   { view: 'routing', id: 'lab-param-tunnelAlpha', en: 'α', zh: 'α', range: '[0, 1]', out: '-0.5' },
   { view: 'routing', id: 'lab-param-tunnelGamma', en: 'γ', zh: 'γ', range: '[0, 1]', out: '2' },
-  { view: 'routing', id: 'lab-param-target', en: 'H* (nats)', zh: 'H* (nats)', range: `[0, ${INF}`, out: '-0.1' },
+  { view: 'routing', id: 'lab-param-target', en: 'H* (nats)', zh: 'H* (奈特)', range: `[0, ${INF}`, out: '-0.1' },
   { view: 'saturation', id: 'lab-sat-range', en: 'R', zh: 'R', range: '[0.5, 100]', out: '0.4' },
   {
     view: 'saturation',

@@ -85,7 +85,7 @@ function column(kind, d, state, lab, shown) {
       h(
         'dd',
         { id: `lab-norm-${kind.id}-entropy`, dataset: { value: d.entropy ?? '' } },
-        empty ? t('lab.undefined') : `${fmtMetric(d.entropy, 4)} nats`,
+        empty ? t('lab.undefined') : `${fmtMetric(d.entropy, 4)} ${t('app.unit.nats')}`,
       ),
       h('dt', {}, t('lab.norm.support')),
       h(

@@ -374,7 +374,7 @@ export function render(container, { state, lab, results, setParams }) {
       numberParam({ name: 'threshold', label: t('lab.routing.edgeThreshold'), value: lab.threshold, setParams, min: 0, max: 1 }),
       numberParam({ name: 'tunnelAlpha', label: 'α', value: lab.tunnelAlpha, setParams, min: 0, max: 1 }),
       numberParam({ name: 'tunnelGamma', label: 'γ', value: lab.tunnelGamma, setParams, min: 0, max: 1 }),
-      numberParam({ name: 'target', label: 'H* (nats)', value: Number(lab.target.toPrecision(6)), setParams, min: 0 }),
+      numberParam({ name: 'target', label: `H* (${t('app.unit.nats')})`, value: Number(lab.target.toPrecision(6)), setParams, min: 0 }),
     ),
     h(
       'div',

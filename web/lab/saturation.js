@@ -240,8 +240,13 @@ export function render(container, { state, lab, setParams }) {
         metric('x', math('x = Δ / τ'), lab.x, has ? undefined : why),
         metric('a1', math('a₁ = σ(x)'), lab.a1, has ? undefined : why, t('lab.sat.a1Help')),
         metric('top-weight', t('lab.sat.topWeight'), lab.topWeight, lab.empty ? t('lab.undefined') : undefined, t('lab.sat.topWeightHelp')),
-        metric('h2', t('lab.sat.h2'), lab.twoTokenEntropy, has ? undefined : why, 'softplus(x) − x σ(x), nats'),
-        metric('entropy', t('lab.sat.entropy'), lab.entropy, lab.empty ? t('lab.undefined') : `${fmtMetric(lab.entropy, 6)} nats`),
+        metric('h2', t('lab.sat.h2'), lab.twoTokenEntropy, has ? undefined : why, `softplus(x) − x σ(x), ${t('app.unit.nats')}`),
+        metric(
+          'entropy',
+          t('lab.sat.entropy'),
+          lab.entropy,
+          lab.empty ? t('lab.undefined') : `${fmtMetric(lab.entropy, 6)} ${t('app.unit.nats')}`,
+        ),
         metric(
           'dhdtau',
           math('∂H/∂τ = Var_a(z)/τ³'),

@@ -251,7 +251,7 @@ function scalars(lab) {
           'lab-spectral-entropy',
           t('lab.spec.entropy'),
           lab.spectralEntropy,
-          `${f(lab.spectralEntropy, 5)}${lab.spectralEntropy === null ? '' : ' nats'}`,
+          `${f(lab.spectralEntropy, 5)}${lab.spectralEntropy === null ? '' : ` ${t('app.unit.nats')}`}`,
           t('lab.spec.entropyHelp'),
         ),
       ),

@@ -160,7 +160,7 @@ export function formulaTex({ state, results }) {
     id: 'formula-entropy',
     tex:
       `\\begin{aligned}H &= -\\sum_{j\\in\\Omega_{${t}}} a_j \\ln a_j\\\\${sumLines(hTerms, 2, '-\\big(', '\\big)' + more(live.length)).join('\\\\')}` +
-      `\\\\&= ${texNumber(row.entropy)}\\ \\text{nats}\\end{aligned}`,
+      `\\\\&= ${texNumber(row.entropy)}\\ \\text{${tr('app.unit.nats')}}\\end{aligned}`,
   });
 
   // Output.
