@@ -87,6 +87,17 @@ export function isPageOptionKey(key) {
   return OPTION_KEYS.has(key) || /^[a-z]+_hide$/.test(key);
 }
 
+/**
+ * True for the last part of a link that is the start of a page option's key, cut before its "=" (a
+ * link copied or pasted short: "…&readonly=1&preset_hi"). The state reader leaves it out and
+ * readPageOptions reports it, so the state and the options before it still apply. Any other part
+ * without "=" is refused with the link.
+ */
+export function isCutPageOption(part) {
+  if (!/^[a-z_]+$/.test(part)) return false;
+  return [...OPTION_KEYS, ...HIDEABLE.map((name) => `${name}_hide`)].some((key) => key.startsWith(part));
+}
+
 /** The default options: English, full page, editable, student view when embedded, viridis, nothing hidden, no frame name. */
 export function defaultOptions() {
   return { lang: null, embed: false, readonly: false, teacher: false, palette: 'viridis', hide: [], frame: null, origin: [] };
@@ -96,17 +107,23 @@ export function defaultOptions() {
  * Reads the page options of a link fragment ("#v=1&...&lang=zh-CN&tau_hide=1").
  * @param {string} fragment with or without the leading "#"
  * @returns {{options: {lang: string|null, embed: boolean, readonly: boolean, teacher: boolean, palette: string,
- *   hide: string[], frame: string|null, origin: string[]}, errors: {key: string, value: string}[]}} errors: one per
- *   refused option (the option keeps its default); lang is null when the link does not name one
+ *   hide: string[], frame: string|null, origin: string[]}, errors: {key: string, value: string|null, cut?: true}[]}}
+ *   errors: one per refused option (the option keeps its default), and {key, value: null, cut: true} for a last
+ *   part cut inside an option's key (isCutPageOption); lang is null when the link does not name one
  */
 export function readPageOptions(fragment) {
   const options = defaultOptions();
   const errors = [];
   const text = String(fragment ?? '').replace(/^#/, '');
   const hide = new Set();
-  for (const part of text.split('&')) {
+  const parts = text.split('&');
+  const last = parts.filter(Boolean).at(-1) ?? '';
+  for (const part of parts) {
     const eq = part.indexOf('=');
-    if (eq < 0) continue;
+    if (eq < 0) {
+      if (part === last && isCutPageOption(part)) errors.push({ key: part, value: null, cut: true });
+      continue;
+    }
     let key;
     let value;
     try {

@@ -160,6 +160,45 @@ test('a refused link in Chinese: the reason is worded in Chinese too, the key an
   }
 });
 
+test("a class link cut short, in Chinese: the data block's reason worded in Chinese; cut inside its last option, the state is kept", async () => {
+  const base = await page.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]);
+  const d = /(?:^|&)d=([^&]*)/.exec(base)[1];
+  const at = base.indexOf(`d=${d}`) + 2;
+  // Cut inside d: a length no whole bytes give (4k + 1), and a length that gives whole bytes.
+  const cut1 = d.length - ((d.length - 1) % 4) - 4;
+  const cut4 = d.length - (d.length % 4) - 4;
+  const cases = [
+    [
+      base.slice(0, at + cut1),
+      `无法读取此链接：数据块 d 不是有效的 base64url：长度 ${cut1} 不可能由完整的字节得到（链接是否被截断了？）。改为显示默认状态。`,
+    ],
+    [
+      base.slice(0, at + cut4),
+      /^无法读取此链接：数据块 d 已损坏(：其压缩数据无法解压（.*）；链接是否被截断了？|：校验和不符（链接是否被改动或截断了？）|或被截断：.*)。改为显示默认状态。$/,
+    ],
+  ];
+  for (const [fragment, want] of cases) {
+    const { p, context } = await fresh(`#lang=zh-CN&${fragment}`);
+    await p.waitForSelector('#banner', { state: 'visible' });
+    if (typeof want === 'string') assert.equal(await bannerText(p), want);
+    else assert.match(await bannerText(p), want);
+    assert.deepEqual(await englishWords(p, '#banner', { minTexts: 1 }), [], `${fragment.slice(-20)}: English outside data`);
+    await context.close();
+  }
+  // Cut inside the last page option: the state and the options before the cut apply, a warning says so.
+  const { p, context } = await fresh(`#${base}&lang=zh-CN&readonly=1&preset_hi`);
+  await p.waitForSelector('#banner', { state: 'visible' });
+  assert.equal(
+    await bannerText(p),
+    '链接以“preset_hi”结尾，这是某个页面选项的开头：链接似乎被截断了。链接中的状态已应用；截断处之后的选项缺失（请索取完整的链接）。',
+  );
+  assert.equal(await p.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.ok(await p.evaluate(() => document.documentElement.classList.contains('ap-readonly')), 'read-only kept');
+  const back = await p.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]);
+  assert.equal(back.split('&lang=')[0], base.split('&lang=')[0], "the state is the link's");
+  await context.close();
+});
+
 test('a lab parameter refused by its box in Chinese: worded in Chinese, the typed text and the range as data', async () => {
   const { p, context } = await fresh('#lang=zh-CN');
   await p.click('#lab-tab-spectral');

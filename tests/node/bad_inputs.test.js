@@ -638,6 +638,23 @@ test('bad inputs (page options): a bad value is reported and keeps its default; 
   assert.ok(statesEqual(decodeLink(link), defaultState()));
 });
 
+test('bad inputs (page options): a link cut inside its last option keeps its state and the options before the cut', () => {
+  const state = encodeLink(defaultState());
+  for (const cut of ['preset_hi', 'readon', 'l', 'tau_hide', 'embed']) {
+    const link = `${state}&lang=zh-CN&readonly=1&${cut}`;
+    assert.ok(statesEqual(decodeLink(link), defaultState()), cut);
+    const { options, errors } = readPageOptions(link);
+    assert.deepEqual(errors, [{ key: cut, value: null, cut: true }], cut);
+    assert.equal(options.lang, 'zh-CN');
+    assert.equal(options.readonly, true);
+  }
+  // Not the start of an option, or not the last part: refused with the link, as before.
+  for (const bad of [`${state}&oops`, `${state}&readon&lang=zh-CN`, `${state}&Readonly`, `${state}&readonly_x`]) {
+    refused(() => decodeLink(bad), 'link', 'is not of the form key=value');
+    assert.deepEqual(readPageOptions(bad).errors, [], bad);
+  }
+});
+
 // -------------------------------------------------------------------------------------------
 // Bad files (the importer the page runs in its worker)
 // -------------------------------------------------------------------------------------------

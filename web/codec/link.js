@@ -1,7 +1,7 @@
 // The link: a state as a URL fragment, scalars readable as key=value pairs (a teacher can edit
 // tau=2 by hand), everything else in the data block d (web/codec/block.js). docs/state.md "The link".
 
-import { isPageOptionKey } from '../page-options.js';
+import { isCutPageOption, isPageOptionKey } from '../page-options.js';
 import { LIMITS, MODES, SCHEMA_VERSION, StateError } from '../state.js';
 import { describe } from './values.js';
 import { encodeBlock, readBlock } from './block.js';
@@ -124,9 +124,14 @@ function readLink(fragment) {
 
   // A Map, not an object: keys from the link must never reach a prototype.
   const params = new Map();
-  for (const part of text.split('&')) {
+  const parts = text.split('&');
+  const last = parts.filter(Boolean).at(-1);
+  for (const part of parts) {
     if (part === '') continue;
     const eq = part.indexOf('=');
+    // A link cut inside its last page option ("…&preset_hi") keeps its state; the page reports
+    // the cut option (web/page-options.js readPageOptions).
+    if (eq < 0 && part === last && isCutPageOption(part)) continue;
     if (eq < 0) throw new StateError('link', `the link part ${describe(part)} is not of the form key=value`);
     const key = decodeComponent(part.slice(0, eq));
     // Page options are read by web/page-options.js (the last one given wins), so "&lang=zh-CN"

@@ -6,6 +6,8 @@
 export default {
   en: {
     'app.optionRefused': (v) => `The link's page options ${v.list} are not understood and were left at their defaults.`,
+    'app.optionCut': (v) =>
+      `The link ends in “${v.part}”, the start of a page option: it looks cut short. Its state was applied; the options after the cut are missing (ask for the whole link).`,
 
     // Page
     'app.title': 'Attention Playground',
@@ -188,6 +190,11 @@ export default {
     'app.detail.linkPart': 'the link part {got} is not of the form {form}',
     'app.detail.linkEscape': 'the link has a broken %-escape in {got}',
     'app.detail.blockCorrupt': '{d} is corrupt: {detail}',
+    'app.detail.blockLength': '{d} is not valid {format}: its length {n} cannot come from whole bytes (was the link cut short?)',
+    'app.detail.blockChar': '{d} is not valid {format}: the character {got} at position {i} is not one of {set}',
+    'app.detail.blockInflate': '{d} is corrupt: its compressed data cannot be inflated ({detail}); was the link cut short?',
+    'app.detail.blockChecksum': '{d} is corrupt: its checksum does not match (was the link edited or cut short?)',
+    'app.detail.blockInflatesTo': '{d} is corrupt or cut short: it inflates to {n} bytes, but declares {declared}',
     'app.detail.blockBase64': '{d} is not valid {format}: {detail}',
     'app.detail.blockNotOurs': '{d} is not an Attention Playground data block (was it copied completely?)',
     'app.detail.tauRange': '{key} must be a number > 0 and <= {max} (got {got})',
@@ -463,6 +470,8 @@ export default {
   },
   'zh-CN': {
     'app.optionRefused': (v) => `链接中的页面选项 ${v.list} 无法识别，已使用默认值。`,
+    'app.optionCut': (v) =>
+      `链接以“${v.part}”结尾，这是某个页面选项的开头：链接似乎被截断了。链接中的状态已应用；截断处之后的选项缺失（请索取完整的链接）。`,
 
     // 页面
     'app.title': '注意力实验场',
@@ -643,6 +652,11 @@ export default {
     'app.detail.linkPart': '链接片段 {got} 不是 {form} 的形式',
     'app.detail.linkEscape': '链接中 {got} 的 % 转义无效',
     'app.detail.blockCorrupt': '数据块 {d} 已损坏：{detail}',
+    'app.detail.blockLength': '数据块 {d} 不是有效的 {format}：长度 {n} 不可能由完整的字节得到（链接是否被截断了？）',
+    'app.detail.blockChar': '数据块 {d} 不是有效的 {format}：第 {i} 个位置的字符 {got} 不在 {set} 之中',
+    'app.detail.blockInflate': '数据块 {d} 已损坏：其压缩数据无法解压（{detail}）；链接是否被截断了？',
+    'app.detail.blockChecksum': '数据块 {d} 已损坏：校验和不符（链接是否被改动或截断了？）',
+    'app.detail.blockInflatesTo': '数据块 {d} 已损坏或被截断：解压后为 {n} 字节，但声明为 {declared} 字节',
     'app.detail.blockBase64': '数据块 {d} 不是有效的 {format}：{detail}',
     'app.detail.blockNotOurs': '{d} 不是注意力实验场的数据块（是否没有复制完整？）',
     'app.detail.tauRange': '{key}必须大于 0 且不超过 {max}，实际为 {got}',

@@ -96,6 +96,25 @@ const FORMS = [
   [/^the state is too large for a link \((\d+) bytes of data, at most (\d+)\)$/, 'tooLargeBytes', (m) => ({ n: m[1], max: m[2] })],
   [/^the link part (.*) is not of the form key=value$/, 'linkPart', (m) => ({ got: m[1], form: 'key=value' })],
   [/^the link has a broken %-escape in (.*)$/, 'linkEscape', (m) => ({ got: m[1] })],
+  // The data block's own messages (web/codec/block.js), worded whole: a link cut short is the
+  // usual cause, and the student who pasted it reads the hint in the page's language.
+  [
+    /^d is not valid base64url: its length (\d+) cannot come from whole bytes \(was it cut short\?\)$/,
+    'blockLength',
+    (m) => ({ d: 'd', format: 'base64url', n: m[1] }),
+  ],
+  [
+    /^d is not valid base64url: character (.*) at position (\d+) is not one of A-Z a-z 0-9 - _$/,
+    'blockChar',
+    (m) => ({ d: 'd', format: 'base64url', got: m[1], i: m[2], set: 'A-Z a-z 0-9 - _' }),
+  ],
+  [/^d is corrupt: its compressed data cannot be inflated \((.*)\)$/, 'blockInflate', (m) => ({ d: 'd', detail: m[1] })],
+  [/^d is corrupt: its checksum does not match \(was it edited or cut short\?\)$/, 'blockChecksum', () => ({ d: 'd' })],
+  [
+    /^d is corrupt or truncated: it inflates to (more than )?(\d+) bytes, but declares (\d+)$/,
+    'blockInflatesTo',
+    (m) => ({ d: 'd', n: m[1] ? `> ${m[2]}` : m[2], declared: m[3] }),
+  ],
   [/^d is corrupt(?: or truncated)?: (.*)$/, 'blockCorrupt', (m) => ({ d: 'd', detail: m[1] })],
   [/^d is not valid base64url: (.*)$/, 'blockBase64', (m) => ({ d: 'd', format: 'base64url', detail: m[1] })],
   [/^d is not an Attention Playground data block/, 'blockNotOurs', () => ({ d: 'd' })],

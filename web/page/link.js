@@ -144,8 +144,19 @@ function applyPageOptions(fragment, { initial = false } = {}) {
   setLang(lang); // also fills the static markup on the first call
   $('lang').value = getLang();
   presentPageOptions();
+  const refused = errors.filter((e) => !e.cut);
+  const cut = errors.find((e) => e.cut);
   if (errors.length) {
-    showBanner(() => t('app.optionRefused', { list: errors.map((e) => `${e.key}=${e.value}`).join(', ') }), 'warning');
+    showBanner(
+      () =>
+        [
+          refused.length ? t('app.optionRefused', { list: refused.map((e) => `${e.key}=${e.value}`).join(', ') }) : '',
+          cut ? t('app.optionCut', { part: cut.key }) : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+      'warning',
+    );
   }
   return errors.length > 0;
 }
