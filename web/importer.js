@@ -501,6 +501,7 @@ export function summarise(results, options = {}) {
   if (notProb.length && options.reading !== 'logits') {
     const c = notProb[0].check;
     const why = [];
+    if (c.zeroRows > 0 && c.zeroRows === c.nQ) why.push(tr('import.sum.allZero', { n: c.zeroRows }));
     // As attn analyze says it: -inf and finite mask fills (the core's is_mask_fill) first, then
     // the negative values that are not fills (with their minimum when no fill is below it).
     if (c.negInf) why.push(tr('import.sum.negInf', { n: c.negInf }));

@@ -113,6 +113,7 @@ val check_val(const attn::HeadCheck& c) {
     out.set("aboveDiagonalOpen", static_cast<double>(c.above_diagonal_open));
     out.set("minValue", c.min_value);
     out.set("maxValue", c.max_value);
+    out.set("nQ", c.n_q);
     out.set("zeroRows", c.zero_rows);
     out.set("maxRowSumError", c.max_row_sum_error);
     out.set("worstRow", c.worst_row);

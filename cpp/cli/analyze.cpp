@@ -247,6 +247,9 @@ std::string not_probabilities_message(const HeadCheck& c, const std::vector<floa
     // logits; the finite values' range is said apart from them (a -inf is not the "min").
     std::string s = "values are not probabilities (" + where(layer, head) + ": ";
     std::vector<std::string> why;
+    if (c.n_q > 0 && c.zero_rows == c.n_q)
+        why.push_back("every row is all zero (" + std::to_string(c.n_q) + (c.n_q == 1 ? " row" : " rows") +
+                      "; an unfilled buffer?)");
     if (c.neg_inf > 0)
         why.push_back(std::to_string(c.neg_inf) + (c.neg_inf == 1 ? " entry is" : " entries are") +
                       " -inf (masked keys of logits)");
@@ -698,7 +701,9 @@ int analyze(const Options& o) {
     else if (structure == "unknown")
         why = "no head was analysed";
     else if (structure == "causal")
-        why = "detected: all " + std::to_string(analysed) + " analysed heads are " + zero + " above the diagonal";
+        why = analysed == 1
+                  ? "detected: the one analysed head is " + zero + " above the diagonal"
+                  : "detected: all " + std::to_string(analysed) + " analysed heads are " + zero + " above the diagonal";
     else if (structure == "mixed")
         why = "detected: " + std::to_string(causal_heads) + " of " + std::to_string(analysed) + " analysed heads are " +
               zero + " above the diagonal, " + std::to_string(analysed - causal_heads) + " not";

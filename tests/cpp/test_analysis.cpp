@@ -209,6 +209,18 @@ TEST_CASE("analysis check: zero rows, weight above the diagonal", "[analysis][ch
     }
 }
 
+TEST_CASE("analysis check: a head of all-zero rows is not probabilities, one zero row is an empty row",
+          "[analysis][check]") {
+    const attn::HeadCheck all = check(attn_test::mat({{0, 0, 0}, {0, 0, 0}}));
+    CHECK(all.zero_rows == 2);
+    CHECK(all.max_row_sum_error == 0);  // no row has a sum to check
+    CHECK(attn::verdict(all) == Verdict::not_probabilities);
+    CHECK(attn::verdict(check(attn_test::mat({{0}}))) == Verdict::not_probabilities);
+    const attn::HeadCheck one = check(attn_test::mat({{0, 0, 0}, {0.5f, 0.5f, 0}}));
+    CHECK(one.zero_rows == 1);
+    CHECK(attn::verdict(one) == Verdict::probabilities);
+}
+
 TEST_CASE("analysis check never throws", "[analysis][check]") {
     CHECK_NOTHROW(attn::check_head(nullptr, 3, 3));
     const float x = 1;

@@ -404,3 +404,31 @@ test('the small fixes: the -inf message, "topK": 1e400 named, CSV formula guard'
   assert.ok(lines[5].startsWith("0,0,4,'\tt,"), JSON.stringify(lines[5]));
   assert.ok(lines[6].startsWith('0,0,5,plain,'));
 });
+
+test('an all-zero head (an unfilled buffer) is not probabilities in the page and the CLI; one zero row is an empty row', async () => {
+  const n = 5;
+  const zeros = new Float64Array(2 * n * n);
+  // Head 0: causal uniform rows, one of them all zero (an empty row); head 1: all zero.
+  for (let t = 0; t < n; t++) for (let j = 0; j <= t; j++) if (t !== 2) zeros[t * n + j] = 1 / (t + 1);
+  const bytes = npy([1, 2, n, n], zeros);
+  const source = await openSource(core, blob(bytes), { name: 'zeros.npy' });
+  const heads = [await analyzeSourceHead(core, source, 0), await analyzeSourceHead(core, source, 1)];
+  assert.deepEqual(
+    heads.map((r) => r.verdict),
+    ['probabilities', 'not_probabilities'],
+  );
+  assert.equal(heads[0].summary.emptyRows, 1);
+  const said = summarise(heads);
+  assert.equal(said.errors.length, 1);
+  assert.match(said.errors[0], /^1 of 2 heads are not probabilities \(L0 H1: every row is all zero \(5 rows; an unfilled buffer\?\)\)/);
+  assert.ok(said.offerLogits);
+  assert.match(summarise(heads, { lang: 'zh-CN' }).errors[0], /每一行都全为 0（共 5 行；是否是未填充的缓冲区？）/);
+  // The CLI: a file whose first head is all zero is refused as weights (exit 3), with the reason.
+  const file = tmp('zeros.npy', npy([1, 1, n, n], new Float64Array(n * n)));
+  const r = run(['analyze', file]);
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /values are not probabilities \(layer 0, head 0: every row is all zero \(5 rows; an unfilled buffer\?\)/);
+  // Read as logits, all-zero scores are uniform rows: entropy ln(n) per row (no mask).
+  const logits = json(['analyze', file, '--read', 'logits']);
+  near(logits.heads[0].summary.meanEntropy, Math.log(n), 1e-6, 'uniform rows');
+});

@@ -65,7 +65,7 @@ const PAIRS = {
   'import.progress.running': ['Analysing head {n} of {total}…', '正在分析第 {n} 个头（共 {total} 个）…'],
   'import.progress.done': [(v) => `Analysed ${plural(v.total, 'head', 'heads')}.`, '已分析 {total} 个头。'],
   'import.progress.cancelled': ['Cancelled after {done} of {total} heads.', '已取消：共 {total} 个头，分析了 {done} 个。'],
-  'import.progress.notProbabilities': [' The values are not probabilities: see above.', ' 这些数值不是概率：见上方说明。'],
+  'import.progress.notProbabilities': [' The values are not probabilities: see the note below.', ' 这些数值不是概率：见下方说明。'],
   'import.readingFile': ['Reading {file} ({size})…', '正在读取 {file}（{size}）…'],
   'import.needsMember': [
     '{file} holds {n} arrays: pick the one with the attention weights.',
@@ -152,7 +152,7 @@ const PAIRS = {
 
   // What the heads of a file say (importer.js summarise())
   'import.sum.invalid': [
-    '{where}: {n} {nanInf} values, the first at query {row}, key {col}',
+    (v) => `${v.where}: ${v.n} ${v.nanInf} ${v.n === 1 ? 'value' : 'values'}, the first at query ${v.row}, key ${v.col}`,
     '{where}：有 {n} 个 {nanInf} 值，第一个位于查询 {row}、键 {col}',
   ],
   'import.sum.moreInvalid': ['… and {n} more heads with {nanInf}', '……另有 {n} 个头含 {nanInf}'],
@@ -165,6 +165,10 @@ const PAIRS = {
     '{n} 个元素是掩码填充值（-1e4、-65504、-1e9 或 ≤ -1e30：logits 中被掩码的键）',
   ],
   'import.sum.aboveOne': ['{n} values above 1 (max {max})', '{n} 个大于 1 的值（最大 {max}）'],
+  'import.sum.allZero': [
+    (v) => `every row is all zero (${v.n} ${v.n === 1 ? 'row' : 'rows'}; an unfilled buffer?)`,
+    '每一行都全为 0（共 {n} 行；是否是未填充的缓冲区？）',
+  ],
   'import.sum.rowSum': ['rows summing to 1 ± {err} (row {row})', '行和为 1 ± {err}（第 {row} 行）'],
   'import.sum.notProbabilities': [
     '{n} of {total} heads are not probabilities ({where}: {why}). ' +
@@ -318,11 +322,13 @@ const PAIRS = {
     '{where}（质量 {mass}，{rows} 行，从查询 {from} 起，最大 {max}）',
   ],
   'import.struct.causal': [
-    'Causal structure detected: all {n} heads are zero above the diagonal, so query t sees keys 0 … t (|Ω_t| = t + 1); a weight of exactly 0 below the diagonal ({f16} underflow) is a visible key of weight 0, not a masked one.',
+    (v) =>
+      `Causal structure detected: ${v.n === 1 ? 'the head is' : `all ${v.n} heads are`} zero above the diagonal, so query t sees keys 0 … t (|Ω_t| = t + 1); a weight of exactly 0 below the diagonal (${v.f16} underflow) is a visible key of weight 0, not a masked one.`,
     '检测到因果结构：全部 {n} 个头在对角线上方都为 0，因此查询 t 看得到键 0 … t（|Ω_t| = t + 1）；对角线下方恰好为 0 的权重（{f16} 下溢）是权重为 0 的可见键，而不是被掩码的键。',
   ],
   'import.struct.causalLogits': [
-    'Causal structure detected: all {n} heads are masked above the diagonal (-inf or a mask fill), so query t sees keys 0 … t.',
+    (v) =>
+      `Causal structure detected: ${v.n === 1 ? 'the head is' : `all ${v.n} heads are`} masked above the diagonal (-inf or a mask fill), so query t sees keys 0 … t.`,
     '检测到因果结构：全部 {n} 个头在对角线上方都被掩码（-inf 或掩码填充值），因此查询 t 看得到键 0 … t。',
   ],
   'import.struct.stated': [
@@ -379,7 +385,8 @@ const PAIRS = {
   'import.compare.title': ['{a} compared with {b} (B − A)', '{a} 与 {b} 的比较（B − A）'],
   'import.compare.running': ['Comparing head {n} of {total}…', '正在比较第 {n} / {total} 个头…'],
   'import.compare.summary': [
-    '{n} heads compared; {changed} change their label; largest mean Jensen-Shannon divergence {max} nats ({where}).',
+    (v) =>
+      `${v.n} heads compared; ${v.changed} ${v.changed === 1 ? 'changes its' : 'change their'} label; largest mean Jensen-Shannon divergence ${v.max} nats (${v.where}).`,
     '比较了 {n} 个头；{changed} 个头的标签变了；平均詹森-香农散度最大为 {max} 奈特（{where}）。',
   ],
   'import.compare.metric': ['colour by', '颜色依据'],

@@ -175,8 +175,9 @@ export function createCompare(v) {
           h('br'),
           fmtMetric(val, 3),
         );
-        // CSSOM, not a style attribute (the page's CSP allows no inline style).
-        cell.style.setProperty('background', `rgba(${rgb}, ${(0.08 + 0.72 * a).toFixed(3)})`);
+        // CSSOM, not a style attribute (the page's CSP allows no inline style). No difference is
+        // no colour: neither higher nor lower in B.
+        if (val !== 0) cell.style.setProperty('background', `rgba(${rgb}, ${(0.08 + 0.72 * a).toFixed(3)})`);
         return cell;
       }),
     );

@@ -77,7 +77,8 @@ HeadCheck check_head(const float* a, int n_q, int n_k);
 ///   invalid            NaN or +Inf anywhere (nonfinite > 0), whatever else the head holds;
 ///   not_probabilities  negative entries, entries above 1 + kProbabilityTolerance, mask fills
 ///                      (is_mask_fill, -Inf included) or a row sum off by more than
-///                      kRowSumTolerance: offer them as logits;
+///                      kRowSumTolerance, or every row all zero (zero_rows == n_q: one zero row
+///                      is an empty row, a head of them is no distribution): offer them as logits;
 ///   probabilities_warn a row sum off by more than kRowSumQuiet;
 ///   probabilities      otherwise.
 enum class Verdict { probabilities, probabilities_warn, not_probabilities, invalid };

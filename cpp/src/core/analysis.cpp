@@ -230,6 +230,10 @@ Verdict verdict(const HeadCheck& c) {
     if (c.nonfinite > 0) return Verdict::invalid;
     if (c.negative > 0 || c.above_one > 0 || c.fill > 0 || c.max_row_sum_error > kRowSumTolerance)
         return Verdict::not_probabilities;
+    // One all-zero row is an empty row (a fully masked query); a head of nothing but such rows is
+    // no distribution at all: an unfilled buffer, or all-zero scores (which read as logits give
+    // uniform rows).
+    if (c.n_q > 0 && c.zero_rows == c.n_q) return Verdict::not_probabilities;
     if (c.max_row_sum_error > kRowSumQuiet) return Verdict::probabilities_warn;
     return Verdict::probabilities;
 }
