@@ -12,6 +12,26 @@ export const STATE_RESULT_MESSAGE = 'attention-playground:stateResult';
 /** Every message of the playground has a type starting with this. */
 export const MESSAGE_PREFIX = 'attention-playground:';
 
+/**
+ * False when the page's content security policy forbids frames: the one-file page's
+ * `frame-src 'none'` (scripts/single-file.js), which cannot load itself in a frame. The lesson's
+ * step 5 and the share dialog's preview then offer no frame.
+ * @param {Document} [doc]
+ */
+export function canFrame(doc = document) {
+  const policy = doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? '';
+  return !/(^|;)\s*frame-src\s+'none'/.test(policy);
+}
+
+/**
+ * True when the page is served over http(s). Opened from a file (or a notebook's blob: or
+ * about:srcdoc), its address works on this computer only, and so do snippets that load it.
+ * @param {Location} [loc]
+ */
+export function servedOverHttp(loc = location) {
+  return loc.protocol === 'http:' || loc.protocol === 'https:';
+}
+
 /** A plain object as structured clone makes it (not an array, a Date, a Blob, …). */
 const isPlainObject = (x) => x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype;
 

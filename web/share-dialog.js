@@ -6,7 +6,7 @@ import { h, mount } from './views/dom.js';
 import { HIDE_GROUPS, READ_ONLY_LOCKS, formatPageOptions, stripPageOptions } from './page-options.js';
 import { decodeLink, encodeLink } from './state.js';
 import { LESSON_PRESETS } from './presets.js';
-import { HEIGHT_MESSAGE, readHeightMessage } from './frame-messages.js';
+import { HEIGHT_MESSAGE, canFrame, readHeightMessage, servedOverHttp } from './frame-messages.js';
 import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
 
 /** The iframe's height before the page reports its own (px). */
@@ -285,30 +285,19 @@ export function initShareDialog({ opener, link, options }) {
             ),
           ),
         ),
-        h(
-          'div',
-          { class: 'share-preview' },
-          h('h3', {}, t('embed.preview')),
-          // Focusable: the preview scrolls, and a keyboard user must be able to scroll it (WCAG 2.1.1).
-          h(
-            'div',
-            { class: 'share-preview-box', tabindex: '0', role: 'group', 'aria-label': t('embed.preview') },
-            h(
+        // The one-file page cannot frame itself (frame-src 'none'): a note instead of the preview.
+        canFrame()
+          ? preview()
+          : h(
               'div',
-              { class: 'share-preview-inner' },
-              h('iframe', {
-                id: 'share-preview-frame',
-                title: t('embed.previewTitle'),
-                tabindex: '-1',
-                inert: true,
-                style: { width: `${PREVIEW_WIDTH}px` },
-              }),
+              { class: 'share-preview' },
+              h('h3', {}, t('embed.preview')),
+              h('p', { class: 'note', id: 'share-no-preview' }, t('embed.noPreview')),
             ),
-          ),
-          h('p', { class: 'note' }, t('embed.previewNote')),
-        ),
       ),
       h('p', { class: 'error', id: 'share-error', role: 'alert', hidden: true }),
+      // Opened from a file: the snippets name that file, which no course page can load.
+      servedOverHttp() ? null : h('p', { class: 'warning', id: 'share-not-served', role: 'note' }, t('embed.notServed')),
       h(
         'div',
         { class: 'share-outputs' },
@@ -318,6 +307,32 @@ export function initShareDialog({ opener, link, options }) {
       ),
     );
     applyStatic(dialog);
+  }
+
+  /** The preview: the shared page itself, scaled down in a frame (reloaded as the choices change). */
+  function preview() {
+    return h(
+      'div',
+      { class: 'share-preview' },
+      h('h3', {}, t('embed.preview')),
+      // Focusable: the preview scrolls, and a keyboard user must be able to scroll it (WCAG 2.1.1).
+      h(
+        'div',
+        { class: 'share-preview-box', tabindex: '0', role: 'group', 'aria-label': t('embed.preview') },
+        h(
+          'div',
+          { class: 'share-preview-inner' },
+          h('iframe', {
+            id: 'share-preview-frame',
+            title: t('embed.previewTitle'),
+            tabindex: '-1',
+            inert: true,
+            style: { width: `${PREVIEW_WIDTH}px` },
+          }),
+        ),
+      ),
+      h('p', { class: 'note' }, t('embed.previewNote')),
+    );
   }
 
   /** Recomputes the three texts (at once) and the preview (debounced: it reloads the frame's hash). */
@@ -353,6 +368,7 @@ export function initShareDialog({ opener, link, options }) {
     for (const key of ['link', 'snippet', 'element']) dialog.querySelector(`#share-status-${key}`).textContent = '';
     clearTimeout(previewTimer);
     const frame = dialog.querySelector('#share-preview-frame');
+    if (!frame) return; // no preview on the one-file page
     const load = () => {
       if (frame.src !== url) frame.src = url;
     };

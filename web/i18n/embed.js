@@ -44,6 +44,9 @@ export default {
     'embed.preview': 'Preview',
     'embed.previewTitle': 'Preview of the shared page',
     'embed.previewNote': 'Scaled down; the page itself is interactive at full size.',
+    'embed.noPreview': 'No preview here: the one-file page cannot show itself in a frame. Open the link to see what it shows.',
+    'embed.notServed':
+      'This page is opened from a file, so the link and the snippets name that file: they work on this computer only. To embed it in a course page, publish the release on a web server (the embedding guide says how) and share from there.',
     'embed.linkLabel': 'Link',
     'embed.snippetLabel': 'iframe snippet',
     'embed.snippetNote':
@@ -128,6 +131,9 @@ export default {
     'embed.preview': '预览',
     'embed.previewTitle': '分享页面的预览',
     'embed.previewNote': '已按比例缩小；实际页面以原尺寸显示，可以交互。',
+    'embed.noPreview': '此处没有预览：单文件页面无法在框架中显示自身。打开链接即可查看它显示的内容。',
+    'embed.notServed':
+      '此页面是从文件打开的，因此链接和代码片段指向这个文件，只能在这台电脑上使用。要嵌入课程网页，请把发布版放到网站服务器上（嵌入说明中有介绍），再从那里分享。',
     'embed.linkLabel': '链接',
     'embed.snippetLabel': 'iframe 代码片段',
     'embed.snippetNote': '粘贴到课程网页的 HTML 中。其中的短脚本会让 iframe 随内容自动调整高度（页面通过 postMessage 报告自己的高度）。',

@@ -4,6 +4,7 @@
 // row's output, step 5 the link with its Copy button. Owns the plane (kept across rebuilds of the
 // panel while its step and key count stay) and the value chosen in step 4.
 import { t } from '../i18n.js';
+import { canFrame } from '../frame-messages.js';
 import { h } from '../views/dom.js';
 import { createPlane } from './plane.js';
 import { rich } from './rich.js';
@@ -457,11 +458,14 @@ export function createLive(ctx) {
       h(
         'div',
         { class: 'lesson-actions' },
-        h(
-          'button',
-          { type: 'button', id: 'lesson-s5-frame', class: 'lesson-main', onclick: () => openLink('frame') },
-          t('lesson.s5.openFrame'),
-        ),
+        // The one-file page cannot frame itself (its policy's frame-src 'none'): a new tab only.
+        canFrame()
+          ? h(
+              'button',
+              { type: 'button', id: 'lesson-s5-frame', class: 'lesson-main', onclick: () => openLink('frame') },
+              t('lesson.s5.openFrame'),
+            )
+          : null,
         h('button', { type: 'button', id: 'lesson-s5-tab', class: 'lesson-main', onclick: () => openLink('tab') }, t('lesson.s5.openTab')),
       ),
       h('p', { class: 'status', id: 'lesson-s5-opened', role: 'status', 'aria-live': 'polite' }, openedText(s, r)),
