@@ -6,7 +6,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inRange, rangeText, readBox, stepBox } from '../../web/views/number-box.js';
+import { halfWidth, inRange, rangeText, readBox, stepBox } from '../../web/views/number-box.js';
+import { parseCell } from '../../web/views/editor.js';
 
 test('readBox: numbers, letters, an empty box, fractions in a whole-number box, the limits', () => {
   assert.deepEqual(readBox(' 0.25 '), { x: 0.25 });
@@ -53,4 +54,17 @@ test('stepBox: one unit of the last digit, whole numbers by 1, within the limits
   assert.equal(stepBox('', 1), null);
   assert.equal(stepBox('2.5', 1, { whole: true }), null);
   assert.equal(stepBox('1e-3', 1), '0.002');
+});
+
+test('full-width digits (a Chinese input method in full-width mode) read as their ASCII forms, in boxes and cells', () => {
+  assert.deepEqual(readBox('０．５'), { x: 0.5 });
+  assert.deepEqual(readBox('－２'), { x: -2 });
+  assert.deepEqual(readBox('１ｅ－３'), { x: 0.001 });
+  assert.deepEqual(readBox('\u3000２\u3000'), { x: 2 });
+  assert.deepEqual(readBox('２', { min: 0, max: 1 }), { problem: 'range', text: '２' }, 'the message quotes what was typed');
+  assert.deepEqual(readBox('ａｂｃ'), { problem: 'notNumber', text: 'ａｂｃ' });
+  assert.equal(halfWidth('2²½'), '2²½', 'only the full-width block changes (not NFKC)');
+  assert.deepEqual(parseCell('１．２５', false), { value: 1.25 });
+  assert.deepEqual(parseCell('－ｉｎｆ', true), { value: null });
+  assert.match(parseCell('１ｘ', false).error, /"１ｘ" is not a number/);
 });

@@ -4,6 +4,7 @@ import { h, mount } from './dom.js';
 import { clipTyped, showToken, tData } from './format.js';
 import { t } from '../i18n.js';
 import { SCHEMA } from '../generated/schema.js';
+import { halfWidth } from './number-box.js';
 
 /**
  * Parses a cell's text. Returns {value} or {error}. With allowNull, an empty cell or "-inf" is
@@ -11,9 +12,10 @@ import { SCHEMA } from '../generated/schema.js';
  */
 export function parseCell(text, allowNull) {
   const typed = text.trim();
-  if (allowNull && (typed === '' || /^-(inf|infinity|∞)$/i.test(typed))) return { value: null };
-  if (typed === '') return { error: t('app.err.empty') };
-  const plain = typed.replace('−', '-');
+  const ascii = halfWidth(typed).trim();
+  if (allowNull && (ascii === '' || /^-(inf|infinity|∞)$/i.test(ascii))) return { value: null };
+  if (ascii === '') return { error: t('app.err.empty') };
+  const plain = ascii.replace('−', '-');
   // Plain decimals only (Number() would also take "0x10" or "0b1").
   if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain)) return { error: t('app.err.cellNotNumber', { text: clipTyped(typed) }) };
   const x = Number(plain);

@@ -5,6 +5,18 @@
 // would have looked like an empty box and silently sent the default.
 
 /**
+ * The text with full-width ASCII forms (U+FF01-U+FF5E: "０．５", "－２", "１ｅ３", typed with a
+ * Chinese or Japanese input method in full-width mode) and the ideographic space as their ASCII
+ * characters; nothing else changes (not NFKC, which would also turn "2²" into "22"). Used by
+ * every box and cell that reads a number (readBox here, parseCell in web/views/editor.js).
+ * @param {string} text
+ * @returns {string}
+ */
+export function halfWidth(text) {
+  return String(text).replace(/[\uff01-\uff5e\u3000]/g, (c) => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
+}
+
+/**
  * What a box's text says, against its limits (the limits of the box's own spec; none here).
  * @param {string} text  the box's text
  * @param {{min?: number, max?: number, minOpen?: boolean, maxOpen?: boolean, whole?: boolean}} [spec]
@@ -14,7 +26,7 @@
 export function readBox(text, spec = {}) {
   const trimmed = String(text).trim();
   if (trimmed === '') return { problem: 'empty', text: trimmed };
-  const x = Number(trimmed);
+  const x = Number(halfWidth(trimmed).trim());
   if (!Number.isFinite(x)) return { problem: 'notNumber', text: trimmed };
   if (spec.whole && !Number.isInteger(x)) return { problem: 'whole', text: trimmed };
   if (!inRange(x, spec)) return { problem: 'range', text: trimmed };
