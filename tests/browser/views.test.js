@@ -104,6 +104,10 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
     assert.match(svg, /<text class="axis-title"[^>]*>key →<\/text>/);
     assert.match(svg, /<text class="axis-title"[^>]*>query →<\/text>/);
     assert.match(svg, /<linearGradient id="colour-bar"/);
+    // A figure read alone says where its colours saturate, exactly when the page does (a trial
+    // read the colour bar's 0.572 as the largest weight of a head whose largest is 1).
+    const pageSaturates = await page.$eval('#import-detail', (e) => /Colours saturate at/.test(e.textContent));
+    assert.equal(/colours saturate at [0-9.]+ \(the 99th percentile of the cells\)/.test(svg), pageSaturates, 'the saturation note');
     assert.equal((svg.match(/class="legend-tick"/g) ?? []).length, 5, 'five ticks on the colour bar');
     assert.match(svg, /class="legend-title"[^>]*>attention weight</);
     assert.match(svg, /class="source"[^>]*>Source: attention\.npy, /);

@@ -710,6 +710,10 @@ const PAIRS = {
   ],
   'lab.export.pooledNote': ['mean-pooled to {rows} × {cols} from {nQ} × {nK}', '由 {nQ} × {nK} 平均池化为 {rows} × {cols}'],
   'lab.export.weightsNote': ['weights, {nQ} queries (rows) × {nK} keys (columns)', '权重，{nQ} 个查询（行）× {nK} 个键（列）'],
+  'lab.export.saturatesNote': [
+    '; colours saturate at {hi} (the 99th percentile of the cells): larger weights share the top colour',
+    '；颜色在 {hi}（所有单元格的第 99 百分位）处饱和：更大的权重都显示为最深的颜色',
+  ],
   'lab.export.maxPooledNote': ['max-pooled overview {rows} × {cols} of {nQ} × {nK}', '由 {nQ} × {nK} 最大池化得到的 {rows} × {cols} 概览'],
   'lab.export.weightsTitle': ['Weights A = softmax(S / τ), τ = {tau}: {name}', '权重 A = softmax(S / τ)，τ = {tau}：{name}'],
   'lab.export.weightsGridNote': [

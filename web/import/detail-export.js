@@ -35,9 +35,12 @@ export function createExports(v) {
         head: d.head,
         label: d.computed ? patternLabel(d.pattern) : d.verdict,
       }),
-      note: pooled
-        ? t('lab.export.pooledNote', { rows: d.thumbRows, cols: d.thumbCols, nQ: s.layout.nQ, nK: s.layout.nK })
-        : t('lab.export.weightsNote', { nQ: s.layout.nQ, nK: s.layout.nK }),
+      note:
+        (pooled
+          ? t('lab.export.pooledNote', { rows: d.thumbRows, cols: d.thumbCols, nQ: s.layout.nQ, nK: s.layout.nK })
+          : t('lab.export.weightsNote', { nQ: s.layout.nQ, nK: s.layout.nK })) +
+        // A figure read alone must not pass the scale's top for the largest weight.
+        (ui.detailSaturates ? t('lab.export.saturatesNote', { hi: ui.detailDomain[1].toPrecision(3) }) : ''),
       source: `${s.name}, ${headName(ui.source, d)} (${s.format}${s.dtype ? `, ${s.dtype}` : ''}, ${ui.reading}) · ${t('views.madeWith')}`,
     });
   }

@@ -101,6 +101,7 @@ export function createDetail(v) {
     });
     const { hi, saturates } = paintGrid(canvas, d.thumbnail, d.thumbRows, d.thumbCols);
     ui.detailDomain = [0, hi];
+    ui.detailSaturates = saturates; // the exported figure says so too (detail-export.js)
     // 360 px a side, more (up to 600) so that every token gets its label up to 50 tokens.
     const side = Math.min(600, Math.max(360, Math.max(d.thumbRows, d.thumbCols) * LABEL_PX));
     const scale = side / Math.max(d.thumbRows, d.thumbCols);
