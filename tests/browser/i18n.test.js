@@ -155,6 +155,18 @@ test('the language travels in the link: a reload opens in the same language', as
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
 });
 
+test('?lang=zh-CN in the query string opens in Chinese when the fragment names no language; the fragment wins', async () => {
+  const { context, page: p } = await openPage(session, `${session.url}?lang=zh-CN`, { label: '[i18n ?lang] ' });
+  assert.equal(await p.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await p.inputValue('#lang'), 'zh-CN');
+  // The link it writes says the same language (a trial saw ?lang=zh-CN#…&lang=en).
+  assert.match(await p.evaluate(() => window.attentionPlayground.shareUrl()), /&lang=zh-CN(&|$)/);
+  await context.close();
+  const other = await openPage(session, `${session.url}?lang=zh-CN#lang=en`, { label: '[i18n ?lang] ' });
+  assert.equal(await other.page.evaluate(() => document.documentElement.lang), 'en');
+  await other.context.close();
+});
+
 test('the collector finds English left in Chinese and skips data', async () => {
   await chooseLang(page, 'zh-CN');
   await page.evaluate(() => {

@@ -113,9 +113,15 @@ export function coreOptions() {
   return options;
 }
 
-/** The language to start in: the link's, else the one chosen before, else the browser's. */
+/**
+ * The language to start in: the link's (its fragment's lang=, else the query string's ?lang=, as
+ * many sites write it), else the one chosen before, else the browser's. web/early.js reads the
+ * same order before the page is painted.
+ */
 export function startLang(options) {
   if (options.lang) return options.lang;
+  const query = normaliseLang(new URLSearchParams(location.search).get('lang') ?? '');
+  if (query) return query;
   try {
     const saved = normaliseLang(localStorage.getItem('attention-playground.lang'));
     if (saved) return saved;
