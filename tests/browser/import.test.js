@@ -210,7 +210,7 @@ describe('validation: each bad input says what is wrong and keeps what was there
       const nan = join(dir, 'nan.npy');
       writeFile(nan, npy([4, 4], a));
       await importFiles(page, nan);
-      assert.match(await page.textContent('#import-errors'), /L0 H0: 1 NaN\/Inf values, the first at query 2, key 1/);
+      assert.match(await page.textContent('#import-errors'), /L0 H0: 1 NaN\/Inf value, the first at query 2, key 1/);
 
       // A playground state file opens in the playground.
       const st = await getState(page);

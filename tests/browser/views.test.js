@@ -156,6 +156,14 @@ describe('a real GPT-2 layer (12 heads, 33 tokens)', () => {
     await page.locator('#token-views').scrollIntoViewIfNeeded();
     // Head 3 is the inspected one: the view starts on it.
     assert.equal(await page.inputValue('#token-which'), '3');
+    // No token chosen yet: the figure says so, not the page's instruction to hover one.
+    await page.mouse.move(0, 0);
+    assert.match(await page.textContent('#token-readout'), /No token chosen/);
+    await page.focus('#token-export-svg');
+    const [first] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    const plain = readFileSync(await first.path(), 'utf8');
+    assert.match(plain, /no token chosen \(no weights shaded\)/);
+    assert.doesNotMatch(plain, /hover one/);
     await page.hover('#token-chooser-20');
     assertRow(await shadedWeights(), expectRow(3, 20), 'head 3, query 20');
     assert.match(await page.textContent('#token-readout'), /Query 20/);

@@ -354,7 +354,7 @@ test('NaN and Inf are located by layer, head, query and key; the other heads are
     ['probabilities', 'probabilities', 'probabilities', 'invalid'],
   );
   const s = summarise(results, {});
-  assert.match(s.errors[0], /^L1 H1: 1 NaN\/Inf values, the first at query 2, key 1$/);
+  assert.match(s.errors[0], /^L1 H1: 1 NaN\/Inf value, the first at query 2, key 1$/);
 });
 
 test('weight above the diagonal is flagged when the user says the model is causal', async () => {

@@ -36,6 +36,7 @@ const PAIRS = {
   'views.tokens.focused': ['Query {i} {token}', '查询 {i} {token}'],
   'views.tokens.focusedKey': ['Key {i} {token}', '键 {i} {token}'],
   'views.tokens.none': ['No token chosen: hover one or use the arrow keys.', '尚未选择词元：将指针移到词元上或使用方向键。'],
+  'views.tokens.svgNone': ['the tokens as text, no token chosen (no weights shaded)', '以文本显示的词元，未选择词元（没有按权重着色）'],
   'views.tokens.legend': ['white = 0, darkest = {hi}', '白色 = 0，最深 = {hi}'],
   'views.tokens.svg': ['SVG', 'SVG'],
   'views.tokens.loading': ['Reading the layer’s heads…', '正在读取本层的各个头……'],

@@ -329,7 +329,12 @@ function textSvg(o, st, shadedSpans, chooserSpans, same) {
     flow(shadedSpans, -1);
   }
   const which = st.which < 0 ? t('views.tokens.average', { n: o.heads.filter((k) => k.weights).length }) : o.heads[st.which].label;
-  const sub = [document.getElementById('token-readout')?.textContent, document.getElementById('token-legend')?.textContent].filter(Boolean);
+  // The page's readout says what is shown; with no token chosen it is an instruction to the reader
+  // of the page ("hover one"), which a figure must not carry.
+  const sub =
+    st.focus === null
+      ? [t('views.tokens.svgNone')]
+      : [document.getElementById('token-readout')?.textContent, document.getElementById('token-legend')?.textContent].filter(Boolean);
   const height = y + 40;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="ui-monospace, 'DejaVu Sans Mono', monospace" font-size="12">
 <rect width="100%" height="100%" fill="#fff"/>
