@@ -169,7 +169,7 @@ const PAIRS = {
     (v) => `every row is all zero (${v.n} ${v.n === 1 ? 'row' : 'rows'}; an unfilled buffer?)`,
     '每一行都全为 0（共 {n} 行；是否是未填充的缓冲区？）',
   ],
-  'import.sum.rowSum': ['rows summing to 1 ± {err} (row {row})', '行和为 1 ± {err}（第 {row} 行）'],
+  'import.sum.rowSum': ['a row sum off 1 by {err} (row {row})', '行和偏离 1 达 {err}（第 {row} 行）'],
   'import.sum.notProbabilities': [
     '{n} of {total} heads are not probabilities ({where}: {why}). ' +
       'They look like scores (logits): read them as logits to get softmax weights.',

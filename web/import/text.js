@@ -53,6 +53,8 @@ export function errDetail(e) {
   return h('span', {}, wordDetail(e?.message ?? String(e)));
 }
 
+const JSON_NAMES = { 'attention-json': '{"tokens", "attention"}', circuitsvis: 'CircuitsVis', bertviz: 'BertViz' };
+
 /** The open file in one line: name, format, shape, layers, heads, tokens. */
 export function describeSource(s) {
   const l = s.layout;
@@ -63,7 +65,8 @@ export function describeSource(s) {
           'format',
           'dtype',
         ])
-      : tData('import.source.json', { format: s.format });
+      : // The JSON layouts by the names their docs use (the core's format ids: attention-json, ...).
+        tData('import.source.json', { format: JSON_NAMES[s.format] ?? s.format });
   const cross = l.nQ !== l.nK ? t('import.source.cross', { nQ: l.nQ, nK: l.nK }) : ` × ${l.nQ} × ${l.nK}`;
   const [q, k] = [s.queryTokens?.length ?? 0, s.keyTokens.length];
   const tokens =
