@@ -2,7 +2,7 @@
 // The analysis lab's views (web/lab/*.js), the formulas box (web/views/formulas.js,
 // "lab.formulas.*") and the words of the exports a person reads (web/export.js and the import
 // view's exports, "lab.export.*"; CSV headers and JSON keys stay English: they are data formats).
-// Vocabulary follows the seed articles (/work/shared/seeds): 熵, 归一化熵, 有效上下文大小 N_eff,
+// Vocabulary follows the course's Chinese articles (the seeds): 熵, 归一化熵, 有效上下文大小 N_eff,
 // top-k 质量, 注意力汇 (sink), 内容分布, 隧道视野, 奇异值, 平稳分布, 有效秩.
 // Written as [English, Chinese] pairs so the two cannot drift apart; split below.
 const s = (n, one, many) => `${n} ${n === 1 ? one : many}`;
