@@ -325,6 +325,9 @@ describe('validation: each bad input says what is wrong and keeps what was there
       const tokens = join(dir, 'tokens.txt');
       writeFile(tokens, lines);
       await importFiles(page, file, { tokens });
+      // A file of one head opens on it, without a click (a notebook's show(head, tokens)).
+      await page.waitForSelector('#detail-rows');
+      assert.equal(await page.$eval('#head-card-0-0', (e) => e.classList.contains('selected')), true, 'the one head is inspected');
       await page.click('#head-card-0-0');
       await page.waitForSelector('#detail-rows');
       const cells = await page.$$eval('#detail-rows tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));

@@ -102,8 +102,12 @@ export function createAnalysis(v) {
     }
     v.renderGrid();
     v.renderTables();
-    // The inspected head was analysed again (another reading, the causal box): show it anew.
+    // The inspected head was analysed again (another reading, the causal box): show it anew. A
+    // file of one head opens on it: an overview of one card is one click away from what was asked
+    // for (a notebook's show(head, tokens)).
     if (ui.selected !== null && ui.heads.some((r) => r.index === ui.selected)) v.inspect(ui.selected);
+    else if (ui.selected === null && total === 1 && ui.heads.length === 1 && ui.heads[0].computed)
+      v.inspect(ui.heads[0].index, { auto: true });
   }
 
   /**

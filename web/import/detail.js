@@ -16,7 +16,11 @@ import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.j
 export function createDetail(v) {
   const { ui, $ } = v;
 
-  async function inspect(index) {
+  /**
+   * Inspects head `index`. `auto`: opened by the page, not by a click (a file of one head): it
+   * scrolls the page's own document only, never a course page or notebook around a frame.
+   */
+  async function inspect(index, { auto = false } = {}) {
     ui.selected = index;
     ui.locked = null;
     v.renderGrid();
@@ -41,7 +45,10 @@ export function createDetail(v) {
     // The panel opens below the grid (1,000 px and more on a layer of many heads): bring it into
     // view once drawn (its full height lets the page scroll that far) unless it is on screen.
     const top = panel.getBoundingClientRect().top;
-    if (top < 0 || top > window.innerHeight * 0.3) panel.scrollIntoView({ block: 'start' });
+    if (top < 0 || top > window.innerHeight * 0.3) {
+      if (auto) window.scrollTo({ top: Math.max(0, top + window.scrollY), behavior: 'instant' });
+      else panel.scrollIntoView({ block: 'start' });
+    }
   }
 
   function renderDetail() {
