@@ -166,7 +166,7 @@ const PAIRS = {
   ],
   'import.sum.aboveOne': ['{n} values above 1 (max {max})', '{n} 个大于 1 的值（最大 {max}）'],
   'import.sum.allZero': [
-    (v) => `every row is all zero (${v.n} ${v.n === 1 ? 'row' : 'rows'}; an unfilled buffer?)`,
+    (v) => `every row is all zero (${plural(v.n, 'row', 'rows')}; an unfilled buffer?)`,
     '每一行都全为 0（共 {n} 行；是否是未填充的缓冲区？）',
   ],
   'import.sum.rowSum': ['a row sum off 1 by {err} (row {row})', '行和偏离 1 达 {err}（第 {row} 行）'],

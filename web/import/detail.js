@@ -1,7 +1,7 @@
 // The inspected head: its heatmap at up to DETAIL_SIDE cells a side (hover for query, key and
 // weight; click, Enter or Space locks the readout, Esc unlocks), why it cannot be opened in the
 // playground, its summary, pattern scores, export buttons and per-row metrics table.
-import { h, mount } from '../views/dom.js';
+import { h, mount, scrollToStart } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
 import { paintGrid } from '../views/overview.js';
@@ -45,10 +45,7 @@ export function createDetail(v) {
     // The panel opens below the grid (1,000 px and more on a layer of many heads): bring it into
     // view once drawn (its full height lets the page scroll that far) unless it is on screen.
     const top = panel.getBoundingClientRect().top;
-    if (top < 0 || top > window.innerHeight * 0.3) {
-      if (auto) window.scrollTo({ top: Math.max(0, top + window.scrollY), behavior: 'instant' });
-      else panel.scrollIntoView({ block: 'start' });
-    }
+    if (top < 0 || top > window.innerHeight * 0.3) scrollToStart(panel, { acrossFrames: !auto });
   }
 
   function renderDetail() {

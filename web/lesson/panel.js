@@ -31,7 +31,7 @@
 // Parts: live.js (what each step acts on), questions.js (the predictions), answers.js (the
 // revealed answers, from steps.js and the core), format.js (numbers and tokens as text).
 import { onLangChange, t } from '../i18n.js';
-import { h, mount, patch } from '../views/dom.js';
+import { h, mount, patch, scrollToStart } from '../views/dom.js';
 import { renderTex } from '../views/tex.js';
 import { STEP_TEX } from './step-tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
@@ -46,21 +46,6 @@ import { encodeLink, statesEqual } from '../state.js';
 import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState } from './steps.js';
 
 const phone = () => matchMedia('(max-width: 760px)').matches;
-
-/**
- * Scrolls `el` to the top of the page's own viewport. Inside a frame only the frame's document
- * scrolls (on load scrollIntoView would scroll the course page around the frame too, hiding its
- * heading), unless `acrossFrames` (a step the student chose: the course page follows).
- */
-function scrollToStart(el, { acrossFrames = false } = {}) {
-  if (!el) return;
-  if (acrossFrames || window.self === window.top) {
-    el.scrollIntoView({ block: 'start' });
-    return;
-  }
-  const top = el.getBoundingClientRect().top + window.scrollY;
-  window.scrollTo({ top: Math.max(0, top), behavior: 'instant' });
-}
 
 /** A formula rendered by KaTeX (the same in both languages). */
 function tex(source, id) {

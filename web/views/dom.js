@@ -159,3 +159,19 @@ export function svg(tag, attrs = {}, ...children) {
   }
   return el;
 }
+
+/**
+ * Scrolls `el` to the top of the page's own viewport. Inside a frame only the frame's document
+ * scrolls (on load scrollIntoView would scroll the course page around the frame too, hiding its
+ * heading), unless `acrossFrames` (a step the student chose: the course page follows). Used by the lesson
+ * (a link opened on its step) and the import view (a file of one head opened on it).
+ */
+export function scrollToStart(el, { acrossFrames = false } = {}) {
+  if (!el) return;
+  if (acrossFrames || window.self === window.top) {
+    el.scrollIntoView({ block: 'start' });
+    return;
+  }
+  const top = el.getBoundingClientRect().top + window.scrollY;
+  window.scrollTo({ top: Math.max(0, top), behavior: 'instant' });
+}
