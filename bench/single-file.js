@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSingleFile, MAX_FILE_BYTES } from '../scripts/single-file.js';
+import { CHROMIUM_ARGS } from '../scripts/chromium.js';
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const OUT = fileURLToPath(new URL('../bench-results/', import.meta.url));
@@ -18,7 +19,7 @@ const built = await buildSingleFile();
 const file = `${OUT}attention-playground.html`;
 writeFileSync(file, built.html);
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 const runs = [];
 for (let i = 0; i < RUNS; i++) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
