@@ -6,7 +6,8 @@
 //   every file has a .br and a .gz beside it (a static host may send them as Content-Encoding)
 //
 // The page's modules are bundled by esbuild (minified, split at each dynamic import(), so a view
-// that is not on the first screen is its own chunk). Every URL is relative, so the folder works
+// that is not on the first screen is its own chunk), and its chunks joined again by rollup where
+// main.js imports them statically (mergeFirstScreen: the first screen is one module file). Every URL is relative, so the folder works
 // from any sub-path (/courses/attention/ as well as /). index.html keeps its content security
 // policy (tests/browser/csp.test.js) with two additions: the sha256 hashes of the stylesheet and
 // of early.js, which the release inlines (no 'unsafe-inline'); the release's extra tags (preloads,
@@ -18,9 +19,10 @@
 //   node scripts/dist.js [--fast]     --fast: quicker, larger .br files (the browser tests' copy)
 //   DIST_DIR=<dir> writes there instead of dist/
 import { build, transform } from 'esbuild';
+import { rollup } from 'rollup';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
@@ -173,19 +175,77 @@ function outputs(result) {
   return entries;
 }
 
-/** The static imports of an output file, transitively (for <link rel="modulepreload">). */
-function staticImports(result, out) {
-  const seen = new Set();
-  const walk = (file) => {
-    for (const imp of result.metafile.outputs[file]?.imports ?? []) {
-      if (imp.kind === 'import-statement' && !seen.has(imp.path)) {
-        seen.add(imp.path);
-        walk(imp.path);
+/**
+ * Joins the page's esbuild output into fewer files: esbuild's code splitting makes a chunk of every
+ * module that main.js and a dynamic import share, so the first screen was main.js and 14 more
+ * modulepreloaded chunks, each request 1-8 ms of the main thread at 4x CPU through the service
+ * worker on a repeat visit. Rollup bundles esbuild's output again from main.js: what main.js
+ * imports statically becomes part of it (rollup does not split off modules that are already loaded
+ * when a dynamic import runs), each dynamic import stays a chunk of its own. The offline repeat
+ * visit of the class link: 1,089 -> 1,014 ms median of 9 at 4x (docs/performance.md "Tenth
+ * session"). Replaces esbuild's files in dist/assets/ with rollup's (minified by esbuild again).
+ * @param {import('esbuild').BuildResult} page esbuild's result (metafile) for web/main.js
+ * @returns {Promise<{mainOut: string, chunkOf: (entry: string) => string[], preloads: string[]}>}
+ *   paths relative to dist/: the page's entry, the file of a dynamic import's entry point (web/…
+ *   or a plugin's name) and the files it imports statically beyond main.js's, main.js's static imports
+ */
+async function mergeFirstScreen(page) {
+  const outputs = page.metafile.outputs;
+  const own = new Set(Object.keys(outputs).map((o) => join(ROOT, o)));
+  const mainAbs = join(
+    ROOT,
+    Object.keys(outputs).find((o) => outputs[o].entryPoint === 'web/main.js'),
+  );
+  const bundle = await rollup({
+    input: mainAbs,
+    preserveEntrySignatures: false,
+    // Only esbuild's own outputs are joined; the core's glue, the workers and node: builtins stay.
+    external: (id, importer) => !own.has(isAbsolute(id) ? id : importer ? resolve(dirname(importer), id) : id),
+    onwarn: (warning) => {
+      throw new Error(`dist: rollup: ${warning.message}`);
+    },
+    plugins: [
+      {
+        name: 'minify',
+        renderChunk: async (code) => (await transform(code, { minify: true, target: 'es2022', charset: 'utf8', loader: 'js' })).code,
+      },
+    ],
+  });
+  const { output } = await bundle.generate({
+    format: 'es',
+    entryFileNames: 'main-[hash].js',
+    chunkFileNames: 'chunk-[hash].js',
+    hashCharacters: 'base36',
+  });
+  await bundle.close();
+  for (const file of own) rmSync(file);
+  for (const chunk of output) writeFileSync(join(ASSETS, chunk.fileName), chunk.code);
+  const byName = new Map(output.map((c) => [c.fileName, c]));
+  const closure = (chunk) => {
+    const seen = new Set();
+    const walk = (c) => {
+      for (const name of c.imports) {
+        if (byName.has(name) && !seen.has(name)) {
+          seen.add(name);
+          walk(byName.get(name));
+        }
       }
-    }
+    };
+    walk(chunk);
+    return [...seen];
   };
-  walk(out);
-  return [...seen].map((p) => rel(join(ROOT, p)));
+  const main = output.find((c) => c.isEntry);
+  const preloads = closure(main);
+  const asset = (name) => rel(join(ASSETS, name));
+  const chunkOf = (entry) => {
+    const found = Object.keys(outputs).find((o) => outputs[o].entryPoint === entry);
+    if (!found) throw new Error(`dist: no chunk for ${entry}`);
+    const chunk = output.find((c) => c.facadeModuleId === join(ROOT, found));
+    if (!chunk) throw new Error(`dist: rollup made no chunk of ${entry}`);
+    if (chunk === main) return [];
+    return [chunk.fileName, ...closure(chunk)].filter((n) => n !== main.fileName && !preloads.includes(n)).map(asset);
+  };
+  return { mainOut: asset(main.fileName), chunkOf, preloads: preloads.map(asset) };
 }
 
 /** KaTeX's stylesheet and its WOFF2 fonts (every browser that runs the core reads WOFF2). */
@@ -255,15 +315,9 @@ async function main() {
     chunkNames: 'chunk-[hash]',
     plugins: [await i18nSplit(), releasePaths(replacements)],
   });
-  const mainOut = outputs(page)['main.js'];
+  const { mainOut, chunkOf, preloads } = await mergeFirstScreen(page);
   // What web/early.js preloads for a link: its language's strings, and the lesson when it has one
   // (dynamic imports main.js would only start once it runs; with the hints they download at once).
-  const pageOutputs = Object.entries(page.metafile.outputs);
-  const chunkOf = (entry) => {
-    const found = pageOutputs.find(([, meta]) => meta.entryPoint === entry);
-    if (!found) throw new Error(`dist: no chunk for ${entry}`);
-    return [rel(join(ROOT, found[0])), ...staticImports(page, found[0])];
-  };
   const early = [
     ...(await import(pathToFileURL(join(WEB, 'i18n.js')).href)).LANGS.map((l) => [l, chunkOf(`ap-i18n:${l}`)]),
     ['lesson', chunkOf('web/lesson/panel.js')],
@@ -272,7 +326,6 @@ async function main() {
     // their fonts, instead of again when the fonts arrive (docs/performance.md "Loading").
     ['katex', [katexCss, ...katexFonts]],
   ];
-  const preloads = staticImports(page, join(relative(ROOT, ASSETS), basename(mainOut)).split(sep).join('/'));
   // Only what the page's own <link rel="modulepreload"> hints do not already name: each preload
   // early.js adds costs a request on the main thread (8-14 ms at 4x CPU, through the service
   // worker offline) even for a file already on its way.

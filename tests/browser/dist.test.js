@@ -77,7 +77,7 @@ describe('dist/ from a sub-path of a plain static server', () => {
 
   test('the release: hashed assets, relative URLs, the policy and the service worker in index.html', async () => {
     const html = await (await fetch(base)).text();
-    assert.match(html, /<script type="module" src="assets\/main-[A-Z0-9]+\.js"><\/script>/);
+    assert.match(html, /<script type="module" src="assets\/main-[a-z0-9]+\.js"><\/script>/);
     assert.doesNotMatch(html, /(src|href)="\//, 'no absolute path');
     // The page's policy, plus exactly the sha256 hashes of the two elements the release inlines
     // (the stylesheet and early.js); no 'unsafe-inline'. A wrong hash would also block early.js,
