@@ -111,11 +111,12 @@ export function subscribe(view) {
  * Tries to make `next` the current state. Returns null on success or the error message; on
  * failure nothing changes (unless `report` is false, the message is also shown by its control).
  * @param {object} next
- * @param {{structural?: boolean|'auto', kind?: string, fromHash?: boolean, report?: boolean, lesson?: boolean}} opts
+ * @param {{structural?: boolean|'auto', kind?: string, fromHash?: boolean, report?: boolean, lesson?: boolean, refused?: (e: Error) => void}} opts
  *   structural: rebuild editors and selects ('auto': only when the matrices, tokens or shapes
  *   differ from the current state's, as for a state from the API, the link or the undo stack,
  *   which may change anything; a tau or mask change then updates the page as the tau box does);
- *   kind: undo coalescing key (typing in one place makes one undo step).
+ *   kind: undo coalescing key (typing in one place makes one undo step);
+ *   refused: called with the StateError or AttentionError a refused state is refused with.
  */
 export function commit(next, opts = {}) {
   const { report = true } = opts;
@@ -147,6 +148,7 @@ export function commit(next, opts = {}) {
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
     if (report) showError(e.field, e.worded ? e.message : rejected(e.message));
+    opts.refused?.(e);
     return e.message;
   }
   apply(valid, res, opts);
