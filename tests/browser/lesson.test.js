@@ -232,6 +232,20 @@ describe('guided lesson', () => {
     await shot('step3-revealed');
   });
 
+  test('a box question left untouched is the answer "none": step 3 reveals with no cell ticked, recorded as [] and marked', async () => {
+    const s = await getState(page);
+    delete s.lesson.predictions.zeros; // never touched (as a student who ticks nothing)
+    s.lesson.revealed = s.lesson.revealed.filter((k) => k !== 3);
+    await page.evaluate((x) => window.attentionPlayground.setState(x), s);
+    assert.equal((await getState(page)).mask.causal, true);
+    assert.equal(await page.isChecked('#lesson-p-zeros-0_1'), false);
+    assert.equal(await page.isDisabled('#lesson-reveal'), false, 'the radio question answered: revealable');
+    await page.click('#lesson-reveal');
+    assert.deepEqual((await lesson()).predictions.zeros, [], 'recorded as "none"');
+    assert.equal(await verdict('zeros'), 'false', 'the mask zeroes 6 cells');
+    assert.ok((await text('#lesson-answer')).includes('none'), await text('#lesson-answer'));
+  });
+
   test('step 4: one value changed, the scores stay, the output moves by a_tj times the change', async () => {
     await page.click('#lesson-next');
     await page.click('#lesson-p-scores-change'); // wrong

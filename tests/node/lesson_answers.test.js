@@ -5,7 +5,16 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCore } from '../../web/core.js';
-import { answerStep1, answerStep3, answerStep4, fourTokens, referenceState, setupState } from '../../web/lesson/steps.js';
+import {
+  answerStep1,
+  answerStep3,
+  answerStep4,
+  fourTokens,
+  predicted,
+  referenceState,
+  setupState,
+  untouchedBoxes,
+} from '../../web/lesson/steps.js';
 
 let core;
 before(async () => {
@@ -239,4 +248,24 @@ test('lesson vectors write their entries alike: exact ones as they are, rounded 
       assert.ok(Math.abs(Number(p) - xs[i]) <= 0.5 * 10 ** -(p.split('.')[1]?.length ?? 0) + 1e-12, `${p} is ${xs[i]} rounded`),
     );
   }
+});
+
+test('a box question needs no tick: steps 1 and 3 reveal once their radio question is answered, the untouched boxes recorded as none', () => {
+  const lesson = (predictions) => ({ step: 1, predictions, revealed: [], done: [] });
+  assert.equal(predicted(lesson({}), 1), false, 'step 1 asks how the row answers too');
+  assert.equal(predicted(lesson({ redistribute: 'others-fall' }), 1), true, 'no key ticked: "none rises"');
+  assert.equal(predicted(lesson({}), 3), false);
+  assert.equal(predicted(lesson({ renorm: 'renormalised' }), 3), true, 'no cell ticked: "none becomes zero"');
+  assert.equal(predicted(lesson({ entropy: 'up' }), 2), false, 'a radio question is still needed');
+  assert.deepEqual(untouchedBoxes(lesson({ redistribute: 'others-fall' }), 1, setupState(1)), ['rise']);
+  assert.deepEqual(
+    untouchedBoxes(lesson({ rise: [], redistribute: 'others-fall' }), 1, setupState(1)),
+    [],
+    'unticked after ticking: already []',
+  );
+  assert.deepEqual(untouchedBoxes(lesson({ renorm: 'same' }), 3, fourTokens()), ['zeros']);
+  // Beyond the 8 x 8 grid the cells are not asked: nothing to record.
+  const big = fourTokens();
+  big.tokens.keys = Array.from({ length: 9 }, (_, j) => `k${j}`);
+  assert.deepEqual(untouchedBoxes(lesson({ renorm: 'same' }), 3, big), []);
 });

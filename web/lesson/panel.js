@@ -44,7 +44,7 @@ import { renderMyths } from './myths.js';
 import { createProgress } from './progress.js';
 import { encodeLink, statesEqual } from '../state.js';
 import { stripPageOptions } from '../page-options.js';
-import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState } from './steps.js';
+import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState, untouchedBoxes } from './steps.js';
 
 const phone = () => matchMedia('(max-width: 760px)').matches;
 
@@ -216,7 +216,7 @@ export function initLesson(pageCtx) {
       }
     }
     const revealed = lesson.revealed.includes(n);
-    const ready = predicted(lesson, n, s);
+    const ready = predicted(lesson, n);
     const formula = FORMULAS[n];
     // Two parts around step 5's frame (live.js frameSlot): the frame is never rebuilt.
     const predict = h(
@@ -312,7 +312,9 @@ export function initLesson(pageCtx) {
                 disabled: !ready,
                 'aria-describedby': ready ? null : 'lesson-reveal-why',
                 onclick: () =>
-                  editLesson((l) => {
+                  editLesson((l, next) => {
+                    // A box question left untouched is the answer "none" (it says so).
+                    for (const name of untouchedBoxes(l, n, next)) l.predictions[name] = [];
                     l.revealed = [...new Set([...l.revealed, n])].sort((a, b) => a - b);
                   }),
               },

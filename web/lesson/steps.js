@@ -108,11 +108,26 @@ export function fitLesson(lesson, from, to) {
   return out;
 }
 
-/** True when every prediction of the step is recorded. */
-export function predicted(lesson, step, state = null) {
-  // Without the cell grid (more than GRID_MAX queries or keys) step 3 asks about the row only.
-  const big = state && (state.tokens.queries.length > GRID_MAX || state.tokens.keys.length > GRID_MAX);
-  return STEP_PREDICTIONS[step].every((name) => (big && name === 'zeros') || lesson?.predictions?.[name] !== undefined);
+/**
+ * The predictions made by ticking boxes (the keys whose weight rises, the cells the mask zeroes).
+ * No box ticked is an answer: "none" (the questions say so), recorded as [] at the reveal.
+ */
+export const BOX_PREDICTIONS = ['rise', 'zeros'];
+
+/** True when the step can be revealed: every prediction recorded but the box questions, which need no tick. */
+export function predicted(lesson, step) {
+  return STEP_PREDICTIONS[step].every((name) => BOX_PREDICTIONS.includes(name) || lesson?.predictions?.[name] !== undefined);
+}
+
+/**
+ * The box questions of `step` the student left untouched, to record as [] when the step is
+ * revealed (not step 3's cells when the grid is not offered: more than GRID_MAX queries or keys).
+ */
+export function untouchedBoxes(lesson, step, state) {
+  const big = state.tokens.queries.length > GRID_MAX || state.tokens.keys.length > GRID_MAX;
+  return STEP_PREDICTIONS[step].filter(
+    (name) => BOX_PREDICTIONS.includes(name) && lesson.predictions[name] === undefined && !(big && name === 'zeros'),
+  );
 }
 
 const sameShape = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((r, i) => r.length === b[i].length);
