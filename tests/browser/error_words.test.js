@@ -55,6 +55,24 @@ test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called emp
   assert.equal(await page.isHidden('#tau-error'), true);
 });
 
+test('tau box: beyond the schema\'s 1000 it says τ as its other messages, and 1e400 is too large, not "not a number"', async () => {
+  const tau = (await getState(page)).tau;
+  await chooseLang('zh-CN');
+  assert.equal(await typeTau('2000'), `τ 不能超过 1000。保留 τ = ${tau}。`);
+  assert.equal(await typeTau('1e400'), `“1e400”太大。保留 τ = ${tau}。`);
+  await chooseLang('en');
+  assert.equal((await page.textContent('#tau-error')).trim(), `"1e400" is too large. Keeping τ = ${tau}.`);
+  assert.equal(await typeTau('2000'), `τ must be at most 1000. Keeping τ = ${tau}.`);
+  assert.equal(await typeTau('0x10'), `"0x10" is not a number. Keeping τ = ${tau}.`);
+  assert.equal((await getState(page)).tau, tau, 'tau unchanged');
+  await page.click('#tau', { clickCount: 3 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1000');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 1000);
+  assert.equal(await page.isHidden('#tau-error'), true, 'the limit itself is taken');
+});
+
 test('window, stride, sinks and top-k boxes: letters typed are quoted as typed, in both languages', async () => {
   const s = await getState(page);
   const boxes = [

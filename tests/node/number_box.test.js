@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { halfWidth, inRange, rangeText, readBox, stepBox } from '../../web/views/number-box.js';
+import { halfWidth, inRange, rangeText, readBox, readDecimal, stepBox } from '../../web/views/number-box.js';
 import { parseCell } from '../../web/views/editor.js';
 
 test('readBox: numbers, letters, an empty box, fractions in a whole-number box, the limits', () => {
@@ -25,6 +25,23 @@ test('readBox: numbers, letters, an empty box, fractions in a whole-number box, 
   assert.deepEqual(readBox('0', { min: 0, max: 1, minOpen: true, maxOpen: true }), { problem: 'range', text: '0' });
   assert.deepEqual(readBox('-1', { min: 0 }), { problem: 'range', text: '-1' });
   assert.deepEqual(readBox('1e9', { min: 0 }), { x: 1e9 });
+});
+
+test('boxes and cells read numbers by one rule: a decimal too large for a double is "too large", hex and words are not numbers', () => {
+  assert.deepEqual(readBox('1e400'), { problem: 'tooLarge', text: '1e400' });
+  assert.deepEqual(readBox('-1e400'), { problem: 'tooLarge', text: '-1e400' });
+  assert.deepEqual(readBox('0x10'), { problem: 'notNumber', text: '0x10' }); // Number() alone: 16
+  assert.deepEqual(readBox('1_000'), { problem: 'notNumber', text: '1_000' });
+  assert.deepEqual(readBox('\u22122'), { x: -2 }); // U+2212, the minus sign a copied formula has
+  assert.deepEqual(readBox('+.5'), { x: 0.5 });
+  assert.deepEqual(readDecimal('1e308'), { x: 1e308 });
+  assert.deepEqual(readDecimal('1e-400'), { x: 0 }); // underflows to 0: a number, not an error
+  for (const text of ['1e400', '0x10', '', 'abc']) {
+    const box = readBox(text).problem;
+    const cell = parseCell(text, false).error;
+    assert.ok(box && cell, text);
+    assert.equal(/too large/.test(cell), box === 'tooLarge', `${text}: the cell says "${cell}", the box ${box}`);
+  }
 });
 
 test('inRange and rangeText: closed, open and absent ends', () => {

@@ -145,6 +145,7 @@ export default {
     'app.err.rejected': '',
     'app.err.computeFailed': 'The computation failed: ',
     'app.err.notNumber': '"{text}" is not a number.',
+    'app.err.boxTooLarge': '"{text}" is too large.',
     'app.err.emptyBox': 'The box is empty: type a number.',
     'app.err.keeping': ' Keeping {kept}.',
 
@@ -252,6 +253,7 @@ export default {
     'app.detail.type.object': 'an object',
     'app.detail.type.list': 'a list',
     'app.err.tau': 'τ must be a number > 0; τ → 0 is argmax and is not a temperature.',
+    'app.err.tauMax': 'τ must be at most {max}.',
     'app.err.scale': 'The scale must be a number > 0.',
     'app.err.window': 'The window must be a whole number ≥ 0; 0 turns it off.',
     'app.err.stride': 'The stride must be a whole number ≥ 0; 0 and 1 turn it off.',
@@ -607,6 +609,7 @@ export default {
     'app.err.rejected': '输入未被接受：',
     'app.err.computeFailed': '计算失败：',
     'app.err.notNumber': '“{text}”不是数字。',
+    'app.err.boxTooLarge': '“{text}”太大。',
     'app.err.emptyBox': '输入框为空：请输入一个数。',
     'app.err.keeping': '保留 {kept}。',
 
@@ -713,6 +716,7 @@ export default {
     'app.detail.type.object': '对象',
     'app.detail.type.list': '列表',
     'app.err.tau': 'τ 必须是大于 0 的数；τ → 0 即 argmax，不是一个温度。',
+    'app.err.tauMax': 'τ 不能超过 {max}。',
     'app.err.scale': '缩放因子必须是大于 0 的数。',
     'app.err.window': '窗口大小必须是 ≥ 0 的整数；0 表示关闭。',
     'app.err.stride': '步长必须是 ≥ 0 的整数；0 和 1 表示关闭。',

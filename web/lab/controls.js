@@ -114,6 +114,7 @@ function boxReason(read, what, spec) {
   const text = clipTyped(read.text);
   if (read.problem === 'empty') return t('app.err.emptyBox');
   if (read.problem === 'notNumber') return tData('app.err.notNumber', { text });
+  if (read.problem === 'tooLarge') return tData('app.err.boxTooLarge', { text });
   if (read.problem === 'whole') return tData('lab.err.whole', { what, text }, ['text']);
   return tData('lab.err.range', { what, text, range: rangeText(spec) }, ['text', 'range']);
 }

@@ -9,6 +9,7 @@ import { clipTyped, fmtInt, showToken } from '../views/format.js';
 import { sourceNodes } from '../views/source.js';
 import { arrowSteps, readBox } from '../views/number-box.js';
 import { LARGE_KEYS } from '../large.js';
+import { LIMITS } from '../state.js';
 import { onLangChange, t } from '../i18n.js';
 import { onPaletteChange } from '../views/palette.js';
 import { initTabs } from '../views/tabs.js';
@@ -214,10 +215,10 @@ function switchLayerMode(mode) {
  * half-typed value (the "500" of "5000") is never committed. A refused value is explained next to
  * the box, with what is kept.
  * @param {string} id
- * @param {{field: string, kept: () => string, parse: (x: number) => (string|null),
+ * @param {{field: string, kept: () => string, parse: (x: number) => (string|[string, object]|null),
  *   apply: (s: object, x: number) => void, min?: number}} o  parse returns the string-table key
- *   of the error (web/i18n/app.js), or null; min: a whole-number box (the arrow keys step it down
- *   to min)
+ *   of the error (web/i18n/app.js), or [key, its variables], or null; min: a whole-number box (the
+ *   arrow keys step it down to min)
  */
 function numberBox(id, o) {
   const el = $(id);
@@ -236,13 +237,15 @@ function numberBox(id, o) {
     const typed = el.value;
     const read = readBox(typed); // the shared rule (views/number-box.js); o.parse words the limits
     if (read.problem) {
-      refuse(() => (read.problem === 'empty' ? t('app.err.emptyBox') : t('app.err.notNumber', { text: clipTyped(typed) })));
+      const key = { empty: 'app.err.emptyBox', tooLarge: 'app.err.boxTooLarge' }[read.problem] ?? 'app.err.notNumber';
+      refuse(() => t(key, { text: clipTyped(typed) }));
       return;
     }
     const { x } = read;
     const problem = o.parse(x);
     if (problem) {
-      refuse(() => t(problem));
+      const [key, vars] = Array.isArray(problem) ? problem : [problem, {}];
+      refuse(() => t(key, vars));
       return;
     }
     el.classList.remove('invalid');
@@ -279,7 +282,9 @@ export function wireControls(relabel) {
   numberBox('tau', {
     field: 'tau',
     kept: () => `τ = ${state.tau}`,
-    parse: (x) => (x > 0 ? null : 'app.err.tau'),
+    // The schema's upper limit here too, so that the message says τ as the others (the core's
+    // would name the field tau).
+    parse: (x) => (!(x > 0) ? 'app.err.tau' : x > LIMITS.maxTau ? ['app.err.tauMax', { max: LIMITS.maxTau }] : null),
     apply: (s, x) => {
       s.tau = x;
     },

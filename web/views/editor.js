@@ -4,7 +4,7 @@ import { h, mount } from './dom.js';
 import { clipTyped, showToken, tData } from './format.js';
 import { t } from '../i18n.js';
 import { SCHEMA } from '../generated/schema.js';
-import { halfWidth } from './number-box.js';
+import { halfWidth, readDecimal } from './number-box.js';
 
 /**
  * Parses a cell's text. Returns {value} or {error}. With allowNull, an empty cell or "-inf" is
@@ -13,14 +13,12 @@ import { halfWidth } from './number-box.js';
 export function parseCell(text, allowNull) {
   const typed = text.trim();
   const ascii = halfWidth(typed).trim();
-  if (allowNull && (ascii === '' || /^-(inf|infinity|∞)$/i.test(ascii))) return { value: null };
-  if (ascii === '') return { error: t('app.err.empty') };
-  const plain = ascii.replace('−', '-');
-  // Plain decimals only (Number() would also take "0x10" or "0b1").
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain)) return { error: t('app.err.cellNotNumber', { text: clipTyped(typed) }) };
-  const x = Number(plain);
-  if (!Number.isFinite(x)) return { error: t('app.err.tooLarge', { text: typed }) };
-  return { value: x };
+  if (allowNull && (ascii === '' || /^[-\u2212](inf|infinity|∞)$/i.test(ascii))) return { value: null };
+  const read = readDecimal(typed); // the boxes' rule (web/views/number-box.js)
+  if (read.problem === 'empty') return { error: t('app.err.empty') };
+  if (read.problem === 'notNumber') return { error: t('app.err.cellNotNumber', { text: clipTyped(typed) }) };
+  if (read.problem === 'tooLarge') return { error: t('app.err.tooLarge', { text: clipTyped(typed) }) };
+  return { value: read.x };
 }
 
 /** What a cell shows: up to 7 significant digits (float32 noise hidden, exponents kept). The

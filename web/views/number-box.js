@@ -16,18 +16,37 @@ export function halfWidth(text) {
   return String(text).replace(/[\uff01-\uff5e\u3000]/g, (c) => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
 }
 
+// A number as a person types it: decimals with an optional exponent, a sign (also U+2212 "−").
+// Not what Number() alone takes: "0x10", "0b1", "Infinity", "1_000".
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The number a box's or a cell's text spells (full-width forms read as ASCII, halfWidth), the one
+ * rule of readBox here and parseCell (web/views/editor.js).
+ * @param {string} text
+ * @returns {{x: number} | {problem: 'empty'|'notNumber'|'tooLarge'}} tooLarge: a decimal beyond
+ *   the double range (1e400), which Number() makes Infinity
+ */
+export function readDecimal(text) {
+  const ascii = halfWidth(String(text)).trim().replace('\u2212', '-');
+  if (ascii === '') return { problem: 'empty' };
+  if (!DECIMAL.test(ascii)) return { problem: 'notNumber' };
+  const x = Number(ascii);
+  return Number.isFinite(x) ? { x } : { problem: 'tooLarge' };
+}
+
 /**
  * What a box's text says, against its limits (the limits of the box's own spec; none here).
  * @param {string} text  the box's text
  * @param {{min?: number, max?: number, minOpen?: boolean, maxOpen?: boolean, whole?: boolean}} [spec]
  *   min/max bound the value (minOpen/maxOpen: that end excluded); whole: integers only
- * @returns {{x: number} | {problem: 'empty'|'notNumber'|'whole'|'range', text: string}}
+ * @returns {{x: number} | {problem: 'empty'|'notNumber'|'tooLarge'|'whole'|'range', text: string}}
  */
 export function readBox(text, spec = {}) {
   const trimmed = String(text).trim();
-  if (trimmed === '') return { problem: 'empty', text: trimmed };
-  const x = Number(halfWidth(trimmed).trim());
-  if (!Number.isFinite(x)) return { problem: 'notNumber', text: trimmed };
+  const read = readDecimal(trimmed);
+  if (read.problem) return { problem: read.problem, text: read.problem === 'empty' ? '' : trimmed };
+  const { x } = read;
   if (spec.whole && !Number.isInteger(x)) return { problem: 'whole', text: trimmed };
   if (!inRange(x, spec)) return { problem: 'range', text: trimmed };
   return { x };
