@@ -30,7 +30,7 @@
     }
   }
   if (!tag) tag = navigator.language || '';
-  var zh = /^zh/i.test(tag);
+  var zh = /^zh(-|$)/i.test(tag); // page-options.js normaliseLang
   if (zh || /(^#|&)[a-z]+_hide=1(&|$)/.test(hash)) root.classList.add('ap-booting');
   // The page's modules could not load (a frame sandboxed without allow-same-origin on a host that
   // does not send Access-Control-Allow-Origin, a blocked file): say so instead of a spinner that

@@ -12,6 +12,7 @@
 // a page reads only its own language's strings; setLang loads a language before switching to it.
 import { LOADERS, TABLES } from './i18n/index.js';
 import { fillEntry } from './i18n-fill.js';
+import { normaliseLang } from './page-options.js';
 
 export const LANGS = Object.freeze(['en', 'zh-CN']);
 export const LANG_NAMES = Object.freeze({ en: 'English', 'zh-CN': '简体中文' });
@@ -47,17 +48,9 @@ export function getLang() {
   return current;
 }
 
-/**
- * Normalises a language tag ("zh", "zh-Hans", "zh-CN", "en-GB", ...) to one of LANGS, or null
- * when it names neither language.
- */
-export function normaliseLang(tag) {
-  if (typeof tag !== 'string') return null;
-  const lower = tag.toLowerCase();
-  if (lower === 'zh' || lower.startsWith('zh-')) return 'zh-CN';
-  if (lower === 'en' || lower.startsWith('en-')) return 'en';
-  return null;
-}
+// The language tag rule is page-options.js's (the link's lang= reads with it); here for the
+// modules that set the language.
+export { normaliseLang };
 
 /**
  * Switches the language, updates <html lang> and every [data-i18n] element, tells listeners. A

@@ -1,6 +1,6 @@
 // Page options: how the page is presented, as opposed to what it computes (the state, state.js).
 // They ride in the same link fragment after the state's keys and are ignored by decodeLink:
-//   lang=en|zh-CN      interface language (web/i18n.js)
+//   lang=en|zh-CN      interface language (web/i18n.js); any tag of either (zh, zh-TW, en-GB, a cut zh-) reads as it
 //   embed=1            embed mode: minimal chrome for an <iframe> in a course page
 //   readonly=1         the state cannot be edited (controls and editors disabled); choosing which
 //                      query row, head, heatmap or analysis to look at is viewing and stays allowed,
@@ -78,6 +78,21 @@ export const HIDEABLE = Object.freeze(Object.values(HIDE_GROUPS).flat());
 export const CONTROL_FLAGS = HIDE_GROUPS.controls;
 
 const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'teacher', 'palette', 'frame', 'origin']);
+
+/**
+ * Normalises a language tag ("zh", "zh-Hans", "zh-CN", "en-GB", ...) to one of the page's
+ * languages (web/i18n.js LANGS: "en", "zh-CN"), or null when it names neither. A link's lang=
+ * reads with it, so a link cut inside its value ("lang=zh-") still opens in Chinese.
+ * @param {unknown} tag
+ * @returns {'en'|'zh-CN'|null}
+ */
+export function normaliseLang(tag) {
+  if (typeof tag !== 'string') return null;
+  const lower = tag.toLowerCase();
+  if (lower === 'zh' || lower.startsWith('zh-')) return 'zh-CN';
+  if (lower === 'en' || lower.startsWith('en-')) return 'en';
+  return null;
+}
 /** At most this many origin= options are taken. */
 export const MAX_ORIGINS = 8;
 const FRAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -134,7 +149,8 @@ export function readPageOptions(fragment) {
     }
     if (!isPageOptionKey(key)) continue;
     if (key === 'lang') {
-      if (value === 'en' || value === 'zh-CN') options.lang = value;
+      const lang = normaliseLang(value);
+      if (lang) options.lang = lang;
       else errors.push({ key, value });
     } else if (key === 'embed' || key === 'readonly' || key === 'teacher') {
       if (value === '1' || value === '0') options[key] = value === '1';

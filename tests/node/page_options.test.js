@@ -296,3 +296,15 @@ test('embed mode is the student view: the teacher tools are hidden unless teache
   }
   assert.ok(READ_ONLY_LOCKS.keeps.includes('lesson'), 'read-only keeps the lesson');
 });
+
+test('lang= takes any tag of either language, so a link cut inside its value still opens in Chinese', () => {
+  assert.equal(readPageOptions('v=1&d=x&lang=zh-').options.lang, 'zh-CN');
+  assert.equal(readPageOptions('lang=zh').options.lang, 'zh-CN');
+  assert.equal(readPageOptions('lang=zh-TW').options.lang, 'zh-CN');
+  assert.equal(readPageOptions('lang=en-GB').options.lang, 'en');
+  for (const bad of ['fr', 'z', 'zhx', '']) {
+    const { options, errors } = readPageOptions(`lang=${bad}`);
+    assert.equal(options.lang, null, bad);
+    assert.deepEqual(errors, [{ key: 'lang', value: bad }], bad);
+  }
+});
