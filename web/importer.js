@@ -517,7 +517,9 @@ export function summarise(results, options = {}) {
       where: where(notProb[0]),
       why: why.join(tr('import.listSep')),
     });
-    out.offerLogits = true;
+    // Not for heads that are all zero: read as logits they are uniform rows, an analysis of an
+    // unfilled buffer (the reading stays a choice of the import view's select).
+    out.offerLogits = notProb.some((r) => !(r.check.zeroRows > 0 && r.check.zeroRows === r.check.nQ));
   }
   if (warn.length) {
     const worst = warn.reduce((a, b) => (b.check.maxRowSumError > a.check.maxRowSumError ? b : a));
