@@ -226,9 +226,9 @@ export function initLesson(pageCtx) {
       h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
       questions(n, s, lesson, revealed, setP),
     );
-    // Step 1 asks to predict before moving a key: its predictions come before the key plane (a
-    // tap on them below the plane scrolled the plane away on a phone).
-    const first = n === 1;
+    // Every step's predictions come before what the step acts on: predict first, then act (step
+    // 3's mask switch above its question showed the masked weights before the prediction; on a
+    // phone a tap on predictions below step 1's key plane scrolled the plane away).
     const top = [
       h(
         'div',
@@ -282,11 +282,10 @@ export function initLesson(pageCtx) {
       h('h3', { id: 'lesson-step-title', tabindex: -1 }, t('lesson.stepOf', { n, total: STEPS.length }), sp(), t(`lesson.s${n}.title`)),
       h('p', { id: 'lesson-step-do' }, t(n === 2 && readOnly() ? 'lesson.s2.doReadonly' : `lesson.s${n}.do`)),
       formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
-      first ? predict : null,
+      predict,
       h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
     ];
     const bottom = [
-      first ? null : predict,
       h(
         'div',
         { class: 'lesson-actions' },
