@@ -113,6 +113,23 @@ test('tokens added after the file: the token-dependent scores are computed again
   await page.waitForFunction(() => /twelve\.json/.test(document.getElementById('import-errors').textContent));
 });
 
+test("a file opened after one that took a token file starts without those tokens: they were that file's", async () => {
+  await page.reload();
+  await page.waitForFunction(() => window.attentionPlayground !== undefined);
+  await openImportTab(page);
+  await page.setInputFiles('#import-tokens', TOKENS);
+  await page.setInputFiles('#import-file', NPY);
+  await analysed('attention.npy');
+  assert.equal((await imported()).source.keyTokens.length, 33, 'attention.npy took tokens.json');
+  // Another file of the same 33 positions: before, tokens.json (still in its picker) was applied to it too.
+  await page.setInputFiles('#import-file', { name: 'other.npy', mimeType: 'application/octet-stream', buffer: readFileSync(NPY) });
+  await analysed('other.npy');
+  assert.equal((await imported()).source.keyTokens.length, 0, "no tokens of attention.npy's");
+  assert.equal(await page.evaluate(() => document.getElementById('import-tokens').files.length), 0, 'the token picker is cleared');
+  assert.doesNotMatch(await page.textContent('#import-info'), /tokens\.json/);
+  assert.equal(await page.isHidden('#import-errors'), true);
+});
+
 test('a cross-attention head (5 queries x 9 keys): its panel says it is not square, the info line counts both token lists', async () => {
   const [nQ, nK] = [5, 9];
   const rows = Array.from({ length: nQ }, (_, t) => {

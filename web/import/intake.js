@@ -11,6 +11,8 @@ import { wordDetail } from '../page/details.js';
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
 export function createIntake(v) {
   const { ui, $ } = v;
+  // The token files an open file took: a later file does not take them again.
+  const readFor = new WeakSet();
 
   async function importFile(file, { memberName = null, tokens = null } = {}) {
     v.messages.file = [];
@@ -70,14 +72,21 @@ export function createIntake(v) {
     v.clearCards();
     $('import-detail').hidden = true;
     $('import-key-tokens-label').hidden = source.layout.nQ === source.layout.nK;
-    // Tokens: dropped with the file, else the token file chosen before (its name is shown).
+    // Tokens: dropped with the file, else the token file chosen before, unless an earlier file
+    // took it (then it was that file's: a later file starts without it; one refused for the
+    // file open when it was chosen, e.g. of another length, is for this one).
     v.messages.tokens = [];
-    const tokenFile = tokens ?? $('import-tokens').files[0];
+    const fresh = (input) => {
+      const f = $(input).files[0];
+      if (f && readFor.has(f)) $(input).value = '';
+      return f && !readFor.has(f) ? f : null;
+    };
+    const tokenFile = tokens ?? fresh('import-tokens');
+    const keyTokenFile = fresh('import-key-tokens');
     const before = { reanalyse: false }; // the analysis below reads them
     if (tokenFile && !source.keyTokens.length)
       await readTokenFile(tokenFile, source.layout.nQ === source.layout.nK ? 'both' : 'queries', before);
-    if ($('import-key-tokens').files[0] && source.layout.nQ !== source.layout.nK)
-      await readTokenFile($('import-key-tokens').files[0], 'keys', before);
+    if (keyTokenFile && source.layout.nQ !== source.layout.nK) await readTokenFile(keyTokenFile, 'keys', before);
     v.showInfo(() => describeSource(ui.source));
     const reading = $('import-reading').value;
     await v.analyse(reading === 'logits' ? 'logits' : 'weights', reading === 'auto');
@@ -94,6 +103,7 @@ export function createIntake(v) {
     }
     try {
       const got = await v.getWorker().request({ type: 'tokens', file, which });
+      readFor.add(file);
       ui.source.queryTokens = got.queryTokens;
       ui.source.keyTokens = got.keyTokens;
       ui.source.tokensFrom = file.name;
