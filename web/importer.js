@@ -511,15 +511,15 @@ export function summarise(results, options = {}) {
     else if (negative > 0) why.push(tr('import.sum.negativeScores', { n: negative }));
     if (c.aboveOne) why.push(tr('import.sum.aboveOne', { n: c.aboveOne, max: c.maxValue.toPrecision(3) }));
     if (!why.length) why.push(tr('import.sum.rowSum', { err: c.maxRowSumError.toPrecision(2), row: c.worstRow }));
-    say('errors', 'import.sum.notProbabilities', {
+    // Not for heads that are all zero: read as logits they are uniform rows, an analysis of an
+    // unfilled buffer (the reading stays a choice of the import view's select).
+    out.offerLogits = notProb.some((r) => !(r.check.zeroRows > 0 && r.check.zeroRows === r.check.nQ));
+    say('errors', out.offerLogits ? 'import.sum.notProbabilities' : 'import.sum.notProbabilitiesZero', {
       n: notProb.length,
       total: results.length,
       where: where(notProb[0]),
       why: why.join(tr('import.listSep')),
     });
-    // Not for heads that are all zero: read as logits they are uniform rows, an analysis of an
-    // unfilled buffer (the reading stays a choice of the import view's select).
-    out.offerLogits = notProb.some((r) => !(r.check.zeroRows > 0 && r.check.zeroRows === r.check.nQ));
   }
   if (warn.length) {
     const worst = warn.reduce((a, b) => (b.check.maxRowSumError > a.check.maxRowSumError ? b : a));

@@ -422,6 +422,8 @@ test('an all-zero head (an unfilled buffer) is not probabilities in the page and
   assert.equal(said.errors.length, 1);
   assert.match(said.errors[0], /^1 of 2 heads are not probabilities \(L0 H1: every row is all zero \(5 rows; an unfilled buffer\?\)\)/);
   assert.equal(said.offerLogits, false, 'no logits offer for an all-zero head: read so it is uniform rows');
+  assert.match(said.errors[0], /nothing to analyse; check that the export filled the array\.$/);
+  assert.doesNotMatch(said.errors[0], /read them as logits/);
   const scores = [heads[0], { ...heads[1], check: { ...heads[1].check, zeroRows: 0, negative: 3, minValue: -2 } }];
   assert.equal(summarise(scores).offerLogits, true, 'negative values: scores, the offer stands');
   assert.match(summarise(heads, { lang: 'zh-CN' }).errors[0], /每一行都全为 0（共 5 行；是否是未填充的缓冲区？）/);

@@ -175,6 +175,11 @@ const PAIRS = {
       'They look like scores (logits): read them as logits to get softmax weights.',
     '{total} 个头中有 {n} 个不是概率（{where}：{why}）。它们看起来像分数（logits）：按 logits 解读即可得到 softmax 权重。',
   ],
+  // Every such head all zero: no logits to read either (importer.js summarise, offerLogits).
+  'import.sum.notProbabilitiesZero': [
+    '{n} of {total} heads are not probabilities ({where}: {why}): there is nothing to analyse; check that the export filled the array.',
+    '{total} 个头中有 {n} 个不是概率（{where}：{why}）：没有可分析的内容；请检查导出时是否填充了数组。',
+  ],
   'import.sum.rowSumWarning': [
     (v) =>
       `${v.n} ${v.n === 1 ? 'head has' : 'heads have'} rows summing to 1 only within ${v.err} ` +
