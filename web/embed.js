@@ -22,11 +22,11 @@ import {
   HIDEABLE,
   SET_STATE_MESSAGE,
   STATE_RESULT_MESSAGE,
-  formatPageOptions,
   isOrigin,
   isPlaygroundMessage,
   readHeightMessage,
   stripPageOptions,
+  withPageOptions,
 } from './page-options.js';
 import { normaliseLang, t } from './i18n.js';
 
@@ -234,9 +234,7 @@ export class AttentionPlaygroundElement extends HTMLElement {
       // This page may send the frame a state (setState); an opaque origin (a file:// page) cannot.
       origin: isOrigin(location.origin) ? [location.origin] : [],
     };
-    const extra = formatPageOptions(options);
-    const hash = fragment ? `${fragment}${extra}` : extra.slice(1);
-    const url = `${PAGE.href}#${hash}`;
+    const url = `${PAGE.href}#${withPageOptions(fragment ?? '', options)}`;
     this.frame.title = t('embed.frameTitle', {}, lang);
     if (!this.frame.style.height) {
       const h = Number(this.getAttribute('height'));

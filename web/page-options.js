@@ -1,5 +1,6 @@
 // Page options: how the page is presented, as opposed to what it computes (the state, state.js).
-// They ride in the same link fragment after the state's keys and are ignored by decodeLink:
+// They ride in the same link fragment, before the state's keys (withPageOptions; read anywhere), and
+// are ignored by decodeLink:
 //   lang=en|zh-CN      interface language (web/i18n.js); any tag of either (zh, zh-TW, en-GB, a cut zh-) reads as it
 //   embed=1            embed mode: minimal chrome for an <iframe> in a course page
 //   readonly=1         the state cannot be edited (controls and editors disabled); choosing which
@@ -176,9 +177,9 @@ export function readPageOptions(fragment) {
 }
 
 /**
- * The link keys of the options that differ from the defaults ("&lang=zh-CN&embed=1&tau_hide=1"),
- * to append to encodeLink(state); the language is always written when known so that a shared
- * link opens in the language it was made in.
+ * The link keys of the options that differ from the defaults ("&lang=zh-CN&embed=1&tau_hide=1");
+ * the language is always written when known so that a shared link opens in the language it was
+ * made in. The page's links put them first (withPageOptions).
  */
 export function formatPageOptions(options) {
   const parts = [];
@@ -191,6 +192,21 @@ export function formatPageOptions(options) {
   for (const origin of (options.origin ?? []).filter(isOrigin).slice(0, MAX_ORIGINS)) parts.push(`origin=${encodeURIComponent(origin)}`);
   for (const name of HIDEABLE) if (options.hide?.includes(name)) parts.push(`${name}_hide=1`);
   return parts.length ? `&${parts.join('&')}` : '';
+}
+
+/**
+ * A link fragment with the page options first, then the state's keys (encodeLink). A link cut short
+ * (a chat app's or a course platform's length limit) loses the end of its data block, not the
+ * options that say how a student sees the page (the language, read-only, the hidden controls):
+ * it opens in the class's language and read-only, saying the link is unreadable. Readers take the
+ * options anywhere in a fragment (readPageOptions; decodeLink skips them), so links with the
+ * options at the end, as earlier pages wrote them, read the same.
+ * @param {string} stateLink encodeLink(state), or '' for the options alone
+ * @param {object} options as readPageOptions returns them
+ * @returns {string} the fragment, without "#"
+ */
+export function withPageOptions(stateLink, options) {
+  return [formatPageOptions(options).slice(1), stateLink].filter(Boolean).join('&');
 }
 
 /**

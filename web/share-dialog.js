@@ -3,7 +3,7 @@
 // link, an <iframe> snippet (with a few lines that size the iframe from the page's height
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
 import { h, mount } from './views/dom.js';
-import { HIDE_GROUPS, READ_ONLY_LOCKS, formatPageOptions, stripPageOptions } from './page-options.js';
+import { HIDE_GROUPS, READ_ONLY_LOCKS, stripPageOptions, withPageOptions } from './page-options.js';
 import { decodeLink, encodeLink } from './state.js';
 import { LESSON_PRESETS } from './presets.js';
 import { HEIGHT_MESSAGE, canFrame, readHeightMessage, servedOverHttp } from './frame-messages.js';
@@ -126,7 +126,7 @@ export function initShareDialog({ opener, link, options }) {
   function classLink(chosen) {
     const url = link(chosen);
     if (!choice.fresh || !lessonOf(url)) return url;
-    return `${url.split('#')[0]}#${encodeLink(LESSON_PRESETS.lessonGuided.make())}${formatPageOptions(chosen)}`;
+    return `${url.split('#')[0]}#${withPageOptions(encodeLink(LESSON_PRESETS.lessonGuided.make()), chosen)}`;
   }
 
   /** What the link carries of the lesson: step 1 fresh, or the teacher's step and answers. */

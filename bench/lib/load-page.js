@@ -7,7 +7,7 @@
 export const NETWORK = { offline: false, latency: 150, downloadThroughput: (1600 * 1000) / 8, uploadThroughput: (750 * 1000) / 8 };
 
 /** A link fragment without its lang= option (the class link names its own). */
-const withoutLang = (fragment) => fragment.replace(/(^|&)lang=[^&]*/g, '');
+const withoutLang = (fragment) => fragment.replace(/(^|&)lang=[^&]*/g, '').replace(/^&/, '');
 
 /**
  * The links, made by the page itself (unthrottled): the default page, the Chinese class link (the

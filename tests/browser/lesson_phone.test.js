@@ -54,7 +54,7 @@ test('student on a phone: the whole lesson by touch, in Chinese, in a read-only 
     assert.ok(note.includes(word), `read-only note: ${word} in «${note}»`);
   const link = await teacher.inputValue('#share-link');
   const snippet = await teacher.inputValue('#share-snippet');
-  assert.match(link, /&lang=zh-CN&embed=1&readonly=1/);
+  assert.match(link, /#lang=zh-CN&embed=1&readonly=1&v=1&/, 'the page options first: a cut link keeps them');
   assert.doesNotMatch(link, /teacher=1/, 'the student view by default');
   await teacherContext.close();
 

@@ -7,7 +7,7 @@ import { h, mount } from '../views/dom.js';
 import { fmtBytes } from '../views/format.js';
 import { embeddedOptions } from '../embedded.js';
 import { decodeLink as readLinkText } from '../codec/link.js';
-import { applyPresentation, formatPageOptions, isPageOptionKey, readPageOptions } from '../page-options.js';
+import { applyPresentation, isPageOptionKey, readPageOptions, withPageOptions } from '../page-options.js';
 import { initShareDialog } from '../share-dialog.js';
 import { getLang, normaliseLang, setLang, t } from '../i18n.js';
 import { PALETTE_IDS, setPalette } from '../views/palette.js';
@@ -93,7 +93,7 @@ export function flushHash({ force = false } = {}) {
   }
   const link = currentLink();
   lastLinkChars = link?.length ?? 0;
-  const full = link === null ? null : link + formatPageOptions(pageOptions);
+  const full = link === null ? null : withPageOptions(link, pageOptions);
   if (full !== null && location.hash.slice(1) !== full) replaceFragment(`#${full}`);
   if (link === null && location.hash) replaceFragment(location.pathname + location.search);
   ownFragment = location.hash;
@@ -102,7 +102,7 @@ export function flushHash({ force = false } = {}) {
 
 /** The link to the current state; throws StateError when the state is too large for a link. */
 export function shareUrl(options = pageOptions) {
-  return `${location.href.split('#')[0]}#${encodeLink(state)}${formatPageOptions(options)}`;
+  return `${location.href.split('#')[0]}#${withPageOptions(encodeLink(state), options)}`;
 }
 
 /** Loader options from the page's query string: ?core=scalar|simd, ?selftest=fail (testing). */
@@ -189,7 +189,7 @@ function updateFullPageLink(link = null) {
   if (!state) return;
   const base = location.href.split('#')[0];
   try {
-    a.href = `${base}#${link ?? encodeLink(state)}${formatPageOptions({ ...pageOptions, embed: false, frame: null, origin: [] })}`;
+    a.href = `${base}#${withPageOptions(link ?? encodeLink(state), { ...pageOptions, embed: false, frame: null, origin: [] })}`;
   } catch {
     a.href = base; // too large for a link: the page itself
   }
@@ -278,7 +278,7 @@ async function screenLink(status) {
   const got = await importView.screenState();
   if (got.state) {
     try {
-      const url = `${location.href.split('#')[0]}#${encodeLink(got.state)}${formatPageOptions(pageOptions)}`;
+      const url = `${location.href.split('#')[0]}#${withPageOptions(encodeLink(got.state), pageOptions)}`;
       return { url, copied: 'views.link.headCopied', vars: { head: got.head } };
     } catch (e) {
       if (!(e instanceof StateError)) throw e;
