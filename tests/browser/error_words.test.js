@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeQuietly, getState, openImportTab, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
 import { cjkText, englishWords } from './lang_check.js';
+import { stripPageOptions } from '../../web/page-options.js';
 
 let session;
 let page;
@@ -179,7 +180,8 @@ test('a refused link in Chinese: the reason is worded in Chinese too, the key an
 });
 
 test("a class link cut short, in Chinese: the data block's reason worded in Chinese; cut inside its last option, the state is kept", async () => {
-  const base = await page.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]);
+  // The state's keys only: the page writes its options (lang=en by now) first.
+  const base = stripPageOptions(await page.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]));
   const d = /(?:^|&)d=([^&]*)/.exec(base)[1];
   const at = base.indexOf(`d=${d}`) + 2;
   // Cut inside d: a length no whole bytes give (4k + 1), and a length that gives whole bytes.
@@ -192,7 +194,7 @@ test("a class link cut short, in Chinese: the data block's reason worded in Chin
     ],
     [
       base.slice(0, at + cut4),
-      /^无法读取此链接：数据块 d 已损坏(：其压缩数据无法解压（.*）；链接是否被截断了？|：校验和不符（链接是否被改动或截断了？）|或被截断：.*)。改为显示默认状态。$/,
+      /^无法读取此链接：数据块 d 已损坏(：其压缩数据无法解压（链接是否被截断了？）|：校验和不符（链接是否被改动或截断了？）|或被截断：.*)。改为显示默认状态。$/,
     ],
   ];
   for (const [fragment, want] of cases) {
@@ -213,7 +215,27 @@ test("a class link cut short, in Chinese: the data block's reason worded in Chin
   assert.equal(await p.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.ok(await p.evaluate(() => document.documentElement.classList.contains('ap-readonly')), 'read-only kept');
   const back = await p.evaluate(() => window.attentionPlayground.shareUrl().split('#')[1]);
-  assert.equal(back.split('&lang=')[0], base.split('&lang=')[0], "the state is the link's");
+  assert.equal(stripPageOptions(back), stripPageOptions(base), "the state is the link's");
+  await context.close();
+});
+
+test('a class link writes its page options first: cut inside its data, it still opens in Chinese, read-only, controls hidden', async () => {
+  const { p: maker, context: c1 } = await fresh('#lang=zh-CN&readonly=1&tau_hide=1');
+  const link = await maker.evaluate(() => window.attentionPlayground.shareUrl());
+  await c1.close();
+  const fragment = link.split('#')[1];
+  assert.match(fragment, /^lang=zh-CN&readonly=1&tau_hide=1&v=1&/, fragment);
+  assert.ok(fragment.lastIndexOf('&d=') > fragment.indexOf('tau_hide'), 'the data block last');
+  // A chat app's length limit: the link cut 40 characters into its data block.
+  const cut = fragment.slice(0, fragment.indexOf('&d=') + 3 + 40);
+  const { p, context } = await fresh(`#${cut}`);
+  await p.waitForSelector('#banner', { state: 'visible' });
+  assert.match(await bannerText(p), /^无法读取此链接：数据块 d 已损坏.*截断.*。改为显示默认状态。$/);
+  assert.doesNotMatch(await bannerText(p), /？。/, 'one mark ends the question');
+  assert.deepEqual(await englishWords(p, '#banner', { minTexts: 1 }), []);
+  assert.equal(await p.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.ok(await p.evaluate(() => document.documentElement.classList.contains('ap-readonly')), 'read-only kept');
+  assert.equal(await p.isVisible('#tau'), false, 'the hidden control stays hidden');
   await context.close();
 });
 

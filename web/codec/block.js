@@ -217,7 +217,7 @@ export function readBlock(text) {
   try {
     block = inflateSync(bytes.subarray(PREFIX_BYTES), { out: new Uint8Array(declared + 1) });
   } catch (error) {
-    throw new StateError('d', `d is corrupt: its compressed data cannot be inflated (${error && error.message})`);
+    throw new StateError('d', `d is corrupt: its compressed data cannot be inflated (${error && error.message}; was the link cut short?)`);
   }
   if (block.length !== declared) {
     throw new StateError(

@@ -108,7 +108,8 @@ const FORMS = [
     'blockChar',
     (m) => ({ d: 'd', format: 'base64url', got: m[1], i: m[2], set: 'A-Z a-z 0-9 - _' }),
   ],
-  [/^d is corrupt: its compressed data cannot be inflated \((.*)\)$/, 'blockInflate', (m) => ({ d: 'd', detail: m[1] })],
+  // fflate's own reason ("unexpected EOF") is left out: English, and nothing a reader can act on.
+  [/^d is corrupt: its compressed data cannot be inflated \((.*); was the link cut short\?\)$/, 'blockInflate', () => ({ d: 'd' })],
   [/^d is corrupt: its checksum does not match \(was it edited or cut short\?\)$/, 'blockChecksum', () => ({ d: 'd' })],
   [
     /^d is corrupt or truncated: it inflates to (more than )?(\d+) bytes, but declares (\d+)$/,
