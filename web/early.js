@@ -38,6 +38,11 @@
   // controls cannot work without the modules (class ap-failed, style.css). No module runs then,
   // so the text is here in both languages (not in web/i18n/); it names no repository path (the
   // reader is a student: the hint in parentheses is for the teacher).
+  // Opened as a file (dist/index.html double-clicked): browsers load no module scripts from file://.
+  var FILE = {
+    en: 'This page cannot start from a file on disk: browsers do not load its scripts there. Serve the folder with a web server (the deployment guide says how), or open attention-playground.html, the one-file page, which works from a file.',
+    zh: '此页面无法直接从磁盘上的文件启动：浏览器不会在这里加载它的脚本。请用网页服务器提供这个文件夹（部署说明中有方法），或打开单文件页面 attention-playground.html，它可以直接从文件打开。',
+  };
   var FAILED = {
     en: 'The page could not load its scripts, so it cannot start. Please tell your teacher. (For the teacher: in a sandboxed frame, the server hosting the page must send Access-Control-Allow-Origin; or embed the one-file page instead. The embedding guide explains both.)',
     zh: '页面的脚本无法加载，因此无法启动。请告诉老师。（给老师：嵌在沙箱框架中时，托管页面的服务器需要发送 Access-Control-Allow-Origin 响应头；也可以改为嵌入单文件页面。嵌入说明中介绍了这两种做法。）',
@@ -58,7 +63,8 @@
       box.className = 'loading error';
       box.setAttribute('role', 'alert');
       box.removeAttribute('data-i18n');
-      box.textContent = zh ? FAILED.zh : FAILED.en;
+      var words = location.protocol === 'file:' && el.src ? FILE : FAILED; // not the one-file page's inline module
+      box.textContent = zh ? words.zh : words.en;
     },
     true,
   );

@@ -19,6 +19,7 @@ import { serve } from '../../scripts/serve.js';
 import { englishWords } from '../node/i18n_words.js';
 import { HIDE_TARGETS } from '../../web/page-options.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
+import { pathToFileURL } from 'node:url';
 
 const OUT = join(ROOT, 'test-results', 'dist-test');
 const DIST = join(OUT, 'courses', 'attention');
@@ -225,6 +226,19 @@ describe('the release in <iframe sandbox="allow-scripts"> on another origin', ()
     assert.deepEqual(pageErrors, [], 'early.js runs to its end');
     await host.close();
   });
+});
+
+test('index.html opened as a file: it says to serve the folder or open the one-file page, in the link\'s language', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage(); // not watched: the blocked module is a console error
+  const url = `${pathToFileURL(join(DIST, 'index.html')).href}#lang=zh-CN`;
+  await page.goto(url);
+  await page.waitForSelector('#loading[role="alert"]', { timeout: 15000 });
+  const text = await page.textContent('#loading');
+  assert.match(text, /无法直接从磁盘上的文件启动/);
+  assert.match(text, /attention-playground\.html/);
+  assert.doesNotMatch(text, /沙箱/, 'not the sandboxed-frame reason');
+  await context.close();
 });
 
 test('a Chinese class link under CPU 4x and 1.6 Mbps / 150 ms: no English and no hidden control at any moment', async () => {
