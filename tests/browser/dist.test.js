@@ -228,7 +228,7 @@ describe('the release in <iframe sandbox="allow-scripts"> on another origin', ()
   });
 });
 
-test('index.html opened as a file: it says to serve the folder or open the one-file page, in the link\'s language', async () => {
+test("index.html opened as a file: it says to serve the folder or open the one-file page, in the link's language", async () => {
   const context = await browser.newContext();
   const page = await context.newPage(); // not watched: the blocked module is a console error
   const url = `${pathToFileURL(join(DIST, 'index.html')).href}#lang=zh-CN`;
