@@ -234,7 +234,7 @@ export class AttentionPlaygroundElement extends HTMLElement {
       // This page may send the frame a state (setState); an opaque origin (a file:// page) cannot.
       origin: isOrigin(location.origin) ? [location.origin] : [],
     };
-    const url = `${PAGE.href}#${withPageOptions(fragment ?? '', options)}`;
+    const url = `${PAGE.href}#${withPageOptions(fragment, options)}`;
     this.frame.title = t('embed.frameTitle', {}, lang);
     if (!this.frame.style.height) {
       const h = Number(this.getAttribute('height'));

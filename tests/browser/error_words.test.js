@@ -34,6 +34,15 @@ async function typeTau(text) {
   return (await page.textContent('#tau-error')).trim();
 }
 
+/** Types a good value into the tau box and waits until the state takes it. */
+async function acceptTau(value) {
+  await page.click('#tau', { clickCount: 3 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(String(value));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((v) => window.attentionPlayground.getState().tau === v, value);
+}
+
 test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called empty, tau is kept', async () => {
   const tau = (await getState(page)).tau;
   await chooseLang('zh-CN');
@@ -48,11 +57,7 @@ test('tau box: "NaN" typed is quoted as NaN (not ""), an empty box is called emp
   assert.equal((await page.textContent('#tau-error')).trim(), `输入框为空：请输入一个数。保留 τ = ${tau}。`);
   assert.equal((await getState(page)).tau, tau, 'tau unchanged');
   // A good value clears the error and is taken.
-  await page.click('#tau', { clickCount: 3 });
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('2');
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 2);
+  await acceptTau(2);
   assert.equal(await page.isHidden('#tau-error'), true);
 });
 
@@ -66,11 +71,7 @@ test('tau box: beyond the schema\'s 1000 it says τ as its other messages, and 1
   assert.equal(await typeTau('2000'), `τ must be at most 1000. Keeping τ = ${tau}.`);
   assert.equal(await typeTau('0x10'), `"0x10" is not a number. Keeping τ = ${tau}.`);
   assert.equal((await getState(page)).tau, tau, 'tau unchanged');
-  await page.click('#tau', { clickCount: 3 });
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('1000');
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => window.attentionPlayground.getState().tau === 1000);
+  await acceptTau(1000);
   assert.equal(await page.isHidden('#tau-error'), true, 'the limit itself is taken');
 });
 

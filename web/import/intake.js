@@ -77,9 +77,10 @@ export function createIntake(v) {
     // file open when it was chosen, e.g. of another length, is for this one).
     v.messages.tokens = [];
     const fresh = (input) => {
-      const f = $(input).files[0];
-      if (f && readFor.has(f)) $(input).value = '';
-      return f && !readFor.has(f) ? f : null;
+      const f = $(input).files[0] ?? null;
+      if (!f || !readFor.has(f)) return f;
+      $(input).value = ''; // an earlier file's: its name no longer shown
+      return null;
     };
     const tokenFile = tokens ?? fresh('import-tokens');
     const keyTokenFile = fresh('import-key-tokens');

@@ -130,8 +130,7 @@ export function initLesson(pageCtx) {
   }
 
   /** The saved progress of this class link as a state with a lesson, or null. */
-  function savedState() {
-    const link = progress.load();
+  function savedState(link = progress.load()) {
     if (!link) return null;
     try {
       const s = ctx.core.decodeLink(link);
@@ -189,8 +188,9 @@ export function initLesson(pageCtx) {
     restoreChecked = true;
     if (!openedOnLesson) return false;
     // Progress saved as the link itself (nothing done yet, or a reload): nothing to decode.
-    if (progress.load() === stripPageOptions(location.hash)) return false;
-    const saved = savedState();
+    const link = progress.load();
+    if (link === stripPageOptions(location.hash)) return false;
+    const saved = savedState(link);
     if (!saved || statesEqual(saved, s)) return false;
     restoredStep = saved.lesson.step;
     // After the commit that is rendering now has finished.
