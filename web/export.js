@@ -4,6 +4,7 @@
 import { paletteColour } from './views/palette.js'; // the page's palette (Display: Palette)
 import { getLang, t } from './i18n.js';
 import { SCHEMA } from './generated/schema.js';
+import { HEAD_METRICS, ROW_METRICS, columnValue, columnsFromRows } from './views/metrics.js';
 // CSV headers and JSON keys are data formats: English and stable in every language. What a person
 // reads (the SVG's cell titles, the HTML page's words) follows the page's language.
 
@@ -48,11 +49,7 @@ export const HEAD_METRIC_COLUMNS = [
   'verdict',
   'rows',
   'empty_rows',
-  'mean_entropy',
-  'mean_normalized_entropy',
-  'mean_n_eff',
-  'mean_top_k_mass',
-  'mean_sink_mass',
+  ...HEAD_METRICS.map((m) => m.head.csv),
   'pattern',
   'confidence',
   'parameter',
@@ -73,11 +70,7 @@ export function headMetricsCsv(heads) {
       r.verdict,
       r.summary.rows,
       r.summary.emptyRows,
-      r.summary.meanEntropy,
-      r.summary.meanNormalizedEntropy,
-      r.summary.meanNEff,
-      r.summary.meanTopKMass,
-      r.summary.meanSinkMass,
+      ...HEAD_METRICS.map((m) => r.summary[m.head.key]),
       r.pattern.kind,
       r.pattern.confidence,
       r.pattern.parameter,
@@ -112,62 +105,27 @@ export function headMetricsJson(meta, heads) {
   });
 }
 
-export const ROW_METRIC_COLUMNS = [
-  'row',
-  'query_token',
-  'empty',
-  'visible',
-  'entropy',
-  'normalized_entropy',
-  'n_eff',
-  'top_k_mass',
-  'sink_mass',
-  'support',
-];
+/** The Rows CSV's columns: the row, its token, empty (1/0), then every row metric's column
+ *  (metrics.def, as `attn analyze --rows --format csv` writes them after layer, head). */
+export const ROW_METRIC_COLUMNS = ['row', 'query_token', 'empty', ...ROW_METRICS.map((m) => m.csv)];
 
 /**
  * Per-row metrics as CSV.
- * @param {{entropy, normalizedEntropy, nEff, topKMass, sinkMass, visible, support, empty}} rows
- *   arrays of n_q entries (typed arrays from the core or plain arrays; null/NaN = undefined)
+ * @param {object} columns the core's columns of n_q rows: one array per metric key (typed arrays
+ *   from the core or plain arrays; null/NaN = undefined) and `empty`
  * @param {string[]} tokens query tokens (may be empty)
  */
-export function rowMetricsCsv(rows, tokens = []) {
-  const n = rows.entropy.length;
+export function rowMetricsCsv(columns, tokens = []) {
+  const n = columns.empty.length;
   const out = [];
-  for (let t = 0; t < n; t++) {
-    const empty = Boolean(rows.empty[t]);
-    out.push([
-      t,
-      tokens[t] ?? '',
-      empty ? 1 : 0,
-      rows.visible[t],
-      rows.entropy[t],
-      rows.normalizedEntropy[t],
-      rows.nEff[t],
-      rows.topKMass[t],
-      rows.sinkMass[t],
-      empty ? null : rows.support[t],
-    ]);
-  }
+  for (let t = 0; t < n; t++)
+    out.push([t, tokens[t] ?? '', columns.empty[t] ? 1 : 0, ...ROW_METRICS.map((m) => columnValue(m, columns, t))]);
   return toCsv(ROW_METRIC_COLUMNS, out);
 }
 
 /** Per-row metrics from the playground's results (docs/state.md `rows`) in the same columns. */
 export function resultsRowsCsv(res, tokens) {
-  const pick = (k) => res.rows.map((r) => r[k]);
-  return rowMetricsCsv(
-    {
-      entropy: pick('entropy'),
-      normalizedEntropy: pick('normalizedEntropy'),
-      nEff: pick('nEff'),
-      topKMass: pick('topKMass'),
-      sinkMass: pick('sinkMass'),
-      visible: pick('visible'),
-      support: pick('support'),
-      empty: pick('empty'),
-    },
-    tokens,
-  );
+  return rowMetricsCsv(columnsFromRows(res.rows), tokens);
 }
 
 const LABEL_MAX = 24;

@@ -4,6 +4,7 @@
 // the key); a temperature, mask or row change sends only numbers.
 import { AttentionError } from './core.js';
 import { SCHEMA } from './generated/schema.js';
+import { rowsFromColumns } from './views/metrics.js';
 
 // Above these sizes a table of cells is too slow to repaint on every slider step (a 64 x 64 table
 // took ~250 ms per step in Chromium); the canvas overview is full resolution up to 128 x 128.
@@ -144,17 +145,7 @@ const num = (x) => (Number.isFinite(x) ? x : null);
 function toResults(s, answer) {
   const { head, tile, rowWeights } = answer;
   const r = head.rows;
-  const rows = Array.from({ length: head.nQ }, (_, t) => ({
-    empty: r.empty[t] === 1,
-    visible: r.visible[t],
-    entropy: num(r.entropy[t]),
-    normalizedEntropy: num(r.normalizedEntropy[t]),
-    nEff: num(r.nEff[t]),
-    topKMass: num(r.topKMass[t]),
-    sinkMass: num(r.sinkMass[t]),
-    rowSum: num(r.rowSum[t]),
-    support: r.empty[t] ? null : r.support[t],
-  }));
+  const rows = rowsFromColumns(r, head.nQ);
   const output = Array.from({ length: head.nQ }, (_, t) => Array.from(head.output.subarray(t * head.dV, (t + 1) * head.dV)));
   const summary = Object.fromEntries(Object.entries(head.summary).map(([k, v]) => [k, num(v)]));
   return {

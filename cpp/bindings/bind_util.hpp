@@ -5,11 +5,13 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "attn/attention.hpp"
 #include "attn/error.hpp"
+#include "attn/metrics_io.hpp"
 #include "attn/state_json.hpp"
 #include "attn/state_schema.hpp"
 
@@ -57,49 +59,68 @@ val copy_out(const T* data, std::size_t n) {
     return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 
-/// Row metrics as one typed array per metric: entropy, normalizedEntropy, nEff, topKMass,
-/// sinkMass, rowSum (Float64Array, NaN for empty rows), visible, support (Int32Array), empty
-/// (Uint8Array).
+/// Row metrics as one typed array per metric of metrics.def, under its JSON key (Float64Array
+/// for a double, NaN for an empty row's; Int32Array for an int), and `empty` (Uint8Array).
 inline val rows_val(const std::vector<RowMetrics>& rows) {
     const std::size_t n = rows.size();
-    std::vector<double> entropy(n), hnorm(n), neff(n), topk(n), sink(n), rowsum(n);
-    std::vector<std::int32_t> visible(n), support(n);
-    std::vector<std::uint8_t> empty(n);
-    for (std::size_t t = 0; t < n; ++t) {
-        const RowMetrics& m = rows[t];
-        entropy[t] = m.entropy;
-        hnorm[t] = m.normalized_entropy;
-        neff[t] = m.n_eff;
-        topk[t] = m.top_k_mass;
-        sink[t] = m.sink_mass;
-        rowsum[t] = m.row_sum;
-        visible[t] = m.visible;
-        support[t] = m.support;
-        empty[t] = m.empty;
-    }
     val out = val::object();
-    out.set("entropy", copy_out(entropy.data(), n));
-    out.set("normalizedEntropy", copy_out(hnorm.data(), n));
-    out.set("nEff", copy_out(neff.data(), n));
-    out.set("topKMass", copy_out(topk.data(), n));
-    out.set("sinkMass", copy_out(sink.data(), n));
-    out.set("rowSum", copy_out(rowsum.data(), n));
-    out.set("visible", copy_out(visible.data(), n));
-    out.set("support", copy_out(support.data(), n));
+    std::vector<double> d(n);
+    std::vector<std::int32_t> i(n);
+    for (const RowMetricInfo& info : kRowMetrics) {
+        if (info.integer) {
+            for (std::size_t t = 0; t < n; ++t) i[t] = static_cast<std::int32_t>(info.get(rows[t]));
+            out.set(info.key, copy_out(i.data(), n));
+        } else {
+            for (std::size_t t = 0; t < n; ++t) d[t] = info.get(rows[t]);
+            out.set(info.key, copy_out(d.data(), n));
+        }
+    }
+    std::vector<std::uint8_t> empty(n);
+    for (std::size_t t = 0; t < n; ++t) empty[t] = rows[t].empty;
     out.set("empty", copy_out(empty.data(), n));
     return out;
 }
 
-/// {rows, emptyRows, meanEntropy, meanNormalizedEntropy, meanNEff, meanTopKMass, meanSinkMass}
+/// rows_val's inverse: the typed arrays (or plain arrays) of `rows` back into n RowMetrics.
+/// Throws Error(kInvalidValue, "parts") when a metric's array is missing or not n long.
+inline std::vector<RowMetrics> rows_from_val(const val& rows, std::size_t n) {
+    std::vector<RowMetrics> out(n);
+    const auto column = [&](const char* key) {
+        const val v = rows[key];
+        if (v.isUndefined() || v.isNull())
+            throw Error(ErrorCode::kInvalidValue, "parts", std::string("a part's rows have no ") + key);
+        auto c = emscripten::convertJSArrayToNumberVector<double>(v);
+        if (c.size() != n)
+            throw Error(ErrorCode::kInvalidValue, "parts", std::string("a part's ") + key + " does not match its nQ");
+        return c;
+    };
+    for (const RowMetricInfo& info : kRowMetrics) {
+        const std::vector<double> c = column(info.key);
+        for (std::size_t t = 0; t < n; ++t) info.set(out[t], c[t]);
+    }
+    const std::vector<double> empty = column("empty");
+    for (std::size_t t = 0; t < n; ++t) out[t].empty = empty[t] != 0;
+    return out;
+}
+
+/// {rows, emptyRows, mean<Key> for every MEAN metric of metrics.def}
 inline val summary_val(const HeadSummary& s) {
     val out = val::object();
     out.set("rows", s.rows);
     out.set("emptyRows", s.empty_rows);
-    out.set("meanEntropy", s.mean_entropy);
-    out.set("meanNormalizedEntropy", s.mean_normalized_entropy);
-    out.set("meanNEff", s.mean_n_eff);
-    out.set("meanTopKMass", s.mean_top_k_mass);
-    out.set("meanSinkMass", s.mean_sink_mass);
+    for (const RowMetricInfo& info : kRowMetrics)
+        if (info.mean) out.set(head_key(info), s.*(info.mean));
+    return out;
+}
+
+/// summary_val's inverse for the means: every mean<Key> of `s` that is a number (else NaN).
+inline HeadSummary summary_from_val(const val& s) {
+    HeadSummary out;
+    for (const RowMetricInfo& info : kRowMetrics) {
+        if (!info.mean) continue;
+        const val x = s[head_key(info)];
+        out.*(info.mean) = x.isNumber() ? x.as<double>() : std::numeric_limits<double>::quiet_NaN();
+    }
     return out;
 }
 

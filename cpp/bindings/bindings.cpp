@@ -164,31 +164,8 @@ val merge_head_rows(const val& spec, const val& parts) {
             r.d_v = p["dV"].as<int>();
             r.scale = p["scale"].as<double>();
             r.scratch_bytes = static_cast<std::size_t>(p["scratchBytes"].as<double>());
-            const val rows = p["rows"];
-            const auto entropy = convertJSArrayToNumberVector<double>(rows["entropy"]);
-            const auto norm = convertJSArrayToNumberVector<double>(rows["normalizedEntropy"]);
-            const auto neff = convertJSArrayToNumberVector<double>(rows["nEff"]);
-            const auto topk = convertJSArrayToNumberVector<double>(rows["topKMass"]);
-            const auto sink = convertJSArrayToNumberVector<double>(rows["sinkMass"]);
-            const auto rowsum = convertJSArrayToNumberVector<double>(rows["rowSum"]);
-            const auto visible = convertJSArrayToNumberVector<int>(rows["visible"]);
-            const auto support = convertJSArrayToNumberVector<int>(rows["support"]);
-            const auto empty = convertJSArrayToNumberVector<int>(rows["empty"]);
-            if (entropy.size() != static_cast<std::size_t>(r.n_q))
-                throw attn::Error(attn::ErrorCode::kInvalidValue, "parts", "a part's rows do not match its nQ");
-            r.rows.resize(entropy.size());
-            for (std::size_t t = 0; t < entropy.size(); ++t) {
-                attn::RowMetrics& m = r.rows[t];
-                m.entropy = entropy[t];
-                m.normalized_entropy = norm[t];
-                m.n_eff = neff[t];
-                m.top_k_mass = topk[t];
-                m.sink_mass = sink[t];
-                m.row_sum = rowsum[t];
-                m.visible = visible[t];
-                m.support = support[t];
-                m.empty = empty[t] != 0;
-            }
+            if (r.n_q < 0) throw attn::Error(attn::ErrorCode::kInvalidValue, "parts", "a part's nQ is negative");
+            r.rows = attn::bind::rows_from_val(p["rows"], static_cast<std::size_t>(r.n_q));
             r.output = attn::Matrix(r.n_q, r.d_v);
             r.output.data = convertJSArrayToNumberVector<float>(p["output"]);
             r.overview = attn::Matrix(p["overviewRows"].as<int>(), p["overviewCols"].as<int>());

@@ -272,9 +272,8 @@ val compare_heads(const val& spec) {
         out.set("meanJsd", c.mean_jsd);
         out.set("maxJsd", c.max_jsd);
         out.set("maxJsdRow", c.max_jsd_row);
-        out.set("deltaEntropy", c.delta_entropy);
-        out.set("deltaNormalizedEntropy", c.delta_normalized_entropy);
-        out.set("deltaSinkMass", c.delta_sink_mass);
+        for (const attn::RowMetricInfo& info : attn::kRowMetrics)
+            if (info.mean) out.set(attn::delta_key(info), c.delta.*(info.mean));
         out.set("labelA", c.label_a);
         out.set("labelB", c.label_b);
         out.set("labelChanged", c.label_changed);
@@ -360,10 +359,10 @@ val to_float32(std::uintptr_t src, const std::string& dtype, double count, std::
     return val::undefined();
 }
 
-/// layerSummaries(heads: [{layer, computed, summary: {meanNormalizedEntropy, meanSinkMass,
-/// meanNEff, meanTopKMass}}]) -> [{layer, heads, analysed, meanNormalizedEntropy, meanSinkMass,
-/// meanNEff, meanTopKMass}] (NaN where no head of the layer has the value), layers in order of
-/// first appearance.
+/// layerSummaries(heads: [{layer, computed, summary: {mean<Key>, ...}}]) -> [{layer, heads,
+/// analysed, mean<Key>, ...}]: one mean<Key> per MEAN metric of metrics.def (NaN where no head of
+/// the layer has the value; a summary without a key counts as NaN), layers in order of first
+/// appearance.
 val layer_summaries(const val& heads) {
     std::vector<attn::LayerHead> in;
     const unsigned n = heads["length"].as<unsigned>();
@@ -374,10 +373,7 @@ val layer_summaries(const val& heads) {
         attn::LayerHead lh;
         lh.layer = h["layer"].as<int>();
         lh.computed = h["computed"].as<bool>();
-        lh.summary.mean_normalized_entropy = s["meanNormalizedEntropy"].as<double>();
-        lh.summary.mean_sink_mass = s["meanSinkMass"].as<double>();
-        lh.summary.mean_n_eff = s["meanNEff"].as<double>();
-        lh.summary.mean_top_k_mass = s["meanTopKMass"].as<double>();
+        lh.summary = attn::bind::summary_from_val(s);
         in.push_back(lh);
     }
     val out = val::array();
@@ -388,10 +384,8 @@ val layer_summaries(const val& heads) {
         o.set("layer", l.layer);
         o.set("heads", l.heads);
         o.set("analysed", l.analysed);
-        o.set("meanNormalizedEntropy", l.mean_normalized_entropy);
-        o.set("meanSinkMass", l.mean_sink_mass);
-        o.set("meanNEff", l.mean_n_eff);
-        o.set("meanTopKMass", l.mean_top_k_mass);
+        for (const attn::RowMetricInfo& info : attn::kRowMetrics)
+            if (info.mean) o.set(attn::head_key(info), l.means.*(info.mean));
         out.set(i, o);
     }
     return out;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <new>
@@ -24,6 +25,8 @@
 
 #include "attn/analysis.hpp"
 #include "attn/import.hpp"
+#include "attn/metrics_io.hpp"
+#include "metrics_csv.hpp"
 #include "attn/text.hpp"
 #include "sources.hpp"
 
@@ -207,14 +210,6 @@ ojson index_or_null(int i) {
     return i >= 0 ? ojson(i) : ojson(nullptr);
 }
 
-/// Shortest decimal that reads back to the same double; empty for NaN / Inf (undefined).
-std::string csv_num(double x) {
-    if (!std::isfinite(x)) return "";
-    char buf[40];
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);
-    return std::string(buf, r.ptr);
-}
-
 /// A text cell (a token): guarded against spreadsheet formulas (csv_text_cell, text.hpp: the
 /// page's rule), then quoted per RFC 4180 when it holds a comma, a quote, a line break or edge
 /// spaces; quotes doubled.
@@ -345,14 +340,7 @@ ojson head_json(const HeadAnalysis& a, int layer, int layer_index, int head, con
     if (!label.empty()) j["label"] = label;
     j["verdict"] = to_string(a.verdict);
     if (a.computed) {
-        const HeadSummary& s = a.summary;
-        j["summary"] = ojson{{"rows", s.rows},
-                             {"emptyRows", s.empty_rows},
-                             {"meanEntropy", num(s.mean_entropy)},
-                             {"meanNormalizedEntropy", num(s.mean_normalized_entropy)},
-                             {"meanNEff", num(s.mean_n_eff)},
-                             {"meanTopKMass", num(s.mean_top_k_mass)},
-                             {"meanSinkMass", num(s.mean_sink_mass)}};
+        j["summary"] = head_summary_json<ojson>(a.summary);
         j["pattern"] = pattern_json(a.pattern);
         j["fieldScores"] = field_json(a.field);
     } else {
@@ -364,24 +352,7 @@ ojson head_json(const HeadAnalysis& a, int layer, int layer_index, int head, con
     j["causalVisibility"] = a.causal_visibility;
     j["aboveDiagonalMass"] = num(a.above_diagonal_mass);
     j["check"] = check_json(a.check);
-    if (rows && a.computed) {
-        ojson entropy = ojson::array(), norm = ojson::array(), neff = ojson::array(), topk = ojson::array(),
-              sink = ojson::array(), support = ojson::array(), visible = ojson::array(), empty = ojson::array();
-        for (const RowMetrics& r : a.rows) {
-            entropy.push_back(num(r.entropy));
-            norm.push_back(num(r.normalized_entropy));
-            neff.push_back(num(r.n_eff));
-            topk.push_back(num(r.top_k_mass));
-            sink.push_back(num(r.sink_mass));
-            support.push_back(r.support);
-            visible.push_back(r.visible);
-            empty.push_back(r.empty);
-        }
-        j["rows"] = ojson{{"entropy", std::move(entropy)}, {"normalizedEntropy", std::move(norm)},
-                          {"nEff", std::move(neff)},       {"topKMass", std::move(topk)},
-                          {"sinkMass", std::move(sink)},   {"support", std::move(support)},
-                          {"visible", std::move(visible)}, {"empty", std::move(empty)}};
-    }
+    if (rows && a.computed) j["rows"] = rows_columns_json<ojson>(a.rows);
     return j;
 }
 
@@ -404,117 +375,134 @@ int exit_with(int status, const std::string& message) {
     return status;
 }
 
-int analyze(const Options& o) {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::unique_ptr<HeadSource> src = open_source(o.file, o.array);
-    const SourceInfo& info = src->info();
+/// The run's tokens: the file's, or --tokens (one list: the keys, the queries its last n_q) with
+/// --key-tokens (the keys of cross-attention).
+void read_tokens(const Options& o, const SourceInfo& info, std::vector<std::string>& queries,
+                 std::vector<std::string>& keys) {
     const io::Layout& L = info.layout;
-
-    // Tokens: the file's, or --tokens (one list: keys, queries its last n_q) / --key-tokens.
-    std::vector<std::string> queries = info.query_tokens, keys = info.key_tokens;
-    if (!o.tokens.empty()) {
-        std::vector<std::string> first = io::parse_tokens(read_text_file(o.tokens, "tokens"));
-        if (!o.key_tokens.empty()) {
-            keys = io::parse_tokens(read_text_file(o.key_tokens, "tokens"));
-            io::check_token_count(first, L.n_q, "queries");
-            io::check_token_count(keys, L.n_k, "keys");
-            queries = std::move(first);
-        } else if (!first.empty()) {
-            // (An empty token file gives no tokens, as in the JSON reader's set_tokens(); it used
-            // to reach the assign below and read before the list: a segfault, found by
-            // cpp/fuzz/fuzz_analyze.cpp.)
-            io::check_token_count(first, L.n_k, "keys");
-            if (L.n_q > L.n_k)
-                throw Error(
-                    ErrorCode::kShapeMismatch, "tokens",
-                    std::to_string(first.size()) + " tokens for a tensor with " + std::to_string(L.n_q) + " queries");
-            keys = std::move(first);
-            queries.assign(keys.end() - L.n_q, keys.end());
-        }
+    queries = info.query_tokens;
+    keys = info.key_tokens;
+    if (o.tokens.empty()) return;
+    std::vector<std::string> first = io::parse_tokens(read_text_file(o.tokens, "tokens"));
+    if (!o.key_tokens.empty()) {
+        keys = io::parse_tokens(read_text_file(o.key_tokens, "tokens"));
+        io::check_token_count(first, L.n_q, "queries");
+        io::check_token_count(keys, L.n_k, "keys");
+        queries = std::move(first);
+    } else if (!first.empty()) {
+        // (An empty token file gives no tokens, as in the JSON reader's set_tokens(); it used to
+        // reach the assign below and read before the list: a segfault, found by
+        // cpp/fuzz/fuzz_analyze.cpp.)
+        io::check_token_count(first, L.n_k, "keys");
+        if (L.n_q > L.n_k)
+            throw Error(
+                ErrorCode::kShapeMismatch, "tokens",
+                std::to_string(first.size()) + " tokens for a tensor with " + std::to_string(L.n_q) + " queries");
+        keys = std::move(first);
+        queries.assign(keys.end() - L.n_q, keys.end());
     }
+}
 
-    const std::vector<int> layers = parse_list(o.layers, L.layers, "--layers", "layer");
-    // The model's layer numbers: --layer-numbers, else the file's labels, else the positions.
+/// The model's layer numbers: --layer-numbers, else the file's labels, else the positions.
+std::vector<int> model_layer_numbers(const Options& o, const SourceInfo& info) {
+    const int layers = info.layout.layers;
     std::vector<int> numbers;
     if (!o.layer_numbers.empty()) {
         try {
-            numbers = parse_layer_numbers(o.layer_numbers, L.layers);
+            numbers = parse_layer_numbers(o.layer_numbers, layers);
         } catch (const Error& e) {
             throw UsageError(std::string("--layer-numbers: ") + e.what());
         }
     } else {
         numbers = layer_numbers_from_labels(info.layer_labels);
-        if (numbers.size() != static_cast<std::size_t>(L.layers)) numbers.clear();
+        if (numbers.size() != static_cast<std::size_t>(layers)) numbers.clear();
     }
     if (numbers.empty())
-        for (int i = 0; i < L.layers; ++i) numbers.push_back(i);
-    const std::vector<int> heads = parse_list(o.heads, L.heads, "--heads", "head");
+        for (int i = 0; i < layers; ++i) numbers.push_back(i);
+    return numbers;
+}
 
-    AnalyzeOptions opts;
-    opts.causal = o.causal;
-    opts.top_k = o.top_k;
-    opts.thumbnail = 0;
-    opts.want_rows = o.rows;
-    opts.reading = o.read == "logits" ? Reading::logits : Reading::weights;
-    if (L.n_q == L.n_k && keys.size() == static_cast<std::size_t>(L.n_k)) opts.token_ids = token_ids_of(keys);
+/// The CSV header: per head, or per row with --rows (the page's Rows CSV columns after layer,
+/// head: both come from metrics.def).
+std::string csv_header(bool rows) {
+    if (rows) return "layer,head,row,query_token,empty," + row_metrics_csv_header() + "\n";
+    return "layer,head,verdict,rows,empty_rows," + head_summary_csv_header() +
+           ",pattern,confidence,parameter,above_diagonal_mass,causal_structure,tl_previous_token,"
+           "tl_duplicate_token,tl_induction\n";
+}
 
-    // --read auto: the first selected head decides, before anything is printed.
-    std::vector<float> values;
-    HeadAnalysis first;
-    const int first_index = layers[0] * L.heads + heads[0];
-    src->read_head(first_index, values);
-    first = analyze_head(values.data(), L.n_q, L.n_k, opts);
-    if (o.read == "auto") {
-        if (first.verdict == Verdict::invalid)
-            return exit_with(2, invalid_message(first.check, values, numbers[layers[0]], heads[0]));
-        if (first.verdict == Verdict::not_probabilities)
-            return exit_with(3, not_probabilities_message(first.check, values, numbers[layers[0]], heads[0]));
+/// The JSON document's opening, up to the heads' array.
+std::string json_header(const Options& o, const SourceInfo& info, const std::vector<int>& numbers, const char* reading,
+                        const std::vector<std::string>& queries, const std::vector<std::string>& keys) {
+    const io::Layout& L = info.layout;
+    ojson h;
+    h["file"] = o.file;
+    h["format"] = info.format;
+    if (!info.array.empty()) h["array"] = info.array;
+    h["dtype"] = info.dtype.empty() ? ojson(nullptr) : ojson(info.dtype);
+    h["shape"] = info.shape;
+    h["layers"] = L.layers;
+    h["layerNumbers"] = numbers;
+    h["headsPerLayer"] = L.heads;
+    h["nQ"] = L.n_q;
+    h["nK"] = L.n_k;
+    h["reading"] = reading;
+    h["causal"] = o.causal;
+    h["topK"] = o.top_k;
+    if (!queries.empty() || !keys.empty()) h["tokens"] = ojson{{"queries", queries}, {"keys", keys}};
+    std::string text = dump(h);
+    text.pop_back();  // the closing brace: the heads follow
+    return text + ",\"heads\":[\n";
+}
+
+/// One head's part of the output and of the warnings, computed from its values alone (so any
+/// thread may compute it), then emitted in head order by the main thread.
+struct HeadOut {
+    std::string text;  ///< JSON object (without the separator) or CSV lines
+    std::string at, invalid, refused, sums;
+    StructureHead structure;
+};
+
+/// What every head's output needs to know of the run.
+struct Run {
+    const Options& o;
+    const io::Layout& L;
+    const std::vector<int>& numbers;
+    const std::vector<std::string>& queries;
+    const std::vector<std::string>& head_labels;
+    const AnalyzeOptions& opts;
+    bool csv;
+
+    std::string head_csv_line(const HeadAnalysis& a, int layer, int head) const {
+        std::string line = std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
+        if (!a.computed) {
+            // rows, then every other column empty.
+            const std::string header = csv_header(false);
+            const auto columns = std::count(header.begin(), header.end(), ',') + 1;
+            return line + std::to_string(L.n_q) + std::string(static_cast<std::size_t>(columns - 4), ',') + "\n";
+        }
+        const HeadSummary& s = a.summary;
+        return line + std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," + head_summary_csv(&s) + "," +
+               to_string(a.pattern.kind) + "," + csv_number(a.pattern.confidence) + "," +
+               std::to_string(a.pattern.parameter) + "," + csv_number(a.above_diagonal_mass) + "," +
+               (a.causal_structure ? "true" : "false") + "," + csv_number(a.field.previous_token) + "," +
+               csv_number(a.field.duplicate_token) + "," + csv_number(a.field.induction) + "\n";
     }
-    const char* reading = opts.reading == Reading::logits ? "logits" : "weights";
 
-    const bool csv = o.format == "csv";
-    if (csv) {
-        // --rows: the page's Rows CSV columns (web/export.js ROW_METRIC_COLUMNS) after layer, head.
-        out(o.rows ? "layer,head,row,query_token,empty,visible,entropy,normalized_entropy,n_eff,top_k_mass,"
-                     "sink_mass,support\n"
-                   : "layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,"
-                     "mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter,above_diagonal_mass,"
-                     "causal_structure,tl_previous_token,tl_duplicate_token,tl_induction\n");
-    } else {
-        ojson h;
-        h["file"] = o.file;
-        h["format"] = info.format;
-        if (!info.array.empty()) h["array"] = info.array;
-        h["dtype"] = info.dtype.empty() ? ojson(nullptr) : ojson(info.dtype);
-        h["shape"] = info.shape;
-        h["layers"] = L.layers;
-        h["layerNumbers"] = numbers;
-        h["headsPerLayer"] = L.heads;
-        h["nQ"] = L.n_q;
-        h["nK"] = L.n_k;
-        h["reading"] = reading;
-        h["causal"] = o.causal;
-        h["topK"] = o.top_k;
-        if (!queries.empty() || !keys.empty()) h["tokens"] = ojson{{"queries", queries}, {"keys", keys}};
-        std::string text = dump(h);
-        text.pop_back();  // the closing brace: the heads follow
-        out(text + ",\"heads\":[\n");
+    std::string rows_csv_lines(const HeadAnalysis& a, int layer, int head) const {
+        std::string text;
+        if (!a.computed) return text;
+        for (std::size_t t = 0; t < a.rows.size(); ++t) {
+            const RowMetrics& r = a.rows[t];
+            // empty as 1/0, as the page writes it.
+            text += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
+                    csv_field(t < queries.size() ? queries[t] : std::string()) + "," + (r.empty ? "1" : "0") + "," +
+                    row_metrics_csv(r) + "\n";
+        }
+        return text;
     }
 
-    Gathered sums, refused, broken;
-    // What each head says of the file's structure (summarize_structure at the end, in file order).
-    std::vector<StructureHead> structure_heads;
-    std::string first_invalid, first_refused;
-    const std::vector<std::string>* head_labels = &info.head_labels;
-
-    // One head's part of the output and of the warnings, computed from its values alone (so any
-    // thread may compute it), then emitted in head order by the main thread.
-    struct HeadOut {
-        std::string text;  ///< JSON object (without the separator) or CSV lines
-        std::string at, invalid, refused, sums;
-        StructureHead structure;
-    };
-    const auto process = [&](int layer_index, int head, const std::vector<float>& v, const HeadAnalysis& a) {
+    HeadOut process(int layer_index, int head, const std::vector<float>& v, const HeadAnalysis& a) const {
         HeadOut h;
         const int layer = numbers[static_cast<std::size_t>(layer_index)];
         const HeadCheck& c = a.check;
@@ -535,38 +523,24 @@ int analyze(const Options& o) {
                                     c.max_above_diagonal};
         if (!csv) {
             const std::string label =
-                static_cast<std::size_t>(head) < head_labels->size() ? (*head_labels)[head] : std::string();
+                static_cast<std::size_t>(head) < head_labels.size() ? head_labels[head] : std::string();
             h.text = dump(head_json(a, layer, layer_index, head, label, o.rows));
-        } else if (!o.rows) {
-            const HeadSummary& s = a.summary;
-            std::string line = std::to_string(layer) + "," + std::to_string(head) + "," + to_string(a.verdict) + ",";
-            if (a.computed) {
-                line += std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," + csv_num(s.mean_entropy) +
-                        "," + csv_num(s.mean_normalized_entropy) + "," + csv_num(s.mean_n_eff) + "," +
-                        csv_num(s.mean_top_k_mass) + "," + csv_num(s.mean_sink_mass) + "," + to_string(a.pattern.kind) +
-                        "," + csv_num(a.pattern.confidence) + "," + std::to_string(a.pattern.parameter) + "," +
-                        csv_num(a.above_diagonal_mass) + "," + (a.causal_structure ? "true" : "false") + "," +
-                        csv_num(a.field.previous_token) + "," + csv_num(a.field.duplicate_token) + "," +
-                        csv_num(a.field.induction);
-            } else {
-                line += std::to_string(L.n_q) + ",,,,,,,,,,,,,,";
-            }
-            h.text = line + "\n";
-        } else if (a.computed) {
-            for (std::size_t t = 0; t < a.rows.size(); ++t) {
-                const RowMetrics& r = a.rows[t];
-                // empty as 1/0 and no support for an empty row, as the page writes them.
-                h.text += std::to_string(layer) + "," + std::to_string(head) + "," + std::to_string(t) + "," +
-                          csv_field(t < queries.size() ? queries[t] : std::string()) + "," + (r.empty ? "1" : "0") +
-                          "," + std::to_string(r.visible) + "," + csv_num(r.entropy) + "," +
-                          csv_num(r.normalized_entropy) + "," + csv_num(r.n_eff) + "," + csv_num(r.top_k_mass) + "," +
-                          csv_num(r.sink_mass) + "," + (r.empty ? std::string() : std::to_string(r.support)) + "\n";
-            }
+        } else {
+            h.text = o.rows ? rows_csv_lines(a, layer, head) : head_csv_line(a, layer, head);
         }
         return h;
-    };
+    }
+};
+
+/// The heads' outputs in order, and what they gather for the closing warnings.
+struct Emitter {
+    bool csv = false;
     int done = 0;
-    const auto emit = [&](const HeadOut& h) {
+    Gathered sums, refused, broken;
+    std::vector<StructureHead> structure_heads;  ///< for summarize_structure, in file order
+    std::string first_invalid, first_refused;
+
+    void emit(const HeadOut& h) {
         if (!h.invalid.empty()) {
             if (first_invalid.empty()) first_invalid = h.invalid;
             broken.add(h.at);
@@ -578,125 +552,112 @@ int analyze(const Options& o) {
         structure_heads.push_back(h.structure);
         out((!csv && done > 0 ? ",\n" : "") + h.text);
         ++done;
-    };
-
-    std::vector<std::pair<int, int>> order;  // (layer index in the file, head) in output order
-    for (int layer_index : layers)
-        for (int head : heads) order.emplace_back(layer_index, head);
-    emit(process(layers[0], heads[0], values, first));
-    first = HeadAnalysis{};
-
-    const int threads = std::min<int>(o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency()),
-                                      static_cast<int>(order.size()) - 1);
-    if (threads <= 1) {
-        for (std::size_t i = 1; i < order.size(); ++i) {
-            const auto [layer_index, head] = order[i];
-            src->read_head(layer_index * L.heads + head, values);
-            emit(process(layer_index, head, values, analyze_head(values.data(), L.n_q, L.n_k, opts)));
-        }
-    } else {
-        // The main thread reads the heads in order (a .npz member reads only forwards) and emits
-        // the results in order; `threads` workers analyse them. At most 2 x threads heads are
-        // read and not yet emitted.
-        struct Task {
-            std::size_t seq;
-            std::vector<float> values;
-        };
-        std::mutex mu;
-        std::condition_variable cv;
-        std::deque<Task> tasks;
-        std::map<std::size_t, HeadOut> ready;
-        // Head buffers the workers are done with, read into again: a new buffer per head was
-        // zeroed, grown and first touched for every head (+45 % CPU time over one thread).
-        std::vector<std::vector<float>> spare;
-        std::exception_ptr failure;
-        bool closing = false;
-        std::vector<std::thread> pool;
-        for (int w = 0; w < threads; ++w)
-            pool.emplace_back([&] {
-                for (;;) {
-                    Task t;
-                    {
-                        std::unique_lock<std::mutex> lock(mu);
-                        cv.wait(lock, [&] { return !tasks.empty() || closing; });
-                        if (tasks.empty()) return;
-                        t = std::move(tasks.front());
-                        tasks.pop_front();
-                    }
-                    HeadOut h;
-                    std::exception_ptr err;
-                    try {
-                        const auto [layer_index, head] = order[t.seq];
-                        h = process(layer_index, head, t.values, analyze_head(t.values.data(), L.n_q, L.n_k, opts));
-                    } catch (...) {
-                        err = std::current_exception();
-                    }
-                    std::lock_guard<std::mutex> lock(mu);
-                    if (err && !failure) failure = err;
-                    ready.emplace(t.seq, std::move(h));
-                    spare.push_back(std::move(t.values));
-                    cv.notify_all();
-                }
-            });
-        std::size_t next = 1;  // the next head to emit
-        const auto drain = [&](std::unique_lock<std::mutex>& lock) {
-            while (!failure && ready.count(next)) {
-                HeadOut h = std::move(ready[next]);
-                ready.erase(next++);
-                lock.unlock();
-                emit(h);
-                lock.lock();
-            }
-        };
-        try {
-            for (std::size_t i = 1; i < order.size(); ++i) {
-                std::vector<float> v;
-                {
-                    std::lock_guard<std::mutex> lock(mu);
-                    if (!spare.empty()) {
-                        v = std::move(spare.back());
-                        spare.pop_back();
-                    }
-                }
-                src->read_head(order[i].first * L.heads + order[i].second, v);
-                std::unique_lock<std::mutex> lock(mu);
-                tasks.push_back(Task{i, std::move(v)});
-                cv.notify_all();
-                for (;;) {
-                    drain(lock);
-                    if (failure || i + 1 - next < static_cast<std::size_t>(2 * threads)) break;
-                    cv.wait(lock);
-                }
-                if (failure) break;
-            }
-            std::unique_lock<std::mutex> lock(mu);
-            while (!failure && next < order.size()) {
-                drain(lock);
-                if (next < order.size() && !failure) cv.wait(lock);
-            }
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(mu);
-            if (!failure) failure = std::current_exception();
-        }
-        {
-            std::lock_guard<std::mutex> lock(mu);
-            closing = true;
-            tasks.clear();
-        }
-        cv.notify_all();
-        for (std::thread& t : pool) t.join();
-        if (failure) std::rethrow_exception(failure);
     }
+};
 
-    // The structure, said with why: causal when stated (--causal) or when every analysed head is
-    // causal by its values; mixed when most are (the others flagged); else bidirectional.
-    const bool logits = opts.reading == Reading::logits;
-    const StructureSummary ss = summarize_structure(structure_heads, o.causal, opts.reading);
+/// Heads order[1..] on `threads` workers. The main thread reads the heads in order (a .npz
+/// member reads only forwards) and emits the results in order; at most 2 x threads heads are read
+/// and not yet emitted. `work(seq, values)` computes head order[seq]'s output.
+void analyze_in_parallel(HeadSource& src, int heads_per_layer, const std::vector<std::pair<int, int>>& order,
+                         int threads, const std::function<HeadOut(std::size_t, const std::vector<float>&)>& work,
+                         Emitter& em) {
+    struct Task {
+        std::size_t seq;
+        std::vector<float> values;
+    };
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<Task> tasks;
+    std::map<std::size_t, HeadOut> ready;
+    // Head buffers the workers are done with, read into again: a new buffer per head was zeroed,
+    // grown and first touched for every head (+45 % CPU time over one thread).
+    std::vector<std::vector<float>> spare;
+    std::exception_ptr failure;
+    bool closing = false;
+    std::vector<std::thread> pool;
+    for (int w = 0; w < threads; ++w)
+        pool.emplace_back([&] {
+            for (;;) {
+                Task t;
+                {
+                    std::unique_lock<std::mutex> lock(mu);
+                    cv.wait(lock, [&] { return !tasks.empty() || closing; });
+                    if (tasks.empty()) return;
+                    t = std::move(tasks.front());
+                    tasks.pop_front();
+                }
+                HeadOut h;
+                std::exception_ptr err;
+                try {
+                    h = work(t.seq, t.values);
+                } catch (...) {
+                    err = std::current_exception();
+                }
+                std::lock_guard<std::mutex> lock(mu);
+                if (err && !failure) failure = err;
+                ready.emplace(t.seq, std::move(h));
+                spare.push_back(std::move(t.values));
+                cv.notify_all();
+            }
+        });
+    std::size_t next = 1;  // the next head to emit
+    const auto drain = [&](std::unique_lock<std::mutex>& lock) {
+        while (!failure && ready.count(next)) {
+            HeadOut h = std::move(ready[next]);
+            ready.erase(next++);
+            lock.unlock();
+            em.emit(h);
+            lock.lock();
+        }
+    };
+    try {
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            std::vector<float> v;
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                if (!spare.empty()) {
+                    v = std::move(spare.back());
+                    spare.pop_back();
+                }
+            }
+            src.read_head(order[i].first * heads_per_layer + order[i].second, v);
+            std::unique_lock<std::mutex> lock(mu);
+            tasks.push_back(Task{i, std::move(v)});
+            cv.notify_all();
+            for (;;) {
+                drain(lock);
+                if (failure || i + 1 - next < static_cast<std::size_t>(2 * threads)) break;
+                cv.wait(lock);
+            }
+            if (failure) break;
+        }
+        std::unique_lock<std::mutex> lock(mu);
+        while (!failure && next < order.size()) {
+            drain(lock);
+            if (next < order.size() && !failure) cv.wait(lock);
+        }
+    } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!failure) failure = std::current_exception();
+    }
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        closing = true;
+        tasks.clear();
+    }
+    cv.notify_all();
+    for (std::thread& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+/// The structure, said with why: causal when stated (--causal) or when every analysed head is
+/// causal by its values; mixed when most are (the others flagged); else bidirectional.
+std::string structure_note(const StructureSummary& ss, bool stated, bool logits) {
     const std::string& structure = ss.structure;
     const std::string zero = logits ? "masked (-inf or a mask fill)" : "zero";
     const int analysed = ss.analysed, causal_heads = ss.causal_heads;
     std::string why;
-    if (o.causal)
+    if (stated)
         why = "stated (--causal)";
     else if (structure == "unknown")
         why = "no head was analysed";
@@ -710,6 +671,12 @@ int analyze(const Options& o) {
     else
         why = "detected: " + std::to_string(analysed - causal_heads) + " of " + std::to_string(analysed) +
               " analysed heads have weight above the diagonal";
+    return "structure: " + structure + " (" + why + ")" +
+           (structure == "causal" && !logits ? "; |Omega_t| = t + 1 for the causal heads, zeros included" : "");
+}
+
+/// The closing warnings, each said once over every head it concerns.
+std::vector<std::string> closing_warnings(const Emitter& em, const StructureSummary& ss) {
     std::string flagged_list;
     for (const StructureHead& h : ss.flagged) {
         flagged_list += (flagged_list.empty() ? "" : "; ") + std::string("layer ") + std::to_string(h.layer) +
@@ -718,30 +685,87 @@ int analyze(const Options& o) {
                         std::to_string(h.first_row_above_diagonal) + ", largest " + fmt("%.3g", h.max_above_diagonal) +
                         ")";
     }
-    const std::string structure_note =
-        "structure: " + structure + " (" + why + ")" +
-        (structure == "causal" && !logits ? "; |Omega_t| = t + 1 for the causal heads, zeros included" : "");
-
     std::vector<std::string> warnings;
-    if (sums.count)
-        warnings.push_back("rows sum to 1 only within the tolerance in " + std::to_string(sums.count) +
-                           (sums.count == 1 ? " head" : " heads") + " (largest error, query): " + sums.list() +
+    if (em.sums.count)
+        warnings.push_back("rows sum to 1 only within the tolerance in " + std::to_string(em.sums.count) +
+                           (em.sums.count == 1 ? " head" : " heads") + " (largest error, query): " + em.sums.list() +
                            "; each row is renormalised");
     if (!ss.flagged.empty())
         warnings.push_back("weight above the causal diagonal in " + std::to_string(ss.flagged.size()) +
                            (ss.flagged.size() == 1 ? " head" : " heads") +
                            ", largest above-diagonal mass first: " + flagged_list);
-    if (refused.count)
-        warnings.push_back(std::to_string(refused.count) + (refused.count == 1 ? " head is" : " heads are") +
-                           " not probabilities and not analysed: " + refused.list() + "; rerun with --read logits");
-    if (broken.count)
-        warnings.push_back(std::to_string(broken.count) + (broken.count == 1 ? " head holds" : " heads hold") +
-                           " NaN or Inf and is not analysed: " + broken.list());
-    if (!csv) {
-        out("\n],\"structure\":" + dump(structure_json(ss)) + ",\"warnings\":" + dump(ojson(warnings)) + "}\n");
+    if (em.refused.count)
+        warnings.push_back(std::to_string(em.refused.count) + (em.refused.count == 1 ? " head is" : " heads are") +
+                           " not probabilities and not analysed: " + em.refused.list() + "; rerun with --read logits");
+    if (em.broken.count)
+        warnings.push_back(std::to_string(em.broken.count) + (em.broken.count == 1 ? " head holds" : " heads hold") +
+                           " NaN or Inf and is not analysed: " + em.broken.list());
+    return warnings;
+}
+
+int analyze(const Options& o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_ptr<HeadSource> src = open_source(o.file, o.array);
+    const SourceInfo& info = src->info();
+    const io::Layout& L = info.layout;
+    std::vector<std::string> queries, keys;
+    read_tokens(o, info, queries, keys);
+    const std::vector<int> layers = parse_list(o.layers, L.layers, "--layers", "layer");
+    const std::vector<int> numbers = model_layer_numbers(o, info);
+    const std::vector<int> heads = parse_list(o.heads, L.heads, "--heads", "head");
+
+    AnalyzeOptions opts;
+    opts.causal = o.causal;
+    opts.top_k = o.top_k;
+    opts.thumbnail = 0;
+    opts.want_rows = o.rows;
+    opts.reading = o.read == "logits" ? Reading::logits : Reading::weights;
+    if (L.n_q == L.n_k && keys.size() == static_cast<std::size_t>(L.n_k)) opts.token_ids = token_ids_of(keys);
+
+    // --read auto: the first selected head decides, before anything is printed.
+    std::vector<float> values;
+    HeadAnalysis first;
+    src->read_head(layers[0] * L.heads + heads[0], values);
+    first = analyze_head(values.data(), L.n_q, L.n_k, opts);
+    if (o.read == "auto") {
+        if (first.verdict == Verdict::invalid)
+            return exit_with(2, invalid_message(first.check, values, numbers[layers[0]], heads[0]));
+        if (first.verdict == Verdict::not_probabilities)
+            return exit_with(3, not_probabilities_message(first.check, values, numbers[layers[0]], heads[0]));
     }
+    const char* reading = opts.reading == Reading::logits ? "logits" : "weights";
+    const bool csv = o.format == "csv";
+    out(csv ? csv_header(o.rows) : json_header(o, info, numbers, reading, queries, keys));
+
+    const Run run{o, L, numbers, queries, info.head_labels, opts, csv};
+    Emitter em;
+    em.csv = csv;
+    std::vector<std::pair<int, int>> order;  // (layer index in the file, head) in output order
+    for (int layer_index : layers)
+        for (int head : heads) order.emplace_back(layer_index, head);
+    em.emit(run.process(layers[0], heads[0], values, first));
+    first = HeadAnalysis{};
+
+    const int threads = std::min<int>(o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency()),
+                                      static_cast<int>(order.size()) - 1);
+    const auto work = [&](std::size_t seq, const std::vector<float>& v) {
+        const auto [layer_index, head] = order[seq];
+        return run.process(layer_index, head, v, analyze_head(v.data(), L.n_q, L.n_k, opts));
+    };
+    if (threads <= 1) {
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            src->read_head(order[i].first * L.heads + order[i].second, values);
+            em.emit(work(i, values));
+        }
+    } else {
+        analyze_in_parallel(*src, L.heads, order, threads, work, em);
+    }
+
+    const StructureSummary ss = summarize_structure(em.structure_heads, o.causal, opts.reading);
+    const std::vector<std::string> warnings = closing_warnings(em, ss);
+    if (!csv) out("\n],\"structure\":" + dump(structure_json(ss)) + ",\"warnings\":" + dump(ojson(warnings)) + "}\n");
     std::fflush(stdout);
-    std::fprintf(stderr, "attn: %s\n", structure_note.c_str());
+    std::fprintf(stderr, "attn: %s\n", structure_note(ss, o.causal, opts.reading == Reading::logits).c_str());
     for (const auto& w : warnings) std::fprintf(stderr, "attn: warning: %s\n", w.c_str());
 
     if (o.stats) {
@@ -749,10 +773,10 @@ int analyze(const Options& o) {
         getrusage(RUSAGE_SELF, &ru);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::fprintf(stderr, "attn: peak RSS %ld KiB\n", ru.ru_maxrss);
-        std::fprintf(stderr, "attn: %d heads of %d x %d in %.2f s\n", done, L.n_q, L.n_k, seconds);
+        std::fprintf(stderr, "attn: %d heads of %d x %d in %.2f s\n", em.done, L.n_q, L.n_k, seconds);
     }
-    if (!first_invalid.empty()) return exit_with(2, first_invalid);
-    if (!first_refused.empty()) return exit_with(3, first_refused);
+    if (!em.first_invalid.empty()) return exit_with(2, em.first_invalid);
+    if (!em.first_refused.empty()) return exit_with(3, em.first_refused);
     return 0;
 }
 

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "attn/analysis.hpp"
+#include "attn/metrics_io.hpp"
+#include "metrics_csv.hpp"
 #include "sources.hpp"
 
 namespace attn::cli {
@@ -21,7 +23,8 @@ const char* const kCompareUsage =
     "usage: attn compare A B [--format json|csv] [--array NAME] [--read weights|logits]\n"
     "                    [--causal] [--top-k K] [--layer-numbers LIST]\n"
     "  Compares two attention files of the same shape (two prompts, a patched run) head by\n"
-    "  head: mean entropy, normalised entropy and sink mass of each and their differences\n"
+    "  head: each head mean (entropy, normalised entropy, N_eff, top-k mass, sink mass, ...) of\n"
+    "  both and their differences\n"
     "  (B - A), the pattern labels and whether they differ, and the Jensen-Shannon divergence\n"
     "  of the heads' rows (nats, in [0, ln 2]; mean and largest over the rows). JSON (default)\n"
     "  or CSV, one line per head. Options as for attn analyze (--array applies to both).\n"
@@ -35,12 +38,6 @@ using ojson = nlohmann::ordered_json;
 ojson num(double x) {
     return std::isfinite(x) ? ojson(x) : ojson(nullptr);
 }
-std::string csv_num(double x) {
-    if (!std::isfinite(x)) return "";
-    char buf[40];
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);
-    return std::string(buf, r.ptr);
-}
 std::string dump(const ojson& j) {
     return j.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
@@ -51,15 +48,54 @@ std::string shape_text(const io::Layout& l) {
     return "[" + std::to_string(l.layers) + ", " + std::to_string(l.heads) + ", " + std::to_string(l.n_q) + ", " +
            std::to_string(l.n_k) + "]";
 }
+/// One run's head: its verdict, every head mean of metrics.def (null when not computed), its
+/// pattern and label.
 ojson side_json(const HeadAnalysis& a) {
-    return ojson{{"verdict", to_string(a.verdict)},
-                 {"meanEntropy", a.computed ? num(a.summary.mean_entropy) : ojson(nullptr)},
-                 {"meanNormalizedEntropy", a.computed ? num(a.summary.mean_normalized_entropy) : ojson(nullptr)},
-                 {"meanSinkMass", a.computed ? num(a.summary.mean_sink_mass) : ojson(nullptr)},
-                 {"pattern", a.computed ? ojson(to_string(a.pattern.kind)) : ojson(nullptr)},
-                 {"parameter", a.pattern.parameter},
-                 {"confidence", a.computed ? num(a.pattern.confidence) : ojson(nullptr)},
-                 {"label", head_label(a)}};
+    ojson j{{"verdict", to_string(a.verdict)}};
+    for (const RowMetricInfo& info : kRowMetrics)
+        if (info.mean) j[head_key(info)] = a.computed ? num(a.summary.*(info.mean)) : ojson(nullptr);
+    j["pattern"] = a.computed ? ojson(to_string(a.pattern.kind)) : ojson(nullptr);
+    j["parameter"] = a.pattern.parameter;
+    j["confidence"] = a.computed ? num(a.pattern.confidence) : ojson(nullptr);
+    j["label"] = head_label(a);
+    return j;
+}
+
+/// The CSV header: per head mean of metrics.def <csv>_a, <csv>_b, delta_<csv>.
+std::string csv_header() {
+    std::string h = "layer,head,";
+    for (const RowMetricInfo& info : kRowMetrics)
+        if (info.mean) h += std::string(info.csv) + "_a," + info.csv + "_b,delta_" + info.csv + ",";
+    return h + "pattern_a,pattern_b,label_changed,mean_jsd,max_jsd,max_jsd_row\n";
+}
+
+std::string csv_line(const HeadComparison& c, int layer, int head) {
+    std::string line = std::to_string(layer) + "," + std::to_string(head) + ",";
+    for (const RowMetricInfo& info : kRowMetrics) {
+        if (!info.mean) continue;
+        line += (c.a.computed ? csv_number(c.a.summary.*(info.mean)) : std::string()) + ",";
+        line += (c.b.computed ? csv_number(c.b.summary.*(info.mean)) : std::string()) + ",";
+        line += csv_number(c.delta.*(info.mean)) + ",";
+    }
+    return line + c.label_a + "," + c.label_b + "," + (c.label_changed ? "true" : "false") + "," +
+           csv_number(c.mean_jsd) + "," + csv_number(c.max_jsd) + "," +
+           (c.max_jsd_row >= 0 ? std::to_string(c.max_jsd_row) : std::string()) + "\n";
+}
+
+ojson head_json(const HeadComparison& c, int layer, int layer_index, int head) {
+    ojson delta;
+    for (const RowMetricInfo& info : kRowMetrics)
+        if (info.mean) delta[head_key(info)] = num(c.delta.*(info.mean));
+    return ojson{{"layer", layer},
+                 {"layerIndex", layer_index},
+                 {"head", head},
+                 {"a", side_json(c.a)},
+                 {"b", side_json(c.b)},
+                 {"delta", std::move(delta)},
+                 {"labelChanged", c.label_changed},
+                 {"meanJsd", num(c.mean_jsd)},
+                 {"maxJsd", num(c.max_jsd)},
+                 {"maxJsdRow", c.max_jsd_row >= 0 ? ojson(c.max_jsd_row) : ojson(nullptr)}};
 }
 int run(int argc, char** argv) {
     std::vector<std::string> files;
@@ -135,9 +171,7 @@ int run(int argc, char** argv) {
 
     const bool csv = format == "csv";
     if (csv) {
-        out("layer,head,entropy_a,entropy_b,delta_entropy,normalized_entropy_a,normalized_entropy_b,"
-            "delta_normalized_entropy,sink_mass_a,sink_mass_b,delta_sink_mass,pattern_a,pattern_b,label_changed,"
-            "mean_jsd,max_jsd,max_jsd_row\n");
+        out(csv_header());
     } else {
         ojson h{{"a", files[0]},
                 {"b", files[1]},
@@ -162,39 +196,15 @@ int run(int argc, char** argv) {
             a->read_head(index, va);
             b->read_head(index, vb);
             const HeadComparison c = compare_heads(va.data(), vb.data(), L.n_q, L.n_k, opts);
-            const double de = c.delta_entropy, dn = c.delta_normalized_entropy, ds = c.delta_sink_mass;
-            const bool label_changed = c.label_changed;
-            changed += label_changed;
+            changed += c.label_changed;
             const int layer = numbers[static_cast<std::size_t>(li)];
             structure_heads.push_back(StructureHead{layer, head, c.a.computed, c.a.causal_structure,
                                                     c.a.above_diagonal_mass, c.a.check.rows_above_diagonal,
                                                     c.a.check.first_row_above_diagonal, c.a.check.max_above_diagonal});
-            if (csv) {
-                const auto m = [](const HeadAnalysis& x, double HeadSummary::*f) {
-                    return x.computed ? csv_num(x.summary.*f) : std::string();
-                };
-                out(std::to_string(layer) + "," + std::to_string(head) + "," + m(c.a, &HeadSummary::mean_entropy) +
-                    "," + m(c.b, &HeadSummary::mean_entropy) + "," + csv_num(de) + "," +
-                    m(c.a, &HeadSummary::mean_normalized_entropy) + "," +
-                    m(c.b, &HeadSummary::mean_normalized_entropy) + "," + csv_num(dn) + "," +
-                    m(c.a, &HeadSummary::mean_sink_mass) + "," + m(c.b, &HeadSummary::mean_sink_mass) + "," +
-                    csv_num(ds) + "," + c.label_a + "," + c.label_b + "," + (label_changed ? "true" : "false") + "," +
-                    csv_num(c.mean_jsd) + "," + csv_num(c.max_jsd) + "," +
-                    (c.max_jsd_row >= 0 ? std::to_string(c.max_jsd_row) : std::string()) + "\n");
-            } else {
-                ojson j{{"layer", layer},
-                        {"layerIndex", li},
-                        {"head", head},
-                        {"a", side_json(c.a)},
-                        {"b", side_json(c.b)},
-                        {"delta",
-                         {{"meanEntropy", num(de)}, {"meanNormalizedEntropy", num(dn)}, {"meanSinkMass", num(ds)}}},
-                        {"labelChanged", label_changed},
-                        {"meanJsd", num(c.mean_jsd)},
-                        {"maxJsd", num(c.max_jsd)},
-                        {"maxJsdRow", c.max_jsd_row >= 0 ? ojson(c.max_jsd_row) : ojson(nullptr)}};
-                out((done ? ",\n" : "") + dump(j));
-            }
+            if (csv)
+                out(csv_line(c, layer, head));
+            else
+                out((done ? ",\n" : "") + dump(head_json(c, layer, li, head)));
             ++done;
         }
     // The structure of run A (detected from its values, or stated by --causal): "causal" above is

@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
+import { ROW_METRICS } from '../node/metrics.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -152,17 +153,20 @@ export function readMatrix(page, id, rows, cols) {
 
 /** The selected row's metrics as shown in the row panel (#metric-<key> data-value). */
 export function readMetrics(page) {
-  return page.evaluate(() => {
-    const out = {};
-    for (const key of ['entropy', 'normalizedEntropy', 'nEff', 'topKMass', 'sinkMass', 'rowSum', 'visible']) {
-      const el = document.getElementById(`metric-${key}`);
-      if (!el) throw new Error(`no element #metric-${key}`);
-      const v = el.dataset.value;
-      out[key] = v === '' ? null : Number(v);
-      out[`${key}Text`] = el.textContent.trim();
-    }
-    return out;
-  });
+  return page.evaluate(
+    (keys) => {
+      const out = {};
+      for (const key of keys) {
+        const el = document.getElementById(`metric-${key}`);
+        if (!el) throw new Error(`no element #metric-${key}`);
+        const v = el.dataset.value;
+        out[key] = v === '' ? null : Number(v);
+        out[`${key}Text`] = el.textContent.trim();
+      }
+      return out;
+    },
+    ROW_METRICS.map((m) => m.key),
+  );
 }
 
 /** Fills a text/number input (fires the input event, as typing does). */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { getResults, getState, near, openPage, screenshotPath, startSession, openImportTab } from './harness.js';
 import { npy, uniformCausal } from '../node/npy.js';
+import { HEAD_METRICS, ROW_METRICS } from '../node/metrics.js';
 import { cjkShare, cjkText, englishWords, setLanguage, waitForLanguage } from './lang_check.js';
 
 const REAL = new URL('../../web/data/real/', import.meta.url);
@@ -139,7 +140,7 @@ describe('a real GPT-2 layer', () => {
 
     // Exports of the playground view.
     const csv = await downloadOf(page, '#export-csv');
-    assert.equal(csv.text.split('\r\n')[0], 'row,query_token,empty,visible,entropy,normalized_entropy,n_eff,top_k_mass,sink_mass,support');
+    assert.equal(csv.text.split('\r\n')[0], ['row', 'query_token', 'empty', ...ROW_METRICS.map((m) => m.csv)].join(','));
     assert.equal(csv.text.trim().split('\r\n').length, 34);
     const svg = await downloadOf(page, '#export-svg');
     assert.match(svg.name, /\.svg$/);
@@ -157,12 +158,15 @@ describe('a real GPT-2 layer', () => {
     const heads_csv = await downloadOf(page, '#export-heads-csv');
     const lines = heads_csv.text.trim().split('\r\n');
     assert.equal(lines.length, 13);
-    assert.equal(
-      lines[0],
-      'layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,mean_top_k_mass,mean_sink_mass,pattern,confidence,parameter,' +
-        'above_diagonal_mass,causal_structure,tl_previous_token,tl_duplicate_token,tl_induction',
-    );
-    near(Number(lines[4].split(',')[9]), s.heads[3].summary.meanSinkMass, 1e-12, 'CSV mean sink mass of head 3');
+    const header = lines[0].split(',');
+    assert.deepEqual(header, [
+      ...['layer', 'head', 'verdict', 'rows', 'empty_rows'],
+      ...HEAD_METRICS.map((m) => m.head.csv),
+      ...['pattern', 'confidence', 'parameter', 'above_diagonal_mass', 'causal_structure'],
+      ...['tl_previous_token', 'tl_duplicate_token', 'tl_induction'],
+    ]);
+    for (const m of HEAD_METRICS)
+      near(Number(lines[4].split(',')[header.indexOf(m.head.csv)]), s.heads[3].summary[m.head.key], 1e-12, `CSV ${m.head.csv} of head 3`);
     const json = JSON.parse((await downloadOf(page, '#export-heads-json')).text);
     assert.equal(json.heads.length, 12);
     assert.deepEqual(json.shape, [1, 12, 33, 33]);

@@ -28,6 +28,7 @@ import {
   trySetState,
   typeInto,
 } from './harness.js';
+import { ROW_METRICS } from '../node/metrics.js';
 
 const LESSON = ['example1', 'example2', 'selfattention', 'multihead', 'lessonGuided', 'lessonSweep', 'lessonSensitivity'];
 const LARGE = ['long512']; // drawn as an overview, not cell by cell: tests/browser/large.test.js
@@ -85,7 +86,7 @@ async function assertDomMatchesResults(p, label) {
   }
   const m = await readMetrics(p);
   const want = r.rows[state.row];
-  for (const key of ['entropy', 'normalizedEntropy', 'nEff', 'topKMass', 'sinkMass', 'rowSum', 'visible']) {
+  for (const { key } of ROW_METRICS) {
     assert.equal(m[key], want[key], `${label}: #metric-${key} shows ${m[key]}, results() row ${state.row} has ${want[key]}`);
     assert.notEqual(m[`${key}Text`], '', `${label}: #metric-${key} shows no text`);
   }

@@ -198,7 +198,7 @@ TEST_CASE("two runs compared: Jensen-Shannon divergence of the rows and the diff
     CHECK_THAT(c.max_jsd, Near(std::log(2.0)));
     CHECK(c.max_jsd_row == 1);
     CHECK_THAT(c.mean_jsd, Near(std::log(2.0) / 2));
-    CHECK_THAT(c.delta_sink_mass, Near(-0.5));  // sink mass 1 -> 0.5
+    CHECK_THAT(c.delta.mean_sink_mass, Near(-0.5));  // sink mass 1 -> 0.5
     // Partial overlap: p = [0.5, 0.5], q = [0.9, 0.1], by the definition.
     const std::vector<float> p = {0.5f, 0.5f}, q = {0.9f, 0.1f};
     const attn::HeadComparison d = attn::compare_heads(p.data(), q.data(), 1, 2, o);

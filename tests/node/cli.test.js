@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { npy, npyHeader, uniformCausal } from './npy.js';
+import { HEAD_METRICS, ROW_METRICS } from './metrics.js';
 
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const REAL = fileURLToPath(new URL('../../web/data/real/', import.meta.url));
@@ -184,17 +185,14 @@ test('CSV: one line per head, numbers equal to the JSON ones', () => {
   const run = analyze([file, '--format', 'csv']);
   assert.equal(run.status, 0, run.stderr);
   const rows = parseCsv(run.stdout);
+  // The columns: the metrics table's head means (metrics.def, through the generated schema).
   assert.deepEqual(rows[0], [
     'layer',
     'head',
     'verdict',
     'rows',
     'empty_rows',
-    'mean_entropy',
-    'mean_normalized_entropy',
-    'mean_n_eff',
-    'mean_top_k_mass',
-    'mean_sink_mass',
+    ...HEAD_METRICS.map((m) => m.head.csv),
     'pattern',
     'confidence',
     'parameter',
@@ -206,6 +204,7 @@ test('CSV: one line per head, numbers equal to the JSON ones', () => {
   ]);
   assert.equal(rows.length, 13);
   const doc = analyzeJson([file]);
+  const col = (name) => rows[0].indexOf(name);
   rows.slice(1).forEach((r, i) => {
     const h = doc.heads[i];
     assert.equal(Number(r[0]), 0);
@@ -213,14 +212,10 @@ test('CSV: one line per head, numbers equal to the JSON ones', () => {
     assert.equal(r[2], h.verdict);
     assert.equal(Number(r[3]), h.summary.rows);
     assert.equal(Number(r[4]), h.summary.emptyRows);
-    assert.equal(csvNumber(r[5]), h.summary.meanEntropy);
-    assert.equal(csvNumber(r[6]), h.summary.meanNormalizedEntropy);
-    assert.equal(csvNumber(r[7]), h.summary.meanNEff);
-    assert.equal(csvNumber(r[8]), h.summary.meanTopKMass);
-    assert.equal(csvNumber(r[9]), h.summary.meanSinkMass);
-    assert.equal(r[10], h.pattern.kind);
-    assert.equal(csvNumber(r[11]), h.pattern.confidence);
-    assert.equal(Number(r[12]), h.pattern.parameter);
+    for (const m of HEAD_METRICS) assert.equal(csvNumber(r[col(m.head.csv)]), h.summary[m.head.key], m.head.csv);
+    assert.equal(r[col('pattern')], h.pattern.kind);
+    assert.equal(csvNumber(r[col('confidence')]), h.pattern.confidence);
+    assert.equal(Number(r[col('parameter')]), h.pattern.parameter);
   });
 });
 
@@ -242,20 +237,7 @@ test('--rows: per-row metrics in JSON, and CSV lines with the query token quoted
   const run = analyze([file, '--tokens', tokFile, '--rows', '--format', 'csv']);
   assert.equal(run.status, 0, run.stderr);
   const rows = parseCsv(run.stdout);
-  assert.deepEqual(rows[0], [
-    'layer',
-    'head',
-    'row',
-    'query_token',
-    'empty',
-    'visible',
-    'entropy',
-    'normalized_entropy',
-    'n_eff',
-    'top_k_mass',
-    'sink_mass',
-    'support',
-  ]);
+  assert.deepEqual(rows[0], ['layer', 'head', 'row', 'query_token', 'empty', ...ROW_METRICS.map((m) => m.csv)]);
   assert.equal(rows.length, 1 + n);
   // Exact but for a token starting with a formula character (=, +, -, @, tab, CR): prefixed
   // with ' as the page's CSV export does (one rule: text.hpp kCsvFormulaStart).
@@ -263,11 +245,13 @@ test('--rows: per-row metrics in JSON, and CSV lines with the query token quoted
     rows.slice(1).map((r) => r[3]),
     tokens.map((x) => (/^[=+\-@\t\r]/.test(x) ? `'${x}` : x)),
   );
+  const col = (name) => rows[0].indexOf(name);
   rows.slice(1).forEach((r, t) => {
-    assert.equal(r.length, 12);
+    assert.equal(r.length, 5 + ROW_METRICS.length);
     assert.equal(Number(r[2]), t);
-    assert.equal(csvNumber(r[6]), h.rows.entropy[t]);
-    assert.equal(Number(r[5]), t + 1);
+    // Every metric's cell equals the JSON's (the CSV's numbers are the shortest round trip).
+    for (const m of ROW_METRICS) assert.equal(csvNumber(r[col(m.csv)]), h.rows[m.key][t], `${m.csv} row ${t}`);
+    assert.equal(Number(r[col('visible')]), t + 1);
     assert.equal(r[4], '0');
   });
 });

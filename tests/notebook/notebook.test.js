@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closeQuietly, near, startSession, waitReady, watch } from '../browser/harness.js';
 import { buildSingleFile } from '../../scripts/single-file.js';
+import { HEAD_METRICS } from '../node/metrics.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = `${ROOT}test-results/notebook/`;
@@ -95,7 +96,7 @@ test('show(attention, tokens) in an executed notebook renders the heads; the num
   assert.deepEqual(imported.source.queryTokens, TOKENS);
   assert.equal(imported.heads.length, expected.length);
   imported.heads.forEach((h, i) => {
-    for (const key of ['meanEntropy', 'meanNEff', 'meanTopKMass', 'meanSinkMass']) {
+    for (const key of HEAD_METRICS.map((m) => m.head.key)) {
       near(h.summary[key], expected[i].summary[key], 1e-6, `head ${i} ${key} (attn analyze)`);
     }
     near(h.summary.meanEntropy, numpyEntropy[i], 1e-5, `head ${i} mean entropy (numpy)`);

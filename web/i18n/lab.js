@@ -729,7 +729,6 @@ const PAIRS = {
   'lab.export.off': ['off', '关'],
   'lab.export.window': [', window {w}', '，滑动窗口 {w}'],
   'lab.export.rowsCaptionNats': ['Per-row metrics (entropy in nats)', '逐行指标（熵的单位为奈特）'],
-  'lab.export.topKMass': ['top-{k} mass', 'top-{k} 质量'],
   'lab.export.importHtmlTitle': ['{file}: layer {layer}, head {head}', '{file}：第 {layer} 层，第 {head} 个头'],
   'lab.export.importHtmlSubtitle': [
     '{label} (score {score}); mean H {h} nats; mean sink mass {sink}',

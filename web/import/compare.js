@@ -1,37 +1,35 @@
 // Two runs compared: a second file of the same shape (another prompt, a patched run) read in the
-// import worker beside the open one, every head compared by the core (compareHeads: the change of
-// mean entropy, normalised entropy and sink mass B - A, the labels, the Jensen-Shannon divergence
+// import worker beside the open one, every head compared by the core (compareHeads: the change
+// B - A of each head mean of the metrics table, the labels, the Jensen-Shannon divergence
 // of the rows), shown as a grid coloured by the chosen difference and a sortable table; CSV/JSON
 // exports with the columns of `attn compare`. Nothing is computed here: the numbers are the core's.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { download, toCsv, toJson } from '../export.js';
 import { t } from '../i18n.js';
+import { HEAD_METRICS, deltaKey, metricShort } from '../views/metrics.js';
 import { numberHead } from './store.js';
 import { errDetail, headName } from './text.js';
 
-/** The differences a comparison shows: label key and how to read it from a compared head. */
+/** The differences a comparison shows: their label and how to read them from a compared head:
+ *  the Jensen-Shannon divergences, then B - A of every head mean of the core's metrics table. */
 export const COMPARE_METRICS = {
-  meanJsd: { labelKey: 'import.compare.col.meanJsd', get: (c) => c.meanJsd },
-  maxJsd: { labelKey: 'import.compare.col.maxJsd', get: (c) => c.maxJsd },
-  deltaEntropy: { labelKey: 'import.compare.col.dH', get: (c) => c.deltaEntropy },
-  deltaNormalizedEntropy: { labelKey: 'import.compare.col.dHn', get: (c) => c.deltaNormalizedEntropy },
-  deltaSinkMass: { labelKey: 'import.compare.col.dSink', get: (c) => c.deltaSinkMass },
+  meanJsd: { label: () => t('import.compare.col.meanJsd'), get: (c) => c.meanJsd },
+  maxJsd: { label: () => t('import.compare.col.maxJsd'), get: (c) => c.maxJsd },
+  ...Object.fromEntries(
+    HEAD_METRICS.map((m) => [
+      deltaKey(m),
+      { label: () => t('import.compare.col.delta', { metric: metricShort(m) }), get: (c) => c[deltaKey(m)] },
+    ]),
+  ),
 };
+const DELTA_KEYS = HEAD_METRICS.map(deltaKey);
 
 /** The CSV columns, as `attn compare --format csv` writes them (cpp/cli/compare.cpp). */
 export const COMPARE_CSV_COLUMNS = [
   'layer',
   'head',
-  'entropy_a',
-  'entropy_b',
-  'delta_entropy',
-  'normalized_entropy_a',
-  'normalized_entropy_b',
-  'delta_normalized_entropy',
-  'sink_mass_a',
-  'sink_mass_b',
-  'delta_sink_mass',
+  ...HEAD_METRICS.flatMap((m) => [`${m.csv}_a`, `${m.csv}_b`, `delta_${m.csv}`]),
   'pattern_a',
   'pattern_b',
   'label_changed',
@@ -47,15 +45,7 @@ export function compareCsvRow(c) {
   return [
     c.layer,
     c.head,
-    side(c.a, 'meanEntropy'),
-    side(c.b, 'meanEntropy'),
-    c.deltaEntropy,
-    side(c.a, 'meanNormalizedEntropy'),
-    side(c.b, 'meanNormalizedEntropy'),
-    c.deltaNormalizedEntropy,
-    side(c.a, 'meanSinkMass'),
-    side(c.b, 'meanSinkMass'),
-    c.deltaSinkMass,
+    ...HEAD_METRICS.flatMap((m) => [side(c.a, m.head.key), side(c.b, m.head.key), c[deltaKey(m)]]),
     c.labelA,
     c.labelB,
     c.labelChanged ? 'true' : 'false',
@@ -147,7 +137,7 @@ export function createCompare(v) {
           renderComparison();
         },
       },
-      Object.entries(COMPARE_METRICS).map(([k, m]) => h('option', { value: k, selected: k === view.metric }, t(m.labelKey))),
+      Object.entries(COMPARE_METRICS).map(([k, m]) => h('option', { value: k, selected: k === view.metric }, m.label())),
     );
     const get = COMPARE_METRICS[view.metric].get;
     const scale = Math.max(1e-12, ...heads.map((x) => Math.abs(get(x))).filter(Number.isFinite));
@@ -207,17 +197,17 @@ export function createCompare(v) {
       ' ',
       t('import.compare.legendChanged'),
     );
+    // [label, sort key or null]
+    const col = (k) => t(`import.compare.col.${k}`);
     const cols = [
-      ['layer', null],
-      ['head', null],
-      ['dH', 'deltaEntropy'],
-      ['dHn', 'deltaNormalizedEntropy'],
-      ['dSink', 'deltaSinkMass'],
-      ['labelA', null],
-      ['labelB', null],
-      ['changed', null],
-      ['meanJsd', 'meanJsd'],
-      ['maxJsd', 'maxJsd'],
+      [col('layer'), null],
+      [col('head'), null],
+      ...DELTA_KEYS.map((k) => [COMPARE_METRICS[k].label(), k]),
+      [col('labelA'), null],
+      [col('labelB'), null],
+      [col('changed'), null],
+      [col('meanJsd'), 'meanJsd'],
+      [col('maxJsd'), 'maxJsd'],
     ];
     const table = h(
       'table',
@@ -228,7 +218,7 @@ export function createCompare(v) {
         h(
           'tr',
           {},
-          cols.map(([k, key]) =>
+          cols.map(([label, key]) =>
             h(
               'th',
               { scope: 'col', 'aria-sort': key && view.sort === key ? (view.desc ? 'descending' : 'ascending') : null },
@@ -244,9 +234,9 @@ export function createCompare(v) {
                         renderComparison();
                       },
                     },
-                    t(`import.compare.col.${k}`),
+                    label,
                   )
-                : t(`import.compare.col.${k}`),
+                : label,
             ),
           ),
         ),
@@ -261,9 +251,7 @@ export function createCompare(v) {
             [
               x.layer,
               x.head,
-              x.deltaEntropy,
-              x.deltaNormalizedEntropy,
-              x.deltaSinkMass,
+              ...DELTA_KEYS.map((k) => x[k]),
               x.labelA,
               x.labelB,
               x.labelChanged ? t('import.compare.yes') : '',

@@ -4,6 +4,7 @@
 import { download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, svgToPng } from '../export.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n.js';
+import { ROW_METRICS, columnValue, metricShort } from '../views/metrics.js';
 import { headName, patternLabel, tokenOf } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
@@ -80,15 +81,11 @@ export function createExports(v) {
       ? [
           {
             caption: t('lab.export.rowsCaption'),
-            header: ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass'].map((k) => t(`import.rowCol.${k}`)),
+            header: [t('import.rowCol.query'), t('import.rowCol.token'), ...ROW_METRICS.map((m) => metricShort(m))],
             rows: Array.from({ length: s.layout.nQ }, (_, r) => [
               r,
               tokenOf(s.queryTokens, r),
-              rows.entropy[r],
-              rows.normalizedEntropy[r],
-              rows.nEff[r],
-              rows.topKMass[r],
-              rows.sinkMass[r],
+              ...ROW_METRICS.map((m) => columnValue(m, rows, r)),
             ]),
           },
         ]

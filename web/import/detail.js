@@ -4,6 +4,7 @@
 import { h, mount, scrollToStart } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
+import { ROW_METRICS, columnValue, metricShort } from '../views/metrics.js';
 import { paintGrid } from '../views/overview.js';
 import { renderLegend } from '../views/heatmap.js';
 import { LABEL_PX, axisStrip, elide } from '../views/axes.js';
@@ -215,20 +216,11 @@ export function createDetail(v) {
     const rowTable = rows
       ? v.table(
           'detail-rows',
-          ['query', 'token', 'H', 'Hn', 'N_eff', 'topKMass', 'sinkMass', 'support'].map((k) => t(`import.rowCol.${k}`)),
+          [t('import.rowCol.query'), t('import.rowCol.token'), ...ROW_METRICS.map((m) => metricShort(m))],
           Array.from({ length: nQ }, (_, r) =>
             rows.empty[r]
-              ? [r, showToken(tokenOf(s.queryTokens, r)), t('import.detail.emptyRow'), '', '', '', '', '']
-              : [
-                  r,
-                  showToken(tokenOf(s.queryTokens, r)),
-                  rows.entropy[r],
-                  rows.normalizedEntropy[r],
-                  rows.nEff[r],
-                  rows.topKMass[r],
-                  rows.sinkMass[r],
-                  rows.support[r],
-                ],
+              ? [r, showToken(tokenOf(s.queryTokens, r)), t('import.detail.emptyRow'), ...ROW_METRICS.slice(1).map(() => '')]
+              : [r, showToken(tokenOf(s.queryTokens, r)), ...ROW_METRICS.map((m) => columnValue(m, rows, r))],
           ),
           [1],
         )

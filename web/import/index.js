@@ -22,7 +22,7 @@ import { createIntake } from './intake.js';
 import { buildLayout } from './layout.js';
 import { createOpen } from './open.js';
 import { createStatus } from './status.js';
-import { createStore } from './store.js';
+import { SORT_KEYS, createStore } from './store.js';
 import { createTables } from './tables.js';
 import { tn } from './text.js';
 import { ImportWorker } from './worker-client.js';
@@ -97,6 +97,7 @@ export function initImportView(root, o) {
   // nothing is analysed again). Static text follows by itself (data-i18n, setLang).
   onLangChange(() => {
     layout.redrawNamed();
+    for (const o of root.querySelectorAll('option[data-metric-label]')) o.textContent = SORT_KEYS[o.dataset.metricLabel].label();
     $('import-member').setAttribute('aria-label', tn('import.member'));
     v.redraw();
     if (!ui.heads.length) return;

@@ -33,6 +33,9 @@ export function buildLayout(root) {
     return el;
   };
   const opt = (value, key) => h('option', { value, dataset: { i18n: key } }, t(key));
+  // A sort key's option: by its string key, or its label() (a metric of the core's table, drawn
+  // again by the view when the language changes).
+  const optOf = (value, k) => (k.labelKey ? opt(value, k.labelKey) : h('option', { value, dataset: { metricLabel: value } }, k.label()));
   const tAttr = (pairs) => ({ i18nAttr: pairs.map(([attr, key]) => `${attr}:${key}`).join(';') });
   const fileInput = h('input', { type: 'file', id: 'import-file', accept: '.npy,.npz,.json,application/json', class: 'visually-hidden' });
   const tokensInput = h('input', {
@@ -152,7 +155,7 @@ export function buildLayout(root) {
       h(
         'select',
         { id: 'import-sort', 'aria-label': t('import.sortAria'), dataset: tAttr([['aria-label', 'import.sortAria']]) },
-        Object.entries(SORT_KEYS).map(([k, v]) => opt(k, v.labelKey)),
+        Object.entries(SORT_KEYS).map(([k, v]) => optOf(k, v)),
       ),
     ),
     h('label', { class: 'inline' }, h('input', { type: 'checkbox', id: 'import-desc' }), ' ', tx('import.desc')),
@@ -177,7 +180,7 @@ export function buildLayout(root) {
       h(
         'select',
         { id: 'import-range', 'aria-label': t('import.rangeOnAria'), dataset: tAttr([['aria-label', 'import.rangeOnAria']]) },
-        RANGE_KEYS.map((k) => opt(k, SORT_KEYS[k].labelKey)),
+        RANGE_KEYS.map((k) => optOf(k, SORT_KEYS[k])),
       ),
     ),
     numberBox('import-min', 'import.min', 'import.minAria'),

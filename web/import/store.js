@@ -3,16 +3,14 @@
 // the inspected head), and the sort and filter of the overview as plain functions of it.
 // Nothing here touches the page.
 import { SCHEMA } from '../generated/schema.js';
+import { HEAD_METRICS, headMetricLabel } from '../views/metrics.js';
 
 /** Sort keys of the overview: label and how to read the value from a head's result. */
 // Labels are table keys (web/i18n/import.js), read when drawn: the language can change.
 export const SORT_KEYS = {
   order: { labelKey: 'import.sort.order', get: (r) => r.index },
-  meanNormalizedEntropy: { labelKey: 'import.sort.meanNormalizedEntropy', get: (r) => r.summary.meanNormalizedEntropy },
-  meanEntropy: { labelKey: 'import.sort.meanEntropy', get: (r) => r.summary.meanEntropy },
-  meanNEff: { labelKey: 'import.sort.meanNEff', get: (r) => r.summary.meanNEff },
-  meanTopKMass: { labelKey: 'import.sort.meanTopKMass', get: (r) => r.summary.meanTopKMass },
-  meanSinkMass: { labelKey: 'import.sort.meanSinkMass', get: (r) => r.summary.meanSinkMass },
+  // Every head mean of the core's metrics table, labelled "mean <metric>".
+  ...Object.fromEntries(HEAD_METRICS.map((m) => [m.head.key, { label: () => headMetricLabel(m), get: (r) => r.summary[m.head.key] }])),
   confidence: { labelKey: 'import.sort.confidence', get: (r) => r.pattern.confidence },
   aboveDiagonalMass: { labelKey: 'import.sort.aboveDiagonalMass', get: (r) => (r.computed ? r.aboveDiagonalMass : NaN) },
   tlPreviousToken: { labelKey: 'import.sort.tlPreviousToken', get: (r) => (r.computed ? r.field?.previousToken : NaN) },

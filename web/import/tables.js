@@ -3,6 +3,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { hasKey, t } from '../i18n.js';
+import { HEAD_METRICS, headMetricLabel } from '../views/metrics.js';
 import { PATTERN_KINDS } from './store.js';
 import { headNumber, kindName, patternLabel, tn } from './text.js';
 
@@ -23,10 +24,7 @@ export function createTables(v) {
       return [
         l,
         t('import.nOfM', { n: m.analysed, m: m.heads }),
-        m.meanNormalizedEntropy,
-        m.meanSinkMass,
-        m.meanNEff,
-        m.meanTopKMass,
+        ...HEAD_METRICS.map((x) => m[x.head.key]),
         counts.map(([k, c]) => t('import.patternCount', { n: c, kind: kindName(k, true) })).join(t('import.listSep')),
       ];
     });
@@ -34,7 +32,7 @@ export function createTables(v) {
       $('import-layer-table').querySelector('.scroll'),
       table(
         'layer-summary',
-        ['layer', 'headsAnalysed', 'meanHn', 'meanSinkMass', 'meanNEff', 'meanTopKMass', 'patterns'].map((k) => t(`import.col.${k}`)),
+        [t('import.col.layer'), t('import.col.headsAnalysed'), ...HEAD_METRICS.map((x) => headMetricLabel(x)), t('import.col.patterns')],
         layerRows,
       ),
     );
@@ -45,11 +43,7 @@ export function createTables(v) {
       verdictText(r.verdict),
       r.computed ? patternLabel(r.pattern) : '—',
       r.pattern.confidence,
-      r.summary.meanEntropy,
-      r.summary.meanNormalizedEntropy,
-      r.summary.meanNEff,
-      r.summary.meanTopKMass,
-      r.summary.meanSinkMass,
+      ...HEAD_METRICS.map((x) => r.summary[x.head.key]),
       r.computed ? r.aboveDiagonalMass : '—',
       ui.flagged.has(r.index) ? t('import.col.flaggedYes', { rank: ui.flagged.get(r.index).rank + 1 }) : '',
       r.computed && Number.isFinite(r.field?.previousToken) ? r.field.previousToken : '—',
@@ -61,22 +55,10 @@ export function createTables(v) {
       table(
         'head-summary',
         [
-          'layer',
-          'head',
-          'verdict',
-          'pattern',
-          'score',
-          'meanH',
-          'meanHn',
-          'meanNEff',
-          'meanTopK',
-          'meanSink',
-          'aboveDiag',
-          'flagged',
-          'tlPrev',
-          'tlDup',
-          'tlInd',
-        ].map((k) => t(`import.col.${k}`)),
+          ...['layer', 'head', 'verdict', 'pattern', 'score'].map((k) => t(`import.col.${k}`)),
+          ...HEAD_METRICS.map((x) => headMetricLabel(x)),
+          ...['aboveDiag', 'flagged', 'tlPrev', 'tlDup', 'tlInd'].map((k) => t(`import.col.${k}`)),
+        ],
         headRows,
       ),
     );

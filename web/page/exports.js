@@ -4,6 +4,7 @@
 // HTML view (web/export.js builds them) — plus results() as plain JSON for the API.
 import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson } from '../export.js';
 import { hasKey, t } from '../i18n.js';
+import { ROW_METRICS, metricShort } from '../views/metrics.js';
 import { commit, flushBoxes, pageOptions, results, setImportView, setScaleCustom, state } from './store.js';
 import { coreOptions } from './link.js';
 import { sourceText } from '../views/source.js';
@@ -130,12 +131,7 @@ export function wireImportExport() {
     const rows = results.rows.map((m, t) => [
       t,
       state.tokens.queries[t],
-      m.empty ? 'empty' : m.entropy,
-      m.normalizedEntropy,
-      m.nEff,
-      m.topKMass,
-      m.sinkMass,
-      m.support,
+      ...ROW_METRICS.map((x, i) => (m.empty && !i ? 'empty' : m[x.key])),
     ]);
     download(
       `${exportStem()}_view.html`,
@@ -153,16 +149,7 @@ export function wireImportExport() {
         tables: [
           {
             caption: t('lab.export.rowsCaptionNats'),
-            header: [
-              t('import.rowCol.query'),
-              t('import.rowCol.token'),
-              'H',
-              'H_norm',
-              'N_eff',
-              t('lab.export.topKMass', { k: state.topK }),
-              t('import.rowCol.sinkMass'),
-              t('import.rowCol.support'),
-            ],
+            header: [t('import.rowCol.query'), t('import.rowCol.token'), ...ROW_METRICS.map((m) => metricShort(m, { k: state.topK }))],
             rows,
           },
         ],

@@ -2,6 +2,7 @@
 import { h, patch } from './dom.js';
 import { fmtCell, fmtMetric, showToken } from './format.js';
 import { t } from '../i18n.js';
+import { ROW_METRICS } from './metrics.js';
 
 /**
  * @param {HTMLElement} container
@@ -71,14 +72,7 @@ export function renderRowPanel(container, o) {
     h(
       'dl',
       { class: 'metrics' },
-      metric('entropy', m.entropy, 'nats'),
-      metric('normalizedEntropy', m.normalizedEntropy, ''),
-      metric('nEff', m.nEff, 'keys'),
-      metric('topKMass', m.topKMass, '', { k: o.topK }),
-      metric('sinkMass', m.sinkMass, ''),
-      metric('rowSum', m.rowSum, ''),
-      metric('visible', m.visible, ''),
-      metric('support', m.support, 'keys'),
+      ROW_METRICS.map((x) => metric(x.key, m[x.key], x.unit === 'none' ? '' : x.unit, { k: o.topK })),
     ),
     h('h4', { id: 'row-bars-title' }, limited ? t('app.row.largest', { max: o.maxBars, n: weights.length }) : t('app.row.weights')),
     // Focusable (tabindex 0): the list scrolls for long rows and must be scrollable by keyboard.

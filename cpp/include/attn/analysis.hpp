@@ -233,8 +233,9 @@ struct HeadComparison {
     double mean_jsd = 0;  ///< NaN when no row is non-empty in both (or either is not computed)
     double max_jsd = 0;
     int max_jsd_row = -1;
-    /// B - A of the head means (NaN unless both are computed).
-    double delta_entropy = 0, delta_normalized_entropy = 0, delta_sink_mass = 0;
+    /// B - A of every head mean (delta.mean_<field>, one per MEAN metric of metrics.def; NaN
+    /// unless both are computed). rows and empty_rows are 0.
+    HeadSummary delta;
     /// Each head's label as head_label() writes it, and whether they differ.
     std::string label_a, label_b;
     bool label_changed = false;
@@ -289,13 +290,10 @@ struct LayerSummary {
     int layer = 0;
     int heads = 0;     ///< heads of this layer given
     int analysed = 0;  ///< of which computed
-    /// Means over the computed heads of the layer of their finite mean_normalized_entropy,
-    /// mean_sink_mass, mean_n_eff and mean_top_k_mass (each mean skips the heads where that value
-    /// is NaN or infinite); NaN when no head has a finite value.
-    double mean_normalized_entropy = 0;
-    double mean_sink_mass = 0;
-    double mean_n_eff = 0;
-    double mean_top_k_mass = 0;
+    /// Means over the computed heads of the layer of each of their means (means.mean_<field>, one
+    /// per MEAN metric of metrics.def; each skips the heads where that value is NaN or infinite);
+    /// NaN when no head has a finite value. rows and empty_rows are 0.
+    HeadSummary means;
 };
 
 /// One LayerSummary per layer, in the order the layers first appear in `heads` (any order, any

@@ -57,16 +57,7 @@ struct Problem {
     Normaliser normaliser = Normaliser::softmax;
 };
 
-/// Means of the row metrics over the non-empty rows (NaN when every row is empty).
-struct HeadSummary {
-    int rows = 0;
-    int empty_rows = 0;
-    double mean_entropy = 0;
-    double mean_normalized_entropy = 0;
-    double mean_n_eff = 0;
-    double mean_top_k_mass = 0;
-    double mean_sink_mass = 0;
-};
+// HeadSummary (the means of the row metrics over a head): row_metrics.hpp.
 
 struct Result {
     int n_q = 0, n_k = 0, d_v = 0;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -285,8 +286,7 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
             ErrorCode::kShapeMismatch, "tokens",
             std::to_string(opts.token_ids.size()) + " token ids for a head with " + std::to_string(n_k) + " keys");
     if (!out.computed) {
-        out.summary.mean_entropy = out.summary.mean_normalized_entropy = out.summary.mean_n_eff =
-            out.summary.mean_top_k_mass = out.summary.mean_sink_mass = kNaN;
+        out.summary.set_undefined();
         out.above_diagonal_mass = kNaN;
         out.field = FieldScores{kNaN, kNaN, kNaN};
         return out;
@@ -414,10 +414,11 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
 }
 
 std::vector<LayerSummary> summarize_layers(const std::vector<LayerHead>& heads) {
+    constexpr std::size_t kCount = std::size(kRowMetrics);
     struct Acc {
         LayerSummary s;
-        double sum[4] = {0, 0, 0, 0};
-        int n[4] = {0, 0, 0, 0};
+        double sum[kCount] = {};
+        int n[kCount] = {};
     };
     std::vector<Acc> layers;
     for (const LayerHead& h : heads) {
@@ -430,23 +431,20 @@ std::vector<LayerSummary> summarize_layers(const std::vector<LayerHead>& heads) 
         it->s.heads += 1;
         if (!h.computed) continue;
         it->s.analysed += 1;
-        const double x[4] = {h.summary.mean_normalized_entropy, h.summary.mean_sink_mass, h.summary.mean_n_eff,
-                             h.summary.mean_top_k_mass};
-        for (int k = 0; k < 4; ++k)
-            if (std::isfinite(x[k])) {
-                it->sum[k] += x[k];
+        for (std::size_t k = 0; k < kCount; ++k) {
+            if (!kRowMetrics[k].mean) continue;
+            const double x = h.summary.*(kRowMetrics[k].mean);
+            if (std::isfinite(x)) {
+                it->sum[k] += x;
                 it->n[k] += 1;
             }
+        }
     }
     std::vector<LayerSummary> out;
     out.reserve(layers.size());
     for (Acc& a : layers) {
-        double m[4];
-        for (int k = 0; k < 4; ++k) m[k] = a.n[k] ? a.sum[k] / a.n[k] : kNaN;
-        a.s.mean_normalized_entropy = m[0];
-        a.s.mean_sink_mass = m[1];
-        a.s.mean_n_eff = m[2];
-        a.s.mean_top_k_mass = m[3];
+        for (std::size_t k = 0; k < kCount; ++k)
+            if (kRowMetrics[k].mean) a.s.means.*(kRowMetrics[k].mean) = a.n[k] ? a.sum[k] / a.n[k] : kNaN;
         out.push_back(a.s);
     }
     return out;
@@ -496,10 +494,8 @@ HeadComparison compare_heads(const float* a, const float* b, int n_q, int n_k, c
         if (n) c.mean_jsd = sum / n;
     }
     const bool both = c.a.computed && c.b.computed;
-    c.delta_entropy = both ? c.b.summary.mean_entropy - c.a.summary.mean_entropy : kNaN;
-    c.delta_normalized_entropy =
-        both ? c.b.summary.mean_normalized_entropy - c.a.summary.mean_normalized_entropy : kNaN;
-    c.delta_sink_mass = both ? c.b.summary.mean_sink_mass - c.a.summary.mean_sink_mass : kNaN;
+    for (const RowMetricInfo& info : kRowMetrics)
+        if (info.mean) c.delta.*(info.mean) = both ? c.b.summary.*(info.mean) - c.a.summary.*(info.mean) : kNaN;
     c.label_a = head_label(c.a);
     c.label_b = head_label(c.b);
     c.label_changed = c.label_a != c.label_b;

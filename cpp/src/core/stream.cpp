@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -89,28 +90,23 @@ void validate_view(const HeadView& h, const StreamOptions& o, int max_tokens) {
 }
 
 HeadSummary summarise(const std::vector<RowMetrics>& rows) {
-    // Means over non-empty rows only (MATH.md, Empty row).
+    // Means over non-empty rows only (MATH.md, Empty row), of every MEAN metric of metrics.def.
     HeadSummary hs;
     hs.rows = static_cast<int>(rows.size());
-    double se = 0, sn = 0, sf = 0, st = 0, ss = 0;
+    constexpr std::size_t kCount = std::size(kRowMetrics);
+    double sum[kCount] = {};
     for (const RowMetrics& m : rows) {
         if (m.empty) {
             ++hs.empty_rows;
             continue;
         }
-        se += m.entropy;
-        sn += m.normalized_entropy;
-        sf += m.n_eff;
-        st += m.top_k_mass;
-        ss += m.sink_mass;
+        for (std::size_t i = 0; i < kCount; ++i)
+            if (kRowMetrics[i].mean) sum[i] += kRowMetrics[i].get(m);
     }
     const int used = hs.rows - hs.empty_rows;
-    const double nan_d = std::numeric_limits<double>::quiet_NaN();
-    hs.mean_entropy = used ? se / used : nan_d;
-    hs.mean_normalized_entropy = used ? sn / used : nan_d;
-    hs.mean_n_eff = used ? sf / used : nan_d;
-    hs.mean_top_k_mass = used ? st / used : nan_d;
-    hs.mean_sink_mass = used ? ss / used : nan_d;
+    for (std::size_t i = 0; i < kCount; ++i)
+        if (kRowMetrics[i].mean)
+            hs.*(kRowMetrics[i].mean) = used ? sum[i] / used : std::numeric_limits<double>::quiet_NaN();
     return hs;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "attn/metrics_io.hpp"
 #include "attn/multihead.hpp"
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -71,10 +72,6 @@ json matrix_json(const Matrix& m) {
         out.push_back(std::move(row));
     }
     return out;
-}
-
-json metric(double x) {
-    return std::isfinite(x) ? json(x) : json(nullptr);
 }
 
 /// A parsed state: the selected head's Problem (in mode "x" the derived qkv problem of that head),
@@ -201,26 +198,9 @@ json result_json(const Result& r, const char* mode, int head) {
     }
     out["visible"] = std::move(vis);
     json rows = json::array();
-    for (const RowMetrics& m : r.rows) {
-        rows.push_back({{"empty", m.empty},
-                        {"visible", m.visible},
-                        {"entropy", metric(m.entropy)},
-                        {"normalizedEntropy", metric(m.normalized_entropy)},
-                        {"nEff", metric(m.n_eff)},
-                        {"topKMass", metric(m.top_k_mass)},
-                        {"sinkMass", metric(m.sink_mass)},
-                        {"rowSum", metric(m.row_sum)},
-                        {"support", m.empty ? json(nullptr) : json(m.support)}});
-    }
+    for (const RowMetrics& m : r.rows) rows.push_back(row_metrics_json<json>(m));
     out["rows"] = std::move(rows);
-    const HeadSummary& h = r.summary;
-    out["summary"] = {{"rows", h.rows},
-                      {"emptyRows", h.empty_rows},
-                      {"meanEntropy", metric(h.mean_entropy)},
-                      {"meanNormalizedEntropy", metric(h.mean_normalized_entropy)},
-                      {"meanNEff", metric(h.mean_n_eff)},
-                      {"meanTopKMass", metric(h.mean_top_k_mass)},
-                      {"meanSinkMass", metric(h.mean_sink_mass)}};
+    out["summary"] = head_summary_json<json>(r.summary);
     return out;
 }
 
@@ -301,11 +281,7 @@ json compute_parsed(const Parsed& ps) {
             {"weights", static_cast<long long>(hr.n_q) * hr.n_k <= kLayerWeightsMaxCells ? visible_weights_json(hr)
                                                                                          : json(nullptr)},
             {"output", matrix_json(hr.output)},
-            {"summary",
-             {{"emptyRows", sm.empty_rows},
-              {"meanEntropy", metric(sm.mean_entropy)},
-              {"meanNEff", metric(sm.mean_n_eff)},
-              {"meanSinkMass", metric(sm.mean_sink_mass)}}}};
+            {"summary", head_summary_json<json>(sm)}};
         if (!ps.layer.heads[h].gate.empty()) {
             e["ungatedOutput"] = matrix_json(lr.ungated[h]);
             e["gate"] = ps.layer.heads[h].gate;

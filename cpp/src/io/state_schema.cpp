@@ -2,6 +2,8 @@
 // the first offending field and say what was found, in the words the page shows under a control.
 #include "attn/state_schema.hpp"
 
+#include "attn/metrics_io.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -902,6 +904,7 @@ std::string schema_json() {
                 {"choices", lesson_choices_json},
                 {"lists", lists}}},
               {"rowDefaults", {{"topK", row.top_k}, {"sinkKeys", row.sink_keys}, {"delta", row.delta}}},
+              {"metrics", row_metrics_schema_json<oj>()},
               {"csv", {{"formulaStart", kCsvFormulaStart}}}};
     return out.dump();
 }

@@ -26,7 +26,6 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     const double tau = rp.tau;
     const int top_k = rp.top_k;
     const int sink_keys = rp.sink_keys;
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     const double neg_inf = -std::numeric_limits<double>::infinity();
 
     // Omega_t: allowed by the mask and not a -inf score. Max over Omega_t only, so a masked NaN or
@@ -42,9 +41,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     m.visible = count;
     if (count == 0) {
         std::fill(a, a + n, 0.0f);
-        m.empty = true;
-        m.entropy = m.normalized_entropy = m.n_eff = m.top_k_mass = m.sink_mass = m.row_sum = kNaN;
-        m.support = 0;
+        m.set_empty();
         return;
     }
 
@@ -82,6 +79,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     m.top_k_mass = topk;
     m.sink_mass = sink;
     m.row_sum = row_sum;
+    finish_row_metrics(a, n, m);
 }
 
 void weighted_sum(const float* a, const float* v, int n_q, int n_k, int d_v, float* out) {

@@ -60,7 +60,6 @@ namespace attn::kernels::simd_impl {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// exp(x) is taken as 0 below this (exp(-87) = 1.6e-38, the float normal range ends at 1.2e-38).
 constexpr float kExpLo = -87.0f;
 
@@ -990,9 +989,7 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     m.visible = count;
     if (count == 0) {
         for (int j = 0; j < n; ++j) a[j] = 0.0f;
-        m.empty = true;
-        m.entropy = m.normalized_entropy = m.n_eff = m.top_k_mass = m.sink_mass = m.row_sum = kNaN;
-        m.support = 0;
+        m.set_empty();
         return;
     }
     // No key masked and every x = (s - max) / tau >= kExpLo (a margin of 1 for the float rounding
@@ -1007,12 +1004,15 @@ void softmax_row(const float* s, const std::uint8_t* visible, int n, const RowPa
     m.normalized_entropy = count > 1 ? h / std::log(static_cast<double>(count)) : 0.0;
     m.n_eff = std::exp(h);
     const float inv = static_cast<float>(1.0 / sums.z);
+    // Two paths for the selection metrics (top-k mass, sink mass, row sum, support): a small k on
+    // a row of at least kSelectMinKeys keys selects while it scales; otherwise the histogram pass.
     if (rp.top_k <= kTopKFast && n >= kSelectMinKeys) {
         scale_select<A>(a, n, inv, count, rp, m);
     } else {
         scale_pass<A>(a, n, inv);
         detail::row_selection_metrics(a, n, count, rp, m);
     }
+    finish_row_metrics(a, n, m);
 }
 
 // ---------------------------------------------------------------------------------------------
