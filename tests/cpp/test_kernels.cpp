@@ -135,12 +135,15 @@ void check_row_against_reference(const KernelSet& set, const Row& row, int n, co
     }
     CHECK(m.visible == w.visible);
     CHECK(m.empty == w.empty);
-    CHECK_THAT(m.entropy, Near(w.entropy));
-    CHECK_THAT(m.normalized_entropy, Near(w.normalized_entropy));
-    CHECK_THAT(m.n_eff, Near(w.n_eff));
-    CHECK_THAT(m.top_k_mass, Near(w.top_k_mass));
-    CHECK_THAT(m.sink_mass, Near(w.sink_mass));
-    CHECK_THAT(m.row_sum, Near(w.row_sum));
+    // Every metric of the table (the support's ties are checked below).
+    for (const attn::RowMetricInfo& info : attn::kRowMetrics) {
+        if (std::string(info.key) == "support") continue;
+        INFO(info.key);
+        if (w.empty && info.undefined_when_empty)
+            CHECK(std::isnan(info.get(m)) == std::isnan(info.get(w)));
+        else
+            CHECK_THAT(info.get(m), Near(info.get(w)));
+    }
     if (w.empty) {
         CHECK(m.support == 0);
     } else {
@@ -240,12 +243,12 @@ TEST_CASE("softmax_row without visible flags (nullptr) gives the bits of an arra
                 CHECK(mb.visible == n);
                 CHECK(ma.visible == mb.visible);
                 CHECK(ma.empty == mb.empty);
-                CHECK(ma.support == mb.support);
-                const double ga[] = {ma.entropy,    ma.normalized_entropy, ma.n_eff,
-                                     ma.top_k_mass, ma.sink_mass,          ma.row_sum};
-                const double gb[] = {mb.entropy,    mb.normalized_entropy, mb.n_eff,
-                                     mb.top_k_mass, mb.sink_mass,          mb.row_sum};
-                for (int i = 0; i < 6; ++i) CHECK(std::memcmp(&ga[i], &gb[i], sizeof(double)) == 0);
+                // Every metric of the table, bit for bit.
+                for (const attn::RowMetricInfo& info : attn::kRowMetrics) {
+                    INFO(info.key);
+                    const double ga = info.get(ma), gb = info.get(mb);
+                    CHECK(std::memcmp(&ga, &gb, sizeof(double)) == 0);
+                }
             }
         }
     }
@@ -427,12 +430,14 @@ TEST_CASE("empty rows: all masked or all -inf", "[kernels][softmax][empty]") {
                 CHECK(m.empty);
                 CHECK(m.visible == 0);
                 CHECK(m.support == 0);
-                CHECK(std::isnan(m.entropy));
-                CHECK(std::isnan(m.normalized_entropy));
-                CHECK(std::isnan(m.n_eff));
-                CHECK(std::isnan(m.top_k_mass));
-                CHECK(std::isnan(m.sink_mass));
-                CHECK(std::isnan(m.row_sum));
+                // Every metric as the table's empty column says: NaN for an undefined double.
+                for (const attn::RowMetricInfo& info : attn::kRowMetrics) {
+                    INFO(info.key);
+                    if (info.undefined_when_empty && !info.integer)
+                        CHECK(std::isnan(info.get(m)));
+                    else
+                        CHECK(info.get(m) == 0.0);
+                }
                 for (int j = 0; j < n; ++j) CHECK(a[static_cast<std::size_t>(j)] == 0.0f);
                 CHECK(a[static_cast<std::size_t>(n)] == kSentinel);
             }
