@@ -315,7 +315,44 @@ TEST_CASE("softmax_row golden row [.1 .2 .3 .4 .5] in every set", "[kernels][sof
         for (double p : want) h -= p * std::log(p);
         CHECK_THAT(m.entropy, Near(h, 1e-6, 1e-5));  // want[] has 7 digits
         CHECK_THAT(m.row_sum, Near(1.0));
+        CHECK_THAT(m.max_weight, Near(want[4], 1e-7, 1e-6));  // the largest weight
         CHECK(m.visible == 5);
+    }
+}
+
+TEST_CASE("max weight on every kernel path: golden rows and the largest weight of long rows", "[kernels][max_weight]") {
+    // MATH.md's worked example 1: logits [1, 0] give e / (e + 1) = 0.7310585786 on key 0.
+    std::vector<std::uint8_t> vis(64 + kPad, 1);
+    std::mt19937 rng(7);
+    std::normal_distribution<float> z(0.0f, 2.0f);
+    for (const KernelSet* set : attn::kernels::available()) {
+        INFO(set->name);
+        const float two[2 + kPad] = {1.0f, 0.0f};
+        float a2[2];
+        RowMetrics m;
+        set->softmax_row(two, vis.data(), 2, RowParams{}, a2, m);
+        CHECK_THAT(m.max_weight, Near(0.7310585786, 1e-7, 1e-6));
+        // A flat row of 37 keys: 1/37. The selection path (top_k <= 8, n >= 32) and the histogram
+        // path (top_k 12) both give it.
+        std::vector<float> flat(37 + kPad, 0.25f), a(64);
+        for (int k : {2, 12}) {
+            RowParams rp;
+            rp.top_k = k;
+            set->softmax_row(flat.data(), vis.data(), 37, rp, a.data(), m);
+            CHECK_THAT(m.max_weight, Near(1.0 / 37, 1e-7, 1e-6));
+            // A random row of 64 keys with the last 9 masked: the largest visible weight.
+            std::vector<float> s(64 + kPad);
+            for (float& x : s) x = z(rng);
+            std::vector<std::uint8_t> v(64 + kPad, 1);
+            for (int j = 55; j < 64; ++j) v[static_cast<std::size_t>(j)] = 0;
+            set->softmax_row(s.data(), v.data(), 64, rp, a.data(), m);
+            double zsum = 0, zmax = -1e300;
+            for (int j = 0; j < 55; ++j) {
+                zsum += std::exp(static_cast<double>(s[static_cast<std::size_t>(j)]));
+                zmax = std::max(zmax, static_cast<double>(s[static_cast<std::size_t>(j)]));
+            }
+            CHECK_THAT(m.max_weight, Near(std::exp(zmax) / zsum, 1e-7, 1e-5));
+        }
     }
 }
 

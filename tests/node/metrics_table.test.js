@@ -120,3 +120,41 @@ test('attn analyze --rows (JSON and CSV) and attn compare (JSON and CSV) carry e
   const header = cmpCsv.stdout.split('\n')[0].split(',');
   for (const m of HEAD_METRICS) for (const s of [`${m.csv}_a`, `${m.csv}_b`, `delta_${m.csv}`]) assert.ok(header.includes(s), s);
 });
+
+test('max weight: the largest weight of each row, and its mean over the non-empty rows', () => {
+  // Independent of the core's metric: the largest of the weights it returns, and MATH.md's
+  // worked example 1 (logits [1, 0]: e / (e + 1)).
+  const state = {
+    ...defaultState(),
+    mode: 'logits',
+    heads: [
+      {
+        name: 'h',
+        Q: null,
+        K: null,
+        V: [[1], [2], [3]],
+        logits: [
+          [1, 0, 0],
+          [0.5, 2, -1],
+          [3, 1, 2],
+        ],
+        weights: null,
+      },
+    ],
+    tokens: { queries: ['a', 'b', 'c'], keys: ['a', 'b', 'c'] },
+    mask: { causal: true, window: 0, padding: [false, false, false], allow: null },
+    row: 0,
+  };
+  const r = core.compute(state);
+  r.rows.forEach((row, t) => assert.equal(row.maxWeight, Math.max(...r.weights[t]), `row ${t}`));
+  assert.equal(r.rows[0].maxWeight, 1); // row 0 of a causal head sees one key
+  assert.ok(Math.abs(r.rows[1].maxWeight - 1 / (1 + Math.exp(-1.5))) < 1e-7);
+  const mean = r.rows.reduce((s, row) => s + row.maxWeight, 0) / 3;
+  assert.ok(Math.abs(r.summary.meanMaxWeight - mean) < 1e-15);
+  state.mask.causal = false;
+  state.heads[0].logits = [[1, 0]];
+  state.heads[0].V = [[1], [2]];
+  state.tokens = { queries: ['a'], keys: ['a', 'b'] };
+  state.mask.padding = [false, false];
+  assert.ok(Math.abs(core.compute(state).rows[0].maxWeight - Math.E / (Math.E + 1)) < 1e-7);
+});

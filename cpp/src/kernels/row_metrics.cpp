@@ -3,12 +3,14 @@
 // and support are computed there, each path its own way).
 #include "attn/row_metrics.hpp"
 
+#include <algorithm>
+
 namespace attn::kernels {
 
 void finish_row_metrics(const float* a, int n, RowMetrics& m) {
-    (void)a;
-    (void)n;
-    (void)m;
+    float largest = 0.0f;  // weights are >= 0; outside Omega_t exactly 0
+    for (int j = 0; j < n; ++j) largest = std::max(largest, a[j]);
+    m.max_weight = largest;
 }
 
 }  // namespace attn::kernels
