@@ -1,4 +1,4 @@
-// The page import scenario of bench/scenarios.js (issue 16): a generated [12, 12, 512, 512]
+// The page import scenario of bench/scenarios.js (docs/performance.md "Scenario timings"): a generated [12, 12, 512, 512]
 // float32 .npy (151 MB, bench/lib/npy.js) dropped on the import view, as a user drops a file (a
 // File in a DataTransfer, the drop zone's own handler), timed from the drop to the complete grid
 // (every head's card drawn, the analysis finished). Once per worker count 1..cores

@@ -1,4 +1,4 @@
-// Input-to-next-paint of the playground (issue 16, "interaction at frame rate"), run by
+// Input-to-next-paint of the playground (docs/performance.md "Scenario timings"), run by
 // bench/scenarios.js: for each state a tau change in the number box (a `change` event, what
 // pressing Enter or leaving the box does) is timed from the event to the first frame painted after
 // the views show the new tau: the views' mutation, then requestAnimationFrame (style, layout and
@@ -6,7 +6,7 @@
 // Mean of `changes` changes, each after a settled frame; unthrottled on a desktop viewport and at
 // 4x CPU slowdown (CDP Emulation.setCPUThrottlingRate) on a 390 x 844 phone viewport.
 
-/** The three states of the issue's table, as #preset values, with the targets (ms). */
+/** The three states of the interaction targets, as #preset values, with the targets (ms). */
 export const INTERACTION_STATES = [
   { name: 'lesson worked example 1 (2 keys)', preset: 'example1', targetMs: 16, throttledTargetMs: 50 },
   { name: 'GPT-2 layer 0 preset (33 tokens, 12 heads)', preset: 'gpt2-small_L0_nlp-sentence.0', targetMs: 33, throttledTargetMs: 100 },
@@ -43,7 +43,7 @@ async function settle(page) {
  * @param {import('playwright-core').Browser} browser
  * @param {string} url  the served web/ root
  * @returns {Promise<object[]>} one scenario row per (state, condition): {name, medianMs (the
- *   mean, the issue's measure), runsMs, targetMs}
+ *   mean, the target's measure), runsMs, targetMs}
  */
 export async function interactionScenarios(browser, url, { changes = 5 } = {}) {
   const out = [];

@@ -1,5 +1,5 @@
-// The `attn analyze` scenario of bench/scenarios.js (issue 16, first table: "`attn analyze` on
-// that file (native): <= 0.25 s on 2 cores", and >= 1.7x from one thread to two): the native CLI
+// The `attn analyze` scenario of bench/scenarios.js (its targets: `attn analyze` on
+// that file (native) <= 0.25 s on 2 cores, and >= 1.7x from one thread to two): the native CLI
 // (build/native/attn) on the generated [12, 12, 512, 512] float32 .npy of the page import scenario
 // (bench/lib/npy.js, the same bytes), with --threads 1 and --threads <cores>, runs interleaved
 // (1, cores, 1, cores, ...), the wall clock of the whole process (start to exit: reading the

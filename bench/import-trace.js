@@ -1,4 +1,4 @@
-// Where the page import's time goes (issue 16): the scenario of bench/browser-import.js (a
+// Where the page import's time goes (docs/performance.md "The page import"): the scenario of bench/browser-import.js (a
 // generated [12, 12, 512, 512] float32 .npy, 151 MB, dropped on the import view), timed and traced
 // in Chromium. Per run it prints the drop -> grid time and, with --trace, each thread's busy time
 // in that window (the page's main thread, the import workers, the browser's threads that serve

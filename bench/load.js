@@ -22,7 +22,7 @@
 //   --static-host); run `npm run dist` first. --root web: web/ as `npm start` serves it (no
 //   compression), the state before the release build.
 // Writes bench-results/load-<label>.json (label: the root's name by default). Prints a table and
-// the budgets of issue 13 (the class link <= 400 KB and 3.0 s, the default page <= 450 KB and
+// the loading budgets (the class link <= 400 KB and 3.0 s, the default page <= 450 KB and
 // 3.5 s, the offline repeat visit <= 1.0 s); a budget missed is reported, not an error.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

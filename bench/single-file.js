@@ -1,5 +1,5 @@
-// `npm run bench:single-file`: the one-file page (scripts/single-file.js) against its budget of
-// issue 13 (<= 1.5 MB on disk, usable <= 2 s from file:// unthrottled). Builds the page into
+// `npm run bench:single-file`: the one-file page (scripts/single-file.js) against its budget
+// (<= 1.5 MB on disk, usable <= 2 s from file:// unthrottled). Builds the page into
 // bench-results/, opens it from file:// in Debian's Chromium RUNS times, each in a fresh context
 // (cold: nothing cached), with no throttling, and prints per run the time to usable (the core
 // ready, the weights heatmap drawn, a temperature change computed) and the main thread's busy

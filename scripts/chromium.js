@@ -32,7 +32,7 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  * "AI mode" composebox). Headless Chromium 156 renders it in a renderer of its own
  * (`--type=renderer --top-chrome-webui`) at every navigation, ~1.1 s of CPU during one offline
  * visit at 4x: on a 2-core machine it took a core from the page under test (the offline visit's
- * time to usable 1,358-1,420 -> 1,075-1,119 ms without it; docs/performance.md "Tenth session").
+ * time to usable 1,358-1,420 -> 1,075-1,119 ms without it; docs/performance.md "Chromium's toolbar renderer").
  * No phone browser has it; both features are needed (either alone keeps the renderer).
  */
 export const OWN_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];

@@ -182,8 +182,8 @@ function outputs(result) {
  * worker on a repeat visit. Rollup bundles esbuild's output again from main.js: what main.js
  * imports statically becomes part of it (rollup does not split off modules that are already loaded
  * when a dynamic import runs), each dynamic import stays a chunk of its own. The offline repeat
- * visit of the class link: 1,089 -> 1,014 ms median of 9 at 4x (docs/performance.md "Tenth
- * session"). Replaces esbuild's files in dist/assets/ with rollup's (minified by esbuild again).
+ * visit of the class link: 1,089 -> 1,014 ms median of 9 at 4x (docs/performance.md
+ * "Loading"). Replaces esbuild's files in dist/assets/ with rollup's (minified by esbuild again).
  * @param {import('esbuild').BuildResult} page esbuild's result (metafile) for web/main.js
  * @returns {Promise<{mainOut: string, chunkOf: (entry: string) => string[], preloads: string[]}>}
  *   paths relative to dist/: the page's entry, the file of a dynamic import's entry point (web/…
@@ -376,7 +376,7 @@ async function main() {
   // The stylesheet and early.js are inlined, each allowed by its sha256 hash in the policy (still
   // no 'unsafe-inline'): as files, they were two more round trips before the body was parsed and
   // the module and core requests went out (the link sat idle for ~300 ms of a 1.6 Mbps phone
-  // profile; docs/performance.md "Loading", fifth session). Everything else stays a file.
+  // profile; docs/performance.md "Loading"). Everything else stays a file.
   const inline = (tag, text) => {
     if (new RegExp(`</${tag}|<!--`, 'i').test(text)) throw new Error(`dist: the inlined ${tag} contains </${tag} or <!--`);
     return `<${tag}>${text}</${tag}>`;

@@ -30,7 +30,7 @@ import { EMBEDDED_ID } from '../web/embedded.js';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
 
-/** The one-file page's budget on disk (docs/embedding.md "The one-file page"; issue 13: <= 1.5 MB). */
+/** The one-file page's budget on disk (docs/embedding.md "The one-file page": <= 1.5 MB). */
 export const MAX_FILE_BYTES = 1.5e6;
 /** The largest state or file `attn html` and the notebook module embed (bytes of input). */
 export const MAX_EMBEDDED_BYTES = 50 * 1024 * 1024;

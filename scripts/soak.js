@@ -1,4 +1,4 @@
-// Soak: many recomputes of random states in ONE page session, watching for leaks (issue 7).
+// Soak: many recomputes of random states in ONE page session, watching for leaks (docs/security.md "Soak").
 //
 //   node scripts/soak.js                       10,000 recomputes, heap numbers every 1,000
 //   node scripts/soak.js --recomputes 2000 --every 500 --seed 7

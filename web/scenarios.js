@@ -90,7 +90,7 @@ async function twelveHeads(core, runs) {
       medianMs: median(cold),
       runsMs: cold,
       firstRunMs: first[0],
-      targetMs: 35, // issue 16
+      targetMs: 35, // docs/performance.md "Scenario timings"
       cells: (H * n * (n + 1)) / 2,
     },
     {
@@ -152,7 +152,7 @@ async function dump(core, runs) {
       name: '[12, 12, 512, 512] dump (151 MB): all row metrics of 144 heads at tau 0.7',
       medianMs: median(times),
       runsMs: times,
-      targetMs: 600, // issue 16 (2,000 ms before it)
+      targetMs: 600, // docs/performance.md "Scenario timings"
       cells: L * H * cells,
       peakMemoryMiB: core.memoryBytes() / 2 ** 20,
       targetMemoryMiB: 256,

@@ -179,7 +179,7 @@ const round = (x, digits) => Number(x.toFixed(digits));
 const fmtErr = (e) => (e === null ? 'n/a' : Number.isNaN(e) ? 'NaN' : e.toExponential(1));
 
 // ---------------------------------------------------------------------------------------------
-// Ratios and targets (the issue's numbers). Every ratio divides two medians from the same run.
+// Ratios and targets (docs/performance.md "Targets and latest results"). Every ratio divides two medians from the same run.
 
 export const RATIOS = [
   {
@@ -218,7 +218,7 @@ export const RATIOS = [
     den: ['tfjs-wasm', 'softmax'],
     target: 1.0,
   },
-  // Issue 16: every row metric (attn_bench's row_metrics: softmax_row with top-k, sink, row sum,
+  // Row metrics: every row metric (attn_bench's row_metrics: softmax_row with top-k, sink, row sum,
   // support) at <= 1.5x the fused kernel's time, i.e. >= 1 / 1.5 of its speed, on the same rows.
   ...['sse4.1', 'avx2'].map((set) => ({
     id: `native_${set}_row_metrics_vs_fused`,

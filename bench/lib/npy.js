@@ -1,4 +1,4 @@
-// The generated attention dump of the import benchmarks (issue 16): a [layers, heads, n, n]
+// The generated attention dump of the import benchmarks: a [layers, heads, n, n]
 // float32 .npy of causal softmax rows, used by the page import scenario (bench/browser-import.js,
 // built in the page), the traced A/B (bench/import-trace.js --disk) and the `attn analyze`
 // scenario (bench/cli-analyze.js), so all three read the same bytes.

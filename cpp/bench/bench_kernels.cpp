@@ -10,7 +10,7 @@
 // visible = nullptr: what the pipeline passes for a row of finite scores with no key masked), with the
 // row defaults (top-k 2, one sink key, delta 0.1): the weights plus every row metric (entropy,
 // N_eff, top-k mass, sink mass, row sum, (1-delta) support). Its "x fused" column is its time over
-// softmax_entropy's time for the same set and n (the issue-16 target: at most 1.5).
+// softmax_entropy's time for the same set and n (the row-metrics target: at most 1.5).
 //
 // JSON: {machine: {cpu, cores}, config: {...}, results: [{variant, n, kernel, melems_per_s, runs,
 // max_abs_err_weights, max_abs_err_entropy}]}; the errors are against a double-precision softmax.

@@ -198,7 +198,7 @@ const CASES = [
     },
   },
   { name: 'playground, English again', setup: () => setLang('en') },
-  // Other parts of issue 6: the guided lesson, the share dialog, embed mode and read-only.
+  // The course features: the guided lesson, the share dialog, embed mode and read-only.
   {
     name: 'guided lesson open',
     setup: async () => {

@@ -1,4 +1,4 @@
-// Issue 7, "Bad-input table" (docs/security.md): the rows that enter through the page. Each bad
+// The "Bad-input table" (docs/security.md "Bad inputs"): the rows that enter through the page. Each bad
 // link, API call, file, page option and message must show its message (the banner, the import's
 // error box, the rejection) and lose nothing: the state, the results and the previous import stay.
 // One Chromium session, one playground page and one host page for the embed element.

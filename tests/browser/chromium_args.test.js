@@ -1,6 +1,6 @@
 // scripts/chromium.js: the Chromium the tests and benchmarks launch runs no renderer of its own
 // toolbar WebUI (the omnibox popup), which took a core of this 2-core machine from the page under
-// test (docs/performance.md "Tenth session"). The flag's test: with playwright-core's own
+// test (docs/performance.md "Chromium's toolbar renderer"). The flag's test: with playwright-core's own
 // --disable-features alone, such a renderer is there.
 //
 //   node --test tests/browser/chromium_args.test.js

@@ -1,4 +1,4 @@
-// End to end, issue 6's "done when": a teacher builds a class link in the "Share for class" dialog
+// End to end, the course workflow: a teacher builds a class link in the "Share for class" dialog
 // (guided lesson started, language, embed mode, two controls hidden), the <iframe> snippet is
 // pasted as it is into a plain course page served from another origin (no CSP), the frame shows
 // the page in that language, in embed mode, without the hidden controls, at lesson step 1, and

@@ -164,7 +164,7 @@ describe('hide flags and embed mode', () => {
     }
     await withOptions('');
     assert.deepEqual(await visibleIds(), baseline, 'without flags the page is as before');
-    // Elements added by other parts of issue 6; each flag above is checked once they exist.
+    // Elements of the other course features; each flag above is checked once they exist.
     assert.ok(
       missing.every((n) => ['language', 'lesson'].includes(n)),
       `flags without elements: ${missing}`,

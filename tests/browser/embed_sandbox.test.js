@@ -4,7 +4,7 @@
 // Access-Control-Allow-Origin: *, as static hosts do), the lesson runs and says it has no storage,
 // and the snippet's script sizes the frame from its "null"-origin height messages. On a host that
 // does not send the header the page says why it cannot start, in the page's language, instead of
-// a spinner (web/early.js). Trial finding 4 (issue 14).
+// a spinner (web/early.js). A finding of the lesson's classroom trial.
 //
 //   node --test --test-concurrency=1 tests/browser/embed_sandbox.test.js   (after the build)
 

@@ -1,4 +1,4 @@
-// Issue 15 in the page (one page for the file): a decoder file with some heads not causal is
+// The import checks in the page (one page for the file): a decoder file with some heads not causal is
 // detected and its flagged heads listed largest above-diagonal mass first, with badges scaled to
 // the mass, a sort key, a filter and a CSV column equal to `attn analyze`'s (float32 rounding); typed layer numbers
 // on cards, titles, the per-layer table and the CSV; a min/max range while sorted by layer, head;

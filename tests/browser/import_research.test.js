@@ -1,4 +1,4 @@
-// A researcher's findings on the Import tab (issue 15), one page for the file. Token-dependent
+// A researcher's findings on the Import tab (docs/import.md), one page for the file. Token-dependent
 // scores: the TransformerLens duplicate-token and induction scores of every head of a real GPT-2
 // layer, with the analysis split over two import workers, whether the tokens are chosen before the
 // file or added after it; the reference is computed here from the definition (docs/import.md,

@@ -1,4 +1,4 @@
-// The analysis lab on large heads (issue 15): every lab view opens on the 512-token preset in the
+// The analysis lab on large heads (docs/lab.md "Large heads"): every lab view opens on the 512-token preset in the
 // page, computed off the main thread (web/lab/offthread.js), with the numbers of `attn lab` on the
 // same state (the native CLI, an independent build of the core, compared to float32 rounding);
 // Cancel stops a running view; on a 2,048-token head a view completes while the page keeps

@@ -1,4 +1,4 @@
-// Issue 14's "done when", on a phone: a student completes the whole guided lesson by touch (tap,
+// The lesson on a phone, end to end: a student completes the whole guided lesson by touch (tap,
 // one touch drag) at 390 x 844 in Chinese, inside a course page of another origin, from a
 // read-only class link; the course page is reloaded halfway and the lesson continues where it
 // was. Every number the article states is checked against plain arithmetic done here (worked

@@ -1,4 +1,4 @@
-// The findings of a fresh student/teacher trial of the guided lesson (issue 14), each checked on a
+// The findings of a fresh student/teacher trial of the guided lesson (docs/lesson.md), each checked on a
 // phone (390 x 844, touch, Chinese) where the trial found it there: step 5's frame loads once, a
 // class link's progress stays keyed by the class link after a reload, worked example 2 clears
 // predictions of another grid, "下一步" scrolls the step title into view, the share dialog leaves

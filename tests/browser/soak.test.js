@@ -1,4 +1,4 @@
-// Soak, short version (issue 7): 1,000 random states through window.attentionPlayground.setState
+// Soak, short version (docs/security.md "Soak"): 1,000 random states through window.attentionPlayground.setState
 // in one page session, after a warm-up of 200. No page error, no console error, no state refused;
 // after the warm-up the WebAssembly memory does not grow, the JS heap after a forced GC stays
 // within 2 MiB, no emscripten::val handle and no Embind object is left behind, and the document

@@ -1,4 +1,4 @@
-// Token context of the views in Chromium (issue 15): token labels on the axes of the inspected
+// Token context of the views in Chromium (docs/import.md "Token views"): token labels on the axes of the inspected
 // head of the import, the SVG and PNG exports as figures (labels, colour bar, title, source line),
 // the token views (text and lines) reproducing a query's weights from the file itself, a hover at
 // 512 tokens, Copy link on the Import tab, and the inspected head scrolled into view.

@@ -1,4 +1,4 @@
-// Issue 7, "Limits" and "Bad-input table" (docs/security.md): every cap of the schema, the link
+// "Limits" and the "Bad-input table" (docs/security.md): every cap of the schema, the link
 // and the importer is enforced at the boundary with a message (and quickly, not by a freeze), a
 // typical lesson link stays under 2,000 characters, and each bad input of the table that enters
 // through node (the state validator, the link codec, the importer, the CLI) is refused with the
@@ -748,7 +748,7 @@ test('bad inputs (CLI): attn compute and attn analyze refuse with status 2 and s
     const cases = [
       [text.replace('"tau":1', '"tau":0'), 'tau'],
       [text.replace('"tau":1', '"tau":-1'), 'tau'],
-      // A number beyond float64 is named by its key (issue 15: it was "not valid JSON").
+      // A number beyond float64 is named by its key, not reported as "not valid JSON".
       [text.replace('"Q":[[1,0]]', '"Q":[[1e999,0]]'), 'Q = 1e999 is out of range'],
       [text.replace('{"version"', '{"__proto__":{},"version"'), 'the state has an unknown field "__proto__"'],
       ['42', 'the state must be an object (got 42)'],

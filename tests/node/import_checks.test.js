@@ -1,4 +1,4 @@
-// Issue 15, the analysis side, in `attn analyze` / `attn compare` (build/native/attn) and in the
+// The import checks, the analysis side, in `attn analyze` / `attn compare` (build/native/attn) and in the
 // page's importer (web/importer.js over the WebAssembly core): the causal structure detected and
 // the flagged heads sorted by their above-diagonal mass, float16 zeros as visible keys
 // (H / ln(t + 1)), finite mask fills of logits, layer numbers, TransformerLens's head-detector

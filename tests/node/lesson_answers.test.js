@@ -136,7 +136,7 @@ test('layerSummaries: means over computed heads with finite values, layers in fi
   assert.deepEqual(core.layerSummaries([]), []);
 });
 
-// ---- issue 14: the article's numbers the lesson shows, against plain JS ------------------------
+// ---- the article's numbers the lesson shows, against plain JS ---------------------------------
 test('worked example 2: exact logits (ln 3, ln 2, −∞), A as fractions, outputs 2, 5, 5 and both take-aways', async () => {
   const { LESSON_PRESETS } = await import('../../web/presets.js');
   const { example2Facts } = await import('../../web/lesson/steps.js');

@@ -92,7 +92,7 @@ test('lesson: unknown keys, wrong choices, unordered or long lists are refused w
   bad({ step: 1, revealed: [0] }, 'lesson.revealed[0]');
   bad({ step: 1, revealed: [3, 2] }, 'lesson.revealed', 'increasing');
   bad({ step: 1, revealed: [1, 2, 3, 4, 5, 5] }, 'lesson.revealed');
-  // Issue 14: exercise marks (1..3) and the new predictions (step 1's redistribution, the three 常见误区).
+  // Exercise marks (1..3) and the predictions (step 1's redistribution, the three 常见误区).
   bad({ step: 1, done: [0] }, 'lesson.done[0]');
   bad({ step: 1, done: [4] }, 'lesson.done[0]');
   bad({ step: 1, done: [2, 1] }, 'lesson.done', 'increasing');

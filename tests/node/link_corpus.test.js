@@ -10,7 +10,7 @@ import { readPageOptions } from '../../web/page-options.js';
 import { assertClose } from './tolerance.js';
 
 // The state must come back bit for bit; the numbers computed from it to float32 rounding (a
-// kernel that sums a row in another order moves the last bit: issue 16's row metrics did).
+// kernel that sums a row in another order moves the last bit: the row-metrics kernel did).
 const FLOAT32 = 1e-6;
 
 const reviver = (_, v) => (v === '__negative_zero__' ? -0 : v);

@@ -1,5 +1,5 @@
 // Property-based tests (fast-check) of the URL codec and the state validator of web/state.js, and
-// of the page-option reader of web/page-options.js (issue 7, "Fuzzing"):
+// of the page-option reader of web/page-options.js (docs/security.md "Property tests"):
 //   (i)   10,000 generated valid states round-trip bit-exactly through a link, and re-encoding a
 //         decoded link gives the same text;
 //   (ii)  arbitrary strings and arbitrary mutations of valid links (characters, keys, scalars, the

@@ -281,7 +281,7 @@ test('a page option appended to a copied link that already has it: the last one 
   assert.throws(() => decodeLink(`${link}&tau=2`), /gives "tau" twice/);
 });
 
-test('embed mode is the student view: the teacher tools are hidden unless teacher=1 (issue 14)', () => {
+test('embed mode is the student view: the teacher tools are hidden unless teacher=1', () => {
   assert.equal(defaultOptions().teacher, false);
   assert.equal(readPageOptions('embed=1').options.teacher, false);
   assert.equal(readPageOptions('embed=1&teacher=1').options.teacher, true);

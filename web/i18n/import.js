@@ -283,7 +283,7 @@ const PAIRS = {
   'import.meaning.position': ['fixed position: every query attends to key {p}.', '固定位置：每个查询都关注键 {p}。'],
   'import.meaning.global': ['global: broad, many keys share the mass.', '全局：分布宽，许多键分担质量。'],
 
-  // --- Checks that run by themselves, layer numbers, field scores, two runs compared (issue 15:
+  // --- Checks that run by themselves, layer numbers, field scores, two runs compared (docs/import.md:
   // web/import/{analysis,grid,tables,detail,compare}.js, importer.js summarise()) ---------------
   'import.sort.aboveDiagonalMass': ['above-diagonal mass', '对角线上方的质量'],
   'import.sort.tlPreviousToken': ['TransformerLens previous-token score', 'TransformerLens 前一词元分数'],

@@ -1,4 +1,4 @@
-// Per-row tables of the lab views at 512 and 2,048 query rows (issue 15): up to ROW_WINDOW rows a
+// Per-row tables of the lab views at 512 and 2,048 query rows (docs/lab.md): up to ROW_WINDOW rows a
 // table shows every row; above, a profile of all rows (each bin's mean as a line, its min to max as
 // a band, the numbers in data-* attributes and titles) and the table ROW_WINDOW rows at a time,
 // with a picker (first row, previous, next, the selected row's rows). The numbers are the core's

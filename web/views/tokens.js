@@ -1,4 +1,4 @@
-// Token views of an imported layer (issue 15), as CircuitsVis's coloured tokens and BertViz's
+// Token views of an imported layer (docs/import.md "Token views"), as CircuitsVis's coloured tokens and BertViz's
 // head view read a head:
 //   text:  the tokens as text; choose one (hover, click, or the arrow keys) and the others are
 //          shaded by its attention weight: the row of the chosen query (what it attends to) or
