@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# npm run lint: formatting (prettier for JS and CSS, clang-format for C++), ESLint and the docs
-# check (scripts/check-docs.js: no dated headings, no issue numbers), in a few seconds; CI runs it
-# before the tests. `npm run format` rewrites what the formatters would change.
+# npm run lint: formatting (prettier for JS and CSS, clang-format for C++), ESLint, the length of
+# the C++ functions (scripts/check_function_length.sh) and the docs check (scripts/check-docs.js:
+# no dated headings, no issue numbers), in a few seconds; CI runs it before the tests.
+# `npm run format` rewrites what the formatters would change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
@@ -18,6 +19,8 @@ echo "== clang-format (${#cpp[@]} files)"
 clang-format --dry-run -Werror "${cpp[@]}" || status=1
 echo "== eslint"
 npx --no-install eslint . || status=1
+echo "== function length"
+scripts/check_function_length.sh || status=1
 echo "== docs (scripts/check-docs.js)"
 node scripts/check-docs.js || status=1
 [ $status -eq 0 ] && echo "lint: clean"

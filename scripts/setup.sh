@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, only what is missing:
-#   Debian packages: the C++ toolchain, Emscripten, Catch2, nlohmann-json, xsimd, Eigen (SVD of the
-#                    spectral lab view), libzip (the CLI reads .npz), Chromium, and numpy,
+#   Debian packages: the C++ toolchain, clang-format and Universal Ctags (npm run lint),
+#                    Emscripten, Catch2, nlohmann-json, xsimd, Eigen (SVD of the spectral lab
+#                    view), libzip (the CLI reads .npz), Chromium, and numpy,
 #                    nbclient + ipykernel for the notebook test (python/, tests/notebook/)
 #   npm packages:    from package-lock.json (npm ci)
 # Safe to run again; it does nothing when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make clang-format emscripten catch2 nlohmann-json3-dev libxsimd-dev xtl-dev libeigen3-dev libzip-dev chromium fonts-wqy-microhei wabt
+packages=(cmake g++ make clang-format universal-ctags emscripten catch2 nlohmann-json3-dev libxsimd-dev xtl-dev libeigen3-dev libzip-dev chromium fonts-wqy-microhei wabt
   python3-numpy python3-nbclient python3-nbformat python3-ipykernel)
 missing=()
 for p in "${packages[@]}"; do

@@ -5,14 +5,14 @@ import { StateError } from './errors.js';
 import { SCHEMA } from './generated/schema.js';
 
 // What JSON cannot spell, as marker strings the core's schema recognises and names in its
-// messages ("got NaN"; kMarkers in cpp/src/io/state_schema.cpp). -0 goes over as the number -0.0.
+// messages ("got NaN"; kMarkers in cpp/src/io/json_check.cpp). -0 goes over as the number -0.0.
 const MARK = '\u0001js:';
 const NEGATIVE_ZERO = JSON.stringify(`${MARK}-0`); // as it appears in JSON.stringify's text
 const PACKED = `${MARK}matrix`;
 /** Matrices of at least this many cells cross into the core in binary (PackedMatrices). */
 const PACK_MIN_CELLS = 256;
 /** A string of more UTF-16 units than this exceeds every limit of the schema: it crosses by its
- * length and start alone (state_schema.cpp long_string), so a 200 MB paste costs no copy. */
+ * length and start alone (json_check.cpp long_string), so a 200 MB paste costs no copy. */
 const LONG_STRING_UNITS = 2 * SCHEMA.limits.maxStringLength;
 
 function codePoints(text) {

@@ -20,7 +20,7 @@ inline constexpr int kMaxPresetLength = 100;  ///< view.preset
 inline constexpr int kLabMaxParams = 32;
 inline constexpr int kLabMaxString = 64;
 /// The longest string any field allows (code points): web/core.js hands a string of more than
-/// twice as many UTF-16 units over by its length alone (state_schema.cpp long_string).
+/// twice as many UTF-16 units over by its length alone (json_check.cpp long_string).
 inline constexpr int kMaxStringLength = 500;
 static_assert(kMaxStringLength >= kMaxTokenLength && kMaxStringLength >= kMaxNameLength &&
                   kMaxStringLength >= kMaxSourceLength && kMaxStringLength >= kMaxPresetLength &&

@@ -253,6 +253,64 @@ const char* to_string(Verdict v) {
     return "?";
 }
 
+namespace {
+
+/// TransformerLens's detection sums (FieldScores), added row by row over A (a square head): all
+/// the weight, the previous token's, the earlier copies of the query's token's (duplicate) and the
+/// keys after them (induction); the last two only with token ids.
+struct FieldSums {
+    const std::vector<int>* tok = nullptr;  // token ids, or nullptr
+    double all = 0, prev = 0, dup = 0, ind = 0;
+
+    void add_row(int t, const float* a, int n_k) {
+        double row = 0;
+        for (int j = 0; j < n_k; ++j) row += a[j];
+        all += row;
+        if (t >= 1) prev += a[t - 1];
+        if (tok) {
+            const int me = (*tok)[static_cast<std::size_t>(t)];
+            for (int j = 0; j < t; ++j)
+                if ((*tok)[static_cast<std::size_t>(j)] == me) dup += a[j];
+            for (int j = 1; j <= t; ++j)
+                if ((*tok)[static_cast<std::size_t>(j) - 1] == me) ind += a[j];
+        }
+    }
+    FieldScores scores(bool square) const {
+        const bool ids = tok != nullptr;
+        FieldScores f;
+        f.previous_token = square && all > 0 ? prev / all : kNaN;
+        f.duplicate_token = ids && all > 0 ? dup / all : kNaN;
+        f.induction = ids && all > 0 ? ind / all : kNaN;
+        return f;
+    }
+};
+
+/// A causal head's |Omega_t| is t' + 1 (its structure), not its positive weights: a float16
+/// weight that underflowed to 0 is a visible key of weight 0. Only the visible count and
+/// H / ln |Omega_t| depend on it (H, N_eff, top-k and sink mass are sums over the weights).
+void causal_visible_counts(std::vector<RowMetrics>& rows, int n_k, int off) {
+    for (std::size_t t = 0; t < rows.size(); ++t) {
+        RowMetrics& m = rows[t];
+        if (m.empty) continue;
+        m.visible = std::clamp(static_cast<int>(t) + off + 1, 0, n_k);
+        m.normalized_entropy = m.visible > 1 ? m.entropy / std::log(static_cast<double>(m.visible)) : 0.0;
+    }
+}
+
+/// The mean over the non-empty rows of each row's weight above the diagonal.
+double mean_above_diagonal(const std::vector<RowMetrics>& rows, const std::vector<double>& above_row) {
+    double sum = 0;
+    int n = 0;
+    for (std::size_t t = 0; t < rows.size(); ++t)
+        if (!rows[t].empty) {
+            sum += above_row[t];
+            ++n;
+        }
+    return n ? sum / n : kNaN;
+}
+
+}  // namespace
+
 HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOptions& opts) {
     const Mode mode = opts.reading == Reading::logits ? Mode::logits : Mode::weights;
     StreamOptions so;
@@ -301,12 +359,11 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
     so.block_rows = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(64, kBlockCells / nk)));
     const bool rewrite = mode == Mode::logits && out.check.fill > 0;
     const int off = n_k - n_q;  // key j is above the diagonal of row t when j > t + off
-    // TransformerLens's detection sums (FieldScores): over A = the file's weights as they are
-    // (weights) or the softmax (logits), every cell.
+    // TransformerLens's detection sums: over A = the file's weights as they are (weights) or the
+    // softmax (logits), every cell.
     const bool square = n_q == n_k;
-    const bool ids = square && !opts.token_ids.empty();
-    const std::vector<int>& tok = opts.token_ids;
-    double tl_all = 0, tl_prev = 0, tl_dup = 0, tl_ind = 0;
+    FieldSums field;
+    if (square && !opts.token_ids.empty()) field.tok = &opts.token_ids;
     std::vector<double> above_row(static_cast<std::size_t>(n_q), 0.0);
     std::vector<std::uint8_t> causal_vis(out.causal_visibility ? nk : 0);
     if (opts.keep_weights) opts.keep_weights->assign(static_cast<std::size_t>(n_q) * nk, 0.0f);
@@ -355,53 +412,20 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
                 above_row[static_cast<std::size_t>(t)] = above;
                 if (opts.keep_weights)
                     std::copy(wt, wt + n_k, opts.keep_weights->data() + static_cast<std::size_t>(t) * nk);
-                if (square) {
-                    const float* a = mode == Mode::weights ? values + static_cast<std::size_t>(t) * nk : wt;
-                    double all = 0;
-                    for (int j = 0; j < n_k; ++j) all += a[j];
-                    tl_all += all;
-                    if (t >= 1) tl_prev += a[t - 1];
-                    if (ids) {
-                        const int me = tok[static_cast<std::size_t>(t)];
-                        for (int j = 0; j < t; ++j)
-                            if (tok[static_cast<std::size_t>(j)] == me) tl_dup += a[j];
-                        for (int j = 1; j <= t; ++j)
-                            if (tok[static_cast<std::size_t>(j) - 1] == me) tl_ind += a[j];
-                    }
-                }
+                if (square)
+                    field.add_row(t, mode == Mode::weights ? values + static_cast<std::size_t>(t) * nk : wt, n_k);
             }
         };
         StreamResult sr = detail::run_pipeline(h, so, &sink);
         rows.insert(rows.end(), sr.rows.begin(), sr.rows.end());
     }
 
-    // A causal head's |Omega_t| is t' + 1 (its structure), not its positive weights: a float16
-    // weight that underflowed to 0 is a visible key of weight 0. Only the visible count and
-    // H / ln |Omega_t| depend on it (H, N_eff, top-k and sink mass are sums over the weights).
-    if (out.causal_visibility) {
-        for (int t = 0; t < n_q; ++t) {
-            RowMetrics& m = rows[static_cast<std::size_t>(t)];
-            if (m.empty) continue;
-            m.visible = std::clamp(t + off + 1, 0, n_k);
-            m.normalized_entropy = m.visible > 1 ? m.entropy / std::log(static_cast<double>(m.visible)) : 0.0;
-        }
-    }
+    if (out.causal_visibility) causal_visible_counts(rows, n_k, off);
     // Head summary: the pipeline's definition (stream.cpp), over the rows of every chunk in
     // order, so it equals compute()'s bit for bit (without causal_visibility).
     out.summary = detail::summarise(rows);
-    {
-        double sum = 0;
-        int n = 0;
-        for (int t = 0; t < n_q; ++t)
-            if (!rows[static_cast<std::size_t>(t)].empty) {
-                sum += above_row[static_cast<std::size_t>(t)];
-                ++n;
-            }
-        out.above_diagonal_mass = n ? sum / n : kNaN;
-    }
-    out.field.previous_token = square && tl_all > 0 ? tl_prev / tl_all : kNaN;
-    out.field.duplicate_token = ids && tl_all > 0 ? tl_dup / tl_all : kNaN;
-    out.field.induction = ids && tl_all > 0 ? tl_ind / tl_all : kNaN;
+    out.above_diagonal_mass = mean_above_diagonal(rows, above_row);
+    out.field = field.scores(square);
     const int used = out.summary.rows - out.summary.empty_rows;
 
     double breadth_sum = 0;

@@ -39,7 +39,9 @@ std::vector<double> random_feature_matrix(int m, int d, std::uint64_t seed) {
     return gaussian_draws(seed, static_cast<std::size_t>(m) * static_cast<std::size_t>(d));
 }
 
-LinearAttention linear_attention(const Problem& p, const Result& soft, const LinearOptions& o) {
+namespace {
+
+void check_inputs(const Problem& p, const Result& soft, const LinearOptions& o) {
     if (p.mode != Mode::qkv)
         throw Error(
             ErrorCode::kInvalidValue, "mode",
@@ -52,76 +54,73 @@ LinearAttention linear_attention(const Problem& p, const Result& soft, const Lin
         soft.visible.size() != static_cast<std::size_t>(n_q) * static_cast<std::size_t>(n_k) ||
         (d_v > 0 && (p.v.rows != n_k || p.v.cols != d_v)))
         throw Error(ErrorCode::kShapeMismatch, "result", "the softmax result is not the result of this problem");
+}
 
-    LinearAttention L;
-    L.n_q = n_q;
-    L.n_k = n_k;
-    L.d_v = d_v;
-    L.input_scale = std::sqrt(soft.scale / p.tau);
-    const double c = L.input_scale;
+/// phi of every query and key (double), rows of length m.
+struct Features {
+    int m = 0;
+    std::vector<double> q, k;
+    const double* phi_q(int t) const { return q.data() + static_cast<std::size_t>(t) * m; }
+    const double* phi_k(int j) const { return k.data() + static_cast<std::size_t>(j) * m; }
+};
 
-    // phi of every query and key (double), rows of length m.
-    std::vector<double> w;
-    if (o.feature == FeatureMap::elu) {
-        L.m = d_k;
-    } else {
-        L.m = o.features;
-        w = random_feature_matrix(L.m, d_k, o.seed);
-    }
-    const int m = L.m;
+/// phi of each row of x (d_k columns) scaled by c: elu + 1 (m = d_k), or m ReLU random features
+/// of the m x d_k matrix w.
+std::vector<double> feature_rows(const Matrix& x, FeatureMap feature, const std::vector<double>& w, int m, int d_k,
+                                 double c) {
     const double inv_sqrt_m = 1.0 / std::sqrt(static_cast<double>(m));
-    auto features = [&](const Matrix& x) {
-        std::vector<double> f(static_cast<std::size_t>(x.rows) * static_cast<std::size_t>(m));
-        for (int i = 0; i < x.rows; ++i) {
-            double* fi = f.data() + static_cast<std::size_t>(i) * m;
-            if (o.feature == FeatureMap::elu) {
-                for (int d = 0; d < d_k; ++d) {
-                    const double z = c * static_cast<double>(x(i, d));
-                    fi[d] = z > 0 ? z + 1.0 : std::exp(z);
-                }
-            } else {
-                for (int r = 0; r < m; ++r) {
-                    double z = 0;
-                    for (int d = 0; d < d_k; ++d)
-                        z += w[static_cast<std::size_t>(r) * d_k + d] * c * static_cast<double>(x(i, d));
-                    fi[r] = z > 0 ? z * inv_sqrt_m : 0.0;
-                }
+    std::vector<double> f(static_cast<std::size_t>(x.rows) * static_cast<std::size_t>(m));
+    for (int i = 0; i < x.rows; ++i) {
+        double* fi = f.data() + static_cast<std::size_t>(i) * m;
+        if (feature == FeatureMap::elu) {
+            for (int d = 0; d < d_k; ++d) {
+                const double z = c * static_cast<double>(x(i, d));
+                fi[d] = z > 0 ? z + 1.0 : std::exp(z);
+            }
+        } else {
+            for (int r = 0; r < m; ++r) {
+                double z = 0;
+                for (int d = 0; d < d_k; ++d)
+                    z += w[static_cast<std::size_t>(r) * d_k + d] * c * static_cast<double>(x(i, d));
+                fi[r] = z > 0 ? z * inv_sqrt_m : 0.0;
             }
         }
-        return f;
-    };
-    const std::vector<double> fq = features(p.q), fk = features(p.k);
-    auto phi_q = [&](int t) { return fq.data() + static_cast<std::size_t>(t) * m; };
-    auto phi_k = [&](int j) { return fk.data() + static_cast<std::size_t>(j) * m; };
-    auto visible = [&](int t, int j) { return soft.visible[static_cast<std::size_t>(t) * n_k + j] != 0; };
+    }
+    return f;
+}
 
-    L.weights.assign(static_cast<std::size_t>(n_q) * n_k, 0.0);
-    L.output.assign(static_cast<std::size_t>(n_q) * std::max(d_v, 0), 0.0);
-    L.rows.assign(static_cast<std::size_t>(n_q), LinearRow{});
+bool visible(const Result& soft, int t, int j) {
+    return soft.visible[static_cast<std::size_t>(t) * soft.n_k + j] != 0;
+}
 
-    // Omega_t as a prefix length L_t, or -1 when it is not a prefix.
+/// Omega_t as a prefix length L_t, or -1 when it is not a prefix; `all_prefix` when every row's is.
+std::vector<int> prefix_lengths(const Result& soft, bool& all_prefix) {
+    const int n_q = soft.n_q, n_k = soft.n_k;
     std::vector<int> prefix(static_cast<std::size_t>(n_q));
-    bool all_prefix = true;
+    all_prefix = true;
     for (int t = 0; t < n_q; ++t) {
         int len = 0;
-        while (len < n_k && visible(t, len)) ++len;
+        while (len < n_k && visible(soft, t, len)) ++len;
         bool ok = true;
-        for (int j = len; j < n_k && ok; ++j) ok = !visible(t, j);
+        for (int j = len; j < n_k && ok; ++j) ok = !visible(soft, t, j);
         prefix[static_cast<std::size_t>(t)] = ok ? len : -1;
         all_prefix = all_prefix && ok;
     }
-    L.path = all_prefix ? "prefix" : "per-row";
+    return prefix;
+}
 
-    // Implied weights and denominators (every path): a_lin[t,j] = phi(q_t).phi(k_j) / sum.
+/// Implied weights and denominators (every path): a_lin[t,j] = phi(q_t).phi(k_j) / sum.
+void implied_weights(LinearAttention& L, const Features& f, const Result& soft) {
+    const int n_q = L.n_q, n_k = L.n_k, m = f.m;
     for (int t = 0; t < n_q; ++t) {
         LinearRow& row = L.rows[static_cast<std::size_t>(t)];
         double* a = L.weights.data() + static_cast<std::size_t>(t) * n_k;
         double den = 0;
         int count = 0;
         for (int j = 0; j < n_k; ++j) {
-            if (!visible(t, j)) continue;
+            if (!visible(soft, t, j)) continue;
             ++count;
-            const double s = std::inner_product(phi_q(t), phi_q(t) + m, phi_k(j), 0.0);
+            const double s = std::inner_product(f.phi_q(t), f.phi_q(t) + m, f.phi_k(j), 0.0);
             a[j] = s;
             den += s;
         }
@@ -138,62 +137,65 @@ LinearAttention linear_attention(const Problem& p, const Result& soft, const Lin
         }
         for (int j = 0; j < n_k; ++j) a[j] /= den;
     }
+}
 
-    // Outputs through the kernel trick.
-    if (d_v > 0) {
-        auto vv = [&](int j, int e) { return static_cast<double>(p.v(j, e)); };
-        if (all_prefix) {
-            // Rows in order of their prefix length; running KV = sum_{j < len} phi(k_j) v_j^T and
-            // z = sum_{j < len} phi(k_j).
-            std::vector<int> order(static_cast<std::size_t>(n_q));
-            std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-                return prefix[static_cast<std::size_t>(x)] < prefix[static_cast<std::size_t>(y)];
-            });
-            std::vector<double> kv(static_cast<std::size_t>(m) * d_v, 0.0), z(static_cast<std::size_t>(m), 0.0);
-            int added = 0;
-            for (int t : order) {
-                const LinearRow& row = L.rows[static_cast<std::size_t>(t)];
-                const int len = prefix[static_cast<std::size_t>(t)];
-                for (; added < len; ++added) {
-                    const double* f = phi_k(added);
-                    for (int r = 0; r < m; ++r) {
-                        z[static_cast<std::size_t>(r)] += f[r];
-                        if (f[r] == 0) continue;
-                        double* kvr = kv.data() + static_cast<std::size_t>(r) * d_v;
-                        for (int e = 0; e < d_v; ++e) kvr[e] += f[r] * vv(added, e);
-                    }
-                }
-                if (row.empty || row.degenerate) continue;
-                const double* f = phi_q(t);
-                const double den = std::inner_product(f, f + m, z.begin(), 0.0);
-                double* out = L.output.data() + static_cast<std::size_t>(t) * d_v;
-                for (int r = 0; r < m; ++r) {
-                    if (f[r] == 0) continue;
-                    const double* kvr = kv.data() + static_cast<std::size_t>(r) * d_v;
-                    for (int e = 0; e < d_v; ++e) out[e] += f[r] * kvr[e];
-                }
-                for (int e = 0; e < d_v; ++e) out[e] /= den;
-            }
-        } else {
-            // Per row over Omega_t: sum_j (phi(q_t).phi(k_j)) v_j / sum_j phi(q_t).phi(k_j).
-            for (int t = 0; t < n_q; ++t) {
-                const LinearRow& row = L.rows[static_cast<std::size_t>(t)];
-                if (row.empty || row.degenerate) continue;
-                double* out = L.output.data() + static_cast<std::size_t>(t) * d_v;
-                double den = 0;
-                for (int j = 0; j < n_k; ++j) {
-                    if (!visible(t, j)) continue;
-                    const double s = std::inner_product(phi_q(t), phi_q(t) + m, phi_k(j), 0.0);
-                    den += s;
-                    for (int e = 0; e < d_v; ++e) out[e] += s * vv(j, e);
-                }
-                for (int e = 0; e < d_v; ++e) out[e] /= den;
+/// Outputs through the kernel trick when every Omega_t is a prefix: rows in order of their prefix
+/// length; running KV = sum_{j < len} phi(k_j) v_j^T and z = sum_{j < len} phi(k_j).
+void prefix_outputs(LinearAttention& L, const Features& f, const Matrix& v, const std::vector<int>& prefix) {
+    const int n_q = L.n_q, m = f.m, d_v = L.d_v;
+    std::vector<int> order(static_cast<std::size_t>(n_q));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+        return prefix[static_cast<std::size_t>(x)] < prefix[static_cast<std::size_t>(y)];
+    });
+    std::vector<double> kv(static_cast<std::size_t>(m) * d_v, 0.0), z(static_cast<std::size_t>(m), 0.0);
+    int added = 0;
+    for (int t : order) {
+        const LinearRow& row = L.rows[static_cast<std::size_t>(t)];
+        const int len = prefix[static_cast<std::size_t>(t)];
+        for (; added < len; ++added) {
+            const double* fk = f.phi_k(added);
+            for (int r = 0; r < m; ++r) {
+                z[static_cast<std::size_t>(r)] += fk[r];
+                if (fk[r] == 0) continue;
+                double* kvr = kv.data() + static_cast<std::size_t>(r) * d_v;
+                for (int e = 0; e < d_v; ++e) kvr[e] += fk[r] * static_cast<double>(v(added, e));
             }
         }
+        if (row.empty || row.degenerate) continue;
+        const double* fq = f.phi_q(t);
+        const double den = std::inner_product(fq, fq + m, z.begin(), 0.0);
+        double* out = L.output.data() + static_cast<std::size_t>(t) * d_v;
+        for (int r = 0; r < m; ++r) {
+            if (fq[r] == 0) continue;
+            const double* kvr = kv.data() + static_cast<std::size_t>(r) * d_v;
+            for (int e = 0; e < d_v; ++e) out[e] += fq[r] * kvr[e];
+        }
+        for (int e = 0; e < d_v; ++e) out[e] /= den;
     }
+}
 
-    // Errors against softmax.
+/// Outputs row by row over Omega_t: sum_j (phi(q_t).phi(k_j)) v_j / sum_j phi(q_t).phi(k_j).
+void per_row_outputs(LinearAttention& L, const Features& f, const Matrix& v, const Result& soft) {
+    const int n_q = L.n_q, n_k = L.n_k, m = f.m, d_v = L.d_v;
+    for (int t = 0; t < n_q; ++t) {
+        const LinearRow& row = L.rows[static_cast<std::size_t>(t)];
+        if (row.empty || row.degenerate) continue;
+        double* out = L.output.data() + static_cast<std::size_t>(t) * d_v;
+        double den = 0;
+        for (int j = 0; j < n_k; ++j) {
+            if (!visible(soft, t, j)) continue;
+            const double s = std::inner_product(f.phi_q(t), f.phi_q(t) + m, f.phi_k(j), 0.0);
+            den += s;
+            for (int e = 0; e < d_v; ++e) out[e] += s * static_cast<double>(v(j, e));
+        }
+        for (int e = 0; e < d_v; ++e) out[e] /= den;
+    }
+}
+
+/// Errors against softmax, per row and their means.
+void errors_against(LinearAttention& L, const Result& soft) {
+    const int n_q = L.n_q, n_k = L.n_k, d_v = L.d_v;
     double sum_out = 0, sum_rel = 0, sum_w = 0;
     int n_rel = 0;
     for (int t = 0; t < n_q; ++t) {
@@ -231,6 +233,40 @@ LinearAttention linear_attention(const Problem& p, const Result& soft, const Lin
     L.mean_max_weight_error = L.defined_rows > 0 ? sum_w / L.defined_rows : kNaN;
     L.mean_output_error = L.defined_rows > 0 && d_v > 0 ? sum_out / L.defined_rows : kNaN;
     L.mean_relative_error = n_rel > 0 ? sum_rel / n_rel : kNaN;
+}
+
+}  // namespace
+
+LinearAttention linear_attention(const Problem& p, const Result& soft, const LinearOptions& o) {
+    check_inputs(p, soft, o);
+    const int n_q = p.q.rows, n_k = p.k.rows, d_k = p.q.cols, d_v = soft.d_v;
+    LinearAttention L;
+    L.n_q = n_q;
+    L.n_k = n_k;
+    L.d_v = d_v;
+    L.input_scale = std::sqrt(soft.scale / p.tau);
+    L.m = o.feature == FeatureMap::elu ? d_k : o.features;
+    const std::vector<double> w =
+        o.feature == FeatureMap::elu ? std::vector<double>() : random_feature_matrix(L.m, d_k, o.seed);
+    Features f;
+    f.m = L.m;
+    f.q = feature_rows(p.q, o.feature, w, L.m, d_k, L.input_scale);
+    f.k = feature_rows(p.k, o.feature, w, L.m, d_k, L.input_scale);
+
+    L.weights.assign(static_cast<std::size_t>(n_q) * n_k, 0.0);
+    L.output.assign(static_cast<std::size_t>(n_q) * std::max(d_v, 0), 0.0);
+    L.rows.assign(static_cast<std::size_t>(n_q), LinearRow{});
+    bool all_prefix = true;
+    const std::vector<int> prefix = prefix_lengths(soft, all_prefix);
+    L.path = all_prefix ? "prefix" : "per-row";
+    implied_weights(L, f, soft);
+    if (d_v > 0) {
+        if (all_prefix)
+            prefix_outputs(L, f, p.v, prefix);
+        else
+            per_row_outputs(L, f, p.v, soft);
+    }
+    errors_against(L, soft);
     return L;
 }
 

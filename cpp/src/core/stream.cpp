@@ -110,6 +110,230 @@ HeadSummary summarise(const std::vector<RowMetrics>& rows) {
     return hs;
 }
 
+namespace {
+
+/// The pooled overview (StreamOptions::overview, pool) of the weights of a head of all_q rows:
+/// overview cell (cr, c) pools the queries t with t * ov_r / all_q = cr and the keys of column c.
+class Overview {
+public:
+    Overview(const StreamOptions& o, int all_q, int n_k)
+        : mean_(o.pool == Pool::mean),
+          all_q_(all_q),
+          ov_r_(o.overview ? std::min(o.overview, all_q) : 0),
+          ov_c_(o.overview ? std::min(o.overview, n_k) : 0),
+          col_start_(static_cast<std::size_t>(ov_c_ ? ov_c_ + 1 : 0), n_k) {
+        if (ov_r_ && mean_) {
+            count_.assign(static_cast<std::size_t>(ov_r_) * ov_c_, 0.0);
+            sum_.assign(static_cast<std::size_t>(ov_r_) * ov_c_, 0.0);
+        }
+        if (ov_r_) seen_.assign(static_cast<std::size_t>(ov_r_) * ov_c_, 0);
+        // Column c pools keys [col_start[c], col_start[c + 1]) (key j is in column j * ov_c / n_k).
+        for (int j = n_k - 1; ov_c_ && j >= 0; --j)
+            col_start_[static_cast<std::size_t>(static_cast<long long>(j) * ov_c_ / n_k)] = j;
+    }
+    int rows() const { return ov_r_; }
+    int cols() const { return ov_c_; }
+    std::size_t scratch_bytes() const { return col_start_.size() * sizeof(int); }
+
+    /// Pools the weights w (n_k a row) of the block's `rows` rows, the first being query t0 of the
+    /// head. Row i's keys at or past row_hi[i] have weight 0 and are not visible; its flags `vis`
+    /// are read only where row_all[i] is 0 (else its keys before row_hi[i] are all visible).
+    void add_block(Matrix& out, int t0, int rows, int n_k, const float* weights, const std::uint8_t* visible,
+                   const std::vector<int>& row_hi, const std::vector<std::uint8_t>& row_all) {
+        for (int i = 0; i < rows; ++i) {
+            const int cr = static_cast<int>(static_cast<long long>(t0 + i) * ov_r_ / all_q_);
+            float* orow = out.row(cr);
+            const float* w = weights + static_cast<std::size_t>(i) * n_k;
+            const std::uint8_t* vis = visible + static_cast<std::size_t>(i) * n_k;
+            std::uint8_t* seen = seen_.data() + static_cast<std::size_t>(cr) * ov_c_;
+            const int len = row_hi[static_cast<std::size_t>(i)];  // keys past it: weight 0, not visible
+            double* cnt = mean_ ? count_.data() + static_cast<std::size_t>(cr) * ov_c_ : nullptr;
+            double* sum = mean_ ? sum_.data() + static_cast<std::size_t>(cr) * ov_c_ : nullptr;
+            for (int c = 0; c < ov_c_; ++c) {
+                const int j0 = col_start_[static_cast<std::size_t>(c)],
+                          j1 = col_start_[static_cast<std::size_t>(c) + 1];
+                if (cnt) cnt[c] += j1 - j0;
+                const int e = std::min(j1, len);
+                std::uint8_t any = row_all[static_cast<std::size_t>(i)] && e > j0;
+                if (!row_all[static_cast<std::size_t>(i)])
+                    for (int j = j0; j < e; ++j) any |= vis[j];
+                seen[c] |= any;
+                if (cnt) {
+                    double acc = 0.0;
+                    for (int j = j0; j < e; ++j) acc += w[j];
+                    sum[c] += acc;
+                } else {
+                    float mx = orow[c];
+                    for (int j = j0; j < e; ++j) mx = w[j] > mx ? w[j] : mx;
+                    orow[c] = mx;
+                }
+            }
+        }
+    }
+
+    /// The means of mean pooling; a cell whose every (query, key) is masked is "not visible" (NaN),
+    /// not a weight of 0.
+    void finish(Matrix& out) const {
+        if (!count_.empty())
+            for (std::size_t c = 0; c < count_.size(); ++c)
+                if (count_[c] > 0) out.data[c] = static_cast<float>(sum_[c] / count_[c]);
+        for (std::size_t c = 0; c < seen_.size(); ++c)
+            if (!seen_[c]) out.data[c] = std::numeric_limits<float>::quiet_NaN();
+    }
+
+private:
+    bool mean_;
+    int all_q_, ov_r_, ov_c_;
+    std::vector<int> col_start_;
+    // Mean pooling sums and counts in double: a float count stops at 2^24 cells per pooled cell
+    // (a 131072^2 head pooled to 16 x 16 has 2^26), and a float sum loses the small weights.
+    std::vector<double> count_;       // cells per pooled cell, for mean pooling
+    std::vector<double> sum_;         // sum of the weights of those cells
+    std::vector<std::uint8_t> seen_;  // 1 once a visible (query, key) falls in the cell
+};
+
+/// Stage 1: the scores S (before temperature) of the block's rows r0 .. r0 + rows (mode qkv); row
+/// by row over the keys a row can see when the mask is a key range (`ranged`).
+void block_scores(const kernels::KernelSet& kern, const HeadView& h, const StreamOptions& o, float scale, int r0,
+                  int rows, bool ranged, float* scores) {
+    const int n_k = h.n_k;
+    if (ranged) {
+        for (int i = 0; i < rows; ++i) {
+            const int pos = r0 + i + o.mask.row_offset;
+            const int hi = std::max(0, std::min(n_k, pos + 1));
+            const int lo = o.mask.window > 0 ? std::min(hi, std::max(0, pos - o.mask.window + 1)) : 0;
+            const int sink_end = std::min(o.mask.sink_keys, lo);
+            const float* qi = h.q + static_cast<std::size_t>(r0 + i) * h.d_k;
+            float* si = scores + static_cast<std::size_t>(i) * n_k;
+            if (sink_end > 0) kern.scores_qk(qi, h.k, 1, sink_end, h.d_k, scale, si);
+            if (hi > lo)
+                kern.scores_qk(qi, h.k + static_cast<std::size_t>(lo) * h.d_k, 1, hi - lo, h.d_k, scale, si + lo);
+        }
+    } else {
+        kern.scores_qk(h.q + static_cast<std::size_t>(r0) * h.d_k, h.k, rows, n_k, h.d_k, scale, scores);
+    }
+}
+
+/// What stage 2 hands the softmax of a row: its scores (`in`), and whether all its keys before
+/// `hi` are visible with finite scores (`all`: the kernel then reads no visible flags, and the
+/// flags are not written).
+struct RowSelection {
+    const float* in;
+    bool all;
+    int hi;
+};
+
+/// Stage 2 for query t: selection. Causal and window masks are a contiguous range [lo, hi) of
+/// keys; padding and the allow-matrix (when present) are looked up per key. Writes the row's
+/// scores s (NaN where not visible) and flags vis as far as the softmax and the sink read them;
+/// throws on a given value or a score that is not allowed. `block_sink`: a sink reads the block.
+RowSelection select_row(const HeadView& h, const StreamOptions& o, int t, float* s, std::uint8_t* vis,
+                        bool block_sink) {
+    const int n_k = h.n_k;
+    const float* g = h.given ? h.given + static_cast<std::size_t>(t) * n_k : nullptr;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const char* given_name = h.mode == Mode::logits ? "logits" : "weights";
+    const int pos = t + o.mask.row_offset;
+    int lo = 0, hi = n_k;
+    if (o.mask.causal || o.mask.window > 0) hi = std::min(hi, pos + 1);
+    if (o.mask.window > 0) lo = std::max(lo, pos - o.mask.window + 1);
+    lo = std::min(lo, n_k);  // queries past the last key (n_q > n_k) see no window key
+    hi = std::max(hi, lo);
+    // Sink keys before the window stay candidates (StreamingLLM: first n_sink + last w).
+    const int sink_end = std::min(std::min(o.mask.sink_keys, lo), hi);
+    const bool per_key = !o.mask.key_padding.empty() || !o.mask.allow.empty() || o.mask.stride > 1;
+    // Key j is a candidate: apply the per-key masks, then read its score.
+    const auto admit = [&](int j, bool check) {
+        if (check && !o.mask.visible(t, j, n_k)) {  // what a mask hides is never read
+            vis[j] = 0;
+            s[j] = nan;
+            return;
+        }
+        float x = h.mode == Mode::qkv ? s[j] : g[j];
+        if (h.mode == Mode::weights) {
+            if (!(x >= 0.0f) || x == std::numeric_limits<float>::infinity())
+                throw Error(
+                    std::isnan(x) || std::isinf(x) ? ErrorCode::kNonFinite : ErrorCode::kInvalidValue, given_name,
+                    std::string(given_name) + "[" + std::to_string(t) + "][" + std::to_string(j) + "] = " + num(x) +
+                        (std::isnan(x) || std::isinf(x) ? " is not a finite number"
+                                                        : " is negative; attention weights are probabilities"));
+            x = std::log(x);  // S = ln a: softmax(S / tau) = a^(1/tau) renormalised
+        } else if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
+                   (h.mode == Mode::qkv && x == neg_inf)) {
+            if (h.mode == Mode::qkv)
+                // Finite Q and K can still overflow float32 in Q K^T: refuse it rather
+                // than read an overflow to -inf as a masked key.
+                throw Error(ErrorCode::kNonFinite, "scores",
+                            "the score of query " + std::to_string(t) + " and key " + std::to_string(j) +
+                                " overflows float32 (|Q K^T x scale| > 3.4e38); use "
+                                "smaller values or a smaller scale");
+            throw Error(ErrorCode::kNonFinite, given_name,
+                        std::string(given_name) + "[" + std::to_string(t) + "][" + std::to_string(j) +
+                            "] is not a finite number");
+        }
+        // A -inf score (a masked logit, ln 0) is not visible either.
+        vis[j] = x != neg_inf;
+        s[j] = vis[j] ? x : nan;
+    };
+    // Without a window, per-key masks or a block sink, a row of finite scores needs no
+    // flags and no copy: the kernel reads the scores (or the given logits) where they are.
+    if (!per_key && lo == 0 && !block_sink && h.mode != Mode::weights) {
+        const float* x = h.mode == Mode::qkv ? s : g;
+        if (all_finite(x, hi)) return {x, true, hi};
+    }
+    for (int j = 0; j < sink_end; ++j) admit(j, true);
+    std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
+    std::fill(s + sink_end, s + lo, nan);
+    // Keys past hi are read only by the sink (the dense result keeps whole rows).
+    if (block_sink) std::fill(vis + hi, vis + n_k, std::uint8_t{0});
+    if (per_key) {
+        for (int j = lo; j < hi; ++j) admit(j, per_key);
+    } else if (h.mode == Mode::qkv) {
+        int bad = 0;  // a score that overflowed: admit() finds it and throws
+        for (int j = lo; j < hi; ++j) {
+            bad |= !std::isfinite(s[j]);
+            vis[j] = 1;
+        }
+        if (bad)
+            for (int j = lo; j < hi; ++j) admit(j, false);
+    } else if (h.mode == Mode::weights) {
+        // The common case of an imported head, in a loop of its own: S = ln a for a > 0, a
+        // zero weight is a key not visible (ln 0 = -inf, without calling log), anything
+        // else goes to admit() for its error.
+        for (int j = lo; j < hi; ++j) {
+            const float x = g[j];
+            if (x > 0.0f && x < std::numeric_limits<float>::infinity()) {
+                s[j] = std::log(x);
+                vis[j] = 1;
+            } else if (x == 0.0f) {
+                s[j] = nan;
+                vis[j] = 0;
+            } else {
+                admit(j, false);  // throws
+            }
+        }
+    } else if (all_finite(g + lo, hi - lo)) {
+        // Logits: a row of finite scores (the common case; all_finite) is copied; any
+        // other row is read key by key.
+        std::copy(g + lo, g + hi, s + lo);
+        std::fill(vis + lo, vis + hi, std::uint8_t{1});
+    } else {
+        for (int j = lo; j < hi; ++j) {
+            const float x = g[j];
+            if (std::isfinite(x)) {
+                s[j] = x;
+                vis[j] = 1;
+            } else {
+                admit(j, false);  // -inf: not visible; NaN, +inf: throws
+            }
+        }
+    }
+    return {s, false, hi};
+}
+
+}  // namespace
+
 StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const BlockSink* sink, int head_rows,
                           int first_row) {
     const int n_q = h.n_q, n_k = h.n_k;
@@ -125,30 +349,14 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
                                                         : o.scale;
     r.rows.resize(static_cast<std::size_t>(n_q));
     r.output = Matrix(n_q, r.d_v);
-
-    const int ov_r = o.overview ? std::min(o.overview, all_q) : 0;
-    const int ov_c = o.overview ? std::min(o.overview, n_k) : 0;
-    r.overview = Matrix(ov_r, ov_c);
-    // Mean pooling sums and counts in double: a float count stops at 2^24 cells per pooled cell
-    // (a 131072^2 head pooled to 16 x 16 has 2^26), and a float sum loses the small weights.
-    std::vector<double> ov_count;       // cells per pooled cell, for mean pooling
-    std::vector<double> ov_sum;         // sum of the weights of those cells
-    std::vector<std::uint8_t> ov_seen;  // 1 once a visible (query, key) falls in the cell
-    if (ov_r && o.pool == Pool::mean) {
-        ov_count.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0);
-        ov_sum.assign(static_cast<std::size_t>(ov_r) * ov_c, 0.0);
-    }
-    if (ov_r) ov_seen.assign(static_cast<std::size_t>(ov_r) * ov_c, 0);
-    // Overview column c pools keys [col_start[c], col_start[c + 1]) (key j is in column j * ov_c / n_k).
-    std::vector<int> col_start(static_cast<std::size_t>(ov_c ? ov_c + 1 : 0), n_k);
-    for (int j = n_k - 1; ov_c && j >= 0; --j)
-        col_start[static_cast<std::size_t>(static_cast<long long>(j) * ov_c / n_k)] = j;
+    Overview overview(o, all_q, n_k);
+    r.overview = Matrix(overview.rows(), overview.cols());
 
     const int block = std::min(o.block_rows, n_q);
     const std::size_t cells = static_cast<std::size_t>(block) * static_cast<std::size_t>(n_k);
     std::vector<float> scores(cells), weights(cells);
     std::vector<std::uint8_t> visible(cells);
-    r.scratch_bytes = cells * (2 * sizeof(float) + 1) + col_start.size() * sizeof(int);
+    r.scratch_bytes = cells * (2 * sizeof(float) + 1) + overview.scratch_bytes();
     // Keys at or past a row's `hi` (causal, window) are never visible: the row's scores, weights
     // and order statistics are computed over its prefix [0, hi) only (a causal head: half the
     // work), the rest of the row is a structural 0.
@@ -157,148 +365,21 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
     // 1 where the row's keys [0, hi) are all visible with finite scores: the kernel then gets no
     // visible flags (kernels.hpp) and the flags are not written; the overview reads this instead.
     std::vector<std::uint8_t> row_all(static_cast<std::size_t>(block), 0);
-
-    const float neg_inf = -std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    const char* given_name = h.mode == Mode::logits ? "logits" : "weights";
 
     for (int r0 = 0; r0 < n_q; r0 += block) {
         const int rows = std::min(block, n_q - r0);
-        // Stage 1: scores S (before temperature); row by row over the keys a row can see when the
-        // mask is a key range.
-        if (h.mode == Mode::qkv && ranged) {
-            for (int i = 0; i < rows; ++i) {
-                const int pos = r0 + i + o.mask.row_offset;
-                const int hi = std::max(0, std::min(n_k, pos + 1));
-                const int lo = o.mask.window > 0 ? std::min(hi, std::max(0, pos - o.mask.window + 1)) : 0;
-                const int sink_end = std::min(o.mask.sink_keys, lo);
-                const float* qi = h.q + static_cast<std::size_t>(r0 + i) * h.d_k;
-                float* si = scores.data() + static_cast<std::size_t>(i) * n_k;
-                if (sink_end > 0) kern.scores_qk(qi, h.k, 1, sink_end, h.d_k, static_cast<float>(r.scale), si);
-                if (hi > lo)
-                    kern.scores_qk(qi, h.k + static_cast<std::size_t>(lo) * h.d_k, 1, hi - lo, h.d_k,
-                                   static_cast<float>(r.scale), si + lo);
-            }
-        } else if (h.mode == Mode::qkv) {
-            kern.scores_qk(h.q + static_cast<std::size_t>(r0) * h.d_k, h.k, rows, n_k, h.d_k,
-                           static_cast<float>(r.scale), scores.data());
-        }
+        if (h.mode == Mode::qkv) block_scores(kern, h, o, static_cast<float>(r.scale), r0, rows, ranged, scores.data());
         for (int i = 0; i < rows; ++i) {
             const int t = r0 + i;
             float* s = scores.data() + static_cast<std::size_t>(i) * n_k;
             std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
-            const float* g = h.given ? h.given + static_cast<std::size_t>(t) * n_k : nullptr;
-            // Stage 2: selection. Causal and window masks are a contiguous range [lo, hi) of
-            // keys; padding and the allow-matrix (when present) are looked up per key.
-            const int pos = t + o.mask.row_offset;
-            int lo = 0, hi = n_k;
-            if (o.mask.causal || o.mask.window > 0) hi = std::min(hi, pos + 1);
-            if (o.mask.window > 0) lo = std::max(lo, pos - o.mask.window + 1);
-            lo = std::min(lo, n_k);  // queries past the last key (n_q > n_k) see no window key
-            hi = std::max(hi, lo);
-            // Sink keys before the window stay candidates (StreamingLLM: first n_sink + last w).
-            const int sink_end = std::min(std::min(o.mask.sink_keys, lo), hi);
-            const bool per_key = !o.mask.key_padding.empty() || !o.mask.allow.empty() || o.mask.stride > 1;
-            // Key j is a candidate: apply the per-key masks, then read its score.
-            const auto admit = [&](int j, bool check) {
-                if (check && !o.mask.visible(t, j, n_k)) {  // what a mask hides is never read
-                    vis[j] = 0;
-                    s[j] = nan;
-                    return;
-                }
-                float x = h.mode == Mode::qkv ? s[j] : g[j];
-                if (h.mode == Mode::weights) {
-                    if (!(x >= 0.0f) || x == std::numeric_limits<float>::infinity())
-                        throw Error(
-                            std::isnan(x) || std::isinf(x) ? ErrorCode::kNonFinite : ErrorCode::kInvalidValue,
-                            given_name,
-                            std::string(given_name) + "[" + std::to_string(t) + "][" + std::to_string(j) +
-                                "] = " + num(x) +
-                                (std::isnan(x) || std::isinf(x) ? " is not a finite number"
-                                                                : " is negative; attention weights are probabilities"));
-                    x = std::log(x);  // S = ln a: softmax(S / tau) = a^(1/tau) renormalised
-                } else if (std::isnan(x) || x == std::numeric_limits<float>::infinity() ||
-                           (h.mode == Mode::qkv && x == neg_inf)) {
-                    if (h.mode == Mode::qkv)
-                        // Finite Q and K can still overflow float32 in Q K^T: refuse it rather
-                        // than read an overflow to -inf as a masked key.
-                        throw Error(ErrorCode::kNonFinite, "scores",
-                                    "the score of query " + std::to_string(t) + " and key " + std::to_string(j) +
-                                        " overflows float32 (|Q K^T x scale| > 3.4e38); use "
-                                        "smaller values or a smaller scale");
-                    throw Error(ErrorCode::kNonFinite, given_name,
-                                std::string(given_name) + "[" + std::to_string(t) + "][" + std::to_string(j) +
-                                    "] is not a finite number");
-                }
-                // A -inf score (a masked logit, ln 0) is not visible either.
-                vis[j] = x != neg_inf;
-                s[j] = vis[j] ? x : nan;
-            };
-            // Without a window, per-key masks or a block sink, a row of finite scores needs no
-            // flags and no copy: the kernel reads the scores (or the given logits) where they are.
-            const float* row_in = s;
-            bool all = false;
-            if (!per_key && lo == 0 && !sink && h.mode != Mode::weights) {
-                const float* x = h.mode == Mode::qkv ? s : g;
-                all = all_finite(x, hi);
-                if (all) row_in = x;
-            }
-            row_all[static_cast<std::size_t>(i)] = all;
-            if (!all) {
-                for (int j = 0; j < sink_end; ++j) admit(j, true);
-                std::fill(vis + sink_end, vis + lo, std::uint8_t{0});
-                std::fill(s + sink_end, s + lo, nan);
-                // Keys past hi are read only by the sink (the dense result keeps whole rows).
-                if (sink) std::fill(vis + hi, vis + n_k, std::uint8_t{0});
-                if (per_key) {
-                    for (int j = lo; j < hi; ++j) admit(j, per_key);
-                } else if (h.mode == Mode::qkv) {
-                    int bad = 0;  // a score that overflowed: admit() finds it and throws
-                    for (int j = lo; j < hi; ++j) {
-                        bad |= !std::isfinite(s[j]);
-                        vis[j] = 1;
-                    }
-                    if (bad)
-                        for (int j = lo; j < hi; ++j) admit(j, false);
-                } else if (h.mode == Mode::weights) {
-                    // The common case of an imported head, in a loop of its own: S = ln a for a > 0, a
-                    // zero weight is a key not visible (ln 0 = -inf, without calling log), anything
-                    // else goes to admit() for its error.
-                    for (int j = lo; j < hi; ++j) {
-                        const float x = g[j];
-                        if (x > 0.0f && x < std::numeric_limits<float>::infinity()) {
-                            s[j] = std::log(x);
-                            vis[j] = 1;
-                        } else if (x == 0.0f) {
-                            s[j] = nan;
-                            vis[j] = 0;
-                        } else {
-                            admit(j, false);  // throws
-                        }
-                    }
-                } else {
-                    // Logits: a row of finite scores (the common case; all_finite) is copied; any
-                    // other row is read key by key.
-                    if (all_finite(g + lo, hi - lo)) {
-                        std::copy(g + lo, g + hi, s + lo);
-                        std::fill(vis + lo, vis + hi, std::uint8_t{1});
-                    } else {
-                        for (int j = lo; j < hi; ++j) {
-                            const float x = g[j];
-                            if (std::isfinite(x)) {
-                                s[j] = x;
-                                vis[j] = 1;
-                            } else {
-                                admit(j, false);  // -inf: not visible; NaN, +inf: throws
-                            }
-                        }
-                    }
-                }
-            }
+            const RowSelection sel = select_row(h, o, t, s, vis, sink != nullptr);
+            row_all[static_cast<std::size_t>(i)] = sel.all;
             // Stage 3: weights and row metrics, over the prefix [0, hi) when keys past it are masked.
             float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
-            const int len = ranged ? hi : n_k;
-            kern.softmax_row(row_in, all ? nullptr : vis, len, o.row, w, r.rows[static_cast<std::size_t>(t)]);
+            const int len = ranged ? sel.hi : n_k;
+            kern.softmax_row(sel.in, sel.all ? nullptr : vis, len, o.row, w, r.rows[static_cast<std::size_t>(t)]);
             // The rest of the row is read only by the output (A V over every key) and the sink.
             if (r.d_v > 0 || sink) std::fill(w + len, w + n_k, 0.0f);
             if (sink) std::fill(s + len, s + n_k, nan);
@@ -306,47 +387,11 @@ StreamResult run_pipeline(const HeadView& h, const StreamOptions& o, const Block
         }
         // Stage 4: output O = A V for this block.
         if (r.d_v > 0) kern.weighted_sum(weights.data(), h.v, rows, n_k, h.d_v, r.output.row(r0));
-        // Overview: pool the block's weights into its cells.
-        if (ov_r) {
-            for (int i = 0; i < rows; ++i) {
-                const int cr = static_cast<int>(static_cast<long long>(first_row + r0 + i) * ov_r / all_q);
-                float* orow = r.overview.row(cr);
-                const float* w = weights.data() + static_cast<std::size_t>(i) * n_k;
-                const std::uint8_t* vis = visible.data() + static_cast<std::size_t>(i) * n_k;
-                std::uint8_t* seen = ov_seen.data() + static_cast<std::size_t>(cr) * ov_c;
-                const int len = row_hi[static_cast<std::size_t>(i)];  // keys past it: weight 0, not visible
-                double* cnt = o.pool == Pool::mean ? ov_count.data() + static_cast<std::size_t>(cr) * ov_c : nullptr;
-                double* sum = o.pool == Pool::mean ? ov_sum.data() + static_cast<std::size_t>(cr) * ov_c : nullptr;
-                for (int c = 0; c < ov_c; ++c) {
-                    const int j0 = col_start[static_cast<std::size_t>(c)],
-                              j1 = col_start[static_cast<std::size_t>(c) + 1];
-                    if (cnt) cnt[c] += j1 - j0;
-                    const int e = std::min(j1, len);
-                    std::uint8_t any = row_all[static_cast<std::size_t>(i)] && e > j0;
-                    if (!row_all[static_cast<std::size_t>(i)])
-                        for (int j = j0; j < e; ++j) any |= vis[j];
-                    seen[c] |= any;
-                    if (cnt) {
-                        double acc = 0.0;
-                        for (int j = j0; j < e; ++j) acc += w[j];
-                        sum[c] += acc;
-                    } else {
-                        float mx = orow[c];
-                        for (int j = j0; j < e; ++j) mx = w[j] > mx ? w[j] : mx;
-                        orow[c] = mx;
-                    }
-                }
-            }
-        }
+        if (overview.rows())
+            overview.add_block(r.overview, first_row + r0, rows, n_k, weights.data(), visible.data(), row_hi, row_all);
         if (sink) (*sink)(r0, rows, scores.data(), visible.data(), weights.data());
     }
-    if (!ov_count.empty())
-        for (std::size_t c = 0; c < ov_count.size(); ++c)
-            if (ov_count[c] > 0) r.overview.data[c] = static_cast<float>(ov_sum[c] / ov_count[c]);
-    // A cell whose every (query, key) is masked is "not visible" (NaN), not a weight of 0.
-    for (std::size_t c = 0; c < ov_seen.size(); ++c)
-        if (!ov_seen[c]) r.overview.data[c] = nan;
-
+    overview.finish(r.overview);
     r.summary = summarise(r.rows);
     return r;
 }

@@ -142,26 +142,8 @@ const char* closer_name(cd::Closer c) {
     return c == cd::Closer::p ? "p" : c == cd::Closer::q ? "q" : "tie";
 }
 
-}  // namespace
-
-/// Output fields: docs/lab.md, "Sink vs content".
-json sink(const Input& in) {
-    const int sink_keys = integer(in.params, "sinkKeys", 1, 1, kMaxTokens);
-    const int compare_head =
-        integer(in.params, "compareHead", in.heads > 1 ? (in.head + 1) % in.heads : -1, -1, in.heads - 1);
-    const double tau = in.problem.tau;
-    const double default_tau = 2 * tau <= kMaxTau ? 2 * tau : tau / 2;
-    const double compare_tau = number(in.params, "compareTau", default_tau, 0, kMaxTau);
-    if (!(compare_tau > 0))
-        throw Error(ErrorCode::kInvalidValue, "lab.params.compareTau",
-                    "lab.params.compareTau must be > 0 (a temperature)");
-
-    // Every head's rows (the heads share the mask, temperature and scale).
-    std::vector<cd::HeadRows> heads;
-    for (int h = 0; h < in.heads; ++h) heads.push_back(head_rows(in.result_of(h), tau));
-    const cd::HeadRows& sel = heads[static_cast<std::size_t>(in.head)];
-
-    // Per row of the selected head.
+/// Per row of the selected head: its sink/content split.
+json row_splits_json(const cd::HeadRows& sel, int sink_keys) {
     json rows = json::array();
     for (std::size_t t = 0; t < sel.weights.size(); ++t) {
         if (sel.weights[t].empty()) {
@@ -185,8 +167,11 @@ json sink(const Input& in) {
         r["residual"] = s.residual;
         rows.push_back(r);
     }
+    return rows;
+}
 
-    // Per head: means over the non-empty rows (H(c) over the rows where it is defined).
+/// Per head: means over the non-empty rows (H(c) over the rows where it is defined).
+json head_means_json(const Input& in, const std::vector<cd::HeadRows>& heads, int sink_keys) {
     json head_means = json::array();
     for (int h = 0; h < in.heads; ++h) {
         const auto sp = splits_of(heads[static_cast<std::size_t>(h)], sink_keys);
@@ -212,12 +197,27 @@ json sink(const Input& in) {
                               {"meanContentEntropy", metric(nc ? hc / nc : kNaN)},
                               {"maxResidual", metric(n ? mr : kNaN)}});
     }
+    return head_means;
+}
 
-    // Every pair of heads, and the head-level matrices for the flip detector.
-    const auto H = static_cast<std::size_t>(in.heads);
+json flips_json(const cd::FlipReport& f) {
+    json list = json::array();
+    for (const auto& x : f.list)
+        list.push_back({{"reference", x.reference},
+                        {"p", x.p},
+                        {"q", x.q},
+                        {"keep", closer_name(x.keep)},
+                        {"drop", closer_name(x.drop)}});
+    return json{{"triples", f.triples}, {"count", f.flips}, {"list", list}};
+}
+
+/// Every pair of heads compared (`pairs`), and the triples whose verdict flips (`flips`) from the
+/// head-level matrices.
+void pairs_and_flips(const std::vector<cd::HeadRows>& heads, int sink_keys, json& pairs, json& flips) {
+    const std::size_t H = heads.size();
     using Mat = std::vector<std::vector<double>>;
     Mat jk(H, std::vector<double>(H, kNaN)), jd = jk, ck = jk, cdm = jk, ek = jk, ed = jk;
-    json pairs = json::array();
+    pairs = json::array();
     for (std::size_t a = 0; a < H; ++a)
         for (std::size_t b = a + 1; b < H; ++b) {
             const cd::HeadComparison c = cd::compare_heads(heads[a], heads[b], sink_keys);
@@ -229,43 +229,58 @@ json sink(const Input& in) {
             pj["b"] = b;
             pairs.push_back(pj);
         }
-    auto flips_json = [](const cd::FlipReport& f) {
-        json list = json::array();
-        for (const auto& x : f.list)
-            list.push_back({{"reference", x.reference},
-                            {"p", x.p},
-                            {"q", x.q},
-                            {"keep", closer_name(x.keep)},
-                            {"drop", closer_name(x.drop)}});
-        return json{{"triples", f.triples}, {"count", f.flips}, {"list", list}};
-    };
-    const json flips = {{"jsd", flips_json(cd::find_flips(jk, jd, false))},
-                        {"cosine", flips_json(cd::find_flips(ck, cdm, true))},
-                        {"entropyGap", flips_json(cd::find_flips(ek, ed, false))}};
+    flips = {{"jsd", flips_json(cd::find_flips(jk, jd, false))},
+             {"cosine", flips_json(cd::find_flips(ck, cdm, true))},
+             {"entropyGap", flips_json(cd::find_flips(ek, ed, false))}};
+}
 
-    // The selected head against compareHead, row by row.
-    json compare = nullptr;
-    if (compare_head >= 0) {
-        const cd::HeadRows& other = heads[static_cast<std::size_t>(compare_head)];
-        json crow = json::array();
-        for (std::size_t t = 0; t < sel.weights.size(); ++t) {
-            if (sel.weights[t].empty() || other.weights[t].empty()) {
-                crow.push_back({{"row", t}, {"empty", true}});
-                continue;
-            }
-            const cd::RowComparison r = cd::compare_rows(sel.weights[t], other.weights[t], sink_keys);
-            crow.push_back(
-                {{"row", t},
-                 {"empty", false},
-                 {"jsd", keep_drop(r.jsd)},
-                 {"cosine", keep_drop(r.cosine)},
-                 {"entropyGap", keep_drop(r.entropy_gap)},
-                 {"aitchison", aitchison_json(cd::aitchison_of_rows(sel.weights[t], other.weights[t], sel.logs[t],
-                                                                    other.logs[t], sink_keys))}});
+/// The selected head against compareHead (`other`), row by row.
+json compare_json(const cd::HeadRows& sel, const cd::HeadRows& other, int compare_head, int sink_keys) {
+    json crow = json::array();
+    for (std::size_t t = 0; t < sel.weights.size(); ++t) {
+        if (sel.weights[t].empty() || other.weights[t].empty()) {
+            crow.push_back({{"row", t}, {"empty", true}});
+            continue;
         }
-        json summary = head_comparison_json(cd::compare_heads(sel, other, sink_keys));
-        compare = {{"head", compare_head}, {"summary", summary}, {"rows", crow}};
+        const cd::RowComparison r = cd::compare_rows(sel.weights[t], other.weights[t], sink_keys);
+        crow.push_back({{"row", t},
+                        {"empty", false},
+                        {"jsd", keep_drop(r.jsd)},
+                        {"cosine", keep_drop(r.cosine)},
+                        {"entropyGap", keep_drop(r.entropy_gap)},
+                        {"aitchison", aitchison_json(cd::aitchison_of_rows(sel.weights[t], other.weights[t],
+                                                                           sel.logs[t], other.logs[t], sink_keys))}});
     }
+    json summary = head_comparison_json(cd::compare_heads(sel, other, sink_keys));
+    return {{"head", compare_head}, {"summary", summary}, {"rows", crow}};
+}
+
+}  // namespace
+
+/// Output fields: docs/lab.md, "Sink vs content".
+json sink(const Input& in) {
+    const int sink_keys = integer(in.params, "sinkKeys", 1, 1, kMaxTokens);
+    const int compare_head =
+        integer(in.params, "compareHead", in.heads > 1 ? (in.head + 1) % in.heads : -1, -1, in.heads - 1);
+    const double tau = in.problem.tau;
+    const double default_tau = 2 * tau <= kMaxTau ? 2 * tau : tau / 2;
+    const double compare_tau = number(in.params, "compareTau", default_tau, 0, kMaxTau);
+    if (!(compare_tau > 0))
+        throw Error(ErrorCode::kInvalidValue, "lab.params.compareTau",
+                    "lab.params.compareTau must be > 0 (a temperature)");
+
+    // Every head's rows (the heads share the mask, temperature and scale).
+    std::vector<cd::HeadRows> heads;
+    for (int h = 0; h < in.heads; ++h) heads.push_back(head_rows(in.result_of(h), tau));
+    const cd::HeadRows& sel = heads[static_cast<std::size_t>(in.head)];
+
+    const json rows = row_splits_json(sel, sink_keys);
+    const json head_means = head_means_json(in, heads, sink_keys);
+    json pairs, flips;
+    pairs_and_flips(heads, sink_keys, pairs, flips);
+    const json compare = compare_head >= 0
+                             ? compare_json(sel, heads[static_cast<std::size_t>(compare_head)], compare_head, sink_keys)
+                             : json(nullptr);
 
     // Entropy attribution: the state at tau -> at compareTau; the head -> compareHead.
     Problem hot = in.problem;
