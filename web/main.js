@@ -20,14 +20,15 @@ import {
   flushBoxes,
   importView,
   results,
+  connectStore,
   setCore,
   setLessonPanel,
   state,
   subscribe,
   update,
 } from './page/store.js';
-import { coreOptions, loadFromHash, shareUrl, startLang } from './page/link.js';
-import { rejected, rewordErrors } from './page/errors.js';
+import { coreOptions, loadFromHash, shareUrl, startLang, writeHash } from './page/link.js';
+import { clearErrors, rejected, rewordErrors, showBanner, showError } from './page/errors.js';
 import { wireControls } from './page/controls.js';
 import { fillPresetSelect } from './page/presets-ui.js';
 import { render } from './page/render.js';
@@ -90,7 +91,8 @@ async function start() {
   });
   // The core downloads while the link's language is loaded: the page shows no other language
   // than the link's (web/early.js keeps it hidden until here when it is not English).
-  const corePromise = loadCore(coreOptions());
+  const options = coreOptions();
+  const corePromise = loadCore(options);
   // A link with a lesson needs the lesson's modules: fetched now, beside the core.
   const linkHasLesson = /(^#|&)lesson=/.test(location.hash);
   if (linkHasLesson) import('./lesson/panel.js').catch(() => {});
@@ -98,7 +100,9 @@ async function start() {
   await loadLang(lang);
   setLang(lang);
   document.documentElement.classList.remove('ap-booting');
-  setCore(await corePromise);
+  setCore(await corePromise, options);
+  // The store reports to the error slots and writes the link through these; the views subscribe.
+  connectStore({ showError, showBanner, clearErrors, rejected, writeHash });
   subscribe(render);
   showCoreVariant();
   fillPresetSelect();

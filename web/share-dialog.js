@@ -4,7 +4,7 @@
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
 import { h, mount } from './views/dom.js';
 import { HIDE_GROUPS, READ_ONLY_LOCKS, stripPageOptions, withPageOptions } from './page-options.js';
-import { decodeLink, encodeLink } from './state.js';
+import { decodeLink, encodeLink } from './codec/link.js';
 import { LESSON_PRESETS } from './presets.js';
 import { HEIGHT_MESSAGE, canFrame, readHeightMessage, servedOverHttp } from './frame-messages.js';
 import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';

@@ -13,7 +13,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { decodeLink, statesEqual } from '../../web/state.js';
+import { statesEqual } from '../../web/state.js';
+import { decodeLink } from '../../web/codec/link.js';
 import { TEACHER_TOOLS } from '../../web/page-options.js';
 import { getState, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
 

@@ -112,7 +112,7 @@ test('the packed package holds the release; the element and the iframe embed it 
 
   const base = `${cdn.url}${PKG.name}/dist/`;
   const state = LESSON_PRESETS.example2.make();
-  const { encodeLink } = await import('../../web/state.js');
+  const { encodeLink } = await import('../../web/codec/link.js');
   const link = `${base}index.html#${encodeLink(state)}&embed=1`;
   const coursePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 3</title><link rel="icon" href="data:,">
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'; img-src data:; script-src 'self' ${cdn.url}; frame-src ${cdn.url}; style-src 'self' 'unsafe-inline'">

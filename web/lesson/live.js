@@ -10,7 +10,8 @@ import { createPlane } from './plane.js';
 import { rich } from './rich.js';
 import { GRID_MAX, example2Facts, fitLesson, setupState } from './steps.js';
 import { LESSON_PRESETS } from '../presets.js';
-import { encodeLink, statesEqual } from '../state.js';
+import { statesEqual } from '../state.js';
+import { encodeLink } from '../codec/link.js';
 import { answerStep5 } from './steps.js';
 import { data, exactLogit, f, fraction, qk, qtok, sp, subscript, tok, vec } from './format.js';
 

@@ -42,7 +42,8 @@ import { questions } from './questions.js';
 import { sp } from './format.js';
 import { renderMyths } from './myths.js';
 import { createProgress } from './progress.js';
-import { encodeLink, statesEqual } from '../state.js';
+import { statesEqual } from '../state.js';
+import { encodeLink } from '../codec/link.js';
 import { stripPageOptions } from '../page-options.js';
 import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState, untouchedBoxes } from './steps.js';
 

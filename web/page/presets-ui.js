@@ -8,7 +8,7 @@ import { hasKey, t } from '../i18n.js';
 import { commit, flushBoxes, setScaleCustom, state } from './store.js';
 import { nQ } from './edits.js';
 import { rejected, showBanner } from './errors.js';
-import { syncControls } from './controls.js';
+import { syncControls } from './sync.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -17,16 +17,15 @@ import { LAB_TITLES, hasLabView, loadLabView } from '../lab/registry.js';
 import { renderGate, renderLayer } from '../views/layer.js';
 import { t } from '../i18n.js';
 import { core, labSeq, lessonPanel, nextLabSeq, results, setZoom, state, update, updateWith } from './store.js';
-import { nK, nQ, toggleAllow } from './edits.js';
+import { nK, toggleAllow } from './edits.js';
 import { rejected } from './errors.js';
-import { fillHeadSelects, fillRowSelect, renderPadding, syncControls } from './controls.js';
+import { fillHeadSelects, fillRowSelect, renderPadding, showNumbers, syncControls } from './sync.js';
 import { renderEditors } from './editors.js';
 
 /** A message as a sentence: its full stop (。 in Chinese, page/details.js) before what follows. */
 const sentence = (message) => (message.endsWith('.') ? message : `${message}.`);
 
 const $ = (id) => document.getElementById(id);
-const NUMBERS_AUTO_MAX = 16; // numbers drawn in heatmap cells by default up to this many queries and keys
 const SIDE_BY_SIDE_MAX = 16; // above this many keys one heatmap is shown at a time (view.panel)
 
 /** Shows the current state and results; structural: rebuild editors and selects too. */
@@ -42,10 +41,6 @@ export function render(structural) {
   // a tau, mask or edit step paints its views first and typesets them after (formulas.js).
   renderViews({ deferFormulas: !structural });
   lessonPanel?.render();
-}
-
-export function showNumbers() {
-  return state.view.numbers === 'auto' ? nQ(state) <= NUMBERS_AUTO_MAX && nK(state) <= NUMBERS_AUTO_MAX : state.view.numbers === 'on';
 }
 
 /** The n² cost of the current state, in bytes and multiply-adds (the core counts them). */
