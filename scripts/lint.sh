@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# npm run lint: formatting (prettier for JS and CSS, clang-format for C++) and ESLint, in a few
-# seconds; CI runs it before the tests. `npm run format` rewrites what the formatters would change.
+# npm run lint: formatting (prettier for JS and CSS, clang-format for C++), ESLint and the page's
+# import graph (dependency-cruiser, .dependency-cruiser.cjs: no cycle in web/), in a few seconds; CI runs it before the tests. `npm run format` rewrites what the formatters would change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
@@ -17,5 +17,7 @@ echo "== clang-format (${#cpp[@]} files)"
 clang-format --dry-run -Werror "${cpp[@]}" || status=1
 echo "== eslint"
 npx --no-install eslint . || status=1
+echo "== dependency-cruiser (no import cycle in web/)"
+npx --no-install depcruise --config .dependency-cruiser.cjs --output-type err web || status=1
 [ $status -eq 0 ] && echo "lint: clean"
 exit $status
