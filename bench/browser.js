@@ -67,7 +67,7 @@ try {
       });
     });
   });
-  const target = `${url}bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
+  const target = `${url}dev/bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
   log(`chromium ${browserVersion}: ${target}`);
   await page.goto(target);
   await page

@@ -33,7 +33,7 @@ try {
   const pageOnly = only && !['heads', 'dump', 'long'].includes(only) ? 'kernel' : only;
   if (pageOnly) query.set('only', pageOnly);
   if (only !== 'cli') {
-    await page.goto(`${url}scenarios.html?${query}`);
+    await page.goto(`${url}dev/scenarios.html?${query}`);
     results = await page.evaluate(() => window.scenarioResults);
   }
   if (!only || only === 'import') {

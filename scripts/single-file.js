@@ -25,7 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DIGITS, bytes as bytesOf85, encode85 } from './single-file-runtime.js';
-import { EMBEDDED_ID } from '../web/embedded.js';
+import { EMBEDDED_ID } from '../web/embed/embedded.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -48,7 +48,7 @@ const WASM = [
   { variant: 'wasm-simd128', file: 'wasm/attn_full_simd.wasm', glue: 'wasm/attn_full_simd.js' },
   { variant: 'wasm-scalar', file: 'wasm/attn.wasm' },
 ];
-const WORKERS = ['worker.js', 'import-worker.js', 'lab/lab-worker.js'];
+const WORKERS = ['large/large-worker.js', 'import/import-worker.js', 'lab/lab-worker.js'];
 const workerName = (w) => w.split('/').pop();
 
 /** The inline module that starts the app from its block (its decoder is the runtime's own). */
@@ -78,9 +78,9 @@ function resolutions(entry, withScalar) {
       b.onResolve({ filter: /vendor\/vendor\.js$/ }, () => ({ path: 'vendor', namespace: 'single-file' }));
       // web/core.js imports the glue of a build by a variable path (import(build.js)): here by
       // the literal paths of its BUILDS, so esbuild inlines them.
-      b.onLoad({ filter: /[\\/]web[\\/]core\.js$/ }, ({ path }) => {
+      b.onLoad({ filter: /[\\/]web[\\/]core[\\/]core\.js$/ }, ({ path }) => {
         const src = readFileSync(path, 'utf8');
-        const globs = [...src.matchAll(/js: '(\.\/wasm\/[^']+\.js)'/g)].map((m) => m[1]);
+        const globs = [...src.matchAll(/js: '(\.\.\/wasm\/[^']+\.js)'/g)].map((m) => m[1]);
         if (!globs.length || !src.includes('import(build.js)'))
           throw new Error('web/core.js no longer loads the glue by import(build.js): update scripts/single-file.js');
         const table = `({${globs.map((g) => `${JSON.stringify(g)}: () => import(${JSON.stringify(g)})`).join(', ')}})[build.js]()`;
@@ -106,7 +106,7 @@ function resolutions(entry, withScalar) {
             loader: 'js',
           };
         }
-        const src = readFileSync(join(WEB, 'vendor.src.js'), 'utf8');
+        const src = readFileSync(join(ROOT, 'scripts/vendor/vendor.src.js'), 'utf8');
         const fflate = src.split('\n').filter((line) => /from 'fflate'/.test(line));
         return { contents: entry === 'workers' ? fflate.join('\n') : src, resolveDir: WEB, loader: 'js' };
       });

@@ -27,8 +27,8 @@ import {
   readHeightMessage,
   stripPageOptions,
   withPageOptions,
-} from './page-options.js';
-import { normaliseLang, t } from './i18n.js';
+} from './page/page-options.js';
+import { normaliseLang, t } from './i18n/i18n.js';
 
 const PAGE = new URL('./index.html', import.meta.url);
 const DEFAULT_HEIGHT = 720;
@@ -36,7 +36,7 @@ const DEFAULT_HEIGHT = 720;
 let stateModule = null;
 /** state.js (with the link codec and its deflate) is loaded only when an element needs it. */
 function loadState() {
-  stateModule ??= import('./state.js');
+  stateModule ??= import('./core/state-schema.js');
   return stateModule;
 }
 

@@ -4,15 +4,15 @@
 //   control / link / API call -> next state (page/edits.js) -> store (page/store.js: the core's
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
 //   (page/render.js) -> link (page/link.js).
-import { loadCore } from './core.js';
-import { embeddedOptions, openEmbedded } from './embedded.js';
-import { LESSON_PRESETS } from './presets.js';
+import { loadCore } from './core/core.js';
+import { embeddedOptions, openEmbedded } from './embed/embedded.js';
+import { LESSON_PRESETS } from './presets/presets.js';
 import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
-import { applyPresentation, readPageOptions } from './page-options.js';
-import { acceptStateMessages, reportHeight } from './frame-messages.js';
-import { getLang, loadLang, setLang } from './i18n.js';
-import { registerServiceWorker } from './offline.js';
+import { applyPresentation, readPageOptions } from './page/page-options.js';
+import { acceptStateMessages, reportHeight } from './embed/frame-messages.js';
+import { getLang, loadLang, setLang } from './i18n/i18n.js';
+import { registerServiceWorker } from './page/offline.js';
 import {
   beforeLesson,
   commit,

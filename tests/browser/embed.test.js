@@ -13,9 +13,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { statesEqual } from '../../web/state.js';
+import { statesEqual } from '../../web/core/state-schema.js';
 import { decodeLink } from '../../web/codec/link.js';
-import { TEACHER_TOOLS } from '../../web/page-options.js';
+import { TEACHER_TOOLS } from '../../web/page/page-options.js';
 import { getState, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
 
 /** What each flag hides: CSS selectors of the page (from index.html and web/page/). */

@@ -10,9 +10,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadCore } from '../../web/core.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
-import { stateCost } from '../../web/cost.js';
+import { loadCore } from '../../web/core/core.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
+import { stateCost } from '../../web/core/cost.js';
 
 let core;
 before(async () => {

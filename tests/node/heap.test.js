@@ -2,7 +2,7 @@
 // the same numbers as the JSON path, results that survive memory growth, typed errors.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore, AttentionError } from '../../web/core.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
 import { mulberry32, int } from './helpers.js';
 
 let core;

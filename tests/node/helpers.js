@@ -5,7 +5,7 @@
 import { crc32 } from 'node:zlib';
 import { deflateSync } from 'fflate';
 
-export { mulberry32 } from '../../web/random.js';
+export { mulberry32 } from '../../web/presets/random.js';
 
 export const int = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
 export const pick = (rng, list) => list[Math.floor(rng() * list.length)];

@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, openAsBlob } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from '../../web/core.js';
-import { analyzeSourceHead, compareSourceHead, openComparison, openSource, summarise } from '../../web/importer.js';
-import { ROW_METRIC_COLUMNS, headMetricsCsv } from '../../web/export.js';
+import { loadCore } from '../../web/core/core.js';
+import { analyzeSourceHead, compareSourceHead, openComparison, openSource, summarise } from '../../web/import/readers.js';
+import { ROW_METRIC_COLUMNS, headMetricsCsv } from '../../web/export/files.js';
 import { npy, npz, float16Bits } from './npy.js';
 
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
@@ -293,7 +293,7 @@ test('layer numbers from JSON, .npz member names and typed lists: the same in CL
   assert.deepEqual(core.parseLayerNumbers('0,2,4,5', 4), [0, 2, 4, 5]);
   assert.throws(() => core.parseLayerNumbers('0,2', 4), /fewer numbers than the 4 layers/);
   const { headName } = await import('../../web/import/text.js');
-  const { numberHead } = await import('../../web/import/store.js');
+  const { numberHead } = await import('../../web/import/view-state.js');
   const r = numberHead(js, await analyzeSourceHead(core, js, 7));
   assert.equal(headName(js, r), 'L5 H1');
   assert.equal(headMetricsCsv([r]).split('\r\n')[1].split(',')[0], '5');

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { loadCore, AttentionError } from '../../web/core.js';
-import { LAB_VIEWS } from '../../web/state.js';
-import { LESSON_PRESETS, loadRealPreset } from '../../web/presets.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
+import { LAB_VIEWS } from '../../web/core/state-schema.js';
+import { LESSON_PRESETS, loadRealPreset } from '../../web/presets/presets.js';
 import { assertClose as closeTo } from './tolerance.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } from './schema.js';
-import { loadCore } from '../../web/core.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { loadCore } from '../../web/core/core.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 
 function assertStateError(fn, field, message) {
   let caught;

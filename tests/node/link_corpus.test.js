@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { core, decodeLink, encodeLink, statesEqual } from './schema.js';
-import { readPageOptions } from '../../web/page-options.js';
+import { readPageOptions } from '../../web/page/page-options.js';
 import { assertClose } from './tolerance.js';
 
 // The state must come back bit for bit; the numbers computed from it to float32 rounding (a

@@ -26,7 +26,7 @@ import fc from 'fast-check';
 import { deflateSync, inflateSync } from 'fflate';
 
 import * as stateModule from './schema.js';
-import { readPageOptions, stripPageOptions } from '../../web/page-options.js';
+import { readPageOptions, stripPageOptions } from '../../web/page/page-options.js';
 
 const { LIMITS, LAB_VIEWS, StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } = stateModule;
 

@@ -10,9 +10,17 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { StateError, validateState, encodeLink, decodeLink, statesEqual, defaultState } from './schema.js';
-import { randomLayer, makeLayerState, fillRandom, resizeValueDim, resizeHeads, resizeModel, setProjection } from '../../web/multihead.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
-import { loadCore, AttentionError } from '../../web/core.js';
+import {
+  randomLayer,
+  makeLayerState,
+  fillRandom,
+  resizeValueDim,
+  resizeHeads,
+  resizeModel,
+  setProjection,
+} from '../../web/presets/multihead.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
 import { mulberry32, int } from './helpers.js';
 
 function stateError(fn) {

@@ -26,11 +26,11 @@ import {
   readPageOptions,
   readSetStateMessage,
   stripPageOptions,
-} from '../../web/page-options.js';
+} from '../../web/page/page-options.js';
 import { decodeLink, encodeLink, statesEqual } from './schema.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 import embedTable from '../../web/i18n/embed.js';
-import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/share-dialog.js';
+import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/page/share-dialog.js';
 
 test('options round-trip through the link, after the state, and decodeLink ignores them', () => {
   const state = LESSON_PRESETS.example2.make();

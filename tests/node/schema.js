@@ -2,10 +2,10 @@
 // schema's one implementation, the C++ core (web/core.js validateState), bound in. decodeLink and
 // encodeLink validate as the page does (core.decodeLink; encodeLink of core.validateState), so a
 // test reads exactly what a link or an API call gets in the page.
-import { loadCore } from '../../web/core.js';
+import { loadCore } from '../../web/core/core.js';
 import { encodeLink as encodeLinkText } from '../../web/codec/link.js';
 
-export * from '../../web/state.js';
+export * from '../../web/core/state-schema.js';
 
 /** The WebAssembly core (SIMD build where it runs), loaded once for every test file using it. */
 export const core = await loadCore();

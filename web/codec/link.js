@@ -1,8 +1,8 @@
 // The link: a state as a URL fragment, scalars readable as key=value pairs (a teacher can edit
 // tau=2 by hand), everything else in the data block d (web/codec/block.js). docs/state.md "The link".
 
-import { isCutPageOption, isPageOptionKey } from '../page-options.js';
-import { LIMITS, MODES, SCHEMA_VERSION, StateError } from '../state.js';
+import { isCutPageOption, isPageOptionKey } from '../page/page-options.js';
+import { LIMITS, MODES, SCHEMA_VERSION, StateError } from '../core/state-schema.js';
 import { describe } from './values.js';
 import { encodeBlock, readBlock } from './block.js';
 

@@ -12,8 +12,8 @@
 // send. Cancel stops every worker. Everything else (open, tokens,
 // values, rows) goes to the first worker; the tokens it read are handed to each helper (message
 // 'setTokens') before the helper analyses, so every head gets its token-dependent scores.
-import { AttentionError } from '../core.js';
-import { headsPerRead } from '../importer.js';
+import { AttentionError } from '../core/core.js';
+import { headsPerRead } from './readers.js';
 
 /** Most import workers the page starts (each holds a core: ~one head of memory plus its code). */
 export const IMPORT_WORKERS_MAX = 4;
@@ -31,7 +31,7 @@ export function importWorkerCount() {
 /** One import worker and its requests. */
 class Channel {
   constructor(coreOptions) {
-    this.worker = new Worker(new URL('../import-worker.js', import.meta.url), { type: 'module' });
+    this.worker = new Worker(new URL('./import-worker.js', import.meta.url), { type: 'module' });
     this.nextId = 1;
     this.pending = new Map();
     this.opened = null; // the 'open' message this worker last read

@@ -6,7 +6,7 @@
 // Arcs to earlier keys are drawn above the line of tokens, arcs to later keys below it.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { headNode, keyLabel, math, numberParam, once, rowLabel, rowNode, scrollTable, svg, tnData, tokenNode } from './controls.js';
 import { windowedRows } from './rows.js';
 

@@ -3,13 +3,13 @@
 // every control back to the current state after each apply. To add a control: its markup in
 // index.html, its listener in wireControls, its value in sync.js syncControls, its error slot in
 // errors.js.
-import { AttentionError } from '../core.js';
-import { realPresetId } from '../presets.js';
+import { AttentionError } from '../core/core.js';
+import { realPresetId } from '../presets/presets.js';
 import { clipTyped, fmtInt } from '../views/format.js';
 import { arrowSteps, readBox } from '../views/number-box.js';
-import { LARGE_KEYS } from '../large.js';
-import { LIMITS } from '../state.js';
-import { onLangChange, t } from '../i18n.js';
+import { LARGE_KEYS } from '../large/large.js';
+import { LIMITS } from '../core/state-schema.js';
+import { onLangChange, t } from '../i18n/i18n.js';
 import { onPaletteChange } from '../views/palette.js';
 import { initTabs } from '../views/tabs.js';
 import { commit, core, pendingBoxes, randomSeed, results, setScaleCustom, state, undo, update, updateWith } from './store.js';

@@ -3,7 +3,7 @@
 // words the built-in sources: the common forms are recognised here and written from the string
 // table ("app.detail.*"), with their parts (a field's path, the value given, a limit) as data in
 // translate="no" spans. Any other message stays as it is: English technical detail, marked as data.
-import { getLang, t } from '../i18n.js';
+import { getLang, t } from '../i18n/i18n.js';
 import { dataSpan, tData } from '../views/format.js';
 
 /** A state field (or link key) -> its name in the string table ("app.field.<name>"). */

@@ -6,8 +6,8 @@
 import { h, mount } from '../views/dom.js';
 import { parseCell, renderEditor, showCell } from '../views/editor.js';
 import { showToken } from '../views/format.js';
-import { headShape, isLarge } from '../large.js';
-import { hasKey, t } from '../i18n.js';
+import { headShape, isLarge } from '../large/large.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { state, updateWith } from './store.js';
 import {
   addValues,

@@ -13,8 +13,8 @@ import {
   resizeTokens,
   resizeValueDim,
   setProjection,
-} from '../multihead.js';
-import { t } from '../i18n.js';
+} from '../presets/multihead.js';
+import { t } from '../i18n/i18n.js';
 import { randomSeed, setRandomSeed, state, update, updateWith } from './store.js';
 import { edited, freshLabel } from './edits.js';
 

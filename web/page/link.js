@@ -2,14 +2,14 @@
 // and the loader options of the query string. This is the only module that touches the URL: a
 // state comes in through loadFromHash (committed like any other change), and the current state
 // goes out through writeHash / flushHash after each apply, and through shareUrl on demand.
-import { StateError, statesEqual } from '../state.js';
+import { StateError, statesEqual } from '../core/state-schema.js';
 import { h, mount } from '../views/dom.js';
 import { fmtBytes } from '../views/format.js';
-import { embeddedOptions } from '../embedded.js';
+import { embeddedOptions } from '../embed/embedded.js';
 import { decodeLink as readLinkText, encodeLink } from '../codec/link.js';
-import { applyPresentation, isPageOptionKey, readPageOptions, withPageOptions } from '../page-options.js';
-import { initShareDialog } from '../share-dialog.js';
-import { getLang, normaliseLang, setLang, t } from '../i18n.js';
+import { applyPresentation, isPageOptionKey, readPageOptions, withPageOptions } from './page-options.js';
+import { initShareDialog } from './share-dialog.js';
+import { getLang, normaliseLang, setLang, t } from '../i18n/i18n.js';
 import { PALETTE_IDS, setPalette } from '../views/palette.js';
 import { fmtInt } from '../views/format.js';
 import { commit, core, flushBoxes, importView, pageOptions, scheduleHash, setPageOptions, state } from './store.js';

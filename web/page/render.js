@@ -3,19 +3,19 @@
 // views of the results — dense heatmaps, the large-head overview and tile, the row panel, the
 // output, mode "x"'s layer and the gate, the formulas, the cost line and the analysis lab. Views
 // (web/views/, web/lab/) draw; a new view is called from renderViews (or renderLargeViews).
-import { AttentionError } from '../core.js';
-import { LAB_VIEWS } from '../state.js';
+import { AttentionError } from '../core/core.js';
+import { LAB_VIEWS } from '../core/state-schema.js';
 import { h, mount, patch } from '../views/dom.js';
 import { renderHeatmap } from '../views/heatmap.js';
 import { renderOutput, renderRowPanel } from '../views/rowpanel.js';
 import { renderOverview } from '../views/overview.js';
-import { TILE } from '../large.js';
-import { stateCost } from '../cost.js';
+import { TILE } from '../large/large.js';
+import { stateCost } from '../core/cost.js';
 import { renderFormulas } from '../views/formulas.js';
 import { fmtInt } from '../views/format.js';
 import { LAB_TITLES, hasLabView, loadLabView } from '../lab/registry.js';
 import { renderGate, renderLayer } from '../views/layer.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { core, labSeq, lessonPanel, nextLabSeq, results, setZoom, state, update, updateWith } from './store.js';
 import { nK, toggleAllow } from './edits.js';
 import { rejected } from './errors.js';

@@ -13,11 +13,11 @@
 // The store imports none of the modules that show its state (errors, the link, the views): they
 // subscribe (subscribe) or are handed in by web/main.js (connectStore), so the page's modules
 // depend on the store and never the other way round.
-import { AttentionError } from '../core.js';
-import { StateError, statesEqual } from '../state.js';
-import { LARGE_KEYS, LargeHeads, TILE, headShape, isLarge } from '../large.js';
-import { defaultOptions } from '../page-options.js';
-import { t } from '../i18n.js';
+import { AttentionError } from '../core/core.js';
+import { StateError, statesEqual } from '../core/state-schema.js';
+import { LARGE_KEYS, LargeHeads, TILE, headShape, isLarge } from '../large/large.js';
+import { defaultOptions } from './page-options.js';
+import { t } from '../i18n/i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const UNDO_DEPTH = 100;

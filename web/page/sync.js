@@ -2,12 +2,12 @@
 // follows the current state unless the user is typing in it), and the selects and padding flags
 // rebuilt when the shapes change (render.js, editors.js). No listeners here: the controls' wiring
 // is controls.js, which, like render.js, editors.js and presets-ui.js, imports this module.
-import { LESSON_PRESETS, REAL_DATASETS, realPresetId } from '../presets.js';
+import { LESSON_PRESETS, REAL_DATASETS, realPresetId } from '../presets/presets.js';
 import { h, mount } from '../views/dom.js';
 import { showToken } from '../views/format.js';
 import { showCell } from '../views/editor.js';
 import { sourceNodes } from '../views/source.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { pendingBoxes, results, scaleCustom, state, update } from './store.js';
 import { nK, nQ } from './edits.js';
 

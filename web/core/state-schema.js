@@ -9,9 +9,9 @@
 // once; everything downstream may then trust the shapes and ranges. The constants below come from
 // the same place (web/generated/schema.js, written by scripts/build.sh from `attn schema`).
 
-import { SCHEMA } from './generated/schema.js';
-import { StateError } from './errors.js';
-import { isRecord } from './codec/values.js';
+import { SCHEMA } from '../generated/schema.js';
+import { StateError } from './error-types.js';
+import { isRecord } from '../codec/values.js';
 
 export { StateError };
 

@@ -8,11 +8,11 @@
 // WebAssembly heap, analysed and dropped, so a [12, 12, 512, 512] float32 file (151 MB) costs
 // two reads of 4 MiB and one head in the heap at a time. A .npz member (fflate inflates it) and a
 // JSON document are held whole, hence their smaller limits.
-import { AttentionError } from './core.js';
-import { unzipSync } from './vendor/vendor.js';
-import IMPORT_STRINGS from './i18n/import.js';
-import { fillEntry } from './i18n-fill.js';
-import { SCHEMA } from './generated/schema.js';
+import { AttentionError } from '../core/core.js';
+import { unzipSync } from '../vendor/vendor.js';
+import IMPORT_STRINGS from '../i18n/import.js';
+import { fillEntry } from '../i18n/fill.js';
+import { SCHEMA } from '../generated/schema.js';
 
 const MiB = 1024 * 1024;
 /** Largest files the page reads, by kind (refused with these numbers in the message). */

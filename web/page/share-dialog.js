@@ -2,12 +2,12 @@
 // read-only, language, which controls to hide), sees a scaled-down live preview, and copies the
 // link, an <iframe> snippet (with a few lines that size the iframe from the page's height
 // messages) or the <attention-playground> element (web/embed.js). docs/embedding.md.
-import { h, mount } from './views/dom.js';
+import { h, mount } from '../views/dom.js';
 import { HIDE_GROUPS, READ_ONLY_LOCKS, stripPageOptions, withPageOptions } from './page-options.js';
-import { decodeLink, encodeLink } from './codec/link.js';
-import { LESSON_PRESETS } from './presets.js';
-import { HEIGHT_MESSAGE, canFrame, readHeightMessage, servedOverHttp } from './frame-messages.js';
-import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from './i18n.js';
+import { decodeLink, encodeLink } from '../codec/link.js';
+import { LESSON_PRESETS } from '../presets/presets.js';
+import { HEIGHT_MESSAGE, canFrame, readHeightMessage, servedOverHttp } from '../embed/frame-messages.js';
+import { LANGS, LANG_NAMES, applyStatic, getLang, onLangChange, t } from '../i18n/i18n.js';
 
 /** The iframe's height before the page reports its own (px). */
 export const SNIPPET_HEIGHT = 800;

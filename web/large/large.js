@@ -2,8 +2,8 @@
 // streaming core, a block of rows at a time, so the page never holds or draws the n x n matrices.
 // The head's tensors are sent to the worker once per change of the matrices (a hash of them is
 // the key); a temperature, mask or row change sends only numbers.
-import { AttentionError } from './core.js';
-import { SCHEMA } from './generated/schema.js';
+import { AttentionError } from '../core/core.js';
+import { SCHEMA } from '../generated/schema.js';
 
 // Above these sizes a table of cells is too slow to repaint on every slider step (a 64 x 64 table
 // took ~250 ms per step in Chromium); the canvas overview is full resolution up to 128 x 128.
@@ -184,7 +184,7 @@ function toResults(s, answer) {
 export class LargeHeads {
   /** @param {object} coreOptions  serialisable loadCore options ({variant, failSelfTest}) */
   constructor(coreOptions) {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker = new Worker(new URL('./large-worker.js', import.meta.url), { type: 'module' });
     this.nextId = 1;
     this.pending = new Map();
     this.loadedKey = null;

@@ -382,4 +382,4 @@ export {
   readSetStateMessage,
   reportHeight,
   acceptStateMessages,
-} from './frame-messages.js';
+} from '../embed/frame-messages.js';
