@@ -1,4 +1,4 @@
-// `npm run bench:scenarios`: the scenario timings of web/scenarios.js in Debian's Chromium
+// `npm run bench:scenarios`: the scenario timings of dev/scenarios.js in Debian's Chromium
 // (headless, playwright-core). Prints a table and writes bench-results/scenarios-chromium.json.
 //   node bench/scenarios.js [--runs 5] [--only heads|dump|long|import|interaction|cli]
 // cli: the native `attn analyze` (build/native/attn) on the import's file, 1 and <cores> threads

@@ -1,4 +1,4 @@
-// The kernel benchmark page (web/bench.html): the same runner as `npm run bench` (bench/lib,
+// The kernel benchmark page (dev/bench.html): the same runner as `npm run bench` (bench/lib,
 // bundled with TF.js into vendor/bench-vendor.js by `npm run build:bench`), timed in this browser.
 // Shows the table and exposes window.benchResults, a Promise of {env, machine, config, results,
 // ratios, checks, table} (`npm run bench:browser` reads it through playwright-core).

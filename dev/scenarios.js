@@ -5,7 +5,7 @@
 //   2. A [12 layers, 12 heads, 512, 512] attention dump (151 MB float32) in the heap: every row
 //      metric of all 144 heads, re-tempered at tau = 0.7; peak WebAssembly memory.
 //   3. One head of n = 32768 (qkv, d_k = 16, causal): all row metrics, streamed; peak memory. Then
-//      the same head's rows split over 1..`workers` Web Workers (web/worker.js 'rows', each with
+//      the same head's rows split over 1..`workers` Web Workers (web/large/large-worker.js 'rows', each with
 //      its own core holding Q and K; blocks of rows to whichever worker is free), merged in order.
 // window.scenarioResults resolves to {variant, kernels, scenarios: [...]}.
 import { loadCore } from '../core/core.js';

@@ -109,7 +109,7 @@ function releasePaths(replacements) {
 
 /**
  * An esbuild plugin for the page's bundle: one string chunk per language instead of the tables
- * with both (web/i18n.js loadLang). Each table module is evaluated here and written back as the
+ * with both (web/i18n/i18n.js loadLang). Each table module is evaluated here and written back as the
  * one language's object literal; a table's functions (plurals) keep their source, with the small
  * helpers they call (the module's one-line `const x = (…) => …;` arrows). The result is checked
  * against the tables before it is used.
@@ -414,7 +414,7 @@ async function main() {
     .replace('src="embed-frames.js"', `src="${emitHashed('embed-frames', '.js', await small('embed-frames.js'))}"`);
   writeFileSync(join(DIST, 'embed-demo.html'), demo);
   // Also under its plain name: the snippet a teacher copies loads embed-frames.js from the release
-  // (web/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
+  // (web/page/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
   writeFileSync(join(DIST, 'embed-frames.js'), await small('embed-frames.js'));
 
   // The service worker: the release's files with their hashes (web/sw.js explains its use).

@@ -140,7 +140,7 @@ async function start() {
   if (linkHasLesson) await loadLesson().catch(() => {});
   $('loading').hidden = true;
   showView('playground');
-  // A link's state first, else the state or file the one-file page carries (web/embedded.js).
+  // A link's state first, else the state or file the one-file page carries (web/embed/embedded.js).
   if (!(await loadFromHash({ initial: true })) && !(await openEmbedded({ commit: (s) => commit(s, { structural: true }) }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);

@@ -1,4 +1,4 @@
-// The benchmark runner shared by node (bench/node.js) and Chromium (web/bench.js, through the
+// The benchmark runner shared by node (bench/node.js) and Chromium (dev/bench.js, through the
 // bundle web/vendor/bench-vendor.js): seeded inputs, correctness against the JS reference before
 // timing, interleaved timed batches, medians, ratios and the text table.
 //

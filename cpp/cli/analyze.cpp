@@ -474,7 +474,7 @@ int analyze(const Options& o) {
 
     const bool csv = o.format == "csv";
     if (csv) {
-        // --rows: the page's Rows CSV columns (web/export.js ROW_METRIC_COLUMNS) after layer, head.
+        // --rows: the page's Rows CSV columns (web/export/files.js ROW_METRIC_COLUMNS) after layer, head.
         out(o.rows ? "layer,head,row,query_token,empty,visible,entropy,normalized_entropy,n_eff,top_k_mass,"
                      "sink_mass,support\n"
                    : "layer,head,verdict,rows,empty_rows,mean_entropy,mean_normalized_entropy,mean_n_eff,"

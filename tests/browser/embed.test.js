@@ -6,7 +6,7 @@
 // sizes itself, follows its attributes and shows an error for a bad state.
 //
 // The elements each flag hides are written out here from the page's markup (the spec of the flags),
-// not taken from web/page-options.js.
+// not taken from web/page/page-options.js.
 //
 //   node --test --test-concurrency=1 tests/browser/embed.test.js   (after the build)
 

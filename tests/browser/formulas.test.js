@@ -1,4 +1,4 @@
-// Browser tests of web/views/formulas.js on its demo page (web/formulas-demo.html): the selected
+// Browser tests of web/views/formulas.js on its demo page (dev/formulas-demo.html): the selected
 // row's formulas rendered by KaTeX with the row's numbers. Expected numbers are computed in this
 // file (e/(e+1) etc.) or taken from docs/MATH.md "Golden values" (seed example 1: weights
 // (0.7310585786, 0.2689414214), H = 0.5822031089, output (1.462117157, 1.075765685); seed example 2

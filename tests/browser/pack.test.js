@@ -2,7 +2,7 @@
 // npm into an empty folder, served the way a CDN serves npm packages (unpkg, jsDelivr: the
 // package's files under /<name>/..., with Access-Control-Allow-Origin: *), and embedded in a
 // course page on another origin: the <attention-playground> element (dist/embed.js) and the
-// iframe snippet (web/share-dialog.js iframeSnippet, sized by dist/embed-frames.js) both show the
+// iframe snippet (web/page/share-dialog.js iframeSnippet, sized by dist/embed-frames.js) both show the
 // state, with URLs derived from where the package is served (no placeholder).
 //
 // The release is scripts/dist.js's (`npm run dist`, here --fast into the staging folder) when the

@@ -1,4 +1,4 @@
-// The WebAssembly module (web/core.js) against the native CLI (build/native/attn) on the same
+// The WebAssembly module (web/core/core.js) against the native CLI (build/native/attn) on the same
 // states, and against MATH.md's golden values. Both run the same C++ entry point compiled twice
 // (Emscripten and g++, different libm), so they must agree to float32 rounding, not bit for bit.
 import { test, before } from 'node:test';

@@ -1,4 +1,4 @@
-// The page's importer (web/importer.js over the WebAssembly core) on the bundled real attention
+// The page's importer (web/import/readers.js over the WebAssembly core) on the bundled real attention
 // and on synthetic files written by tests/node/npy.js: formats, verdicts and messages, and the same
 // numbers as the native CLI (`attn analyze`) and as an independent double-precision computation.
 import { test, before } from 'node:test';

@@ -1,5 +1,5 @@
 // Issue 15, the analysis side, in `attn analyze` / `attn compare` (build/native/attn) and in the
-// page's importer (web/importer.js over the WebAssembly core): the causal structure detected and
+// page's importer (web/import/readers.js over the WebAssembly core): the causal structure detected and
 // the flagged heads sorted by their above-diagonal mass, float16 zeros as visible keys
 // (H / ln(t + 1)), finite mask fills of logits, layer numbers, TransformerLens's head-detector
 // scores against an independent NumPy transcription (tests/node/reference/head_detector.py), two
@@ -125,7 +125,7 @@ test('one schema: the structure object of attn analyze, attn compare and the pag
   const cmp = json(['compare', causal, causal]);
   assert.equal(cmp.causal, false);
   assert.equal(cmp.structure.structure, 'causal');
-  // Rows CSV: the page's columns (web/export.js) after layer, head; empty rows as 1/0.
+  // Rows CSV: the page's columns (web/export/files.js) after layer, head; empty rows as 1/0.
   const rows = run(['analyze', file, '--rows', '--format', 'csv', '--heads', '0']);
   assert.equal(rows.status, 0, rows.stderr);
   const [header, first] = rows.stdout.split('\n');

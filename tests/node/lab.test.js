@@ -95,7 +95,7 @@ test('no lab or view none: {view: none}; bad lab objects are refused with their 
 });
 
 test("the core module runs the lesson's sensitivity alone; every other view waits for the lab module, then agrees", async () => {
-  // The page loads the lab module on the first lab view (web/core.js loadLab): a core without it
+  // The page loads the lab module on the first lab view (web/core/core.js loadLab): a core without it
   // must still answer the lesson's view, refuse the others with a clear error, and give the same
   // documents as the full build once the lab module is loaded.
   for (const variant of ['simd', 'scalar']) {

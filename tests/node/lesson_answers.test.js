@@ -1,5 +1,5 @@
 // The core's numbers behind the guided lesson's answers and the import view's layer table
-// (web/core.js weightSum, renormalisation, valueEdit, layerSummaries; lesson.hpp, analysis.hpp),
+// (web/core/core.js weightSum, renormalisation, valueEdit, layerSummaries; lesson.hpp, analysis.hpp),
 // checked against sums, renormalisations and norms written here in plain JS, and through the
 // lesson's own answers (web/lesson/steps.js) on its four-token state.
 import { test, before } from 'node:test';

@@ -1,4 +1,4 @@
-// Tests of the optional `lesson` part of the state (web/state.js, docs/lesson.md): strict
+// Tests of the optional `lesson` part of the state (web/core/state-schema.js, docs/lesson.md): strict
 // validation, the link round trip, older links reading unchanged, and the core ignoring it.
 
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // Links made by the previous version of the page open identically: tests/node/fixtures/links-v1.json
-// holds 57 links written by web/state.js and the core at commit 191996d (before the schema moved
+// holds 57 links written by web/core/state-schema.js and the core at commit 191996d (before the schema moved
 // into the C++ core), over every preset, mode, mask, lab view and lesson step, with the state each
 // decoded to and the numbers the core computed then (fixtures/make-link-corpus.mjs made it).
 import test from 'node:test';

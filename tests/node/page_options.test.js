@@ -1,6 +1,6 @@
-// Page options of the link (web/page-options.js): reading and writing them beside the state, the
+// Page options of the link (web/page/page-options.js): reading and writing them beside the state, the
 // hide flags' names, groups, elements and strings, and the share dialog's iframe snippet
-// (web/share-dialog.js), whose resize listener is run here against fake frames.
+// (web/page/share-dialog.js), whose resize listener is run here against fake frames.
 //
 //   node --test tests/node/page_options.test.js
 

@@ -1,5 +1,5 @@
-// The state API the node tests use: web/state.js (defaults, equality) and the link codec with the
-// schema's one implementation, the C++ core (web/core.js validateState), bound in. decodeLink and
+// The state API the node tests use: web/core/state-schema.js (defaults, equality) and the link codec with the
+// schema's one implementation, the C++ core (web/core/core.js validateState), bound in. decodeLink and
 // encodeLink validate as the page does (core.decodeLink; encodeLink of core.validateState), so a
 // test reads exactly what a link or an API call gets in the page.
 import { loadCore } from '../../web/core/core.js';

@@ -1,4 +1,4 @@
-// How a state crosses into the WebAssembly core (web/core.js): as JSON text the schema's validator
+// How a state crosses into the WebAssembly core (web/core/core.js): as JSON text the schema's validator
 // reads (cpp/src/io/state_schema.cpp), with what JSON cannot spell marked so the core can name it,
 // and large matrices in binary beside the text (PackedMatrices in cpp/include/attn/state_schema.hpp).
 import { StateError } from './error-types.js';

@@ -4,7 +4,7 @@
 // attention maths, so the page, the node tests and any tool can share it.
 //
 // The schema's rules (fields, types, ranges, limits, key lists, shapes, string rules) have one
-// implementation, in the C++ core (cpp/src/io/state_schema.cpp): web/core.js validateState() and
+// implementation, in the C++ core (cpp/src/io/state_schema.cpp): web/core/core.js validateState() and
 // decodeLink() call it. Every state that enters the page (link, API call, file) goes through it
 // once; everything downstream may then trust the shapes and ranges. The constants below come from
 // the same place (web/generated/schema.js, written by scripts/build.sh from `attn schema`).

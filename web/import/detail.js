@@ -387,7 +387,7 @@ export function createDetail(v) {
   }
 
   /**
-   * The token views of the inspected head's layer (web/views/tokens.js): every head's weights at
+   * The token views of the inspected head's layer (web/import/tokens.js): every head's weights at
    * full resolution and their mean, from the worker's core (kept while the file, reading and
    * causal flag stay the same, so a change of language or head does not read them again).
    */

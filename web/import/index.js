@@ -2,7 +2,7 @@
 // layer x head grid of thumbnails with their metrics and pattern labels, sort and filter, inspect
 // one head (hover for query, key and weight; click to lock), open it in the playground, export.
 //
-// Everything numeric comes from the core in the import worker (web/import-worker.js); the view
+// Everything numeric comes from the core in the import worker (web/import/import-worker.js); the view
 // only asks for it and draws it. Token strings go in as text (h() uses text nodes only).
 //
 // Its parts, along the data flow (each gets the view `v`: the store `ui`, `$`, the worker and

@@ -11,7 +11,7 @@ export const LARGE_KEYS = 48;
 export const LARGE_CELLS = 48 * 48;
 export const OVERVIEW_CELLS = 128; // side of the pooled overview grid
 export const TILE = 32; // side of a zoomed full-resolution tile
-export const BLOCK_ROWS = 64; // rows per block of the streaming path (and of the cost line, web/cost.js)
+export const BLOCK_ROWS = 64; // rows per block of the streaming path (and of the cost line, web/core/cost.js)
 
 /** Shape of the selected head of a valid state. */
 export function headShape(s) {

@@ -15,7 +15,7 @@ import { encodeLink } from '../codec/link.js';
 import { answerStep5 } from './steps.js';
 import { data, exactLogit, f, fraction, qk, qtok, sp, subscript, tok, vec } from './format.js';
 
-/** True in a read-only link (web/page-options.js sets the class): the page's own controls are locked. */
+/** True in a read-only link (web/page/page-options.js sets the class): the page's own controls are locked. */
 export const readOnly = () => document.documentElement.classList.contains('ap-readonly');
 
 // The message a page opened from step 5's link sends back to the page that opened it (same

@@ -230,7 +230,7 @@ const FORMS = [
       x: 'x.X',
     }),
   ],
-  // An imported file (web/importer.js hands these from the core's readers: the CLI's words)
+  // An imported file (web/import/readers.js hands these from the core's readers: the CLI's words)
   [
     /^shape (\[.*\]) has (\d+) ax[ie]s: an attention tensor is \[n_q, n_k\], \[heads, n_q, n_k\], \[layers, heads, n_q, n_k\] or \[1, layers, heads, n_q, n_k\]$/,
     'importAxes',

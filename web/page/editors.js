@@ -1,7 +1,7 @@
 // The editors under the controls: the matrices of the selected head (Q, K, V or logits / weights)
 // with their resize buttons and token labels, mode "x"'s X, per-head W_Q, W_K, W_V and W_O with
 // the layer's controls, and the gate of the selected head. Each edit is a pure edit (edits.js, or
-// web/multihead.js for the layer's shapes) committed by the store; render() rebuilds the editors
+// web/presets/multihead.js for the layer's shapes) committed by the store; render() rebuilds the editors
 // when the shapes change, syncLayerControls() follows the state otherwise.
 import { h, mount } from '../views/dom.js';
 import { parseCell, renderEditor, showCell } from '../views/editor.js';

@@ -1,7 +1,7 @@
 // The import view's glue and the exports: the Playground / Import tabs, a state opened from the
 // import view (committed like a preset), a file dropped on the page, and the files the page
 // saves — the state, the weights as SVG / PNG, the rows as CSV, the results as JSON, a standalone
-// HTML view (web/export.js builds them) — plus results() as plain JSON for the API.
+// HTML view (web/export/files.js builds them) — plus results() as plain JSON for the API.
 import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson } from '../export/files.js';
 import { hasKey, t } from '../i18n/i18n.js';
 import { commit, coreOptions, flushBoxes, pageOptions, results, setImportView, setScaleCustom, state } from './store.js';

@@ -1,4 +1,4 @@
-// The link: the address bar, the share URL and the page options it carries (web/page-options.js),
+// The link: the address bar, the share URL and the page options it carries (web/page/page-options.js),
 // and the loader options of the query string. This is the only module that touches the URL: a
 // state comes in through loadFromHash (committed like any other change), and the current state
 // goes out through writeHash / flushHash after each apply, and through shareUrl on demand.
@@ -164,7 +164,7 @@ function applyPageOptions(fragment, { initial = false } = {}) {
   return errors.length > 0;
 }
 
-/** Embed mode, read-only and hide flags on the page (classes on <html>, web/page-options.js). */
+/** Embed mode, read-only and hide flags on the page (classes on <html>, web/page/page-options.js). */
 function presentPageOptions() {
   applyPresentation(document, pageOptions);
   $('palette').value = pageOptions.palette;

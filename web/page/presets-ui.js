@@ -1,6 +1,6 @@
 // The preset select and the dataset head select (the header): the lesson presets and the real
-// datasets of web/presets.js. A preset is committed like any other state (one undo step); to add
-// a preset, add it to web/presets.js and its name to the string tables (app.preset.<id>).
+// datasets of web/presets/presets.js. A preset is committed like any other state (one undo step); to add
+// a preset, add it to web/presets/presets.js and its name to the string tables (app.preset.<id>).
 import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from '../presets/presets.js';
 import { h, mount } from '../views/dom.js';
 import { DATASET_KEYS } from '../views/source.js';

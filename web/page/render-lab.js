@@ -85,7 +85,7 @@ export async function renderLab() {
       lab = await labOffThread(state, { progressBox: container, coreOptions: { variant: core.variant } });
       if (seq !== labSeq) return;
     } else {
-      // The lab module loads on the first view that needs it (web/core.js loadLab).
+      // The lab module loads on the first view that needs it (web/core/core.js loadLab).
       if (!core.labReady(state)) {
         mount(container, h('p', { class: 'note', id: 'lab-loading' }, t('views.lab.loadingModule')));
         try {

@@ -25,7 +25,7 @@ const UNDO_DEPTH = 100;
 export let core = null;
 export let state = null;
 export let results = null;
-// Page options (web/page-options.js): language, embed mode, read-only, palette, hide flags. They
+// Page options (web/page/page-options.js): language, embed mode, read-only, palette, hide flags. They
 // travel in the link after the state's keys; the state (getState) never holds them.
 export let pageOptions = defaultOptions();
 export let zoom = null; // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview

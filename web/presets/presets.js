@@ -28,7 +28,7 @@ const head = (name, m) => ({ name, Q: null, K: null, V: null, logits: null, weig
 export const LESSON_PRESETS = {
   example1: {
     label: 'Lesson · worked example 1: two candidates',
-    make: () => defaultState(), // the page's default state is this example (web/state.js)
+    make: () => defaultState(), // the page's default state is this example (web/core/state-schema.js)
   },
   example2: {
     label: 'Lesson · worked example 2: three-position causal',
