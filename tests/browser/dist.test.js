@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, WEB, requireBuild, startCourseSite, waitReady, watch } from './harness.js';
-import { iframeSnippet } from '../../web/page/share-dialog.js';
+import { iframeSnippet } from '../../web/page/snippets.js';
 import { serve } from '../../scripts/serve.js';
 import { englishWords } from '../node/i18n_words.js';
 import { HIDE_TARGETS } from '../../web/page/page-options.js';

@@ -19,7 +19,7 @@ import { extname, join, normalize } from 'node:path';
 import { closeQuietly, near, startSession, waitReady, watch, ROOT } from './harness.js';
 import { serve } from '../../scripts/serve.js';
 import { buildSingleFile } from '../../scripts/single-file.js';
-import { iframeSnippet } from '../../web/page/share-dialog.js';
+import { iframeSnippet } from '../../web/page/snippets.js';
 import { LESSON_PRESETS } from '../../web/presets/presets.js';
 
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));

@@ -30,7 +30,7 @@ import {
 import { decodeLink, encodeLink, statesEqual } from './schema.js';
 import { LESSON_PRESETS } from '../../web/presets/presets.js';
 import embedTable from '../../web/i18n/embed.js';
-import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/page/share-dialog.js';
+import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/page/snippets.js';
 
 test('options round-trip through the link, after the state, and decodeLink ignores them', () => {
   const state = LESSON_PRESETS.example2.make();
