@@ -34,9 +34,9 @@ const PAGE = new URL('./index.html', import.meta.url);
 const DEFAULT_HEIGHT = 720;
 
 let stateModule = null;
-/** state.js (with the link codec and its deflate) is loaded only when an element needs it. */
+/** The link codec (codec/link.js, with its deflate) is loaded only when an element needs it. */
 function loadState() {
-  stateModule ??= import('./core/state-schema.js');
+  stateModule ??= import('./codec/link.js');
   return stateModule;
 }
 
