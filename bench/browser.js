@@ -1,6 +1,6 @@
 // `npm run bench:browser`: the kernel benchmark in Debian's Chromium (headless, driven by
 // playwright-core; never `npx playwright install`). Serves web/ with scripts/serve.js on a free
-// port, opens web/bench.html, waits for window.benchResults, adds the native variants of
+// port, opens dev/bench.html, waits for window.benchResults, adds the native variants of
 // build/native/attn_bench (run alone just before and just after, pooled) so that the WASM SIMD / native SSE4.1 ratio
 // compares Chromium with native code measured in the same session, prints the table and writes
 // bench-results/bench-chromium.json.
@@ -67,7 +67,7 @@ try {
       });
     });
   });
-  const target = `${url}bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
+  const target = `${url}dev/bench.html?sizes=${sizes}&runs=${runs}&minMs=${minMs}`;
   log(`chromium ${browserVersion}: ${target}`);
   await page.goto(target);
   await page

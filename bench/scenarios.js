@@ -1,4 +1,4 @@
-// `npm run bench:scenarios`: the scenario timings of web/scenarios.js in Debian's Chromium
+// `npm run bench:scenarios`: the scenario timings of dev/scenarios.js in Debian's Chromium
 // (headless, playwright-core). Prints a table and writes bench-results/scenarios-chromium.json.
 //   node bench/scenarios.js [--runs 5] [--only heads|dump|long|import|interaction|cli]
 // cli: the native `attn analyze` (build/native/attn) on the import's file, 1 and <cores> threads
@@ -33,7 +33,7 @@ try {
   const pageOnly = only && !['heads', 'dump', 'long'].includes(only) ? 'kernel' : only;
   if (pageOnly) query.set('only', pageOnly);
   if (only !== 'cli') {
-    await page.goto(`${url}scenarios.html?${query}`);
+    await page.goto(`${url}dev/scenarios.html?${query}`);
     results = await page.evaluate(() => window.scenarioResults);
   }
   if (!only || only === 'import') {

@@ -49,10 +49,10 @@ if command -v wasm-objdump >/dev/null; then
 fi
 
 echo "== JS vendor bundle (web/vendor)"
-npx --no-install esbuild web/vendor.src.js --bundle --format=esm --minify \
+npx --no-install esbuild scripts/vendor/vendor.src.js --bundle --format=esm --minify \
   --outfile=web/vendor/vendor.js --log-level=warning
 # KaTeX apart: the formulas load it on first use (web/views/tex.js).
-npx --no-install esbuild web/katex.src.js --bundle --format=esm --minify \
+npx --no-install esbuild scripts/vendor/katex.src.js --bundle --format=esm --minify \
   --outfile=web/vendor/katex.js --log-level=warning
 # KaTeX's stylesheet and fonts beside the bundle (katex.min.css loads fonts/ relative to itself).
 mkdir -p web/vendor/katex

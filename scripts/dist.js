@@ -90,7 +90,7 @@ function releasePaths(replacements) {
     name: 'release-paths',
     setup(b) {
       b.onResolve({ filter: /vendor\/(vendor|katex)\.js$/ }, (args) => ({
-        path: join(WEB, args.path.endsWith('katex.js') ? 'katex.src.js' : 'vendor.src.js'),
+        path: join(ROOT, 'scripts/vendor', args.path.endsWith('katex.js') ? 'katex.src.js' : 'vendor.src.js'),
       }));
       b.onLoad({ filter: /[\\/]web[\\/].*\.js$/ }, (args) => {
         const file = relative(WEB, args.path).split(sep).join('/');
@@ -109,13 +109,13 @@ function releasePaths(replacements) {
 
 /**
  * An esbuild plugin for the page's bundle: one string chunk per language instead of the tables
- * with both (web/i18n.js loadLang). Each table module is evaluated here and written back as the
+ * with both (web/i18n/i18n.js loadLang). Each table module is evaluated here and written back as the
  * one language's object literal; a table's functions (plurals) keep their source, with the small
  * helpers they call (the module's one-line `const x = (…) => …;` arrows). The result is checked
  * against the tables before it is used.
  */
 async function i18nSplit() {
-  const { LANGS } = await import(pathToFileURL(join(WEB, 'i18n.js')).href);
+  const { LANGS } = await import(pathToFileURL(join(WEB, 'i18n/i18n.js')).href);
   const index = readFileSync(join(WEB, 'i18n/index.js'), 'utf8');
   const names = [...index.matchAll(/^import (\w+) from '\.\/(\w+)\.js';$/gm)].map((m) => m[2]);
   const sources = {};
@@ -277,15 +277,15 @@ async function main() {
   // Paths in strings, as each source file writes them, and as the bundle in dist/assets/ must.
   const fromAssets = (p) => `./${relative('assets', p).split(sep).join('/')}`;
   const replacements = {
-    'core.js': [
-      ["'./wasm/attn_simd.js'", `'${fromAssets(core.attn_simd.js)}'`],
-      ["'./wasm/attn_simd.wasm'", `'${fromAssets(core.attn_simd.wasm)}'`],
-      ["'./wasm/attn.js'", `'${fromAssets(core.attn.js)}'`],
-      ["'./wasm/attn.wasm'", `'${fromAssets(core.attn.wasm)}'`],
-      ["'./wasm/attn_lab_simd.js'", `'${fromAssets(core.attn_lab_simd.js)}'`],
-      ["'./wasm/attn_lab_simd.wasm'", `'${fromAssets(core.attn_lab_simd.wasm)}'`],
-      ["'./wasm/attn_lab.js'", `'${fromAssets(core.attn_lab.js)}'`],
-      ["'./wasm/attn_lab.wasm'", `'${fromAssets(core.attn_lab.wasm)}'`],
+    'core/core.js': [
+      ["'../wasm/attn_simd.js'", `'${fromAssets(core.attn_simd.js)}'`],
+      ["'../wasm/attn_simd.wasm'", `'${fromAssets(core.attn_simd.wasm)}'`],
+      ["'../wasm/attn.js'", `'${fromAssets(core.attn.js)}'`],
+      ["'../wasm/attn.wasm'", `'${fromAssets(core.attn.wasm)}'`],
+      ["'../wasm/attn_lab_simd.js'", `'${fromAssets(core.attn_lab_simd.js)}'`],
+      ["'../wasm/attn_lab_simd.wasm'", `'${fromAssets(core.attn_lab_simd.wasm)}'`],
+      ["'../wasm/attn_lab.js'", `'${fromAssets(core.attn_lab.js)}'`],
+      ["'../wasm/attn_lab.wasm'", `'${fromAssets(core.attn_lab.wasm)}'`],
     ],
     'views/tex.js': [["'../vendor/katex/katex.min.css'", `'${fromAssets(katexCss)}'`]],
   };
@@ -293,15 +293,15 @@ async function main() {
   // The workers first: the page's bundle names them.
   const workers = await build({
     ...ESBUILD,
-    entryPoints: ['web/worker.js', 'web/import-worker.js', 'web/lab/lab-worker.js'],
+    entryPoints: ['web/large/large-worker.js', 'web/import/import-worker.js', 'web/lab/lab-worker.js'],
     absWorkingDir: ROOT,
     outdir: ASSETS,
     entryNames: '[name]-[hash]',
     plugins: [releasePaths(replacements)],
   });
   const workerOut = outputs(workers);
-  replacements['large.js'] = [["'./worker.js'", `'${fromAssets(workerOut['worker.js'])}'`]];
-  replacements['import/worker-client.js'] = [["'../import-worker.js'", `'${fromAssets(workerOut['import-worker.js'])}'`]];
+  replacements['large/large.js'] = [["'./large-worker.js'", `'${fromAssets(workerOut['large/large-worker.js'])}'`]];
+  replacements['import/worker-client.js'] = [["'./import-worker.js'", `'${fromAssets(workerOut['import/import-worker.js'])}'`]];
   replacements['lab/offthread.js'] = [["'./lab-worker.js'", `'${fromAssets(workerOut['lab/lab-worker.js'])}'`]];
 
   // The page: main.js and a chunk per dynamic import (lab views, import view, KaTeX, strings).
@@ -319,7 +319,7 @@ async function main() {
   // What web/early.js preloads for a link: its language's strings, and the lesson when it has one
   // (dynamic imports main.js would only start once it runs; with the hints they download at once).
   const early = [
-    ...(await import(pathToFileURL(join(WEB, 'i18n.js')).href)).LANGS.map((l) => [l, chunkOf(`ap-i18n:${l}`)]),
+    ...(await import(pathToFileURL(join(WEB, 'i18n/i18n.js')).href)).LANGS.map((l) => [l, chunkOf(`ap-i18n:${l}`)]),
     ['lesson', chunkOf('web/lesson/panel.js')],
     // A repeat visit (its files come from the service worker's cache) applies KaTeX's stylesheet
     // and loads its main fonts at once: the first screen's formulas are then laid out once, with
@@ -414,7 +414,7 @@ async function main() {
     .replace('src="embed-frames.js"', `src="${emitHashed('embed-frames', '.js', await small('embed-frames.js'))}"`);
   writeFileSync(join(DIST, 'embed-demo.html'), demo);
   // Also under its plain name: the snippet a teacher copies loads embed-frames.js from the release
-  // (web/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
+  // (web/page/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
   writeFileSync(join(DIST, 'embed-frames.js'), await small('embed-frames.js'));
 
   // The service worker: the release's files with their hashes (web/sw.js explains its use).

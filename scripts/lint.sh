@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# npm run lint: formatting (prettier for JS and CSS, clang-format for C++), ESLint, the length of
-# the C++ functions (scripts/check_function_length.sh) and the docs check (scripts/check-docs.js:
-# no dated headings, no issue numbers), in a few seconds; CI runs it before the tests.
-# `npm run format` rewrites what the formatters would change.
+# npm run lint: formatting (prettier for JS and CSS, clang-format for C++), ESLint, the page's
+# import graph (dependency-cruiser, .dependency-cruiser.cjs: no cycle in web/), the length of the
+# web files and of the C++ functions (scripts/check_function_length.sh) and the docs check
+# (scripts/check-docs.js: no dated headings, no issue numbers), in a few seconds; CI runs it
+# before the tests. `npm run format` rewrites what the formatters would change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
@@ -23,5 +24,26 @@ echo "== function length"
 scripts/check_function_length.sh || status=1
 echo "== docs (scripts/check-docs.js)"
 node scripts/check-docs.js || status=1
+echo "== dependency-cruiser (no import cycle in web/)"
+npx --no-install depcruise --config .dependency-cruiser.cjs --output-type err web || status=1
+# A file over MAX_LINES lines does more than one job: split it along its jobs. String tables
+# (web/i18n/) and build outputs or data are exempt. The files in LONG are over it still, each
+# allowed no more than the lines it has now, until it is split.
+MAX_LINES=400
+echo "== file length (web/: at most $MAX_LINES lines a file)"
+declare -A LONG=(
+  [web/style.css]=501 [web/import/detail.js]=442 [web/export/files.js]=445
+  [web/lesson/panel.js]=505 [web/core/core.js]=545
+  [web/import/tokens.js]=560 [web/import/readers.js]=564 [web/lesson/live.js]=627 [web/views/heatmap.js]=664
+)
+while IFS= read -r f; do
+  [ -f "$f" ] || continue
+  n=$(wc -l <"$f")
+  max=${LONG[$f]:-$MAX_LINES}
+  if [ "$n" -gt "$max" ]; then
+    echo "$f: $n lines (at most $max): split it along its jobs" >&2
+    status=1
+  fi
+done < <(git ls-files web | grep -vE '^web/(i18n|generated|vendor|wasm|data)/' | grep -vE '\.(png|npy|json|md)$')
 [ $status -eq 0 ] && echo "lint: clean"
 exit $status

@@ -37,6 +37,8 @@ export async function serve({
   base: prefix = '/',
 } = {}) {
   const base = resolve(root);
+  const devRoot =
+    base === resolve(fileURLToPath(new URL('../web', import.meta.url))) ? resolve(fileURLToPath(new URL('../dev', import.meta.url))) : null;
   prefix = basePath(prefix);
   const server = createServer(async (req, res) => {
     try {
@@ -49,8 +51,12 @@ export async function serve({
         if (!path.startsWith(prefix)) throw new Error('outside the base path');
         path = path.slice(prefix.length - 1);
       }
-      let file = normalize(join(base, path));
-      if (file !== base && !file.startsWith(base + sep)) {
+      // The developer pages (dev/: benchmarks, scenarios, demos) are served beside web/ at /dev/,
+      // never from a release (dist/ has none).
+      const dev = devRoot && (path === '/dev' || path.startsWith('/dev/'));
+      const from = dev ? devRoot : base;
+      let file = normalize(join(from, dev ? path.slice('/dev'.length) : path));
+      if (file !== from && !file.startsWith(from + sep)) {
         res.writeHead(403).end();
         return;
       }

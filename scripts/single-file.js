@@ -8,15 +8,15 @@
 //   - style.css, lab/lab.css and KaTeX's CSS are inlined, with KaTeX's main fonts as data: URLs
 //     (the rarer KaTeX fonts are left out: the browser falls back to its serif/sans fonts);
 //   - the WebAssembly core is gzipped in a base-85 data block (the SIMD build; the scalar one
-//     too while the file stays within MAX_FILE_BYTES), read through web/core.js's
+//     too while the file stays within MAX_FILE_BYTES), read through web/core/core.js's
 //     globalThis.attnEmbeddedWasm hook (scripts/single-file-runtime.js);
-//   - the workers (web/worker.js, web/import-worker.js) are one gzipped bundle, started from
+//   - the workers (web/large/large-worker.js, web/import/import-worker.js) are one gzipped bundle, started from
 //     blob: URLs;
 //   - the bundled real-attention presets (web/data/real) are carried gzipped;
 //   - a content security policy with the hashes of its scripts and styles ('wasm-unsafe-eval' to
 //     compile the core, worker-src blob:), no network at all.
 // The file carries an empty <script type="application/json" id="ap-embedded"> block: `attn html`
-// and python/attention_playground.py fill it with a state or a file (web/embedded.js); its
+// and python/attention_playground.py fill it with a state or a file (web/embed/embedded.js); its
 // data-max-bytes is the largest input they accept (MAX_EMBEDDED_BYTES, defined here only).
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -25,7 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DIGITS, bytes as bytesOf85, encode85 } from './single-file-runtime.js';
-import { EMBEDDED_ID } from '../web/embedded.js';
+import { EMBEDDED_ID } from '../web/embed/embedded.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -48,7 +48,7 @@ const WASM = [
   { variant: 'wasm-simd128', file: 'wasm/attn_full_simd.wasm', glue: 'wasm/attn_full_simd.js' },
   { variant: 'wasm-scalar', file: 'wasm/attn.wasm' },
 ];
-const WORKERS = ['worker.js', 'import-worker.js', 'lab/lab-worker.js'];
+const WORKERS = ['large/large-worker.js', 'import/import-worker.js', 'lab/lab-worker.js'];
 const workerName = (w) => w.split('/').pop();
 
 /** The inline module that starts the app from its block (its decoder is the runtime's own). */
@@ -68,7 +68,7 @@ function rawText(text) {
 
 /**
  * Resolutions of the one-file bundles. web/vendor/vendor.js is a prebuilt bundle (KaTeX, d3
- * colours, fflate) esbuild cannot shake: the bundles take its source, web/vendor.src.js, instead
+ * colours, fflate) esbuild cannot shake: the bundles take its source, scripts/vendor/vendor.src.js, instead
  * (the workers only its fflate part). Without the scalar build, its glue is a stub that says so.
  */
 function resolutions(entry, withScalar) {
@@ -76,13 +76,13 @@ function resolutions(entry, withScalar) {
     name: 'single-file',
     setup(b) {
       b.onResolve({ filter: /vendor\/vendor\.js$/ }, () => ({ path: 'vendor', namespace: 'single-file' }));
-      // web/core.js imports the glue of a build by a variable path (import(build.js)): here by
+      // web/core/core.js imports the glue of a build by a variable path (import(build.js)): here by
       // the literal paths of its BUILDS, so esbuild inlines them.
-      b.onLoad({ filter: /[\\/]web[\\/]core\.js$/ }, ({ path }) => {
+      b.onLoad({ filter: /[\\/]web[\\/]core[\\/]core\.js$/ }, ({ path }) => {
         const src = readFileSync(path, 'utf8');
-        const globs = [...src.matchAll(/js: '(\.\/wasm\/[^']+\.js)'/g)].map((m) => m[1]);
+        const globs = [...src.matchAll(/js: '(\.\.\/wasm\/[^']+\.js)'/g)].map((m) => m[1]);
         if (!globs.length || !src.includes('import(build.js)'))
-          throw new Error('web/core.js no longer loads the glue by import(build.js): update scripts/single-file.js');
+          throw new Error('web/core/core.js no longer loads the glue by import(build.js): update scripts/single-file.js');
         const table = `({${globs.map((g) => `${JSON.stringify(g)}: () => import(${JSON.stringify(g)})`).join(', ')}})[build.js]()`;
         return { contents: src.replace('import(build.js)', table), loader: 'js' };
       });
@@ -90,7 +90,7 @@ function resolutions(entry, withScalar) {
       b.onResolve({ filter: /wasm\/attn_simd\.js$/ }, () => ({ path: join(WEB, WASM[0].glue) }));
       // KaTeX is inline anyway: no formulas typeset at build time (web/generated/tex.js).
       b.onResolve({ filter: /generated\/tex\.js$/ }, () => ({ path: 'no-prerendered-tex', namespace: 'single-file' }));
-      // The lab modules are never loaded here: the one module has the lab (web/core.js Core.labMod).
+      // The lab modules are never loaded here: the one module has the lab (web/core/core.js Core.labMod).
       b.onResolve({ filter: /wasm\/attn_lab(_simd)?\.js$/ }, () => ({ path: 'no-lab-module', namespace: 'single-file' }));
       b.onLoad({ filter: /.*/, namespace: 'single-file' }, ({ path }) => {
         if (path === 'no-prerendered-tex') return { contents: 'export const PRERENDERED = {};', loader: 'js' };
@@ -106,7 +106,7 @@ function resolutions(entry, withScalar) {
             loader: 'js',
           };
         }
-        const src = readFileSync(join(WEB, 'vendor.src.js'), 'utf8');
+        const src = readFileSync(join(ROOT, 'scripts/vendor/vendor.src.js'), 'utf8');
         const fflate = src.split('\n').filter((line) => /from 'fflate'/.test(line));
         return { contents: entry === 'workers' ? fflate.join('\n') : src, resolveDir: WEB, loader: 'js' };
       });
@@ -136,7 +136,7 @@ async function bundle(entry, format, withScalar) {
     platform: 'browser',
     legalComments: 'none',
     logLevel: 'warning',
-    // The core's node branch (web/core.js) imports node:fs; a browser never takes it.
+    // The core's node branch (web/core/core.js) imports node:fs; a browser never takes it.
     external: ['node:*'],
     define: { 'import.meta.url': JSON.stringify(`${BASE_URL}${entry === 'workers' ? WORKERS[0] : entry}`) },
   });

@@ -21,8 +21,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../web/random.js';
-import { defaultState, LAB_VIEWS } from '../web/state.js';
+import { mulberry32 } from '../web/presets/random.js';
+import { defaultState, LAB_VIEWS } from '../web/core/state-schema.js';
 import { WEB, startSession, waitReady, watch } from '../tests/browser/harness.js';
 
 const MiB = 2 ** 20;
@@ -143,9 +143,9 @@ export function soakState(rng, index = 0) {
  */
 export async function openSoakPage(session, { label = '[soak] ' } = {}) {
   const root = process.env.PLAYGROUND_WEB_ROOT || WEB;
-  const lines = readFileSync(join(root, 'core.js'), 'utf8').split('\n');
+  const lines = readFileSync(join(root, 'core/core.js'), 'utf8').split('\n');
   const ctor = lines.findIndex((line) => /^\s*constructor\(mod\b/.test(line));
-  if (ctor < 0) throw new Error('scripts/soak.js: no "constructor(mod, ...)" in web/core.js to hook; update openSoakPage');
+  if (ctor < 0) throw new Error('scripts/soak.js: no "constructor(mod, ...)" in web/core/core.js to hook; update openSoakPage');
   const context = await session.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   watch(page, session.events, label);

@@ -1,4 +1,4 @@
-// The iframe snippet's script as a file (web/share-dialog.js SNIPPET_SCRIPT, docs/embedding.md), for
+// The iframe snippet's script as a file (web/page/share-dialog.js SNIPPET_SCRIPT, docs/embedding.md), for
 // course pages whose content security policy forbids inline scripts: <script src=".../embed-frames.js"></script>
 // sizes every iframe[data-attention-playground] of the page from its height messages.
 /* Attention Playground: makes the iframe as tall as its content (docs/embedding.md). */

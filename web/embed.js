@@ -27,16 +27,16 @@ import {
   readHeightMessage,
   stripPageOptions,
   withPageOptions,
-} from './page-options.js';
-import { normaliseLang, t } from './i18n.js';
+} from './page/page-options.js';
+import { normaliseLang, t } from './i18n/i18n.js';
 
 const PAGE = new URL('./index.html', import.meta.url);
 const DEFAULT_HEIGHT = 720;
 
 let stateModule = null;
-/** state.js (with the link codec and its deflate) is loaded only when an element needs it. */
+/** The link codec (codec/link.js, with its deflate) is loaded only when an element needs it. */
 function loadState() {
-  stateModule ??= import('./state.js');
+  stateModule ??= import('./codec/link.js');
   return stateModule;
 }
 

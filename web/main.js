@@ -4,15 +4,15 @@
 //   control / link / API call -> next state (page/edits.js) -> store (page/store.js: the core's
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
 //   (page/render.js) -> link (page/link.js).
-import { loadCore } from './core.js';
-import { embeddedOptions, openEmbedded } from './embedded.js';
-import { LESSON_PRESETS } from './presets.js';
+import { loadCore } from './core/core.js';
+import { embeddedOptions, openEmbedded } from './embed/embedded.js';
+import { LESSON_PRESETS } from './presets/presets.js';
 import { mount } from './views/dom.js';
 import { tData } from './views/format.js';
-import { applyPresentation, readPageOptions } from './page-options.js';
-import { acceptStateMessages, reportHeight } from './frame-messages.js';
-import { getLang, loadLang, setLang } from './i18n.js';
-import { registerServiceWorker } from './offline.js';
+import { applyPresentation, readPageOptions } from './page/page-options.js';
+import { acceptStateMessages, reportHeight } from './embed/frame-messages.js';
+import { getLang, loadLang, setLang } from './i18n/i18n.js';
+import { registerServiceWorker } from './page/offline.js';
 import {
   beforeLesson,
   commit,
@@ -20,14 +20,15 @@ import {
   flushBoxes,
   importView,
   results,
+  connectStore,
   setCore,
   setLessonPanel,
   state,
   subscribe,
   update,
 } from './page/store.js';
-import { coreOptions, loadFromHash, shareUrl, startLang } from './page/link.js';
-import { rejected, rewordErrors } from './page/errors.js';
+import { coreOptions, loadFromHash, shareUrl, startLang, writeHash } from './page/link.js';
+import { clearErrors, rejected, rewordErrors, showBanner, showError } from './page/errors.js';
 import { wireControls } from './page/controls.js';
 import { fillPresetSelect } from './page/presets-ui.js';
 import { render } from './page/render.js';
@@ -90,7 +91,8 @@ async function start() {
   });
   // The core downloads while the link's language is loaded: the page shows no other language
   // than the link's (web/early.js keeps it hidden until here when it is not English).
-  const corePromise = loadCore(coreOptions());
+  const options = coreOptions();
+  const corePromise = loadCore(options);
   // A link with a lesson needs the lesson's modules: fetched now, beside the core.
   const linkHasLesson = /(^#|&)lesson=/.test(location.hash);
   if (linkHasLesson) import('./lesson/panel.js').catch(() => {});
@@ -98,7 +100,9 @@ async function start() {
   await loadLang(lang);
   setLang(lang);
   document.documentElement.classList.remove('ap-booting');
-  setCore(await corePromise);
+  setCore(await corePromise, options);
+  // The store reports to the error slots and writes the link through these; the views subscribe.
+  connectStore({ showError, showBanner, clearErrors, rejected, writeHash });
   subscribe(render);
   showCoreVariant();
   fillPresetSelect();
@@ -136,7 +140,7 @@ async function start() {
   if (linkHasLesson) await loadLesson().catch(() => {});
   $('loading').hidden = true;
   showView('playground');
-  // A link's state first, else the state or file the one-file page carries (web/embedded.js).
+  // A link's state first, else the state or file the one-file page carries (web/embed/embedded.js).
   if (!(await loadFromHash({ initial: true })) && !(await openEmbedded({ commit: (s) => commit(s, { structural: true }) }))) {
     const err = commit(LESSON_PRESETS.example1.make(), { structural: true });
     if (err) throw new Error(`default state rejected: ${err}`);

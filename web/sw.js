@@ -2,7 +2,7 @@
 // page opens with no network. `npm run dist` prepends self.RELEASE = {version, files: [[url, sha256
 // prefix], …], skip: {simd: [urls], scalar: [urls]}}: every file of the release with its content
 // hash, and the core build each browser does not load (the page registers sw.js?core=simd|scalar).
-// web/ itself never registers it (only dist/index.html names it, web/offline.js).
+// web/ itself never registers it (only dist/index.html names it, web/page/offline.js).
 //
 // One cache per release ("attention-playground-<version>", the version a hash of all the files'
 // hashes). Install fetches every file past the HTTP cache and checks its hash; one missing or

@@ -1,4 +1,4 @@
-// The benchmark runner shared by node (bench/node.js) and Chromium (web/bench.js, through the
+// The benchmark runner shared by node (bench/node.js) and Chromium (dev/bench.js, through the
 // bundle web/vendor/bench-vendor.js): seeded inputs, correctness against the JS reference before
 // timing, interleaved timed batches, medians, ratios and the text table.
 //
@@ -8,11 +8,11 @@
 // noisy machine hit every variant alike and ratios of medians from the same run stay meaningful.
 
 import { softmaxEntropyJS, checkReferenceRows } from './reference.js';
-import { mulberry32 } from '../../web/random.js';
+import { mulberry32 } from '../../web/presets/random.js';
 
 export const KERNELS = ['softmax_entropy', 'softmax'];
 
-export { mulberry32 } from '../../web/random.js';
+export { mulberry32 } from '../../web/presets/random.js';
 
 /** rows x n scores ~ N(0, scale^2) (Box-Muller on mulberry32), like attention logits. */
 export function randomScores(rows, n, seed, scale = 2) {

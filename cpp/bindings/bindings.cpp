@@ -1,6 +1,6 @@
 // Embind bindings: only bindings. Two entry points:
 //   (the state entry points take (stateJson, ptr, count): `count` doubles at heap offset `ptr`
-//    hold the matrices web/core.js packs in binary; state_schema.hpp PackedMatrices)
+//    hold the matrices web/core/core.js packs in binary; state_schema.hpp PackedMatrices)
 //   computeState(stateJson) -> results JSON          small states: page, node module, CLI agree
 //   validateState(stateJson) -> normalised state     the schema's one implementation (state_schema.hpp)
 //   schema() -> the schema's constants JSON          limits, modes, lab views, lesson, row defaults
@@ -11,7 +11,7 @@
 //   computeHeadRows(spec, r0, r1) / mergeHeadRows(spec, parts) / headRowSplit(nQ, parts, causal)
 //                                                    one long head split over workers by rows
 // No C++ exception crosses into JavaScript: errors come back as {error: {code, field, message}}
-// (web/core.js turns them into AttentionError). Results are copied out of the heap (.slice()), so
+// (web/core/core.js turns them into AttentionError). Results are copied out of the heap (.slice()), so
 // a later memory growth cannot detach them.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -299,7 +299,7 @@ EMSCRIPTEN_BINDINGS(attn) {
     emscripten::constant("schemaVersion", 1);
 }
 
-// The page's cost line (web/cost.js): its own block, beside the entry points above.
+// The page's cost line (web/core/cost.js): its own block, beside the entry points above.
 EMSCRIPTEN_BINDINGS(attn_cost) {
     emscripten::function("costOf", &cost_of);
 }

@@ -1,5 +1,5 @@
 // Embind bindings of the importer (import.hpp) and the head analysis (analysis.hpp). Only
-// bindings: the page's import worker (web/import-worker.js) hands in bytes it read from a file,
+// bindings: the page's import worker (web/import/import-worker.js) hands in bytes it read from a file,
 // a head at a time, and gets plain objects back. Errors come back as {error: {code, field,
 // message}} like bindings.cpp, never as exceptions.
 #include <emscripten/bind.h>

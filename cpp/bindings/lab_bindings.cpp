@@ -1,7 +1,7 @@
 // Embind bindings of the lab module (web/wasm/attn_lab{,_simd}.{js,wasm}): every analysis of the
 // lab (lab.hpp), in a module of its own so that the page's first download does not carry it (about
 // half of the core's code: docs/performance.md "The WebAssembly core's size"). The page loads it on
-// the first lab view (web/core.js loadLab); the lesson's sensitivity stays in the core module
+// the first lab view (web/core/core.js loadLab); the lesson's sensitivity stays in the core module
 // (computeLabInCore, bindings.cpp). Same calling convention as the core's state entry points:
 //   computeLab(stateJson, ptr, count) -> the lab analysis JSON, or {"error": {code, field, message}}
 // The one-file page links this file into the core module itself (attn_full_simd: one module, since

@@ -1,5 +1,5 @@
 // `attn html` (html.hpp): the one-file page with a state or a file in its
-// <script type="application/json" id="ap-embedded" data-max-bytes="N"> block (web/embedded.js).
+// <script type="application/json" id="ap-embedded" data-max-bytes="N"> block (web/embed/embedded.js).
 // A state is validated by the core's validator (validate_state_json, as `attn validate`) and
 // embedded normalised; an attention file (.npy, .npz, attention JSON) is first read as `attn
 // analyze` reads it (a file that is not one is refused), then embedded with its tokens as base64

@@ -1,5 +1,5 @@
 // `attn html INPUT ...`: writes the one-file page (scripts/single-file.js) with a state or an
-// attention file embedded in it (web/embedded.js reads it when the page starts).
+// attention file embedded in it (web/embed/embedded.js reads it when the page starts).
 #pragma once
 
 namespace attn::cli {

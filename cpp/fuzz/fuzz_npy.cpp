@@ -1,4 +1,4 @@
-// libFuzzer target: a .npy file read the way the page's importer reads one (web/importer.js
+// libFuzzer target: a .npy file read the way the page's importer reads one (web/import/readers.js
 // npyHeaderOf, then analyzeHead per head through the Embind bindings): npy_header_length on the
 // first 12 bytes, parse_npy_header on the header, layout_from_shape, the data-size check, then
 // every head through to_float32 (float16 / float32 / float64) and analyze_head.

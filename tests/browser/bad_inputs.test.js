@@ -174,7 +174,7 @@ describe('links (through hashchange: the current state is kept)', () => {
     const state = await getState(page);
     const imgs = await page.locator('img').count();
     const fragment = await page.evaluate(async (xss) => {
-      const { encodeLink } = await import('./state.js');
+      const { encodeLink } = await import('./codec/link.js');
       const s = window.attentionPlayground.getState();
       s.tokens.keys[0] = xss;
       s.tokens.queries[0] = '<script>alert(2)</script>';

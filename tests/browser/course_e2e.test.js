@@ -13,7 +13,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeLink, statesEqual } from '../../web/state.js';
+import { statesEqual } from '../../web/core/state-schema.js';
+import { decodeLink } from '../../web/codec/link.js';
 import { near, openPage, screenshotPath, softmax, startCourseSite, startSession, waitReady, watch, closeQuietly } from './harness.js';
 import { cjkText, englishWords } from './lang_check.js';
 

@@ -17,7 +17,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { LAB_VIEWS } from '../../web/state.js';
+import { LAB_VIEWS } from '../../web/core/state-schema.js';
 import { getState, screenshotPath, startSession, trySetState, waitReady, watch } from './harness.js';
 
 /** The policy of the pages, exactly (docs/security.md explains each directive). */

@@ -14,10 +14,10 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, WEB, requireBuild, startCourseSite, waitReady, watch } from './harness.js';
-import { iframeSnippet } from '../../web/share-dialog.js';
+import { iframeSnippet } from '../../web/page/snippets.js';
 import { serve } from '../../scripts/serve.js';
 import { englishWords } from '../node/i18n_words.js';
-import { HIDE_TARGETS } from '../../web/page-options.js';
+import { HIDE_TARGETS } from '../../web/page/page-options.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { pathToFileURL } from 'node:url';
 

@@ -6,15 +6,16 @@
 // sizes itself, follows its attributes and shows an error for a bad state.
 //
 // The elements each flag hides are written out here from the page's markup (the spec of the flags),
-// not taken from web/page-options.js.
+// not taken from web/page/page-options.js.
 //
 //   node --test --test-concurrency=1 tests/browser/embed.test.js   (after the build)
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { decodeLink, statesEqual } from '../../web/state.js';
-import { TEACHER_TOOLS } from '../../web/page-options.js';
+import { statesEqual } from '../../web/core/state-schema.js';
+import { decodeLink } from '../../web/codec/link.js';
+import { TEACHER_TOOLS } from '../../web/page/page-options.js';
 import { getState, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
 
 /** What each flag hides: CSS selectors of the page (from index.html and web/page/). */

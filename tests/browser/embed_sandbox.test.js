@@ -11,7 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, get } from 'node:http';
-import { iframeSnippet } from '../../web/share-dialog.js';
+import { iframeSnippet } from '../../web/page/snippets.js';
 import { closeQuietly, startCourseSite, startSession, waitReady, watch } from './harness.js';
 
 let session;

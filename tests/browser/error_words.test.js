@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeQuietly, getState, openImportTab, openPage, startSession, typeInto, waitReady, watch } from './harness.js';
 import { cjkText, englishWords } from './lang_check.js';
-import { stripPageOptions } from '../../web/page-options.js';
+import { stripPageOptions } from '../../web/page/page-options.js';
 
 let session;
 let page;

@@ -1,4 +1,4 @@
-// Browser tests of web/views/formulas.js on its demo page (web/formulas-demo.html): the selected
+// Browser tests of web/views/formulas.js on its demo page (dev/formulas-demo.html): the selected
 // row's formulas rendered by KaTeX with the row's numbers. Expected numbers are computed in this
 // file (e/(e+1) etc.) or taken from docs/MATH.md "Golden values" (seed example 1: weights
 // (0.7310585786, 0.2689414214), H = 0.5822031089, output (1.462117157, 1.075765685); seed example 2
@@ -26,7 +26,7 @@ before(async () => {
   page = await context.newPage();
   watch(page, session.events, '[formulas] ');
   page.on('request', (r) => requests.push(r.url()));
-  await page.goto(`${session.url}formulas-demo.html`);
+  await page.goto(`${session.url}dev/formulas-demo.html`);
   await page.waitForFunction(() => window.formulasDemo !== undefined);
   await page.evaluate(() => window.formulasDemo.ready);
   // KaTeX loads on first use (web/views/tex.js): the first formulas are typeset once it is here.
@@ -97,7 +97,7 @@ describe('formulas', () => {
 
   test('seed example 2, row 1: the masked key is left out and said so; weights 1/4, 3/4', async () => {
     const state = await page.evaluate(async () => {
-      const { LESSON_PRESETS } = await import('./presets.js');
+      const { LESSON_PRESETS } = await import('../presets/presets.js');
       const s = LESSON_PRESETS.example2.make();
       s.row = 1;
       return s;
@@ -140,7 +140,7 @@ describe('formulas in Chinese', () => {
     await show(state);
     const enTex = await page.$$eval('[data-tex]', (els) => els.map((el) => el.dataset.tex));
     // The page's i18n module (the one formulas.js uses) switched to Chinese.
-    await page.evaluate(() => import('./i18n.js').then((m) => m.setLang('zh-CN')));
+    await page.evaluate(() => import('../i18n/i18n.js').then((m) => m.setLang('zh-CN')));
     await show(state);
     const zhTex = await page.$$eval('[data-tex]', (els) => els.map((el) => el.dataset.tex));
     assert.deepEqual(await englishWords(page, '#formulas > .formulas'), [], 'English words around the formulas');
@@ -154,18 +154,18 @@ describe('formulas in Chinese', () => {
     await show(logitsState([[1, 2, 3]], { padding: [true, true, true] }));
     assert.match(await text('formula-undefined'), /第 0 行没有可见键/);
     assert.deepEqual(await englishWords(page, '#formulas > .formulas', { minTexts: 2 }), []);
-    await page.evaluate(() => import('./i18n.js').then((m) => m.setLang('en')));
+    await page.evaluate(() => import('../i18n/i18n.js').then((m) => m.setLang('en')));
   });
 });
 
 describe('formulas typeset at build time', () => {
   test("the lesson's formulas from web/generated/tex.js are the DOM KaTeX itself makes, under the page's CSP", async () => {
     const out = await page.evaluate(async () => {
-      const { STEP_TEX } = await import('./lesson/step-tex.js');
-      const { renderTex, texReady } = await import('./views/tex.js');
-      const { TEX_OPTIONS } = await import('./views/tex-options.js');
+      const { STEP_TEX } = await import('../lesson/step-tex.js');
+      const { renderTex, texReady } = await import('../views/tex.js');
+      const { TEX_OPTIONS } = await import('../views/tex-options.js');
       await texReady();
-      const { katexRender } = await import('./vendor/katex.js');
+      const { katexRender } = await import('../vendor/katex.js');
       return Object.values(STEP_TEX)
         .filter(Boolean)
         .map((tex) => {

@@ -10,8 +10,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeQuietly, startSession, waitReady, watch } from './harness.js';
-import { decodeLink } from '../../web/state.js';
-import { stripPageOptions } from '../../web/page-options.js';
+import { decodeLink } from '../../web/codec/link.js';
+import { stripPageOptions } from '../../web/page/page-options.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN' };
 

@@ -2,7 +2,7 @@
 // npm into an empty folder, served the way a CDN serves npm packages (unpkg, jsDelivr: the
 // package's files under /<name>/..., with Access-Control-Allow-Origin: *), and embedded in a
 // course page on another origin: the <attention-playground> element (dist/embed.js) and the
-// iframe snippet (web/share-dialog.js iframeSnippet, sized by dist/embed-frames.js) both show the
+// iframe snippet (web/page/share-dialog.js iframeSnippet, sized by dist/embed-frames.js) both show the
 // state, with URLs derived from where the package is served (no placeholder).
 //
 // The release is scripts/dist.js's (`npm run dist`, here --fast into the staging folder) when the
@@ -19,8 +19,8 @@ import { extname, join, normalize } from 'node:path';
 import { closeQuietly, near, startSession, waitReady, watch, ROOT } from './harness.js';
 import { serve } from '../../scripts/serve.js';
 import { buildSingleFile } from '../../scripts/single-file.js';
-import { iframeSnippet } from '../../web/share-dialog.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { iframeSnippet } from '../../web/page/snippets.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const DEV_PAGES = /^(bench\.|bench-|scenarios\.|formulas-demo\.)/;
@@ -112,7 +112,7 @@ test('the packed package holds the release; the element and the iframe embed it 
 
   const base = `${cdn.url}${PKG.name}/dist/`;
   const state = LESSON_PRESETS.example2.make();
-  const { encodeLink } = await import('../../web/state.js');
+  const { encodeLink } = await import('../../web/codec/link.js');
   const link = `${base}index.html#${encodeLink(state)}&embed=1`;
   const coursePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 3</title><link rel="icon" href="data:,">
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'; img-src data:; script-src 'self' ${cdn.url}; frame-src ${cdn.url}; style-src 'self' 'unsafe-inline'">

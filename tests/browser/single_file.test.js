@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closeQuietly, near, screenshotPath, softmax, startSession, waitReady, watch } from './harness.js';
 import { buildSingleFile, MAX_FILE_BYTES, MAX_EMBEDDED_BYTES } from '../../scripts/single-file.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 import { npy } from '../node/npy.js';
 
 const OUT = fileURLToPath(new URL('../../test-results/single-file/', import.meta.url));

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { LIMITS, StateError, defaultState, decodeLink, encodeLink, statesEqual, validateState } from './schema.js';
-import { loadCore, AttentionError } from '../../web/core.js';
-import { IMPORT_LIMITS, openSource, readTokens } from '../../web/importer.js';
-import { readPageOptions } from '../../web/page-options.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
+import { IMPORT_LIMITS, openSource, readTokens } from '../../web/import/readers.js';
+import { readPageOptions } from '../../web/page/page-options.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 import { setupState } from '../../web/lesson/steps.js';
 import { makeD, float64Bytes, DEFAULT_SCALARS } from './helpers.js';
 import { npy, npyHeader, uniformCausal } from './npy.js';

@@ -1,12 +1,12 @@
-// The WebAssembly module (web/core.js) against the native CLI (build/native/attn) on the same
+// The WebAssembly module (web/core/core.js) against the native CLI (build/native/attn) on the same
 // states, and against MATH.md's golden values. Both run the same C++ entry point compiled twice
 // (Emscripten and g++, different libm), so they must agree to float32 rounding, not bit for bit.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadCore, AttentionError } from '../../web/core.js';
-import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset } from '../../web/presets.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
+import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset } from '../../web/presets/presets.js';
 import { readFileSync } from 'node:fs';
 import { mulberry32, int } from './helpers.js';
 import { assertClose as closeTo } from './tolerance.js';

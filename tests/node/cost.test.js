@@ -1,4 +1,4 @@
-// The page's cost line (web/cost.js): the core counts the bytes and multiply-adds of a state
+// The page's cost line (web/core/cost.js): the core counts the bytes and multiply-adds of a state
 // from its shapes (costOf, multihead.hpp layer_cost / head_cost). Golden values by hand from the
 // formulas (tests/cpp/test_cost.cpp gives them for the C++ functions):
 //  * worked example 1 (qkv, 1 query, 2 keys, d_k = d_v = 2): 2 cells, 8 bytes, Q K^T 4, A V 4,
@@ -10,9 +10,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadCore } from '../../web/core.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
-import { stateCost } from '../../web/cost.js';
+import { loadCore } from '../../web/core/core.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
+import { stateCost } from '../../web/core/cost.js';
 
 let core;
 before(async () => {

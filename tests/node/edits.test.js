@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { validateState } from './schema.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 import {
   addValues,
   editCell,

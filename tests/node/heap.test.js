@@ -3,7 +3,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEAD_METRICS, ROW_METRICS } from './metrics.js';
-import { loadCore, AttentionError } from '../../web/core.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
 import { mulberry32, int } from './helpers.js';
 
 let core;

@@ -1,11 +1,11 @@
 // Shared test helpers: a seeded PRNG, a generator of random valid states, and a builder of `d`
-// blocks written independently of web/state.js (node's Buffer for base64url, node's zlib for the
+// blocks written independently of web/core/state-schema.js (node's Buffer for base64url, node's zlib for the
 // CRC-32, fflate straight from node_modules) so that the link format of docs/state.md is checked, not just re-run.
 
 import { crc32 } from 'node:zlib';
 import { deflateSync } from 'fflate';
 
-export { mulberry32 } from '../../web/random.js';
+export { mulberry32 } from '../../web/presets/random.js';
 
 export const int = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
 export const pick = (rng, list) => list[Math.floor(rng() * list.length)];
@@ -152,7 +152,7 @@ export function randomState(rng) {
 
 /**
  * Builds a `d` value by hand from a header object and the bytes that follow it, per the block
- * layout documented in web/state.js. `declared` overrides the declared uncompressed length and
+ * layout documented in web/core/state-schema.js. `declared` overrides the declared uncompressed length and
  * `format` the format byte and `crc` the checksum, to build corrupt blocks.
  */
 export function makeD(header, payload = new Uint8Array(0), { declared, format = 1, headerText, crc } = {}) {

@@ -11,8 +11,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLES } from '../../web/i18n/index.js';
-import { t, setLang, template } from '../../web/i18n.js';
-import { LESSON_PRESETS, REAL_DATASETS } from '../../web/presets.js';
+import { t, setLang, template } from '../../web/i18n/i18n.js';
+import { LESSON_PRESETS, REAL_DATASETS } from '../../web/presets/presets.js';
 import { DATASET_KEYS } from '../../web/views/source.js';
 import { CJK, englishWords } from './i18n_words.js';
 
@@ -143,7 +143,7 @@ function sourceFiles(dir, exts) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const rel = relative(WEB, path);
-    if (/^(vendor|wasm|i18n|data)(\/|$)/.test(rel) || rel === 'i18n.js' || /\.min\.js$/.test(name)) continue;
+    if (/^(vendor|wasm|i18n|data)(\/|$)/.test(rel) || /\.min\.js$/.test(name)) continue;
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path, exts));
     else if (exts.some((e) => name.endsWith(e))) out.push(path);
   }

@@ -1,4 +1,4 @@
-// The page's importer (web/importer.js over the WebAssembly core) on the bundled real attention
+// The page's importer (web/import/readers.js over the WebAssembly core) on the bundled real attention
 // and on synthetic files written by tests/node/npy.js: formats, verdicts and messages, and the same
 // numbers as the native CLI (`attn analyze`) and as an independent double-precision computation.
 import { test, before } from 'node:test';
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, openAsBlob, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore, AttentionError } from '../../web/core.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
 import {
   IMPORT_LIMITS,
   READ_BYTES,
@@ -20,7 +20,7 @@ import {
   readHeads,
   readTokens,
   summarise,
-} from '../../web/importer.js';
+} from '../../web/import/readers.js';
 import { npy, npz, uniformCausal } from './npy.js';
 import { assertClose as closeTo } from './tolerance.js';
 
@@ -229,7 +229,7 @@ test('bad .npy files are refused with a message that says why', async () => {
 test("the importer's error message is English in any page language; its bundle holds its own strings only", async () => {
   // The message is the importer's English template (web/i18n/import.js) beside the key, not the
   // page's t(): in the release a Chinese page loads only the Chinese strings.
-  const { setLang, getLang } = await import('../../web/i18n.js');
+  const { setLang, getLang } = await import('../../web/i18n/i18n.js');
   const was = getLang();
   await setLang('zh-CN');
   try {
@@ -248,7 +248,7 @@ test("the importer's error message is English in any page language; its bundle h
   // The import worker's bundle: the import table and the filler, none of the page's other tables.
   const { build } = await import('esbuild');
   const bundled = await build({
-    entryPoints: [fileURLToPath(new URL('../../web/import-worker.js', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../web/import/import-worker.js', import.meta.url))],
     bundle: true,
     format: 'esm',
     write: false,
@@ -258,7 +258,7 @@ test("the importer's error message is English in any page language; its bundle h
     outdir: tmpdir(),
   });
   const strings = Object.keys(bundled.metafile.inputs).filter((p) => /i18n/.test(p));
-  assert.deepEqual(strings.sort(), ['web/i18n-fill.js', 'web/i18n/import.js']);
+  assert.deepEqual(strings.sort(), ['web/i18n/fill.js', 'web/i18n/import.js']);
 });
 
 test('a .npz with two arrays asks which one; the chosen member is read', async () => {

@@ -1,5 +1,5 @@
 // The import checks, the analysis side, in `attn analyze` / `attn compare` (build/native/attn) and in the
-// page's importer (web/importer.js over the WebAssembly core): the causal structure detected and
+// page's importer (web/import/readers.js over the WebAssembly core): the causal structure detected and
 // the flagged heads sorted by their above-diagonal mass, float16 zeros as visible keys
 // (H / ln(t + 1)), finite mask fills of logits, layer numbers, TransformerLens's head-detector
 // scores against an independent NumPy transcription (tests/node/reference/head_detector.py), two
@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, openAsBlob } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from '../../web/core.js';
-import { analyzeSourceHead, compareSourceHead, openComparison, openSource, summarise } from '../../web/importer.js';
-import { ROW_METRIC_COLUMNS, headMetricsCsv } from '../../web/export.js';
+import { loadCore } from '../../web/core/core.js';
+import { analyzeSourceHead, compareSourceHead, openComparison, openSource, summarise } from '../../web/import/readers.js';
+import { ROW_METRIC_COLUMNS, headMetricsCsv } from '../../web/export/files.js';
 import { npy, npz, float16Bits } from './npy.js';
 
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
@@ -125,7 +125,7 @@ test('one schema: the structure object of attn analyze, attn compare and the pag
   const cmp = json(['compare', causal, causal]);
   assert.equal(cmp.causal, false);
   assert.equal(cmp.structure.structure, 'causal');
-  // Rows CSV: the page's columns (web/export.js) after layer, head; empty rows as 1/0.
+  // Rows CSV: the page's columns (web/export/files.js) after layer, head; empty rows as 1/0.
   const rows = run(['analyze', file, '--rows', '--format', 'csv', '--heads', '0']);
   assert.equal(rows.status, 0, rows.stderr);
   const [header, first] = rows.stdout.split('\n');
@@ -293,7 +293,7 @@ test('layer numbers from JSON, .npz member names and typed lists: the same in CL
   assert.deepEqual(core.parseLayerNumbers('0,2,4,5', 4), [0, 2, 4, 5]);
   assert.throws(() => core.parseLayerNumbers('0,2', 4), /fewer numbers than the 4 layers/);
   const { headName } = await import('../../web/import/text.js');
-  const { numberHead } = await import('../../web/import/store.js');
+  const { numberHead } = await import('../../web/import/view-state.js');
   const r = numberHead(js, await analyzeSourceHead(core, js, 7));
   assert.equal(headName(js, r), 'L5 H1');
   assert.equal(headMetricsCsv([r]).split('\r\n')[1].split(',')[0], '5');

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { loadCore, AttentionError } from '../../web/core.js';
-import { LAB_VIEWS } from '../../web/state.js';
-import { LESSON_PRESETS, loadRealPreset } from '../../web/presets.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
+import { LAB_VIEWS } from '../../web/core/state-schema.js';
+import { LESSON_PRESETS, loadRealPreset } from '../../web/presets/presets.js';
 import { assertClose as closeTo } from './tolerance.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
@@ -95,7 +95,7 @@ test('no lab or view none: {view: none}; bad lab objects are refused with their 
 });
 
 test("the core module runs the lesson's sensitivity alone; every other view waits for the lab module, then agrees", async () => {
-  // The page loads the lab module on the first lab view (web/core.js loadLab): a core without it
+  // The page loads the lab module on the first lab view (web/core/core.js loadLab): a core without it
   // must still answer the lesson's view, refuse the others with a clear error, and give the same
   // documents as the full build once the lab module is loaded.
   for (const variant of ['simd', 'scalar']) {

@@ -1,10 +1,10 @@
 // The core's numbers behind the guided lesson's answers and the import view's layer table
-// (web/core.js weightSum, renormalisation, valueEdit, layerSummaries; lesson.hpp, analysis.hpp),
+// (web/core/core.js weightSum, renormalisation, valueEdit, layerSummaries; lesson.hpp, analysis.hpp),
 // checked against sums, renormalisations and norms written here in plain JS, and through the
 // lesson's own answers (web/lesson/steps.js) on its four-token state.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore } from '../../web/core.js';
+import { loadCore } from '../../web/core/core.js';
 import {
   answerStep1,
   answerStep3,
@@ -138,7 +138,7 @@ test('layerSummaries: means over computed heads with finite values, layers in fi
 
 // ---- the article's numbers the lesson shows, against plain JS ---------------------------------
 test('worked example 2: exact logits (ln 3, ln 2, −∞), A as fractions, outputs 2, 5, 5 and both take-aways', async () => {
-  const { LESSON_PRESETS } = await import('../../web/presets.js');
+  const { LESSON_PRESETS } = await import('../../web/presets/presets.js');
   const { example2Facts } = await import('../../web/lesson/steps.js');
   const { exactLogit, fraction } = await import('../../web/lesson/format.js');
   const s = core.validateState(LESSON_PRESETS.example2.make());

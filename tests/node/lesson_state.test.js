@@ -1,12 +1,12 @@
-// Tests of the optional `lesson` part of the state (web/state.js, docs/lesson.md): strict
+// Tests of the optional `lesson` part of the state (web/core/state-schema.js, docs/lesson.md): strict
 // validation, the link round trip, older links reading unchanged, and the core ignoring it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } from './schema.js';
-import { loadCore } from '../../web/core.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { loadCore } from '../../web/core/core.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 
 function assertStateError(fn, field, message) {
   let caught;

@@ -1,12 +1,12 @@
 // Links made by the previous version of the page open identically: tests/node/fixtures/links-v1.json
-// holds 57 links written by web/state.js and the core at commit 191996d (before the schema moved
+// holds 57 links written by web/core/state-schema.js and the core at commit 191996d (before the schema moved
 // into the C++ core), over every preset, mode, mask, lab view and lesson step, with the state each
 // decoded to and the numbers the core computed then (fixtures/make-link-corpus.mjs made it).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { core, decodeLink, encodeLink, statesEqual } from './schema.js';
-import { readPageOptions } from '../../web/page-options.js';
+import { readPageOptions } from '../../web/page/page-options.js';
 import { assertClose } from './tolerance.js';
 
 // The state must come back bit for bit; the numbers computed from it to float32 rounding (a

@@ -1,5 +1,5 @@
-// Property-based tests (fast-check) of the URL codec and the state validator of web/state.js, and
-// of the page-option reader of web/page-options.js (docs/security.md "Property tests"):
+// Property-based tests (fast-check) of the URL codec and the state validator of web/core/state-schema.js, and
+// of the page-option reader of web/page/page-options.js (docs/security.md "Property tests"):
 //   (i)   10,000 generated valid states round-trip bit-exactly through a link, and re-encoding a
 //         decoded link gives the same text;
 //   (ii)  arbitrary strings and arbitrary mutations of valid links (characters, keys, scalars, the
@@ -17,7 +17,7 @@
 // Strings: the schema's strings are JS strings, so tokens, names, the source and lab strings may
 // hold any code unit, lone surrogates included. They are generated here on purpose: the link
 // stores them inside JSON (JSON.stringify escapes a lone surrogate as \udXXX), so they round-trip
-// exactly; lengths count a lone surrogate as one code point (LIMITS in web/state.js).
+// exactly; lengths count a lone surrogate as one code point (LIMITS in web/core/state-schema.js).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ import fc from 'fast-check';
 import { deflateSync, inflateSync } from 'fflate';
 
 import * as stateModule from './schema.js';
-import { readPageOptions, stripPageOptions } from '../../web/page-options.js';
+import { readPageOptions, stripPageOptions } from '../../web/page/page-options.js';
 
 const { LIMITS, LAB_VIEWS, StateError, defaultState, validateState, encodeLink, decodeLink, statesEqual } = stateModule;
 
@@ -1129,7 +1129,7 @@ test('a hole punched into any array of a valid state is refused, never accepted 
 });
 
 // ---------------------------------------------------------------------------------------------
-// Regression cases: inputs the properties above found (web/state.js fixed for each)
+// Regression cases: inputs the properties above found (web/core/state-schema.js fixed for each)
 // ---------------------------------------------------------------------------------------------
 
 const withLab = (params) => ({ ...defaultState(), lab: { view: 'sink', params } });

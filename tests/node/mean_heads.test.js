@@ -2,7 +2,7 @@
 // of the import's token views. Expected values worked by hand.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore, AttentionError } from '../../web/core.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
 
 let core;
 before(async () => {

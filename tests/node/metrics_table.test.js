@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HEAD_METRICS, ROW_METRICS } from './metrics.js';
-import { loadCore } from '../../web/core.js';
-import { defaultState } from '../../web/state.js';
+import { loadCore } from '../../web/core/core.js';
+import { defaultState } from '../../web/core/state-schema.js';
 import { TABLES } from '../../web/i18n/index.js';
 import { metricsDoc } from '../../scripts/metrics-doc.js';
 

@@ -1,6 +1,6 @@
-// Mode "x" (multi-head attention from X) and the per-head gate: schema validation (web/state.js),
+// Mode "x" (multi-head attention from X) and the per-head gate: schema validation (web/core/state-schema.js),
 // the link (bit-exact round trips, and links written before mode "x" existed still decode to the
-// same state), the seeded random layer (web/multihead.js) and the core through WASM (web/core.js).
+// same state), the seeded random layer (web/presets/multihead.js) and the core through WASM (web/core/core.js).
 //
 // Golden values: the 2 x 2 hand example of tests/cpp/test_multihead.cpp (X = I, W_Q = W_K = 0 so
 // every weight is 1/2, W_V = [[2,0],[0,4]] so each head output row is (1, 2); W_O = [[1,1],[0,1]]
@@ -10,9 +10,17 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { StateError, validateState, encodeLink, decodeLink, statesEqual, defaultState } from './schema.js';
-import { randomLayer, makeLayerState, fillRandom, resizeValueDim, resizeHeads, resizeModel, setProjection } from '../../web/multihead.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
-import { loadCore, AttentionError } from '../../web/core.js';
+import {
+  randomLayer,
+  makeLayerState,
+  fillRandom,
+  resizeValueDim,
+  resizeHeads,
+  resizeModel,
+  setProjection,
+} from '../../web/presets/multihead.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
+import { loadCore, AttentionError } from '../../web/core/core.js';
 import { mulberry32, int } from './helpers.js';
 
 function stateError(fn) {
@@ -73,7 +81,7 @@ function handState({
 }
 
 // -------------------------------------------------------------------------------------------
-// Links written by the encoder before mode "x" and the gate existed (web/state.js at commit
+// Links written by the encoder before mode "x" and the gate existed (web/core/state-schema.js at commit
 // d7d317b, generated with its encodeLink and pasted here). They must decode to the same state,
 // and the new encoder must write exactly the same link for them.
 // -------------------------------------------------------------------------------------------
@@ -414,7 +422,7 @@ test('a mode-"x" link edited to another mode is refused with the field', () => {
 });
 
 // -------------------------------------------------------------------------------------------
-// Random layers and shape edits (web/multihead.js)
+// Random layers and shape edits (web/presets/multihead.js)
 // -------------------------------------------------------------------------------------------
 
 test('randomLayer: the same seed gives the same numbers, another seed others; quarter steps', () => {

@@ -1,6 +1,6 @@
-// Page options of the link (web/page-options.js): reading and writing them beside the state, the
+// Page options of the link (web/page/page-options.js): reading and writing them beside the state, the
 // hide flags' names, groups, elements and strings, and the share dialog's iframe snippet
-// (web/share-dialog.js), whose resize listener is run here against fake frames.
+// (web/page/share-dialog.js), whose resize listener is run here against fake frames.
 //
 //   node --test tests/node/page_options.test.js
 
@@ -26,11 +26,11 @@ import {
   readPageOptions,
   readSetStateMessage,
   stripPageOptions,
-} from '../../web/page-options.js';
+} from '../../web/page/page-options.js';
 import { decodeLink, encodeLink, statesEqual } from './schema.js';
-import { LESSON_PRESETS } from '../../web/presets.js';
+import { LESSON_PRESETS } from '../../web/presets/presets.js';
 import embedTable from '../../web/i18n/embed.js';
-import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/share-dialog.js';
+import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/page/snippets.js';
 
 test('options round-trip through the link, after the state, and decodeLink ignores them', () => {
   const state = LESSON_PRESETS.example2.make();

@@ -4,8 +4,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { core, statesEqual } from './schema.js';
-import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from '../../web/presets.js';
-import { hasKey, t } from '../../web/i18n.js';
+import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from '../../web/presets/presets.js';
+import { hasKey, t } from '../../web/i18n/i18n.js';
 
 const loadJson = async (url) => JSON.parse(readFileSync(url, 'utf8'));
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { toCoreJson } from '../../web/core.js';
+import { toCoreJson } from '../../web/core/core.js';
 import { core, decodeLink, encodeLink, statesEqual } from './schema.js';
 import { assertClose } from './tolerance.js';
 

@@ -1,4 +1,4 @@
-// Tests of web/state.js: schema validation, the link codec (bit-exact round trips, hand edits,
+// Tests of web/core/state-schema.js: schema validation, the link codec (bit-exact round trips, hand edits,
 // malformed input) and statesEqual. Seeded randomness only, so a failure names a reproducible case.
 
 import { test } from 'node:test';

@@ -25,7 +25,7 @@
 // Raw deflate has no checksum; the CRC makes a mistyped or truncated d fail loudly instead of
 
 import { deflateSync, inflateSync, strToU8, strFromU8 } from '../vendor/vendor.js';
-import { LIMITS, StateError } from '../state.js';
+import { LIMITS, StateError } from '../core/state-schema.js';
 import { describe, isRecord, own } from './values.js';
 
 // The block carries these fields of a head, of the tokens and of mode "x".

@@ -1,8 +1,8 @@
 // The link: a state as a URL fragment, scalars readable as key=value pairs (a teacher can edit
 // tau=2 by hand), everything else in the data block d (web/codec/block.js). docs/state.md "The link".
 
-import { isCutPageOption, isPageOptionKey } from '../page-options.js';
-import { LIMITS, MODES, SCHEMA_VERSION, StateError } from '../state.js';
+import { isCutPageOption, isPageOptionKey } from '../page/page-options.js';
+import { LIMITS, MODES, SCHEMA_VERSION, StateError } from '../core/state-schema.js';
 import { describe } from './values.js';
 import { encodeBlock, readBlock } from './block.js';
 
@@ -34,7 +34,7 @@ const LINK_FIELD = {
  * Numbers are written with String(x), the shortest text that reads back to the same double, and
  * `d` holds the matrices, tokens, padding, allow-matrix, head names and source bit-exactly.
  *
- * @param {State} state a valid state (as core.validateState returns it; web/core.js)
+ * @param {State} state a valid state (as core.validateState returns it; web/core/core.js)
  * @returns {string} the fragment, at most LIMITS.maxLinkLength characters
  * @throws {StateError} field "link" if it is too large for a link
  */
@@ -98,7 +98,7 @@ function decodeComponent(text) {
  *
  * @param {string} fragment the link fragment
  * @returns {object} the candidate state the link spells, not yet checked against the schema:
- *   core.decodeLink() (web/core.js) decodes and validates in one call, as the page does
+ *   core.decodeLink() (web/core/core.js) decodes and validates in one call, as the page does
  * @throws {StateError} for a link that is not of the link format, whatever the input: unknown
  *   version, missing or unknown key, bad number, bad base64, corrupt deflate, a block whose
  *   shapes do not add up. `field` names the state field ("tau", "window", ...), or "d" / "link"
@@ -130,11 +130,11 @@ function readLink(fragment) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     // A link cut inside its last page option ("…&preset_hi") keeps its state; the page reports
-    // the cut option (web/page-options.js readPageOptions).
+    // the cut option (web/page/page-options.js readPageOptions).
     if (eq < 0 && part === last && isCutPageOption(part)) continue;
     if (eq < 0) throw new StateError('link', `the link part ${describe(part)} is not of the form key=value`);
     const key = decodeComponent(part.slice(0, eq));
-    // Page options are read by web/page-options.js (the last one given wins), so "&lang=zh-CN"
+    // Page options are read by web/page/page-options.js (the last one given wins), so "&lang=zh-CN"
     // appended to a copied link that already ends in "&lang=en" is not an error.
     if (isPageOptionKey(key)) continue;
     if (params.has(key)) throw new StateError('link', `the link gives ${describe(key)} twice`);

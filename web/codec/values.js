@@ -1,4 +1,4 @@
-// Small helpers of the link codec (web/codec/) and of web/state.js: safe own-property reads and
+// Small helpers of the link codec (web/codec/) and of web/core/state-schema.js: safe own-property reads and
 // the short description of a value that error messages quote.
 
 /** Short description of a value for error messages ("-1", "\"abc\"", "an object"). */

@@ -1,5 +1,5 @@
 // String table: embed (keys "embed.*"). English and Simplified Chinese, the same keys in both.
-// Embed mode, read-only, the "Share for class" dialog (web/share-dialog.js) and the
+// Embed mode, read-only, the "Share for class" dialog (web/page/share-dialog.js) and the
 // <attention-playground> element (web/embed.js).
 export default {
   en: {
@@ -68,7 +68,7 @@ export default {
     'embed.badHide': (v) => `Unknown names in hide: ${v.list}. Known names: ${v.known}.`,
     'embed.elementError': 'Attention Playground could not be shown',
     'embed.elementWarning': 'Attention Playground is shown, but: ',
-    // Student view, and what read-only locks (web/share-dialog.js, READ_ONLY_LOCKS)
+    // Student view, and what read-only locks (web/page/share-dialog.js, READ_ONLY_LOCKS)
     'embed.teacherLabel': 'Show the teacher tools in embed mode (share for class, save state, copy link, export)',
     'embed.locks': 'Read-only locks: ',
     'embed.locks.inputs': 'the input matrices',
@@ -154,7 +154,7 @@ export default {
     'embed.badHide': (v) => `hide 中有无法识别的名称：${v.list}。可用的名称：${v.known}。`,
     'embed.elementError': '无法显示注意力实验场',
     'embed.elementWarning': '注意力实验场已显示，但：',
-    // 学生视图，以及只读锁定的内容（web/share-dialog.js，READ_ONLY_LOCKS）
+    // 学生视图，以及只读锁定的内容（web/page/share-dialog.js，READ_ONLY_LOCKS）
     'embed.teacherLabel': '在嵌入模式中显示教师工具（分享到课堂、保存状态、复制链接、导出）',
     'embed.locks': '只读锁定：',
     'embed.locks.inputs': '输入矩阵',

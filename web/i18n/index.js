@@ -11,5 +11,5 @@ import views from './views.js';
 
 export const TABLES = [app, importTable, lab, lesson, embed, a11y, views];
 // The release (scripts/dist.js) replaces this module: TABLES empty, LOADERS[lang]() importing one
-// chunk per language (web/i18n.js loadLang). Here every table is already loaded.
+// chunk per language (web/i18n/i18n.js loadLang). Here every table is already loaded.
 export const LOADERS = null;

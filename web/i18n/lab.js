@@ -1,6 +1,6 @@
 // String table: lab (keys "lab.*"). English and Simplified Chinese, the same keys in both.
 // The analysis lab's views (web/lab/*.js), the formulas box (web/views/formulas.js,
-// "lab.formulas.*") and the words of the exports a person reads (web/export.js and the import
+// "lab.formulas.*") and the words of the exports a person reads (web/export/files.js and the import
 // view's exports, "lab.export.*"; CSV headers and JSON keys stay English: they are data formats).
 // Vocabulary follows the course's Chinese articles (the seeds): 熵, 归一化熵, 有效上下文大小 N_eff,
 // top-k 质量, 注意力汇 (sink), 内容分布, 隧道视野, 奇异值, 平稳分布, 有效秩.

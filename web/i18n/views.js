@@ -1,5 +1,5 @@
-// Strings of the figure exports, the heatmaps' axes and the token views (web/views/tokens.js,
-// web/export.js figures, web/import/detail.js hookup). Each entry: [English, Chinese]; Chinese
+// Strings of the figure exports, the heatmaps' axes and the token views (web/import/tokens.js,
+// web/export/files.js figures, web/import/detail.js hookup). Each entry: [English, Chinese]; Chinese
 // uses the seed article's terms (查询 query, 键 key, 注意力权重 attention weight, 头 head, 层 layer).
 const PAIRS = {
   'views.axis.query': ['query', '查询'],

@@ -1,12 +1,12 @@
 // One analysis run of the open file: every head analysed in the worker, one progress message
 // each (the head's result and the core's summary of its layer so far), superseded by a newer run;
 // then the importer's verdicts as messages and the grid, tables and inspected head drawn again.
-import { summarise } from '../importer.js';
+import { summarise } from './readers.js';
 import { tData } from '../views/format.js';
-import { getLang, t } from '../i18n.js';
+import { getLang, t } from '../i18n/i18n.js';
 import { getPalette, paletteRgbTable } from '../views/palette.js';
 import * as page from '../page/store.js';
-import { layerNumberOf, numberHead } from './store.js';
+import { layerNumberOf, numberHead } from './view-state.js';
 import { errDetail } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */

@@ -5,10 +5,10 @@
 // exports with the columns of `attn compare`. Nothing is computed here: the numbers are the core's.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
-import { download, toCsv, toJson } from '../export.js';
-import { t } from '../i18n.js';
+import { download, toCsv, toJson } from '../export/files.js';
+import { t } from '../i18n/i18n.js';
 import { HEAD_METRICS, deltaKey, metricShort } from '../views/metrics.js';
-import { numberHead } from './store.js';
+import { numberHead } from './view-state.js';
 import { errDetail, headName } from './text.js';
 
 /** The differences a comparison shows: their label and how to read them from a compared head:

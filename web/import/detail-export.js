@@ -1,9 +1,9 @@
 // Exports of the import view: the inspected head as PNG, SVG, its rows as CSV or JSON and a
 // standalone HTML page; every head's metrics as CSV or JSON (the toolbar). File names from the
 // file's stem and the head (name_L3H5_heatmap.svg).
-import { download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, svgToPng } from '../export.js';
+import { download, headMetricsCsv, headMetricsJson, heatmapSvg, standaloneHtml, svgToPng } from '../export/files.js';
 import { fmtMetric } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { ROW_METRICS, columnValue, metricShort } from '../views/metrics.js';
 import { headName, patternLabel, tokenOf } from './text.js';
 

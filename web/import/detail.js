@@ -3,14 +3,14 @@
 // playground, its summary, pattern scores, export buttons and per-row metrics table.
 import { h, mount, scrollToStart } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { ROW_METRICS, columnValue, metricShort } from '../views/metrics.js';
 import { paintGrid } from '../views/overview.js';
 import { renderLegend } from '../views/heatmap.js';
 import { LABEL_PX, axisStrip, elide } from '../views/axes.js';
-import { TOKEN_VIEW_MAX, renderTokenViews } from '../views/tokens.js';
-import { download, rowMetricsCsv } from '../export.js';
-import { DETAIL_SIDE, MAX_STATE_TOKENS, numberHead } from './store.js';
+import { TOKEN_VIEW_MAX, renderTokenViews } from './tokens.js';
+import { download, rowMetricsCsv } from '../export/files.js';
+import { DETAIL_SIDE, MAX_STATE_TOKENS, numberHead } from './view-state.js';
 import { errDetail, headName, patternLabel, tn, tnData, tokenOf } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */
@@ -379,7 +379,7 @@ export function createDetail(v) {
   }
 
   /**
-   * The token views of the inspected head's layer (web/views/tokens.js): every head's weights at
+   * The token views of the inspected head's layer (web/import/tokens.js): every head's weights at
    * full resolution and their mean, from the worker's core (kept while the file, reading and
    * causal flag stay the same, so a change of language or head does not read them again).
    */

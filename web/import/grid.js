@@ -3,10 +3,10 @@
 // Cards are built once per head and then only moved; click inspects, double click opens.
 import { arrange, h } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { paintGrid } from '../views/overview.js';
 import { getPalette } from '../views/palette.js';
-import { visibleHeads } from './store.js';
+import { visibleHeads } from './view-state.js';
 import { headName, layerName, patternLabel } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */

@@ -2,7 +2,7 @@
 // layer x head grid of thumbnails with their metrics and pattern labels, sort and filter, inspect
 // one head (hover for query, key and weight; click to lock), open it in the playground, export.
 //
-// Everything numeric comes from the core in the import worker (web/import-worker.js); the view
+// Everything numeric comes from the core in the import worker (web/import/import-worker.js); the view
 // only asks for it and draws it. Token strings go in as text (h() uses text nodes only).
 //
 // Its parts, along the data flow (each gets the view `v`: the store `ui`, `$`, the worker and
@@ -12,7 +12,7 @@
 //   grid.js, tables.js  the overview                               detail.js         one head
 //   detail-export.js  the exports                                   open.js           to the playground
 //   layout.js, status.js, text.js  the page, its messages, its words
-import { onLangChange } from '../i18n.js';
+import { onLangChange } from '../i18n/i18n.js';
 import { createAnalysis } from './analysis.js';
 import { createCompare } from './compare.js';
 import { createExports } from './detail-export.js';
@@ -22,13 +22,13 @@ import { createIntake } from './intake.js';
 import { buildLayout } from './layout.js';
 import { createOpen } from './open.js';
 import { createStatus } from './status.js';
-import { SORT_KEYS, createStore } from './store.js';
+import { SORT_KEYS, createStore } from './view-state.js';
 import { createTables } from './tables.js';
 import { tn } from './text.js';
 import { ImportWorker } from './worker-client.js';
 import * as page from '../page/store.js';
 
-export { SORT_KEYS } from './store.js';
+export { SORT_KEYS } from './view-state.js';
 export { patternLabel } from './text.js';
 
 /**

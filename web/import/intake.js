@@ -3,7 +3,7 @@
 // the worker, keeps the previous import on screen when reading fails, then starts the analysis.
 import { h, mount } from '../views/dom.js';
 import { fmtBytes, tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import * as page from '../page/store.js';
 import { describeSource, errDetail } from './text.js';
 import { wordDetail } from '../page/details.js';

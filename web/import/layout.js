@@ -3,8 +3,8 @@
 // into the view's root. Static text carries its table key (setLang refills it); text with NAMES
 // in it is redrawn by redrawNamed() on a change of language.
 import { h, mount } from '../views/dom.js';
-import { t } from '../i18n.js';
-import { FLAGGED_FILTER, PATTERN_KINDS, RANGE_KEYS, SORT_KEYS } from './store.js';
+import { t } from '../i18n/i18n.js';
+import { FLAGGED_FILTER, PATTERN_KINDS, RANGE_KEYS, SORT_KEYS } from './view-state.js';
 import { tn, tnData } from './text.js';
 
 const HF_SNIPPET = `# Hugging Face transformers

@@ -2,7 +2,7 @@
 // the playground's limits (tokens, token length, source text) and handed to the page as a
 // version-1 state (weights, or logits with the causal mask when asked for).
 import { tData } from '../views/format.js';
-import { MAX_STATE_TOKENS, MAX_TOKEN_CHARS } from './store.js';
+import { MAX_STATE_TOKENS, MAX_TOKEN_CHARS } from './view-state.js';
 import { errDetail } from './text.js';
 
 function clipToken(t) {

@@ -2,7 +2,7 @@
 // Each message is a function drawing it in the current language (or a list-valued function), so
 // that a change of language redraws them from the same facts (redraw()).
 import { h, mount } from '../views/dom.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 
 /** @param {(id: string) => HTMLElement} $ */
 export function createStatus($) {

@@ -2,9 +2,9 @@
 // the pattern classes found) and per head (verdict, pattern, score and the head's means).
 import { h, mount } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { HEAD_METRICS, headMetricLabel } from '../views/metrics.js';
-import { PATTERN_KINDS } from './store.js';
+import { PATTERN_KINDS } from './view-state.js';
 import { headNumber, kindName, patternLabel, tn } from './text.js';
 
 /** @param {object} v the view (web/import/index.js): its store `ui`, `$`, and the other parts */

@@ -1,11 +1,11 @@
 // Words of the import view: pattern class names and labels, the names written the same in every
 // language (formats, products, keys) filled into the table's placeholders, a head's name, the
 // open file's description and an error's text. Pure functions of their arguments and the language.
-import { TECH } from '../importer.js';
+import { TECH } from './readers.js';
 import { h } from '../views/dom.js';
 import { tData } from '../views/format.js';
 import { wordDetail } from '../page/details.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t } from '../i18n/i18n.js';
 
 /** A class name: long ("previous token") or short ("previous"), in the page's language. */
 export const kindName = (kind, short = false) => {

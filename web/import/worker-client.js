@@ -1,4 +1,4 @@
-// The import view's side of the import workers (web/import-worker.js): requests by id, each a
+// The import view's side of the import workers (web/import/import-worker.js): requests by id, each a
 // promise; progress messages go to the request's onProgress, errors come back as AttentionError
 // (or Error) with the importer's own message key (i18n) when it has one.
 //
@@ -12,8 +12,8 @@
 // send. Cancel stops every worker. Everything else (open, tokens,
 // values, rows) goes to the first worker; the tokens it read are handed to each helper (message
 // 'setTokens') before the helper analyses, so every head gets its token-dependent scores.
-import { AttentionError } from '../core.js';
-import { headsPerRead } from '../importer.js';
+import { AttentionError } from '../core/core.js';
+import { headsPerRead } from './readers.js';
 
 /** Most import workers the page starts (each holds a core: ~one head of memory plus its code). */
 export const IMPORT_WORKERS_MAX = 4;
@@ -31,7 +31,7 @@ export function importWorkerCount() {
 /** One import worker and its requests. */
 class Channel {
   constructor(coreOptions) {
-    this.worker = new Worker(new URL('../import-worker.js', import.meta.url), { type: 'module' });
+    this.worker = new Worker(new URL('./import-worker.js', import.meta.url), { type: 'module' });
     this.nextId = 1;
     this.pending = new Map();
     this.opened = null; // the 'open' message this worker last read
@@ -103,7 +103,7 @@ export class ImportWorker {
     this.run = 0;
   }
 
-  /** Same contract as one worker's messages (web/import-worker.js). */
+  /** Same contract as one worker's messages (web/import/import-worker.js). */
   async request(msg, onProgress) {
     if (msg.type === 'analyze') return this.analyze(msg, onProgress);
     const result = await this.channels[0].request(msg, onProgress);
@@ -159,7 +159,7 @@ export class ImportWorker {
     // worker clears its cancel flag when an analysis starts, so the run must stop here.
     if (run !== this.run || this.cancelledRun === run) return { done: 0, cancelled: true };
     const list = all ?? Array.from({ length: count }, (_, i) => i);
-    // Dealt out in blocks of the heads one File read takes (readHeads, web/importer.js): block b
+    // Dealt out in blocks of the heads one File read takes (readHeads, web/import/readers.js): block b
     // of list goes to worker b mod n, so each worker reads consecutive heads together; at least
     // four blocks per worker, so that a small file is shared too and the workers end together.
     const per = Math.min(headsPerRead(this.lastHeadBytes ?? 0), Math.ceil(list.length / (4 * n)));

@@ -5,7 +5,7 @@
 import { h, svg } from '../views/dom.js';
 import { clipTyped, showToken, tData } from '../views/format.js';
 import { arrowSteps, rangeText, readBox } from '../views/number-box.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 
 /**
  * Names the lab's sentences write as they are in every language: citations, people,

@@ -6,7 +6,7 @@
 //               {type: 'lab', id, state}          -> {type: 'result', id, lab} (core.lab(state); its
 //                   matrices may come packed as {packed, rows, cols, data: Float64Array})
 // Errors: {type: 'error', id, error: {name, code, field, message}}.
-import { loadCore } from '../core.js';
+import { loadCore } from '../core/core.js';
 
 let core = null;
 

@@ -4,7 +4,7 @@
 // error, and the controls for the feature map, the number of random features m and the seed.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { headNode, math, numberParam, rowNode, scrollTable, tn, tnData, tokenNode } from './controls.js';
 import { windowedRows } from './rows.js';
 

@@ -4,7 +4,7 @@
 // and for every row the exact zeros and entropy of each normaliser.
 import { h, mount } from '../views/dom.js';
 import { fmtCell, fmtMetric } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { math, numberInput, showGood, tn, tokenNode } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices, windowedRows } from './rows.js';
 

@@ -2,9 +2,9 @@
 // WebAssembly core), the page shows a progress line with the time so far and a Cancel button, and
 // the view draws the core's answer when it comes. Cancel (or a newer request) terminates the
 // worker; the next request starts a fresh one. No side effects at import time.
-import { AttentionError } from '../core.js';
+import { AttentionError } from '../core/core.js';
 import { h, mount } from '../views/dom.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 
 let worker = null;
 let ready = null;

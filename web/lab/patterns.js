@@ -3,7 +3,7 @@
 // class's score of the selected head. Heads follow the state's mask and temperature.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { scrollTable, tnData } from './controls.js';
 
 const CLASSES = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];

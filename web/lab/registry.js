@@ -11,7 +11,7 @@
 // and draws numbers, not only colours. Token strings go in as text (views/dom.js h()), in
 // elements marked translate="no"; every other word comes from web/i18n/lab.js ("lab.*"), read
 // at render time (web/page/render.js renders the lab again when the language changes).
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { SCHEMA } from '../generated/schema.js';
 
 // The views are the core's list (cpp/include/attn/lab_views.def, via web/generated/schema.js):

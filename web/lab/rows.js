@@ -6,7 +6,7 @@
 // the main thread; a window of 64 takes a few ms.
 import { h, svg } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { numberInput, showGood } from './controls.js';
 
 /** Rows of a table shown at once; above this the table is windowed and profiled. */

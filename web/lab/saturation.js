@@ -5,7 +5,7 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtCell, fmtMetric, showToken } from '../views/format.js';
 import { cellColours } from '../views/heatmap.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { math, numberParam, tn, tnData, tokenNode } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 

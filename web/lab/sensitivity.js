@@ -9,7 +9,7 @@
 // with data-value (empty when undefined) and class "lead" on the first place.
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { math, tnData } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 

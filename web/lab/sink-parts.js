@@ -3,7 +3,7 @@
 // Aitchison split. Numbers are the core's (lab_sink.cpp); these functions only lay them out.
 import { h } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { headNode, rowNode, scrollTable, tnData } from './controls.js';
 
 export const f = (x, d = 4) => fmtMetric(x, d);

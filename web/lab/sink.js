@@ -7,7 +7,7 @@
 // into a sink part and a content part.
 import { h, mount } from '../views/dom.js';
 import { tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { headName, headNode, numberParam, scrollTable, tnData } from './controls.js';
 import { f, legend, rowsTable, headsTable, pairsTable } from './sink-parts.js';
 import { windowedRows } from './rows.js';

@@ -5,7 +5,7 @@
 // and Jensen-Shannon tables under keep-sink and drop-sink side by side.
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { headName, headNode, numberInput, scrollTable, tnData, tokenNode } from './controls.js';
 import { keysShownNote, largestIndices } from './rows.js';
 

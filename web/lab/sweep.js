@@ -9,7 +9,7 @@
 // t = tau index; j = key index) with data-value = the full-precision weight.
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { numberInput, tnData } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 

@@ -1,8 +1,8 @@
 // The revealed answer of each lesson step (web/lesson/panel.js): the student's prediction beside
 // the answer computed from the live state (web/lesson/steps.js, with the core's numbers), marked
 // right or wrong; nothing is marked for a prediction a link revealed without recording it.
-import { statesEqual } from '../state.js';
-import { t } from '../i18n.js';
+import { statesEqual } from '../core/state-schema.js';
+import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
 import { answerStep1, answerStep2, answerStep3, answerStep4, answerStep5 } from './steps.js';
@@ -26,7 +26,7 @@ const sameSet = (a, b) => a.length === b.length && a.every((x, i) => x === b[i])
 /**
  * The answer of step n.
  * @param {object} ctx the panel's context: lab, shareUrl, compute
- * @param {import('../core.js').Core} core the core (the answers' sums, norms, renormalisations)
+ * @param {import('../core/core.js').Core} core the core (the answers' sums, norms, renormalisations)
  */
 export function answer(n, s, r, ref, ctx, core) {
   const p = s.lesson.predictions;

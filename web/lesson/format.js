@@ -1,7 +1,7 @@
 // Small shared pieces of the lesson panel's text: numbers as the panel writes them (4 significant
 // digits, vectors in parentheses), tokens as data (their own translate="no" span), the gap between
 // sentences and a list of keys. No state, no arithmetic.
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { fmtMetric, showToken } from '../views/format.js';
 

@@ -3,18 +3,19 @@
 // buttons and the row's entropy and sums, step 3 the causal mask, step 4 the value editor and the
 // row's output, step 5 the link with its Copy button. Owns the plane (kept across rebuilds of the
 // panel while its step and key count stay) and the value chosen in step 4.
-import { t } from '../i18n.js';
-import { canFrame } from '../frame-messages.js';
+import { t } from '../i18n/i18n.js';
+import { canFrame } from '../embed/frame-messages.js';
 import { h } from '../views/dom.js';
 import { createPlane } from './plane.js';
 import { rich } from './rich.js';
 import { GRID_MAX, example2Facts, fitLesson, setupState } from './steps.js';
-import { LESSON_PRESETS } from '../presets.js';
-import { encodeLink, statesEqual } from '../state.js';
+import { LESSON_PRESETS } from '../presets/presets.js';
+import { statesEqual } from '../core/state-schema.js';
+import { encodeLink } from '../codec/link.js';
 import { answerStep5 } from './steps.js';
 import { data, exactLogit, f, fraction, qk, qtok, sp, subscript, tok, vec } from './format.js';
 
-/** True in a read-only link (web/page-options.js sets the class): the page's own controls are locked. */
+/** True in a read-only link (web/page/page-options.js sets the class): the page's own controls are locked. */
 export const readOnly = () => document.documentElement.classList.contains('ap-readonly');
 
 // The message a page opened from step 5's link sends back to the page that opened it (same

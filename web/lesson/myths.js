@@ -4,7 +4,7 @@
 // the core's sensitivity analysis (steps.js answerMyths); nothing is computed here.
 //   DOM ids: #lesson-myths, #lesson-myth-<k> (fieldset), #lesson-p-myth<k>-right|wrong,
 //   #lesson-myth-<k>-why (the explanation, data-correct), #lesson-myth3-tau (try: double τ).
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
 import { MYTHS, answerMyths } from './steps.js';

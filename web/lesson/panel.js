@@ -30,7 +30,7 @@
 //
 // Parts: live.js (what each step acts on), questions.js (the predictions), answers.js (the
 // revealed answers, from steps.js and the core), format.js (numbers and tokens as text).
-import { onLangChange, t } from '../i18n.js';
+import { onLangChange, t } from '../i18n/i18n.js';
 import { h, mount, patch, scrollToStart } from '../views/dom.js';
 import { renderTex } from '../views/tex.js';
 import { STEP_TEX } from './step-tex.js';
@@ -42,8 +42,9 @@ import { questions } from './questions.js';
 import { sp } from './format.js';
 import { renderMyths } from './myths.js';
 import { createProgress } from './progress.js';
-import { encodeLink, statesEqual } from '../state.js';
-import { stripPageOptions } from '../page-options.js';
+import { statesEqual } from '../core/state-schema.js';
+import { encodeLink } from '../codec/link.js';
+import { stripPageOptions } from '../page/page-options.js';
 import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState, untouchedBoxes } from './steps.js';
 
 const phone = () => matchMedia('(max-width: 760px)').matches;

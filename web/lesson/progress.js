@@ -11,7 +11,7 @@
 //   createProgress(fragment) -> {available, key, load(): string|null, save(link), clear()}
 //     fragment: the link fragment the page was opened with (page options are ignored)
 //     load(): the saved link fragment (encodeLink of the state) or null
-import { stripPageOptions } from '../page-options.js';
+import { stripPageOptions } from '../page/page-options.js';
 
 const PREFIX = 'attention-playground.lesson.';
 

@@ -2,7 +2,7 @@
 // whose weight rises (step 1) and the cells the mask zeroes (step 3, a grid up to GRID_MAX
 // queries and keys), radio buttons otherwise. A recorded prediction is state (lesson.predictions);
 // the controls are locked once the step is revealed.
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { showToken } from '../views/format.js';
 import { rich } from './rich.js';

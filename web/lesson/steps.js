@@ -6,9 +6,9 @@
 // with one thing put back as the step started it (the key positions, the temperature and scale,
 // the mask, the values), so an answer is about what the student did and nothing else. The sums,
 // renormalised weights, differences and norms an answer shows come from the core too (`core`:
-// web/core.js, lesson.hpp "The guided lesson's answers"); this module only compares them.
+// web/core/core.js, lesson.hpp "The guided lesson's answers"); this module only compares them.
 
-import { defaultState } from '../state.js';
+import { defaultState } from '../core/state-schema.js';
 
 export const STEPS = [1, 2, 3, 4, 5];
 /** Predictions each step asks for (all must be recorded before the reveal). */

@@ -1,161 +1,26 @@
 // The control column and the header's controls: their wiring to the store (each control's change
-// is an update or a pure edit of edits.js, committed by the store), and syncControls, which puts
+// is an update or a pure edit of edits.js, committed by the store). syncControls (sync.js) puts
 // every control back to the current state after each apply. To add a control: its markup in
-// index.html, its listener in wireControls, its value in syncControls, its error slot in errors.js.
-import { AttentionError } from '../core.js';
-import { LESSON_PRESETS, REAL_DATASETS, realPresetId } from '../presets.js';
-import { h, mount } from '../views/dom.js';
-import { clipTyped, fmtInt, showToken } from '../views/format.js';
-import { sourceNodes } from '../views/source.js';
+// index.html, its listener in wireControls, its value in sync.js syncControls, its error slot in
+// errors.js.
+import { AttentionError } from '../core/core.js';
+import { realPresetId } from '../presets/presets.js';
+import { clipTyped, fmtInt } from '../views/format.js';
 import { arrowSteps, readBox } from '../views/number-box.js';
-import { LARGE_KEYS } from '../large.js';
-import { LIMITS } from '../state.js';
-import { onLangChange, t } from '../i18n.js';
+import { LARGE_KEYS } from '../large/large.js';
+import { LIMITS } from '../core/state-schema.js';
+import { onLangChange, t } from '../i18n/i18n.js';
 import { onPaletteChange } from '../views/palette.js';
 import { initTabs } from '../views/tabs.js';
-import { commit, core, pendingBoxes, randomSeed, results, scaleCustom, setScaleCustom, state, undo, update, updateWith } from './store.js';
+import { commit, core, pendingBoxes, randomSeed, results, setScaleCustom, state, undo, update, updateWith } from './store.js';
 import { enterLayerMode, leaveLayerMode, nK, nQ, switchMode as switchedMode } from './edits.js';
 import { rejected, showError } from './errors.js';
 import { choosePalette, chooseLang, wireLink } from './link.js';
 import { applyPreset } from './presets-ui.js';
-import { renderViews, showNumbers } from './render.js';
-import { syncLayerControls } from './editors.js';
+import { renderViews } from './render.js';
+import { syncControls } from './sync.js';
 
 const $ = (id) => document.getElementById(id);
-const TAU_MIN = 0.05;
-const TAU_MAX = 20;
-
-export function syncControls() {
-  document.querySelectorAll('input[name="mode"]').forEach((r) => {
-    setProp(r, 'checked', r.value === state.mode);
-  });
-  setText($('mode-note'), t(`app.modeNote.${state.mode}`));
-  // A box shows the state unless the user is typing in it (a value not yet committed).
-  const tauBox = $('tau');
-  if (!pendingBoxes.has('tau')) setProp(tauBox, 'value', String(state.tau));
-  setProp($('tau-slider'), 'value', String(Math.log10(Math.min(TAU_MAX, Math.max(TAU_MIN, state.tau)))));
-  const kind = state.scale === 'auto' ? 'auto' : state.scale === 1 && !scaleCustom ? 'one' : 'custom';
-  setProp($('scale-kind'), 'value', kind);
-  const scaleBox = $('scale');
-  setProp(scaleBox, 'hidden', kind !== 'custom');
-  if (!pendingBoxes.has('scale') && kind === 'custom') setProp(scaleBox, 'value', String(state.scale));
-  const usesScale = state.mode === 'qkv' || state.mode === 'x';
-  setProp($('scale-kind'), 'disabled', !usesScale);
-  setProp(scaleBox, 'disabled', !usesScale);
-  const hd = state.heads[state.head];
-  setText(
-    $('scale-note'),
-    usesScale
-      ? t('app.scaleUsed', {
-          scale: results.scale.toPrecision(6),
-          dk: (state.mode === 'x' ? hd.WQ : hd.Q)[0]?.length ?? 0,
-          perHead: state.mode === 'x' && state.heads.length > 1,
-        })
-      : t('app.scaleUnused'),
-  );
-  setProp($('causal'), 'checked', state.mask.causal);
-  if (!pendingBoxes.has('window')) setProp($('window'), 'value', String(state.mask.window));
-  if (!pendingBoxes.has('stride')) setProp($('stride'), 'value', String(state.mask.stride ?? 0));
-  if (!pendingBoxes.has('sinks')) setProp($('sinks'), 'value', String(state.mask.sinks ?? 0));
-  setProp($('clear-allow'), 'hidden', !state.mask.allow);
-  if (!pendingBoxes.has('topk')) setProp($('topk'), 'value', String(state.topK));
-  setProp($('row'), 'value', String(state.row));
-  setProp($('head'), 'value', String(state.head));
-  setProp($('allow-note'), 'hidden', !state.mask.allow);
-  state.mask.padding.forEach((p, j) => {
-    const box = $(`pad-${j}`);
-    if (box) setProp(box, 'checked', p);
-  });
-  const preset = state.view?.preset ?? 'custom';
-  const sel = $('preset');
-  const [dataset, index] = preset.split('.');
-  const realInfo = REAL_DATASETS[dataset];
-  setProp(sel, 'value', realInfo ? realPresetId(dataset, 0) : LESSON_PRESETS[preset] ? preset : 'custom');
-  setProp($('real-head-wrap'), 'hidden', !realInfo || realInfo.heads.length < 2);
-  if (realInfo) {
-    const rh = $('real-head');
-    if (rh.dataset.dataset !== dataset) {
-      mount(
-        rh,
-        realInfo.heads.map((name, i) => h('option', { value: String(i), translate: 'no' }, name)),
-      );
-      rh.dataset.dataset = dataset;
-    }
-    setProp(rh, 'value', index);
-  }
-  setProp($('numbers'), 'checked', showNumbers());
-  // The source note is built again only when it (or the language) changed, not on every step.
-  const source = $('source');
-  const sourceKey = JSON.stringify([t('app.source'), state.source ?? null]);
-  if (source.sourceKey !== sourceKey) {
-    mount(source, state.source ? [t('app.source'), sourceNodes(state.source)] : []);
-    source.sourceKey = sourceKey;
-  }
-  syncLayerControls();
-}
-
-/** Sets an element's property when it differs: an equal write of a box's value still resets its
- * selection and invalidates its style, and syncControls runs after every change. */
-function setProp(el, prop, value) {
-  if (el[prop] !== value) el[prop] = value;
-}
-
-/** Sets an element's text when it differs (an equal write still replaces its text node). */
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-export function fillRowSelect() {
-  mount(
-    $('row'),
-    state.tokens.queries.map((token, i) => h('option', { value: String(i), translate: 'no' }, `${i}: ${showToken(token)}`)),
-  );
-}
-
-export function fillHeadSelects() {
-  $('head-wrap').hidden = state.heads.length < 2;
-  mount(
-    $('head'),
-    state.heads.map((hd, i) => h('option', { value: String(i), translate: hd.name ? 'no' : null }, hd.name || t('app.headN', { i }))),
-  );
-}
-
-export function renderPadding() {
-  const n = nK(state);
-  const box = $('padding');
-  if (n > 64) {
-    mount(box, h('p', { class: 'note' }, t('app.paddingMany', { padded: state.mask.padding.filter(Boolean).length, n })));
-    return;
-  }
-  mount(
-    box,
-    h('span', { class: 'label' }, t('app.paddingLabel')),
-    h(
-      'div',
-      { class: 'pad-flags' },
-      state.tokens.keys.map((token, j) =>
-        h(
-          'label',
-          { class: 'pad', title: t('app.paddingTitle', { j }) },
-          h('input', {
-            type: 'checkbox',
-            id: `pad-${j}`,
-            checked: state.mask.padding[j],
-            onchange: (ev) =>
-              update(
-                (s) => {
-                  s.mask.padding[j] = ev.target.checked;
-                },
-                { kind: 'mask' },
-              ),
-          }),
-          ` ${j}: `,
-          h('span', { translate: 'no' }, showToken(token)),
-        ),
-      ),
-    ),
-  );
-}
 
 /** The mode radio buttons: a pure edit of edits.js; a large head keeps its mode. */
 function switchMode(mode) {

@@ -3,7 +3,7 @@
 // words the built-in sources: the common forms are recognised here and written from the string
 // table ("app.detail.*"), with their parts (a field's path, the value given, a limit) as data in
 // translate="no" spans. Any other message stays as it is: English technical detail, marked as data.
-import { getLang, t } from '../i18n.js';
+import { getLang, t } from '../i18n/i18n.js';
 import { dataSpan, tData } from '../views/format.js';
 
 /** A state field (or link key) -> its name in the string table ("app.field.<name>"). */
@@ -230,7 +230,7 @@ const FORMS = [
       x: 'x.X',
     }),
   ],
-  // An imported file (web/importer.js hands these from the core's readers: the CLI's words)
+  // An imported file (web/import/readers.js hands these from the core's readers: the CLI's words)
   [
     /^shape (\[.*\]) has (\d+) ax[ie]s: an attention tensor is \[n_q, n_k\], \[heads, n_q, n_k\], \[layers, heads, n_q, n_k\] or \[1, layers, heads, n_q, n_k\]$/,
     'importAxes',

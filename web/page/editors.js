@@ -1,13 +1,13 @@
 // The editors under the controls: the matrices of the selected head (Q, K, V or logits / weights)
 // with their resize buttons and token labels, mode "x"'s X, per-head W_Q, W_K, W_V and W_O with
 // the layer's controls, and the gate of the selected head. Each edit is a pure edit (edits.js, or
-// web/multihead.js for the layer's shapes) committed by the store; render() rebuilds the editors
+// web/presets/multihead.js for the layer's shapes) committed by the store; render() rebuilds the editors
 // when the shapes change, syncLayerControls() follows the state otherwise.
 import { h, mount } from '../views/dom.js';
 import { parseCell, renderEditor, showCell } from '../views/editor.js';
 import { showToken } from '../views/format.js';
-import { headShape, isLarge } from '../large.js';
-import { hasKey, t } from '../i18n.js';
+import { headShape, isLarge } from '../large/large.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { state, updateWith } from './store.js';
 import {
   addValues,
@@ -25,7 +25,7 @@ import {
 import { showError } from './errors.js';
 import { wordDetail } from './details.js';
 import { renderLayerEditors } from './layer-editors.js';
-import { fillRowSelect, renderPadding } from './controls.js';
+import { fillRowSelect, renderPadding, syncLayerControls } from './sync.js';
 
 const $ = (id) => document.getElementById(id);
 const GATE_BOXES_MAX = 48; // number boxes per row up to this many queries; above, the slider only
@@ -154,25 +154,6 @@ export function renderEditors() {
   children.push(gateEditor());
   mount(root, children);
   for (const draw of blocks) draw();
-}
-
-/** Controls that follow the state without a rebuild (undo, links): the layer's checkboxes. */
-export function syncLayerControls() {
-  const residual = $('x-residual');
-  if (residual && state.mode === 'x') residual.checked = state.x.residual;
-  const gate = state.heads[state.head].gate;
-  const all = $('gate-all');
-  if (gate) {
-    gate.forEach((g, t) => {
-      const box = $(`gate-${t}`);
-      if (box && document.activeElement !== box && !box.classList.contains('invalid')) box.value = showCell(g);
-    });
-    if (all && document.activeElement !== all) {
-      const same = gate.every((g) => g === gate[0]);
-      all.value = String(same ? Math.max(-10, Math.min(10, gate[0])) : 0);
-      $('gate-all-value').textContent = same ? t('app.gateAllValue', { g: showCell(gate[0]) }) : t('app.gateRowsDiffer');
-    }
-  }
 }
 
 // Gate (any mode) -----------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // Pure state edits of the page: each takes a valid state (docs/state.md) and returns the next
 // state, a new object (the argument is never changed); none touches the DOM or holds state.
 // The store validates and computes what they return (store.js updateWith); tests/node/edits.test.js
-// runs them in node. Mode "x" shape edits (tokens, d_model, heads, W_O) are in web/multihead.js.
-import { makeLayerState } from '../multihead.js';
+// runs them in node. Mode "x" shape edits (tokens, d_model, heads, W_O) are in web/presets/multihead.js.
+import { makeLayerState } from '../presets/multihead.js';
 import { SCHEMA } from '../generated/schema.js';
 
 /** Queries of the selected head (tokens of X in mode "x"). */

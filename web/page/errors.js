@@ -3,7 +3,7 @@
 // kept as functions that word them (store.js shownErrors), so a language change re-words them.
 import { h, mount } from '../views/dom.js';
 import { wordDetail } from './details.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { shownErrors, state } from './store.js';
 
 const $ = (id) => document.getElementById(id);

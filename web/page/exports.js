@@ -1,12 +1,11 @@
 // The import view's glue and the exports: the Playground / Import tabs, a state opened from the
 // import view (committed like a preset), a file dropped on the page, and the files the page
 // saves — the state, the weights as SVG / PNG, the rows as CSV, the results as JSON, a standalone
-// HTML view (web/export.js builds them) — plus results() as plain JSON for the API.
-import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson } from '../export.js';
-import { hasKey, t } from '../i18n.js';
+// HTML view (web/export/files.js builds them) — plus results() as plain JSON for the API.
+import { download, heatmapSvg, resultsRowsCsv, standaloneHtml, svgToPng, toJson } from '../export/files.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { ROW_METRICS, metricShort } from '../views/metrics.js';
-import { commit, flushBoxes, pageOptions, results, setImportView, setScaleCustom, state } from './store.js';
-import { coreOptions } from './link.js';
+import { commit, coreOptions, flushBoxes, pageOptions, results, setImportView, setScaleCustom, state } from './store.js';
 import { sourceText } from '../views/source.js';
 
 /** `text` followed by the next sentence: a full stop only where it has none of its own. */
@@ -87,7 +86,7 @@ let importLoading = null;
 /** The import view, loaded and started on first use (it is not on the first screen). */
 function loadImportView() {
   importLoading ??= import('../import/index.js').then(({ initImportView }) => {
-    const view = initImportView($('import-view'), { coreOptions: coreOptions(), openState });
+    const view = initImportView($('import-view'), { coreOptions, openState });
     setImportView(view);
     return view;
   });

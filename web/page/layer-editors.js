@@ -1,6 +1,6 @@
 // The editors of mode "x" (multi-head from X): X, each head's W_Q, W_K, W_V with their shape
 // buttons, W_O and the layer's controls (residual, Random (seed)). Each edit is a shape edit of
-// web/multihead.js or a cell edit, committed by the store; render() rebuilds them when the shapes
+// web/presets/multihead.js or a cell edit, committed by the store; render() rebuilds them when the shapes
 // change (editors.js calls renderLayerEditors), editors.js syncLayerControls follows the state.
 import { h, mount } from '../views/dom.js';
 import { renderEditor } from '../views/editor.js';
@@ -13,8 +13,8 @@ import {
   resizeTokens,
   resizeValueDim,
   setProjection,
-} from '../multihead.js';
-import { t } from '../i18n.js';
+} from '../presets/multihead.js';
+import { t } from '../i18n/i18n.js';
 import { randomSeed, setRandomSeed, state, update, updateWith } from './store.js';
 import { edited, freshLabel } from './edits.js';
 

@@ -1,15 +1,15 @@
-// The link: the address bar, the share URL and the page options it carries (web/page-options.js),
+// The link: the address bar, the share URL and the page options it carries (web/page/page-options.js),
 // and the loader options of the query string. This is the only module that touches the URL: a
 // state comes in through loadFromHash (committed like any other change), and the current state
 // goes out through writeHash / flushHash after each apply, and through shareUrl on demand.
-import { encodeLink, StateError, statesEqual } from '../state.js';
+import { StateError, statesEqual } from '../core/state-schema.js';
 import { h, mount } from '../views/dom.js';
 import { fmtBytes } from '../views/format.js';
-import { embeddedOptions } from '../embedded.js';
-import { decodeLink as readLinkText } from '../codec/link.js';
-import { applyPresentation, isPageOptionKey, readPageOptions, withPageOptions } from '../page-options.js';
-import { initShareDialog } from '../share-dialog.js';
-import { getLang, normaliseLang, setLang, t } from '../i18n.js';
+import { embeddedOptions } from '../embed/embedded.js';
+import { decodeLink as readLinkText, encodeLink } from '../codec/link.js';
+import { applyPresentation, isPageOptionKey, readPageOptions, withPageOptions } from './page-options.js';
+import { initShareDialog } from './share-dialog.js';
+import { getLang, normaliseLang, setLang, t } from '../i18n/i18n.js';
 import { PALETTE_IDS, setPalette } from '../views/palette.js';
 import { fmtInt } from '../views/format.js';
 import { commit, core, flushBoxes, importView, pageOptions, scheduleHash, setPageOptions, state } from './store.js';
@@ -17,10 +17,6 @@ import { rejected, showBanner } from './errors.js';
 import { showView } from './exports.js';
 
 const $ = (id) => document.getElementById(id);
-
-// Changes a read-only page still makes: choosing what to look at (the query row, the head, the
-// heatmap shown, numbers on cells, the analysis), a new link and the API (docs/embedding.md).
-export const READ_ONLY_KINDS = new Set(['row', 'head', 'view', 'lab', 'api', 'link']);
 
 /** Encodes the current state, or returns null (with a note) when it is too large for a link. */
 function currentLink() {
@@ -168,7 +164,7 @@ function applyPageOptions(fragment, { initial = false } = {}) {
   return errors.length > 0;
 }
 
-/** Embed mode, read-only and hide flags on the page (classes on <html>, web/page-options.js). */
+/** Embed mode, read-only and hide flags on the page (classes on <html>, web/page/page-options.js). */
 function presentPageOptions() {
   applyPresentation(document, pageOptions);
   $('palette').value = pageOptions.palette;

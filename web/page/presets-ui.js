@@ -1,14 +1,14 @@
 // The preset select and the dataset head select (the header): the lesson presets and the real
-// datasets of web/presets.js. A preset is committed like any other state (one undo step); to add
-// a preset, add it to web/presets.js and its name to the string tables (app.preset.<id>).
-import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from '../presets.js';
+// datasets of web/presets/presets.js. A preset is committed like any other state (one undo step); to add
+// a preset, add it to web/presets/presets.js and its name to the string tables (app.preset.<id>).
+import { LESSON_PRESETS, REAL_DATASETS, loadRealPreset, realPresetId } from '../presets/presets.js';
 import { h, mount } from '../views/dom.js';
 import { DATASET_KEYS } from '../views/source.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t } from '../i18n/i18n.js';
 import { commit, flushBoxes, setScaleCustom, state } from './store.js';
 import { nQ } from './edits.js';
 import { rejected, showBanner } from './errors.js';
-import { syncControls } from './controls.js';
+import { syncControls } from './sync.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -9,13 +9,15 @@
 // page's limits) -> apply (state and results replaced, undo entry, views notified)
 // -> writeHash (the link). A state that fails validation or computation never replaces the
 // current one: the error is shown next to what caused it and the last valid state stays.
-import { AttentionError } from '../core.js';
-import { StateError, statesEqual } from '../state.js';
-import { LARGE_KEYS, LargeHeads, TILE, headShape, isLarge } from '../large.js';
-import { defaultOptions } from '../page-options.js';
-import { t } from '../i18n.js';
-import { clearErrors, rejected, showBanner, showError } from './errors.js';
-import { READ_ONLY_KINDS, coreOptions, writeHash } from './link.js';
+//
+// The store imports none of the modules that show its state (errors, the link, the views): they
+// subscribe (subscribe) or are handed in by web/main.js (connectStore), so the page's modules
+// depend on the store and never the other way round.
+import { AttentionError } from '../core/core.js';
+import { StateError, statesEqual } from '../core/state-schema.js';
+import { LARGE_KEYS, LargeHeads, TILE, headShape, isLarge } from '../large/large.js';
+import { defaultOptions } from './page-options.js';
+import { t } from '../i18n/i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const UNDO_DEPTH = 100;
@@ -23,7 +25,7 @@ const UNDO_DEPTH = 100;
 export let core = null;
 export let state = null;
 export let results = null;
-// Page options (web/page-options.js): language, embed mode, read-only, palette, hide flags. They
+// Page options (web/page/page-options.js): language, embed mode, read-only, palette, hide flags. They
 // travel in the link after the state's keys; the state (getState) never holds them.
 export let pageOptions = defaultOptions();
 export let zoom = null; // [r0, r1, c0, c1]: the full-resolution tile shown under a large overview
@@ -51,9 +53,35 @@ const undoStack = [];
 let lastUndoKind = '';
 let lastUndoTime = 0;
 const views = []; // subscribers: view(structural) after each apply
+// Loader options of the core (web/page/link.js coreOptions): the large-head worker and the import
+// view's workers load the same build as the page.
+export let coreOptions = {};
+// What the store reports to, handed in by web/main.js (connectStore): the error slots
+// (web/page/errors.js) and the link (web/page/link.js writeHash).
+const out = {
+  showError: () => {},
+  showBanner: () => {},
+  clearErrors: () => {},
+  rejected: (message) => message,
+  writeHash: () => {},
+};
 
-export function setCore(c) {
+// Changes a read-only page still makes: choosing what to look at (the query row, the head, the
+// heatmap shown, numbers on cells, the analysis), a new link and the API (docs/embedding.md).
+export const READ_ONLY_KINDS = new Set(['row', 'head', 'view', 'lab', 'api', 'link']);
+
+/**
+ * Connects the store to what shows its errors and writes its link (web/main.js, once at start).
+ * @param {{showError: (field: string, message: string|Node) => void, showBanner: (message: () => string|Node) => void,
+ *   clearErrors: () => void, rejected: (message: string, key?: string) => string|Node, writeHash: () => void}} o
+ */
+export function connectStore(o) {
+  Object.assign(out, o);
+}
+
+export function setCore(c, options = {}) {
   core = c;
+  coreOptions = options;
 }
 export function setPageOptions(o) {
   pageOptions = o;
@@ -147,7 +175,7 @@ export function commit(next, opts = {}) {
     }
   } catch (e) {
     if (!(e instanceof StateError) && !(e instanceof AttentionError)) throw e;
-    if (report) showError(e.field, e.worded ? e.message : rejected(e.message));
+    if (report) out.showError(e.field, e.worded ? e.message : out.rejected(e.message));
     opts.refused?.(e);
     return e.message;
   }
@@ -201,7 +229,7 @@ function pageLimit(s) {
  */
 async function commitLarge(valid, opts) {
   const { report = true } = opts;
-  large ??= new LargeHeads(coreOptions());
+  large ??= new LargeHeads(coreOptions);
   const resumeHash = holdHash();
   if (!state || structuralKey(state) !== structuralKey(valid)) zoom = null;
   clearTimeout(busyTimer);
@@ -215,10 +243,10 @@ async function commitLarge(valid, opts) {
     return null;
   } catch (e) {
     if (!(e instanceof AttentionError)) {
-      showBanner(() => rejected(e.message, 'app.err.computeFailed'));
+      out.showBanner(() => out.rejected(e.message, 'app.err.computeFailed'));
       return e.message;
     }
-    if (report) showError(e.field, rejected(e.message));
+    if (report) out.showError(e.field, out.rejected(e.message));
     return e.message;
   } finally {
     clearTimeout(busyTimer);
@@ -245,9 +273,9 @@ function apply(valid, res, { structural = false, kind = 'edit', fromHash = false
     !state || (structural === 'auto' ? !sameContent(state, valid) : structural || structuralKey(state) !== structuralKey(valid));
   state = valid;
   results = res;
-  clearErrors();
+  out.clearErrors();
   for (const view of views) view(rebuild);
-  if (!fromHash) writeHash();
+  if (!fromHash) out.writeHash();
 }
 
 // Changes that only choose what to look at (the query row, the lab view and its parameters) and

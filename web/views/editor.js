@@ -2,7 +2,7 @@
 // add/remove row and column buttons. It parses what is typed and reports it; the app decides.
 import { h, mount } from './dom.js';
 import { clipTyped, showToken, tData } from './format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { SCHEMA } from '../generated/schema.js';
 import { halfWidth, readDecimal } from './number-box.js';
 

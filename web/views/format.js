@@ -1,7 +1,7 @@
 // Number formatting for display. Display only: full precision stays in results() and exports.
 // Also tData(): a translated sentence whose placeholders hold data (tokens, names, technical
 // detail), each in an element with translate="no".
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { h } from './dom.js';
 
 /** Compact fixed formatting for cells: 0.731, -1.20, 1.2e-5, "—" for null (not visible). */

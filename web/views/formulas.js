@@ -33,7 +33,7 @@
 import { ensureKatexCss, renderTex } from './tex.js';
 import { h, mount } from './dom.js';
 import { fmtMetric, showToken, tData } from './format.js';
-import { t as tr } from '../i18n.js';
+import { t as tr } from '../i18n/i18n.js';
 
 export { ensureKatexCss };
 // Words inside the TeX (\\text{...}) come from the string table too (web/i18n/lab.js

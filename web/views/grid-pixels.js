@@ -1,6 +1,6 @@
 // The colours of a pooled grid of weights as RGBA pixels: the overview's canvas and the import's
 // head thumbnails. No imports and no DOM, so the import worker colours its thumbnails with it
-// (web/import-worker.js) without the colour scales' code: it is given the palette's table
+// (web/import/import-worker.js) without the colour scales' code: it is given the palette's table
 // (web/views/palette.js paletteRgbTable).
 
 const MASKED_RGB = [221, 226, 232]; // a cell with no visible key: light grey

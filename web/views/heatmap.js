@@ -14,7 +14,7 @@
 import { h, mount } from './dom.js';
 import { fmtCell, showToken } from './format.js';
 import { getPalette, paletteColour, paletteGradient, textColourOn } from './palette.js';
-import { t, template } from '../i18n.js';
+import { t, template } from '../i18n/i18n.js';
 import { axisStrip, elide } from './axes.js';
 
 /** Colour of value x on [lo, hi] in the current palette, and black or white text for it. */

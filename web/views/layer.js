@@ -3,7 +3,7 @@
 import { h, mount, patch } from './dom.js';
 import { fmtCell, fmtMetric, showToken } from './format.js';
 import { renderHeatmap } from './heatmap.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 
 /** A numeric table: one row per token, headers given; cells carry data-value with all digits. */
 function numberTable(id, headers, rows, tokens, selectedRow, digits = 3) {

@@ -3,7 +3,7 @@
 // web/generated/schema.js by `attn schema` at build time): names, JSON keys, CSV columns, units,
 // whether a head summarises a metric by its mean, and what an empty row gives.
 import { SCHEMA } from '../generated/schema.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 
 /**
  * Every row metric, in display order.

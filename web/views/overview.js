@@ -6,7 +6,7 @@ import { axisStrip, elide } from './axes.js';
 import { renderLegend } from './heatmap.js';
 import { getPalette, paletteRgbTable } from './palette.js';
 import { gridPixels as pixelsOf } from './grid-pixels.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 
 const SIZE = 480; // drawn size in CSS pixels
 const STEP = 16; // arrow keys move the zoomed tile this many queries or keys (Shift: 32)

@@ -1,5 +1,5 @@
 // Colour scales of the heatmaps, one chosen for the whole page (the "palette" page option,
-// web/page-options.js). All four are perceptually uniform in lightness, so they stay ordered for
+// web/page/page-options.js). All four are perceptually uniform in lightness, so they stay ordered for
 // readers with any colour-vision deficiency and in greyscale print: viridis (the default),
 // cividis (designed for deuteranomaly and protanomaly), magma and greys.
 //

@@ -1,7 +1,7 @@
 // The selected query row: its metrics as numbers, its weights as labelled bars, its output.
 import { h, patch } from './dom.js';
 import { fmtCell, fmtMetric, showToken } from './format.js';
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { ROW_METRICS } from './metrics.js';
 
 /**

@@ -3,9 +3,9 @@
 // built-in presets' and generated states' sources are recognised here and worded from the string
 // table. Any other source (an imported file, a link, the API) is data: shown as it is, with
 // translate="no".
-import { t } from '../i18n.js';
+import { t } from '../i18n/i18n.js';
 import { dataSpan, tData } from './format.js';
-import { LESSON_PRESETS, REAL_DATASETS } from '../presets.js';
+import { LESSON_PRESETS, REAL_DATASETS } from '../presets/presets.js';
 
 /** Lesson presets whose source is one fixed sentence, worded by the table key app.src.<id>. */
 const FIXED = ['example1', 'example2', 'selfattention', 'multihead', 'lessonSweep'];

@@ -21,7 +21,7 @@ std::string result_to_json(const Result& r, Mode mode, int head);
 std::string compute_state_json(const std::string& state_json);
 
 /// {"state": validate_state_json(state_json), "results": compute_state_json(state_json)}, with the
-/// state validated once: the page's commit path (web/core.js validateAndCompute). Throws as both.
+/// state validated once: the page's commit path (web/core/core.js validateAndCompute). Throws as both.
 std::string validate_and_compute_state_json(const std::string& state_json);
 
 /// {"error": {"code", "field", "message"}}

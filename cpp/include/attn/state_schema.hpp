@@ -1,6 +1,6 @@
 // The state schema of docs/state.md: the one implementation of its rules (fields, types, ranges,
 // limits, key lists, shape checks, string rules). The page and node call it through the
-// WebAssembly module (web/core.js validateState), the CLI and the JSON adapter (state_json.cpp)
+// WebAssembly module (web/core/core.js validateState), the CLI and the JSON adapter (state_json.cpp)
 // call it directly, so a state is accepted or refused identically everywhere.
 #pragma once
 
@@ -19,7 +19,7 @@ inline constexpr int kMaxPresetLength = 100;  ///< view.preset
 /// The optional lab object (docs/lab.md): at most this many parameters, string values this long.
 inline constexpr int kLabMaxParams = 32;
 inline constexpr int kLabMaxString = 64;
-/// The longest string any field allows (code points): web/core.js hands a string of more than
+/// The longest string any field allows (code points): web/core/core.js hands a string of more than
 /// twice as many UTF-16 units over by its length alone (json_check.cpp long_string).
 inline constexpr int kMaxStringLength = 500;
 static_assert(kMaxStringLength >= kMaxTokenLength && kMaxStringLength >= kMaxNameLength &&
@@ -41,7 +41,7 @@ inline constexpr int kLessonSteps = 5;
 /// (a link carries them bit-exactly); computing refuses one beyond float32 (kInvalidValue).
 std::string validate_state_json(const std::string& state_json);
 
-/// Numeric matrices the page hands over in binary instead of JSON text (web/core.js packs every
+/// Numeric matrices the page hands over in binary instead of JSON text (web/core/core.js packs every
 /// rectangular matrix of finite numbers with at least 256 cells): inside the document the object
 /// {"\u0001js:matrix": offset, "rows": r, "cols": c} stands for the r x c doubles, row-major, at
 /// data[offset ...]. The validator checks them by the same rules as JSON rows and keeps the
@@ -68,7 +68,7 @@ private:
 /// The packed matrices of the current call, or nullptr.
 const PackedMatrices* packed_matrices();
 
-/// The schema's constants as JSON, for the page (web/core.js `core.schema`): {version, limits:
+/// The schema's constants as JSON, for the page (web/core/core.js `core.schema`): {version, limits:
 /// {maxTokens, maxDim, maxHeads, maxTau, maxTokenLength, maxNameLength, maxSourceLength,
 /// maxPresetLength, labMaxParams, labMaxString, maxStringLength}, modes, labViews (display order), lesson: {steps,
 /// choices: {name: [...]}, lists: {name: {max, length}}}, rowDefaults: {topK, sinkKeys, delta}}.

@@ -13,7 +13,7 @@ namespace attn::json_check {
 namespace {
 
 // --- Values a JavaScript caller may hand over that JSON cannot spell -------------------------
-// web/core.js writes NaN, +-Infinity, undefined (an array hole), functions, symbols and bigints as
+// web/core/core.js writes NaN, +-Infinity, undefined (an array hole), functions, symbols and bigints as
 // these marker strings so that the message can say what was given ("got NaN"). A marker is never
 // a string of the state.
 struct Marker {
@@ -37,7 +37,7 @@ const char* marker_of(const oj& v) {
 }
 
 /// A string longer than every limit of the schema (more than 2 * kMaxStringLength UTF-16 units),
-/// which web/core.js hands over as "\x01js:long:<code points>:<its first 40 units>" instead of
+/// which web/core/core.js hands over as "\x01js:long:<code points>:<its first 40 units>" instead of
 /// copying megabytes into the module: its length in code points and its start, or false.
 bool long_string(const oj* v, long long& code_points, std::string& start) {
     if (!v || !v->is_string()) return false;

@@ -17,7 +17,7 @@ using oj = nlohmann::ordered_json;
 
 // --- Describing values -----------------------------------------------------------------------
 
-/// A string of the document: not one of the marker strings web/core.js writes for a JavaScript
+/// A string of the document: not one of the marker strings web/core/core.js writes for a JavaScript
 /// value JSON cannot spell (NaN, +-Infinity, undefined, a function, a symbol, a bigint, a string
 /// longer than every limit); a marker is never a string of the state.
 bool is_text(const oj* v);

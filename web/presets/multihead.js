@@ -9,7 +9,7 @@ const quarter = (rng, span) => Math.round((rng() * 2 - 1) * span * 4) / 4;
 /**
  * Fills a layer with seeded numbers. The draws are in a fixed order (X row by row, then per head
  * WQ, WK, WV, then WO), so the same seed and shapes always give the same layer.
- * @param {number} seed  integer; the mulberry32 seed (web/random.js)
+ * @param {number} seed  integer; the mulberry32 seed (web/presets/random.js)
  * @param {{n: number, dModel: number, heads: {dK: number, dV: number}[], dOut: number|null}} shape
  *   dOut null = no W_O
  * @returns {{X: number[][], heads: {WQ: number[][], WK: number[][], WV: number[][]}[], WO: number[][]|null}}

@@ -10,9 +10,9 @@
 // Loading: from web/ every table is imported up front (i18n/index.js). In the release (npm run
 // dist) i18n/index.js is replaced by one chunk per language, loaded by loadLang on first use, so
 // a page reads only its own language's strings; setLang loads a language before switching to it.
-import { LOADERS, TABLES } from './i18n/index.js';
-import { fillEntry } from './i18n-fill.js';
-import { normaliseLang } from './page-options.js';
+import { LOADERS, TABLES } from './index.js';
+import { fillEntry } from './fill.js';
+import { normaliseLang } from '../page/page-options.js';
 
 export const LANGS = Object.freeze(['en', 'zh-CN']);
 export const LANG_NAMES = Object.freeze({ en: 'English', 'zh-CN': '简体中文' });

@@ -2,9 +2,9 @@
 // licence in web/data/real/README.md). Each preset is a complete version-1 state.
 
 import { mulberry32 } from './random.js';
-import { defaultState } from './state.js';
+import { defaultState } from '../core/state-schema.js';
 import { makeLayerState } from './multihead.js';
-import { fourTokens, setupState } from './lesson/steps.js';
+import { fourTokens, setupState } from '../lesson/steps.js';
 
 const base = (over) => ({
   version: 1,
@@ -28,7 +28,7 @@ const head = (name, m) => ({ name, Q: null, K: null, V: null, logits: null, weig
 export const LESSON_PRESETS = {
   example1: {
     label: 'Lesson · worked example 1: two candidates',
-    make: () => defaultState(), // the page's default state is this example (web/state.js)
+    make: () => defaultState(), // the page's default state is this example (web/core/state-schema.js)
   },
   example2: {
     label: 'Lesson · worked example 2: three-position causal',
@@ -184,7 +184,7 @@ export async function loadRealPreset(dataset, index, loadJson = defaultLoadJson)
   const info = REAL_DATASETS[dataset];
   if (!info) throw new Error(`unknown dataset "${dataset}"`);
   if (!(index >= 0 && index < info.heads.length)) throw new Error(`${dataset} has no head ${index}`);
-  const url = new URL(`./data/real/${dataset}/attention.json`, import.meta.url);
+  const url = new URL(`../data/real/${dataset}/attention.json`, import.meta.url);
   if (!cache.has(dataset)) cache.set(dataset, loadJson(url));
   const file = await cache.get(dataset);
   const weights = file.attention[0][index];

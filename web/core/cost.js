@@ -3,7 +3,7 @@
 // multiply-adds; this module only reads the shapes. Standalone (it takes the loaded Core) so the
 // core wrapper stays as it is.
 import { AttentionError } from './core.js';
-import { BLOCK_ROWS, headShape } from './large.js';
+import { BLOCK_ROWS, headShape } from '../large/large.js';
 
 /**
  * @param {import('./core.js').Core} core

@@ -1,6 +1,6 @@
 // Import of attention tensors exported from real models (docs/import.md): reads a dropped file
 // (a Blob) a head at a time, hands the bytes to the C++ core (parse, check, analyse) and returns
-// plain data. No DOM: it runs in the import worker (web/import-worker.js) and, unchanged, in the
+// plain data. No DOM: it runs in the import worker (web/import/import-worker.js) and, unchanged, in the
 // node tests, so the page, node and the CLI (`attn analyze`) report the same numbers.
 //
 // Memory: a .npy file is never read whole. Heads are sliced from the Blob a few at a time (up to
@@ -8,11 +8,11 @@
 // WebAssembly heap, analysed and dropped, so a [12, 12, 512, 512] float32 file (151 MB) costs
 // two reads of 4 MiB and one head in the heap at a time. A .npz member (fflate inflates it) and a
 // JSON document are held whole, hence their smaller limits.
-import { AttentionError } from './core.js';
-import { unzipSync } from './vendor/vendor.js';
-import IMPORT_STRINGS from './i18n/import.js';
-import { fillEntry } from './i18n-fill.js';
-import { SCHEMA } from './generated/schema.js';
+import { AttentionError } from '../core/core.js';
+import { unzipSync } from '../vendor/vendor.js';
+import IMPORT_STRINGS from '../i18n/import.js';
+import { fillEntry } from '../i18n/fill.js';
+import { SCHEMA } from '../generated/schema.js';
 
 const MiB = 1024 * 1024;
 /** Largest files the page reads, by kind (refused with these numbers in the message). */
@@ -35,7 +35,7 @@ function startsWith(bytes, magic) {
 }
 
 // The importer's own messages come from its string table (web/i18n/import.js), read here directly
-// rather than through web/i18n.js: the error's message is the English text whatever language a
+// rather than through web/i18n/i18n.js: the error's message is the English text whatever language a
 // page has loaded (the same words as the CLI's, what the node tests read; in the release a
 // Chinese page loads only the Chinese strings), and `i18n` = {key, vars, data} lets the page word
 // it again in its language (data: the vars that hold file names and other data, shown with
@@ -99,7 +99,7 @@ async function npyHeaderOf(core, read, size) {
 /**
  * Opens a file: detects the format from its first bytes (not its name) and parses what is needed
  * to know its layout. Nothing is analysed yet.
- * @param {object} core  a Core (web/core.js)
+ * @param {object} core  a Core (web/core/core.js)
  * @param {Blob} blob    the file (a File in the page, fs.openAsBlob in node)
  * @param {{name?: string, member?: string}} [o]  member: the .npz array to read
  * @returns {Promise<object>} a source: {kind: 'npy'|'npz'|'json', format, name, dtype, shape,

@@ -1,4 +1,4 @@
-// The kernel benchmark page (web/bench.html): the same runner as `npm run bench` (bench/lib,
+// The kernel benchmark page (dev/bench.html): the same runner as `npm run bench` (bench/lib,
 // bundled with TF.js into vendor/bench-vendor.js by `npm run build:bench`), timed in this browser.
 // Shows the table and exposes window.benchResults, a Promise of {env, machine, config, results,
 // ratios, checks, table} (`npm run bench:browser` reads it through playwright-core).
@@ -22,12 +22,12 @@ function log(msg) {
 
 /** Emscripten ES6 factory; in the browser the glue finds its .wasm through import.meta.url. */
 async function loadWasm(name) {
-  const factory = (await import(`./wasm/${name}.js`)).default;
+  const factory = (await import(`../wasm/${name}.js`)).default;
   return factory();
 }
 
 async function loadTfjs() {
-  setWasmPaths(new URL('./vendor/tfjs/', import.meta.url).href);
+  setWasmPaths(new URL('../vendor/tfjs/', import.meta.url).href);
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false); // one thread, like the WASM kernels
   if (!(await tf.setBackend('wasm'))) throw new Error('TF.js WASM backend failed to start');
   await tf.ready();
@@ -99,7 +99,7 @@ function showRatios(ratios) {
 async function main() {
   let vendor;
   try {
-    vendor = await import('./vendor/bench-vendor.js');
+    vendor = await import('../vendor/bench-vendor.js');
   } catch (e) {
     throw new Error(`vendor/bench-vendor.js could not be loaded (${e.message}): run \`npm run build:bench\``);
   }

@@ -2,9 +2,9 @@
 // streaming core, a block of rows at a time, so the page never holds or draws the n x n matrices.
 // The head's tensors are sent to the worker once per change of the matrices (a hash of them is
 // the key); a temperature, mask or row change sends only numbers.
-import { AttentionError } from './core.js';
-import { SCHEMA } from './generated/schema.js';
-import { rowsFromColumns } from './views/metrics.js';
+import { AttentionError } from '../core/core.js';
+import { SCHEMA } from '../generated/schema.js';
+import { rowsFromColumns } from '../views/metrics.js';
 
 // Above these sizes a table of cells is too slow to repaint on every slider step (a 64 x 64 table
 // took ~250 ms per step in Chromium); the canvas overview is full resolution up to 128 x 128.
@@ -12,7 +12,7 @@ export const LARGE_KEYS = 48;
 export const LARGE_CELLS = 48 * 48;
 export const OVERVIEW_CELLS = 128; // side of the pooled overview grid
 export const TILE = 32; // side of a zoomed full-resolution tile
-export const BLOCK_ROWS = 64; // rows per block of the streaming path (and of the cost line, web/cost.js)
+export const BLOCK_ROWS = 64; // rows per block of the streaming path (and of the cost line, web/core/cost.js)
 
 /** Shape of the selected head of a valid state. */
 export function headShape(s) {
@@ -175,7 +175,7 @@ function toResults(s, answer) {
 export class LargeHeads {
   /** @param {object} coreOptions  serialisable loadCore options ({variant, failSelfTest}) */
   constructor(coreOptions) {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker = new Worker(new URL('./large-worker.js', import.meta.url), { type: 'module' });
     this.nextId = 1;
     this.pending = new Map();
     this.loadedKey = null;

@@ -5,8 +5,8 @@
 // Two builds exist: web/wasm/attn_simd.{js,wasm} (WebAssembly SIMD128) and web/wasm/attn.{js,wasm}
 // (scalar). loadCore() takes the SIMD build only when the engine supports SIMD *and* the build's
 // self-test (softmax of [1, 2, 3, 4]) is right, otherwise the scalar build, and says why.
-import { AttentionError, StateError } from './errors.js';
-import { decodeLink as decodeLinkText } from './codec/link.js';
+import { AttentionError, StateError } from './error-types.js';
+import { decodeLink as decodeLinkText } from '../codec/link.js';
 import { toCoreJson, unpack } from './core-json.js';
 
 export { AttentionError, StateError, toCoreJson };
@@ -45,16 +45,16 @@ export function simdSupported() {
 // attn_full_simd) is its own lab module.
 const BUILDS = {
   simd: {
-    js: './wasm/attn_simd.js',
-    wasm: './wasm/attn_simd.wasm',
+    js: '../wasm/attn_simd.js',
+    wasm: '../wasm/attn_simd.wasm',
     variant: 'wasm-simd128',
-    lab: { js: './wasm/attn_lab_simd.js', wasm: './wasm/attn_lab_simd.wasm', variant: 'wasm-simd128-lab' },
+    lab: { js: '../wasm/attn_lab_simd.js', wasm: '../wasm/attn_lab_simd.wasm', variant: 'wasm-simd128-lab' },
   },
   scalar: {
-    js: './wasm/attn.js',
-    wasm: './wasm/attn.wasm',
+    js: '../wasm/attn.js',
+    wasm: '../wasm/attn.wasm',
     variant: 'wasm-scalar',
-    lab: { js: './wasm/attn_lab.js', wasm: './wasm/attn_lab.wasm', variant: 'wasm-scalar-lab' },
+    lab: { js: '../wasm/attn_lab.js', wasm: '../wasm/attn_lab.wasm', variant: 'wasm-scalar-lab' },
   },
 };
 

@@ -1,20 +1,19 @@
 // The playground's state outside the core: the default state, bit-exact equality and the
-// URL-fragment codec of docs/state.md "The link". Plain ES module with no DOM access and no
+// schema's constants (the link codec, docs/state.md "The link", is web/codec/link.js, which
+// imports this module). Plain ES module with no DOM access and no
 // attention maths, so the page, the node tests and any tool can share it.
 //
 // The schema's rules (fields, types, ranges, limits, key lists, shapes, string rules) have one
-// implementation, in the C++ core (cpp/src/io/state_schema.cpp): web/core.js validateState() and
+// implementation, in the C++ core (cpp/src/io/state_schema.cpp): web/core/core.js validateState() and
 // decodeLink() call it. Every state that enters the page (link, API call, file) goes through it
 // once; everything downstream may then trust the shapes and ranges. The constants below come from
 // the same place (web/generated/schema.js, written by scripts/build.sh from `attn schema`).
 
-import { SCHEMA } from './generated/schema.js';
-import { StateError } from './errors.js';
-import { isRecord } from './codec/values.js';
+import { SCHEMA } from '../generated/schema.js';
+import { StateError } from './error-types.js';
+import { isRecord } from '../codec/values.js';
 
 export { StateError };
-// The link codec (docs/state.md "The link"), kept under its old address.
-export { decodeLink, encodeLink } from './codec/link.js';
 
 /** Version of the state schema and of the link format (`v=` in the link). */
 export const SCHEMA_VERSION = SCHEMA.version;

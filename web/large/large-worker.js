@@ -10,7 +10,7 @@
 //                   -> {type: 'result', id, results: {head}}: query rows [r0, r1) of the head
 //                   only (core.computeHeadRows), so several workers can share a long head's rows
 // Errors come back as {type: 'error', id, error: {name, code, field, message}}.
-import { loadCore } from './core.js';
+import { loadCore } from '../core/core.js';
 
 let core = null;
 let loaded = null; // {key, ptrs: {q, k, v, given, padding, allow}}

@@ -1,5 +1,5 @@
-// The two errors the page, node and the CLI report, shared by web/state.js (the link codec) and
-// web/core.js (the WebAssembly core, which holds the schema's one validator).
+// The two errors the page, node and the CLI report, shared by web/core/state-schema.js (the link codec) and
+// web/core/core.js (the WebAssembly core, which holds the schema's one validator).
 
 /** An invalid state or head as reported by the core: `code` is one of shape_mismatch,
  * non_finite, bad_temperature, invalid_value, too_large, bad_state, bad_file; `field` names the input

@@ -1,8 +1,8 @@
-// How a state crosses into the WebAssembly core (web/core.js): as JSON text the schema's validator
+// How a state crosses into the WebAssembly core (web/core/core.js): as JSON text the schema's validator
 // reads (cpp/src/io/state_schema.cpp), with what JSON cannot spell marked so the core can name it,
 // and large matrices in binary beside the text (PackedMatrices in cpp/include/attn/state_schema.hpp).
-import { StateError } from './errors.js';
-import { SCHEMA } from './generated/schema.js';
+import { StateError } from './error-types.js';
+import { SCHEMA } from '../generated/schema.js';
 
 // What JSON cannot spell, as marker strings the core's schema recognises and names in its
 // messages ("got NaN"; kMarkers in cpp/src/io/json_check.cpp). -0 goes over as the number -0.0.

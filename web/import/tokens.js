@@ -11,11 +11,11 @@
 // here beyond picking a row or a column and scaling a colour. Token strings are text (text nodes,
 // never markup). Every shaded token and every line carries its weight in data-weight (a float32
 // value written in full) so tests and users read the numbers behind the colours.
-import { h, mount, svg } from './dom.js';
-import { elide } from './axes.js';
-import { showToken, tData } from './format.js';
-import { escapeXml } from '../export.js';
-import { t } from '../i18n.js';
+import { h, mount, svg } from '../views/dom.js';
+import { elide } from '../views/axes.js';
+import { showToken, tData } from '../views/format.js';
+import { escapeXml } from '../export/files.js';
+import { t } from '../i18n/i18n.js';
 
 /** Largest side (queries or keys) the token views draw (the core's full-resolution thumbnail). */
 export const TOKEN_VIEW_MAX = 1024;

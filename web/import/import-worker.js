@@ -29,7 +29,7 @@
 //                   every head's full-resolution weights (NaN = not visible) and the core's mean
 //                   over the computed ones (meanHeads), for the token views (n_q, n_k <= 1024)
 // Errors: {type: 'error', id, error: {name, code, field, message}}.
-import { loadCore } from './core.js';
+import { loadCore } from '../core/core.js';
 import {
   analyzeHeadBytes,
   analyzeSourceHead,
@@ -40,8 +40,8 @@ import {
   openSource,
   readHeads,
   readTokens,
-} from './importer.js';
-import { gridPixels } from './views/grid-pixels.js';
+} from './readers.js';
+import { gridPixels } from '../views/grid-pixels.js';
 
 let core = null;
 let source = null;

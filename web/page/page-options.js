@@ -1,7 +1,7 @@
 // Page options: how the page is presented, as opposed to what it computes (the state, state.js).
 // They ride in the same link fragment, before the state's keys (withPageOptions; read anywhere), and
 // are ignored by decodeLink:
-//   lang=en|zh-CN      interface language (web/i18n.js); any tag of either (zh, zh-TW, en-GB, a cut zh-) reads as it
+//   lang=en|zh-CN      interface language (web/i18n/i18n.js); any tag of either (zh, zh-TW, en-GB, a cut zh-) reads as it
 //   embed=1            embed mode: minimal chrome for an <iframe> in a course page
 //   readonly=1         the state cannot be edited (controls and editors disabled); choosing which
 //                      query row, head, heatmap or analysis to look at is viewing and stays allowed,
@@ -82,7 +82,7 @@ const OPTION_KEYS = new Set(['lang', 'embed', 'readonly', 'teacher', 'palette', 
 
 /**
  * Normalises a language tag ("zh", "zh-Hans", "zh-CN", "en-GB", ...) to one of the page's
- * languages (web/i18n.js LANGS: "en", "zh-CN"), or null when it names neither. A link's lang=
+ * languages (web/i18n/i18n.js LANGS: "en", "zh-CN"), or null when it names neither. A link's lang=
  * reads with it, so a link cut inside its value ("lang=zh-") still opens in Chinese.
  * @param {unknown} tag
  * @returns {'en'|'zh-CN'|null}
@@ -371,7 +371,7 @@ export function setReadOnly(doc, on) {
   readOnlyObserver.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'readonly'] });
 }
 
-// The iframe messages, kept importable from here (their home is web/frame-messages.js).
+// The iframe messages, kept importable from here (their home is web/embed/frame-messages.js).
 export {
   HEIGHT_MESSAGE,
   SET_STATE_MESSAGE,
@@ -382,4 +382,4 @@ export {
   readSetStateMessage,
   reportHeight,
   acceptStateMessages,
-} from './frame-messages.js';
+} from '../embed/frame-messages.js';

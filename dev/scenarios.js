@@ -5,11 +5,11 @@
 //   2. A [12 layers, 12 heads, 512, 512] attention dump (151 MB float32) in the heap: every row
 //      metric of all 144 heads, re-tempered at tau = 0.7; peak WebAssembly memory.
 //   3. One head of n = 32768 (qkv, d_k = 16, causal): all row metrics, streamed; peak memory. Then
-//      the same head's rows split over 1..`workers` Web Workers (web/worker.js 'rows', each with
+//      the same head's rows split over 1..`workers` Web Workers (web/large/large-worker.js 'rows', each with
 //      its own core holding Q and K; blocks of rows to whichever worker is free), merged in order.
 // window.scenarioResults resolves to {variant, kernels, scenarios: [...]}.
-import { loadCore } from './core.js';
-import { mulberry32 } from './random.js';
+import { loadCore } from '../core/core.js';
+import { mulberry32 } from '../presets/random.js';
 
 const log = (line) => {
   document.getElementById('log').textContent += `${line}\n`;
@@ -221,7 +221,7 @@ async function longHeadWorkers(workers) {
   const spec = { mode: 'qkv', nQ: n, nK: n, dK: d, dV: 0, causal: true, tau: 1, topK: 5, blockRows: 64, overview: 0 };
   const out = [];
   for (let w = 1; w <= workers; w++) {
-    const pool = Array.from({ length: w }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    const pool = Array.from({ length: w }, () => new Worker(new URL('../large/large-worker.js', import.meta.url), { type: 'module' }));
     try {
       await Promise.all(pool.map((wk) => workerRequest(wk, { type: 'init', options: {} })));
       // Q and K into every worker's heap once (a one-row call), outside the timing.

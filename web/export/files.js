@@ -1,10 +1,10 @@
 // Exports: a heatmap as SVG or PNG, metrics as CSV or JSON, a standalone HTML page of a view.
 // Pure functions from numbers to text (PNG needs a canvas, passed in), so node tests read exactly
 // what a user downloads. Every token string is escaped: text, never markup.
-import { paletteColour } from './views/palette.js'; // the page's palette (Display: Palette)
-import { getLang, t } from './i18n.js';
-import { SCHEMA } from './generated/schema.js';
-import { HEAD_METRICS, ROW_METRICS, columnValue, columnsFromRows } from './views/metrics.js';
+import { paletteColour } from '../views/palette.js'; // the page's palette (Display: Palette)
+import { getLang, t } from '../i18n/i18n.js';
+import { HEAD_METRICS, ROW_METRICS, columnValue, columnsFromRows } from '../views/metrics.js';
+import { SCHEMA } from '../generated/schema.js';
 // CSV headers and JSON keys are data formats: English and stable in every language. What a person
 // reads (the SVG's cell titles, the HTML page's words) follows the page's language.
 
