@@ -13,9 +13,9 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { ROOT, WEB, requireBuild, startCourseSite, waitReady, watch } from './harness.js';
+import { ROOT, WEB, requireBuild, serveOnTestPort, startCourseSite, waitReady, watch } from './harness.js';
 import { iframeSnippet } from '../../web/page/snippets.js';
-import { serve } from '../../scripts/serve.js';
+import { testPorts } from '../ports.js';
 import { englishWords } from '../node/i18n_words.js';
 import { HIDE_TARGETS } from '../../web/page/page-options.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
@@ -38,16 +38,24 @@ before(async () => {
   mkdirSync(join(OUT, 'courses'), { recursive: true });
   execFileSync(process.execPath, [join(ROOT, 'scripts/dist.js'), '--fast'], { env: { ...process.env, DIST_DIR: BUILT }, stdio: 'pipe' });
   symlinkSync(BUILT, DIST);
-  python = spawn('python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', OUT], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await new Promise((resolve, reject) => {
-    let text = '';
-    python.stdout.on('data', (d) => {
-      text += d;
-      const m = /port (\d+)/.exec(text);
-      if (m) resolve(m[1]);
+  // On the first port of ATTN_TEST_PORTS that python3 can listen on (or one the system picks).
+  let port = null;
+  for (const tryPort of testPorts()) {
+    python = spawn('python3', ['-m', 'http.server', String(tryPort), '--bind', '127.0.0.1', '--directory', OUT], {
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    python.on('exit', (code) => reject(new Error(`python3 -m http.server exited (${code})`)));
-  });
+    port = await new Promise((resolve) => {
+      let text = '';
+      python.stdout.on('data', (d) => {
+        text += d;
+        const m = /port (\d+)/.exec(text);
+        if (m) resolve(m[1]);
+      });
+      python.on('exit', () => resolve(null)); // the port is taken: the next one
+    });
+    if (port) break;
+  }
+  if (!port) throw new Error(`python3 -m http.server found no free port in ${testPorts().join(', ')}`);
   base = `http://127.0.0.1:${port}/courses/attention/`;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 });
@@ -172,7 +180,7 @@ describe('the release in <iframe sandbox="allow-scripts"> on another origin', ()
   before(async () => {
     course = await startCourseSite();
     // npm run preview -- --base /courses/attention/: it sends Access-Control-Allow-Origin.
-    preview = await serve({ port: 0, root: BUILT, staticHost: true, base: '/courses/attention/' });
+    preview = await serveOnTestPort({ root: BUILT, staticHost: true, base: '/courses/attention/' });
     context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'zh-CN' });
   });
   after(async () => {

@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import { statesEqual } from '../../web/core/state-schema.js';
 import { decodeLink } from '../../web/codec/link.js';
 import { TEACHER_TOOLS } from '../../web/page/page-options.js';
-import { getState, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
+import { getState, listenOnTestPort, openPage, screenshotPath, startSession, trySetState, watch, closeQuietly } from './harness.js';
 
 /** What each flag hides: CSS selectors of the page (from index.html and web/page/). */
 const FLAGS = {
@@ -723,16 +723,13 @@ describe('host page (web/embed-demo.html)', () => {
     // Two course sites, each a server of its own on another port (so another origin than the
     // playground's, and still on this machine); the link accepts the first one only.
     const sites = await Promise.all(
-      [0, 1].map(
-        () =>
-          new Promise((done) => {
-            const server = createServer((req, res) => {
-              res.writeHead(200, { 'Content-Type': 'text/html' });
-              res.end(server.html);
-            });
-            server.listen(0, '127.0.0.1', () => done(server));
-          }),
-      ),
+      [0, 1].map(() => {
+        const server = createServer((req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/html' });
+          res.end(server.html);
+        });
+        return listenOnTestPort(server);
+      }),
     );
     const [courseOrigin, evilOrigin] = sites.map((server) => `http://127.0.0.1:${server.address().port}`);
     const ctx = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });

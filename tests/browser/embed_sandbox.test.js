@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, get } from 'node:http';
 import { iframeSnippet } from '../../web/page/snippets.js';
-import { closeQuietly, startCourseSite, startSession, waitReady, watch } from './harness.js';
+import { closeQuietly, listenOnTestPort, startCourseSite, startSession, waitReady, watch } from './harness.js';
 
 let session;
 let course; // the course site: another origin
@@ -87,7 +87,7 @@ test('on a host without Access-Control-Allow-Origin the sandboxed page says why 
       up.pipe(res);
     });
   });
-  await new Promise((done) => bare.listen(0, '127.0.0.1', done));
+  await listenOnTestPort(bare);
   const link = (await classLink()).replace(session.url, `http://127.0.0.1:${bare.address().port}/`);
   const host = await context.newPage(); // not watched: the blocked modules are console errors here
   const pageErrors = [];

@@ -2,7 +2,8 @@
 // Chromium through playwright-core, watch every page for console errors, page errors and dialogs,
 // and read the numbers the page shows (data-value attributes) back into plain arrays.
 //
-// The build must exist first (web/wasm, web/vendor): `bash scripts/build.sh`.
+// The build must exist first (web/wasm, web/vendor): `bash scripts/build.sh`. The servers listen
+// on a free port of ATTN_TEST_PORTS (e.g. 9100-9199), or on one the system picks (tests/ports.js).
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,9 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.js';
+import { listenOnTestPort, serveOnTestPort } from '../ports.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { ROW_METRICS } from '../node/metrics.js';
+
+export { listenOnTestPort, serveOnTestPort };
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -29,7 +32,7 @@ export function requireBuild(root = WEB) {
 }
 
 /**
- * Starts the static server on a free port and Chromium. Returns {server, url, browser, events,
+ * Starts the static server on a free port (of ATTN_TEST_PORTS when set) and Chromium. Returns {server, url, browser, events,
  * close()}. `events` collects, for every page opened through openPage(), console messages of type
  * "error", uncaught page errors, failed requests and dialogs, for the whole test file.
  */
@@ -38,7 +41,7 @@ export async function startSession() {
   // that the tests fail); the default is this checkout's web/.
   const root = process.env.PLAYGROUND_WEB_ROOT || WEB;
   requireBuild(root);
-  const { server, url } = await serve({ port: 0, root });
+  const { server, url } = await serveOnTestPort({ root });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const events = { consoleErrors: [], pageErrors: [], requestFailures: [], dialogs: [] };
   return {
@@ -227,7 +230,7 @@ export async function closeQuietly(session, { requests = false } = {}) {
 }
 
 /**
- * A course site on another origin (its own port on 127.0.0.1): it serves whatever page the test
+ * A course site on another origin (its own port on 127.0.0.1, of ATTN_TEST_PORTS when set): it serves whatever page the test
  * puts in its `html` property. Close it with `close(callback)`.
  * @returns {Promise<import('node:http').Server & {html?: string}>}
  */
@@ -236,6 +239,5 @@ export async function startCourseSite() {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(site.html ?? '');
   });
-  await new Promise((done) => site.listen(0, '127.0.0.1', done));
-  return site;
+  return listenOnTestPort(site);
 }

@@ -16,8 +16,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { closeQuietly, near, startSession, waitReady, watch, ROOT } from './harness.js';
-import { serve } from '../../scripts/serve.js';
+import { closeQuietly, listenOnTestPort, near, serveOnTestPort, startSession, waitReady, watch, ROOT } from './harness.js';
 import { buildSingleFile } from '../../scripts/single-file.js';
 import { iframeSnippet } from '../../web/page/snippets.js';
 import { LESSON_PRESETS } from '../../web/presets/presets.js';
@@ -68,7 +67,7 @@ function cdnServer(root) {
       res.writeHead(404).end();
     }
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+  return listenOnTestPort(server).then(() => ({ server, url: `http://127.0.0.1:${server.address().port}/` }));
 }
 
 before(async () => {
@@ -125,7 +124,7 @@ ${iframeSnippet(link, { title: 'Attention Playground' }).replace(/<script>[\s\S]
   const dir = join(tmp, 'course');
   mkdirSync(dir);
   writeFileSync(join(dir, 'index.html'), coursePage);
-  course = await serve({ port: 0, root: dir });
+  course = await serveOnTestPort({ root: dir });
   const courseUrl = course.url.replace('127.0.0.1', 'localhost');
   assert.notEqual(new URL(courseUrl).origin, new URL(cdn.url).origin);
 

@@ -182,9 +182,18 @@ TEST_CASE("kernel sets: scalar first, best last, names unique, select()", "[kern
     CHECK(got == want);
 #endif
     const std::string best = sets.back()->name;
-    CHECK(attn::kernels::select("scalar"));
-    CHECK(std::string(attn::kernels::active().name) == "scalar");
-    CHECK_FALSE(attn::kernels::select("no-such-set"));
+    {
+        // The active set is the process's: every later case of the one-binary run computes with
+        // it, so it goes back to the best one however this block ends.
+        struct Restore {
+            std::string name;
+            ~Restore() { attn::kernels::select(name); }
+        } restore{attn::kernels::active().name};
+        CHECK(attn::kernels::select("scalar"));
+        CHECK(std::string(attn::kernels::active().name) == "scalar");
+        CHECK_FALSE(attn::kernels::select("no-such-set"));
+    }
+    CHECK(std::string(attn::kernels::active().name) == best);
     CHECK(attn::kernels::select(best));
     CHECK(std::string(attn::kernels::active().name) == best);
 }

@@ -11,7 +11,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { basePath, serve } from '../../scripts/serve.js';
+import { createServer } from 'node:http';
+import { basePath } from '../../scripts/serve.js';
+import { listenOnTestPort, serveOnTestPort, testPortRange, testPorts } from '../ports.js';
 
 const SERVE = fileURLToPath(new URL('../../scripts/serve.js', import.meta.url));
 let dir;
@@ -24,10 +26,14 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const get = (url) => fetch(url, { redirect: 'manual' });
+// One connection per request: with ATTN_TEST_PORTS the next test's server may get the port of the
+// one just closed, and fetch would send its request down a kept-alive connection to the old one.
+const get = (url) => fetch(url, { redirect: 'manual', headers: { connection: 'close' } });
+
+const close = (server) => new Promise((done) => server.close(done));
 
 test('--base serves the folder under the path only', async () => {
-  const { server, url } = await serve({ port: 0, root: join(dir, 'site'), staticHost: true, base: '/courses/attention/' });
+  const { server, url } = await serveOnTestPort({ root: join(dir, 'site'), staticHost: true, base: '/courses/attention/' });
   try {
     const origin = new URL(url).origin;
     assert.equal(url, `${origin}/courses/attention/`);
@@ -53,17 +59,17 @@ test('--base serves the folder under the path only', async () => {
     ])
       assert.ok([403, 404].includes((await get(origin + outside)).status), outside);
   } finally {
-    server.close();
+    await close(server);
   }
 });
 
 test('without --base the folder is at /', async () => {
-  const { server, url } = await serve({ port: 0, root: join(dir, 'site') });
+  const { server, url } = await serveOnTestPort({ root: join(dir, 'site') });
   try {
     assert.equal(new URL(url).pathname, '/');
     assert.equal((await get(`${url}assets/a.js`)).status, 200);
   } finally {
-    server.close();
+    await close(server);
   }
 });
 
@@ -83,7 +89,7 @@ test('the command line: --base in the printed URL; a bad one is refused', async 
     '--base',
     '/courses/attention/',
     '--port',
-    '0',
+    String(testPorts()[0]),
   ]);
   try {
     const line = await new Promise((resolve, reject) => {
@@ -106,4 +112,48 @@ test('the command line: --base in the printed URL; a bad one is refused', async 
   const code = await new Promise((resolve) => bad.on('exit', resolve));
   assert.equal(code, 64);
   assert.match(err, /--base must be a plain path/);
+});
+
+test('ATTN_TEST_PORTS: a range or one port; unset or empty, the system picks; anything else is refused', () => {
+  assert.deepEqual(testPortRange('9100-9199'), { first: 9100, last: 9199 });
+  assert.deepEqual(testPortRange(' 9100 - 9101 '), { first: 9100, last: 9101 });
+  assert.deepEqual(testPortRange('9100'), { first: 9100, last: 9100 });
+  assert.equal(testPortRange(''), null);
+  assert.equal(testPortRange('  '), null);
+  assert.deepEqual(testPorts(null), [0]);
+  assert.deepEqual(testPorts({ first: 9100, last: 9102 }), [9100, 9101, 9102]);
+  for (const bad of ['0-10', '9199-9100', '70000', '9100-', 'ports', '9100,9101'])
+    assert.throws(() => testPortRange(bad), /ATTN_TEST_PORTS must be a port or a range of ports/, bad);
+});
+
+test('ATTN_TEST_PORTS: a server takes the next free port of the range, and says so when none is free', async () => {
+  // Two neighbouring ports p, p + 1 that are free: p held by `holder`, p + 1 checked and let go.
+  let holder;
+  let first;
+  for (let attempt = 0; attempt < 20 && first === undefined; attempt++) {
+    holder = await listenOnTestPort(createServer(), { range: null });
+    const p = holder.address().port;
+    const probe = await listenOnTestPort(createServer(), { range: { first: p + 1, last: p + 1 } }).catch(() => null);
+    if (probe) {
+      await close(probe);
+      first = p;
+    } else await close(holder);
+  }
+  assert.ok(first !== undefined, 'no two free neighbouring ports');
+  const range = { first, last: first + 1 };
+  const servers = [];
+  try {
+    // The first port is taken: the next one.
+    servers.push(await listenOnTestPort(createServer(), { range }));
+    assert.equal(servers[0].address().port, first + 1);
+    // Both taken: refused, naming the range.
+    await assert.rejects(listenOnTestPort(createServer(), { range }), new RegExp(`no free port in ATTN_TEST_PORTS=${first}-${first + 1}`));
+    // The first one free again: taken first.
+    await close(holder);
+    holder = null;
+    servers.push(await listenOnTestPort(createServer(), { range }));
+    assert.equal(servers[1].address().port, first);
+  } finally {
+    for (const server of [holder, ...servers]) if (server) await close(server);
+  }
 });

@@ -27,3 +27,34 @@ export function assertClose(a, b, path = 'value', tol = 1e-9) {
   assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), `${path} keys`);
   for (const k of Object.keys(a)) assertClose(a[k], b[k], `${path}.${k}`, tol);
 }
+
+/**
+ * Asserts that `actual` holds everything `recorded` holds: each field of a recorded object is in
+ * the actual one with a matching value (fields the actual one has besides are allowed: a saved
+ * result records the fields of its day, and later versions may add more); arrays have the same
+ * length and matching elements; numbers within `tol` as in assertClose; NaN equals only NaN;
+ * nulls, booleans and strings are equal.
+ * @param {unknown} actual
+ * @param {unknown} recorded
+ * @param {string} [path] where in the value (for the message)
+ * @param {number} [tol] tolerance (default 1e-9)
+ * @returns {number} how many values (numbers, strings, booleans, nulls) and array lengths were compared
+ */
+export function assertRecorded(actual, recorded, path = 'value', tol = 1e-9) {
+  if (recorded === null || typeof recorded !== 'object') {
+    assertClose(actual, recorded, path, tol);
+    return 1;
+  }
+  assert.ok(actual !== null && typeof actual === 'object', `${path}: ${JSON.stringify(actual)?.slice(0, 80)}, recorded an object or array`);
+  assert.equal(Array.isArray(actual), Array.isArray(recorded), `${path}: array vs object`);
+  let compared = 0;
+  if (Array.isArray(recorded)) {
+    assert.equal(actual.length, recorded.length, `${path}.length`);
+    compared++;
+  }
+  for (const k of Object.keys(recorded)) {
+    assert.ok(Object.prototype.hasOwnProperty.call(actual, k), `${path}.${k}: recorded, missing now`);
+    compared += assertRecorded(actual[k], recorded[k], `${path}.${k}`, tol);
+  }
+  return compared;
+}
