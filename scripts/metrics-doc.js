@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA } from '../web/generated/schema.js';
 import app from '../web/i18n/app.js';
+import importTable from '../web/i18n/import.js';
 
 const OUT = fileURLToPath(new URL('../docs/metrics.md', import.meta.url));
 const K = SCHEMA.rowDefaults.topK;
@@ -53,8 +54,18 @@ the import view's comparison give B − A of each (\`delta<Key>\`; CSV \`<column
 
 The CSV columns, as \`attn analyze --format csv\` and the page's exports write them:
 
-- per head: \`layer,head,verdict,rows,empty_rows,${heads.map((m) => m.head.csv).join(',')},pattern,confidence,parameter,above_diagonal_mass,causal_structure,tl_previous_token,tl_duplicate_token,tl_induction\`
+- per head: \`layer,head,verdict,rows,empty_rows,${heads.map((m) => m.head.csv).join(',')},pattern,confidence,parameter,above_diagonal_mass,causal_structure,${SCHEMA.heads.headScores.map((x) => x.csv).join(',')}\`
 - per row (\`--rows\`; the page's Rows CSV starts at \`row\`): \`layer,head,row,query_token,empty,${SCHEMA.metrics.map((m) => m.csv).join(',')}\`
+
+A head also carries TransformerLens's head-detector scores (\`fieldScores\` in \`attn analyze\`'s
+JSON, \`field\` in the page's; definitions: docs/analysis.md) and a pattern class, both listed once
+in \`cpp/include/attn/head_scores.def\`:
+
+| score | JSON key | CSV column |
+| --- | --- | --- |
+${SCHEMA.heads.headScores.map((x) => `| ${cell(importTable.en[`import.score.${x.key}`])} | \`${x.key}\` | \`${x.csv}\` |`).join('\n')}
+
+Pattern classes, in the order ties are broken: ${SCHEMA.heads.patternKinds.map((k) => `\`${k}\``).join(', ')}.
 
 To add a metric: docs/architecture.md "Add a metric".
 `;

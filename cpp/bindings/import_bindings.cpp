@@ -200,9 +200,7 @@ attn::AnalyzeOptions options_of(const val& spec, int n_q, int n_k) {
 
 val field_val(const attn::FieldScores& f) {
     val out = val::object();
-    out.set("previousToken", f.previous_token);
-    out.set("duplicateToken", f.duplicate_token);
-    out.set("induction", f.induction);
+    for (const attn::HeadScoreInfo& info : attn::kHeadScores) out.set(info.key, f.*(info.member));
     return out;
 }
 

@@ -327,9 +327,9 @@ ojson pattern_json(const Pattern& p) {
 }
 
 ojson field_json(const FieldScores& f) {
-    return ojson{{"previousToken", num(f.previous_token)},
-                 {"duplicateToken", num(f.duplicate_token)},
-                 {"induction", num(f.induction)}};
+    ojson j;
+    for (const HeadScoreInfo& info : kHeadScores) j[info.key] = num(f.*(info.member));
+    return j;
 }
 
 ojson head_json(const HeadAnalysis& a, int layer, int layer_index, int head, const std::string& label, bool rows) {
@@ -427,8 +427,7 @@ std::vector<int> model_layer_numbers(const Options& o, const SourceInfo& info) {
 std::string csv_header(bool rows) {
     if (rows) return "layer,head,row,query_token,empty," + row_metrics_csv_header() + "\n";
     return "layer,head,verdict,rows,empty_rows," + head_summary_csv_header() +
-           ",pattern,confidence,parameter,above_diagonal_mass,causal_structure,tl_previous_token,"
-           "tl_duplicate_token,tl_induction\n";
+           ",pattern,confidence,parameter,above_diagonal_mass,causal_structure," + head_scores_csv_header() + "\n";
 }
 
 /// The JSON document's opening, up to the heads' array.
@@ -485,8 +484,7 @@ struct Run {
         return line + std::to_string(s.rows) + "," + std::to_string(s.empty_rows) + "," + head_summary_csv(&s) + "," +
                to_string(a.pattern.kind) + "," + csv_number(a.pattern.confidence) + "," +
                std::to_string(a.pattern.parameter) + "," + csv_number(a.above_diagonal_mass) + "," +
-               (a.causal_structure ? "true" : "false") + "," + csv_number(a.field.previous_token) + "," +
-               csv_number(a.field.duplicate_token) + "," + csv_number(a.field.induction) + "\n";
+               (a.causal_structure ? "true" : "false") + "," + head_scores_csv(a.field) + "\n";
     }
 
     std::string rows_csv_lines(const HeadAnalysis& a, int layer, int head) const {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "attn/analysis.hpp"
 #include "attn/metrics_io.hpp"
 
 namespace attn::cli {
@@ -57,6 +58,23 @@ inline std::string head_summary_csv_header() {
     std::string out;
     for (const RowMetricInfo& info : kRowMetrics)
         if (info.mean) out += (out.empty() ? "" : ",") + head_csv(info);
+    return out;
+}
+
+/// A head's detector scores (head_scores.def) as CSV cells, and their header.
+inline std::string head_scores_csv(const FieldScores& f) {
+    std::string out;
+    bool first = true;
+    for (const HeadScoreInfo& info : kHeadScores) {
+        if (!first) out += ',';
+        first = false;
+        out += csv_number(f.*(info.member));
+    }
+    return out;
+}
+inline std::string head_scores_csv_header() {
+    std::string out;
+    for (const HeadScoreInfo& info : kHeadScores) out += (out.empty() ? "" : ",") + std::string(info.csv);
     return out;
 }
 

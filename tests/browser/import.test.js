@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { getResults, getState, near, openPage, screenshotPath, startSession, openImportTab } from './harness.js';
 import { npy, uniformCausal } from '../node/npy.js';
-import { HEAD_METRICS, ROW_METRICS } from '../node/metrics.js';
+import { HEAD_METRICS, HEAD_SCORES, ROW_METRICS } from '../node/metrics.js';
 import { cjkShare, cjkText, englishWords, setLanguage, waitForLanguage } from './lang_check.js';
 
 const REAL = new URL('../../web/data/real/', import.meta.url);
@@ -163,7 +163,7 @@ describe('a real GPT-2 layer', () => {
       ...['layer', 'head', 'verdict', 'rows', 'empty_rows'],
       ...HEAD_METRICS.map((m) => m.head.csv),
       ...['pattern', 'confidence', 'parameter', 'above_diagonal_mass', 'causal_structure'],
-      ...['tl_previous_token', 'tl_duplicate_token', 'tl_induction'],
+      ...HEAD_SCORES.map((x) => x.csv),
     ]);
     for (const m of HEAD_METRICS)
       near(Number(lines[4].split(',')[header.indexOf(m.head.csv)]), s.heads[3].summary[m.head.key], 1e-12, `CSV ${m.head.csv} of head 3`);

@@ -145,14 +145,21 @@ test('two runs compared: the grid, the sortable table, the CSV equal to attn com
   await page.setInputFiles('#import-compare-file', fileB);
   await page.waitForFunction(() => /12 heads compared/.test(document.getElementById('import-compare-summary')?.textContent ?? ''));
   assert.equal(await page.$$eval('#import-compare-grid .compare-cell', (els) => els.length), 12);
-  // Sorted by mean JSD, largest first (the default), then ascending by a click.
-  const jsd = await page.$$eval('#import-compare-table tbody tr td:nth-child(9)', (els) => els.map((e) => Number(e.textContent)));
+  // Sorted by mean JSD, largest first (the default), then ascending by a click. Its column is
+  // found by its sort button (the table has one difference column per head metric before it).
+  const jsdColumn = await page.$$eval(
+    '#import-compare-table thead th',
+    (ths) => ths.findIndex((th) => th.querySelector('button[data-sort="meanJsd"]')) + 1,
+  );
+  assert.ok(jsdColumn > 0, 'no mean JSD column');
+  const jsdCells = `#import-compare-table tbody tr td:nth-child(${jsdColumn})`;
+  const jsd = await page.$$eval(jsdCells, (els) => els.map((e) => Number(e.textContent)));
   assert.deepEqual(
     jsd,
     [...jsd].sort((a, b) => b - a),
   );
   await page.click('#import-compare-table th button[data-sort="meanJsd"]');
-  const up = await page.$$eval('#import-compare-table tbody tr td:nth-child(9)', (els) => els.map((e) => Number(e.textContent)));
+  const up = await page.$$eval(jsdCells, (els) => els.map((e) => Number(e.textContent)));
   assert.deepEqual(
     up,
     [...up].sort((a, b) => a - b),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { npy, npyHeader, uniformCausal } from './npy.js';
-import { HEAD_METRICS, ROW_METRICS } from './metrics.js';
+import { HEAD_METRICS, HEAD_SCORES, ROW_METRICS } from './metrics.js';
 
 const CLI = process.env.ATTN_CLI ?? fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const REAL = fileURLToPath(new URL('../../web/data/real/', import.meta.url));
@@ -198,9 +198,7 @@ test('CSV: one line per head, numbers equal to the JSON ones', () => {
     'parameter',
     'above_diagonal_mass',
     'causal_structure',
-    'tl_previous_token',
-    'tl_duplicate_token',
-    'tl_induction',
+    ...HEAD_SCORES.map((x) => x.csv),
   ]);
   assert.equal(rows.length, 13);
   const doc = analyzeJson([file]);

@@ -7,3 +7,6 @@ import { SCHEMA } from '../../web/generated/schema.js';
 export const ROW_METRICS = SCHEMA.metrics;
 /** The metrics a head summarises by their mean (m.head.key, m.head.csv). */
 export const HEAD_METRICS = ROW_METRICS.filter((m) => m.head);
+/** TransformerLens's head-detector scores ({key, csv}) and the pattern classes (head_scores.def). */
+export const HEAD_SCORES = SCHEMA.heads.headScores;
+export const PATTERN_KINDS = SCHEMA.heads.patternKinds;

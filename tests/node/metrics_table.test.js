@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HEAD_METRICS, ROW_METRICS } from './metrics.js';
+import { HEAD_METRICS, HEAD_SCORES, PATTERN_KINDS, ROW_METRICS } from './metrics.js';
 import { loadCore } from '../../web/core/core.js';
 import { defaultState } from '../../web/core/state-schema.js';
 import { TABLES } from '../../web/i18n/index.js';
@@ -106,6 +106,15 @@ test('attn analyze --rows (JSON and CSV) and attn compare (JSON and CSV) carry e
   const head = JSON.parse(json.stdout).heads[0];
   assert.deepEqual(Object.keys(head.rows).sort(), ['empty', ...KEYS].sort());
   assert.deepEqual(Object.keys(head.summary).sort(), ['emptyRows', 'rows', ...HEAD_METRICS.map((m) => m.head.key)].sort());
+  assert.deepEqual(
+    Object.keys(head.fieldScores),
+    HEAD_SCORES.map((x) => x.key),
+  );
+  assert.ok(PATTERN_KINDS.includes(head.pattern.kind));
+  assert.deepEqual(
+    Object.keys(head.pattern.scores).filter((k) => PATTERN_KINDS.includes(k)),
+    PATTERN_KINDS,
+  );
   const csv = spawnSync(CLI, ['analyze', NPY, '--rows', '--heads', '0', '--format', 'csv'], { encoding: 'utf8' });
   assert.equal(csv.stdout.split('\n')[0], ['layer', 'head', 'row', 'query_token', 'empty', ...ROW_METRICS.map((m) => m.csv)].join(','));
 

@@ -3,7 +3,7 @@
 // what a user downloads. Every token string is escaped: text, never markup.
 import { paletteColour } from '../views/palette.js'; // the page's palette (Display: Palette)
 import { getLang, t } from '../i18n/i18n.js';
-import { HEAD_METRICS, ROW_METRICS, columnValue, columnsFromRows } from '../views/metrics.js';
+import { HEAD_METRICS, HEAD_SCORES, ROW_METRICS, columnValue, columnsFromRows } from '../views/metrics.js';
 import { SCHEMA } from '../generated/schema.js';
 // CSV headers and JSON keys are data formats: English and stable in every language. What a person
 // reads (the SVG's cell titles, the HTML page's words) follows the page's language.
@@ -55,9 +55,7 @@ export const HEAD_METRIC_COLUMNS = [
   'parameter',
   'above_diagonal_mass',
   'causal_structure',
-  'tl_previous_token',
-  'tl_duplicate_token',
-  'tl_induction',
+  ...HEAD_SCORES.map((s) => s.csv),
 ];
 
 /** Per-head metrics (results of analyzeSourceHead) as CSV, one line per head. */
@@ -76,9 +74,7 @@ export function headMetricsCsv(heads) {
       r.pattern.parameter,
       r.computed ? r.aboveDiagonalMass : NaN,
       r.computed ? String(Boolean(r.causalStructure)) : '',
-      r.computed ? r.field?.previousToken : NaN,
-      r.computed ? r.field?.duplicateToken : NaN,
-      r.computed ? r.field?.induction : NaN,
+      ...HEAD_SCORES.map((s) => (r.computed ? r.field?.[s.key] : NaN)),
     ]),
   );
 }

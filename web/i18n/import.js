@@ -286,9 +286,9 @@ const PAIRS = {
   // --- Checks that run by themselves, layer numbers, field scores, two runs compared (docs/import.md:
   // web/import/{analysis,grid,tables,detail,compare}.js, importer.js summarise()) ---------------
   'import.sort.aboveDiagonalMass': ['above-diagonal mass', '对角线上方的质量'],
-  'import.sort.tlPreviousToken': ['TransformerLens previous-token score', 'TransformerLens 前一词元分数'],
-  'import.sort.tlDuplicateToken': ['TransformerLens duplicate-token score', 'TransformerLens 重复词元分数'],
-  'import.sort.tlInduction': ['TransformerLens induction score', 'TransformerLens 归纳头分数'],
+  'import.score.previousToken': ['TransformerLens previous-token score', 'TransformerLens 前一词元分数'],
+  'import.score.duplicateToken': ['TransformerLens duplicate-token score', 'TransformerLens 重复词元分数'],
+  'import.score.induction': ['TransformerLens induction score', 'TransformerLens 归纳头分数'],
   'import.filterFlagged': ['flagged: weight above the diagonal', '被标出的头：对角线上方有权重'],
   'import.rangeOn': ['range of', '范围依据'],
   'import.rangeOnAria': ['metric the min and max apply to', '最小值和最大值所作用的指标'],
@@ -341,9 +341,9 @@ const PAIRS = {
   'import.col.aboveDiag': ['above-diag. mass', '对角线上方质量'],
   'import.col.flagged': ['flagged', '标出'],
   'import.col.flaggedYes': ['#{rank}', '第 {rank}'],
-  'import.col.tlPrev': ['TL prev.', 'TransformerLens 前一词元'],
-  'import.col.tlDup': ['TL dup.', 'TransformerLens 重复词元'],
-  'import.col.tlInd': ['TL induction', 'TransformerLens 归纳'],
+  'import.score.previousTokenShort': ['TL prev.', 'TransformerLens 前一词元'],
+  'import.score.duplicateTokenShort': ['TL dup.', 'TransformerLens 重复词元'],
+  'import.score.inductionShort': ['TL induction', 'TransformerLens 归纳'],
   'import.detail.field': [
     '{tl} head-detector scores ({fn}, {measure}): previous token {prev}, duplicate token {dup}, induction {ind}. Ours, "previous" above: {ours} (rows t ≥ 2, key 0 left to the sink; the project\'s import guide compares the two).',
     '{tl} 头检测分数（{fn}，{measure}）：前一词元 {prev}，重复词元 {dup}，归纳 {ind}。我们的“前一词元”分数（见上）：{ours}（只算 t ≥ 2 的行，键 0 归注意力汇；两者的比较见项目的导入说明）。',

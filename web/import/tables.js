@@ -3,7 +3,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { hasKey, t } from '../i18n/i18n.js';
-import { HEAD_METRICS, headMetricLabel } from '../views/metrics.js';
+import { HEAD_METRICS, HEAD_SCORES, headMetricLabel, scoreShort } from '../views/metrics.js';
 import { PATTERN_KINDS } from './view-state.js';
 import { headNumber, kindName, patternLabel, tn } from './text.js';
 
@@ -46,9 +46,7 @@ export function createTables(v) {
       ...HEAD_METRICS.map((x) => r.summary[x.head.key]),
       r.computed ? r.aboveDiagonalMass : '—',
       ui.flagged.has(r.index) ? t('import.col.flaggedYes', { rank: ui.flagged.get(r.index).rank + 1 }) : '',
-      r.computed && Number.isFinite(r.field?.previousToken) ? r.field.previousToken : '—',
-      r.computed && Number.isFinite(r.field?.duplicateToken) ? r.field.duplicateToken : '—',
-      r.computed && Number.isFinite(r.field?.induction) ? r.field.induction : '—',
+      ...HEAD_SCORES.map((x) => (r.computed && Number.isFinite(r.field?.[x.key]) ? r.field[x.key] : '—')),
     ]);
     mount(
       $('import-head-table').querySelector('.scroll'),
@@ -57,7 +55,8 @@ export function createTables(v) {
         [
           ...['layer', 'head', 'verdict', 'pattern', 'score'].map((k) => t(`import.col.${k}`)),
           ...HEAD_METRICS.map((x) => headMetricLabel(x)),
-          ...['aboveDiag', 'flagged', 'tlPrev', 'tlDup', 'tlInd'].map((k) => t(`import.col.${k}`)),
+          ...['aboveDiag', 'flagged'].map((k) => t(`import.col.${k}`)),
+          ...HEAD_SCORES.map(scoreShort),
         ],
         headRows,
       ),

@@ -3,7 +3,7 @@
 // the inspected head), and the sort and filter of the overview as plain functions of it.
 // Nothing here touches the page.
 import { SCHEMA } from '../generated/schema.js';
-import { HEAD_METRICS, headMetricLabel } from '../views/metrics.js';
+import { HEAD_METRICS, HEAD_SCORES, PATTERN_KINDS, headMetricLabel, scoreName } from '../views/metrics.js';
 
 /** Sort keys of the overview: label and how to read the value from a head's result. */
 // Labels are table keys (web/i18n/import.js), read when drawn: the language can change.
@@ -13,9 +13,13 @@ export const SORT_KEYS = {
   ...Object.fromEntries(HEAD_METRICS.map((m) => [m.head.key, { label: () => headMetricLabel(m), get: (r) => r.summary[m.head.key] }])),
   confidence: { labelKey: 'import.sort.confidence', get: (r) => r.pattern.confidence },
   aboveDiagonalMass: { labelKey: 'import.sort.aboveDiagonalMass', get: (r) => (r.computed ? r.aboveDiagonalMass : NaN) },
-  tlPreviousToken: { labelKey: 'import.sort.tlPreviousToken', get: (r) => (r.computed ? r.field?.previousToken : NaN) },
-  tlDuplicateToken: { labelKey: 'import.sort.tlDuplicateToken', get: (r) => (r.computed ? r.field?.duplicateToken : NaN) },
-  tlInduction: { labelKey: 'import.sort.tlInduction', get: (r) => (r.computed ? r.field?.induction : NaN) },
+  // Every head-detector score of the core's table, by its key ("tl" + Key: tlPreviousToken).
+  ...Object.fromEntries(
+    HEAD_SCORES.map((x) => [
+      `tl${x.key[0].toUpperCase()}${x.key.slice(1)}`,
+      { label: () => scoreName(x), get: (r) => (r.computed ? r.field?.[x.key] : NaN) },
+    ]),
+  ),
 };
 /** The metrics a min/max range can apply to (every sort key but the file order). */
 export const RANGE_KEYS = Object.keys(SORT_KEYS).filter((k) => k !== 'order');
@@ -33,7 +37,8 @@ export function numberHead(source, r) {
 }
 
 /** The pattern classes of the core's classifier (docs/analysis.md), in the order shown. */
-export const PATTERN_KINDS = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];
+/** The head pattern classes in the core's order (head_scores.def). */
+export { PATTERN_KINDS };
 
 export const MAX_STATE_TOKENS = SCHEMA.limits.maxTokens; // a head opens in the playground up to this
 export const MAX_TOKEN_CHARS = SCHEMA.limits.maxTokenLength; // code points of a token label

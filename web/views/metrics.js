@@ -15,6 +15,14 @@ export const ROW_METRICS = SCHEMA.metrics;
 /** The metrics a head summarises by their mean over its non-empty rows (m.head.key: "meanEntropy"). */
 export const HEAD_METRICS = ROW_METRICS.filter((m) => m.head);
 
+/** TransformerLens's head-detector scores of a head ({key, csv}; the head's `field[key]`), and
+ *  the head pattern classes in the core's order (head_scores.def). */
+export const HEAD_SCORES = SCHEMA.heads.headScores;
+export const PATTERN_KINDS = SCHEMA.heads.patternKinds;
+/** A head score's name and short column label (string tables, import.score.*). */
+export const scoreName = (s) => t(`import.score.${s.key}`);
+export const scoreShort = (s) => t(`import.score.${s.key}Short`);
+
 /** A comparison's key of a head metric's difference B - A ("deltaEntropy"). */
 export const deltaKey = (m) => `delta${m.head.key.slice(4)}`;
 

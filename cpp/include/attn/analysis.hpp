@@ -87,14 +87,15 @@ const char* to_string(Verdict v);
 
 /// Head pattern classes (seed 002; the scoring is ours, docs/analysis.md "Head patterns").
 enum class PatternKind {
-    sink,      ///< most mass on the first key(s) (BOS): score = mean sink mass
-    self,      ///< on the query's own position (offset 0)
-    previous,  ///< on the previous position (offset 1)
-    next,      ///< on the next position (offset -1; bidirectional heads)
-    offset,    ///< on one diagonal at offset d >= 2 (an induction stripe on repeated text)
-    strided,   ///< spread over diagonals at multiples of a period p >= 2
-    position,  ///< on one fixed key column j >= 1 for every query
-    global,    ///< broad: score = mean breadth x (1 - the best score above)
+#define ATTN_PATTERN_KIND(name, parameter) name,
+#include "attn/head_scores.def"
+#undef ATTN_PATTERN_KIND
+};
+/// Every pattern class in PatternKind's order (head_scores.def).
+inline constexpr PatternKind kPatternKinds[] = {
+#define ATTN_PATTERN_KIND(name, parameter) PatternKind::name,
+#include "attn/head_scores.def"
+#undef ATTN_PATTERN_KIND
 };
 const char* to_string(PatternKind k);
 
@@ -172,9 +173,21 @@ struct AnalyzeOptions {
 /// NaN when the head is not square (TransformerLens asserts n_q == n_k), and the last two when no
 /// token ids are given. Tokens are compared as strings (TransformerLens compares ids).
 struct FieldScores {
-    double previous_token = 0;
-    double duplicate_token = 0;
-    double induction = 0;
+#define ATTN_HEAD_SCORE(field, key, csv) double field = 0;
+#include "attn/head_scores.def"
+#undef ATTN_HEAD_SCORE
+};
+
+/// One head-detector score of head_scores.def, for code that handles every score alike.
+struct HeadScoreInfo {
+    const char* key;  ///< JSON key
+    const char* csv;  ///< CSV column
+    double FieldScores::*member;
+};
+inline constexpr HeadScoreInfo kHeadScores[] = {
+#define ATTN_HEAD_SCORE(field, key, csv) HeadScoreInfo{key, csv, &FieldScores::field},
+#include "attn/head_scores.def"
+#undef ATTN_HEAD_SCORE
 };
 
 struct HeadAnalysis {

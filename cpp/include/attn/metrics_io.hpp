@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "attn/analysis.hpp"
 #include "attn/row_metrics.hpp"
 
 namespace attn {
@@ -91,6 +92,17 @@ J row_metrics_schema_json() {
         list.push_back(std::move(e));
     }
     return list;
+}
+
+/// The head-detector scores and the pattern classes (head_scores.def), for `attn schema`:
+/// {"headScores": [{key, csv}], "patternKinds": [name, ...]}.
+template <class J>
+J head_scores_schema_json() {
+    J scores = J::array();
+    for (const HeadScoreInfo& info : kHeadScores) scores.push_back(J{{"key", info.key}, {"csv", info.csv}});
+    J kinds = J::array();
+    for (PatternKind k : kPatternKinds) kinds.push_back(to_string(k));
+    return J{{"headScores", std::move(scores)}, {"patternKinds", std::move(kinds)}};
 }
 
 }  // namespace attn

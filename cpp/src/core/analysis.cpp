@@ -346,7 +346,7 @@ HeadAnalysis analyze_head(const float* values, int n_q, int n_k, const AnalyzeOp
     if (!out.computed) {
         out.summary.set_undefined();
         out.above_diagonal_mass = kNaN;
-        out.field = FieldScores{kNaN, kNaN, kNaN};
+        for (const HeadScoreInfo& info : kHeadScores) out.field.*(info.member) = kNaN;
         return out;
     }
     out.causal_visibility = mode == Mode::weights && opts.causal_from_structure && out.causal_structure;

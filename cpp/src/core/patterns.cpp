@@ -34,22 +34,11 @@ inline double clamp01(double x) noexcept {
 
 const char* to_string(PatternKind k) {
     switch (k) {
-        case PatternKind::sink:
-            return "sink";
-        case PatternKind::self:
-            return "self";
-        case PatternKind::previous:
-            return "previous";
-        case PatternKind::next:
-            return "next";
-        case PatternKind::offset:
-            return "offset";
-        case PatternKind::strided:
-            return "strided";
-        case PatternKind::position:
-            return "position";
-        case PatternKind::global:
-            return "global";
+#define ATTN_PATTERN_KIND(name, parameter) \
+    case PatternKind::name:                \
+        return #name;
+#include "attn/head_scores.def"
+#undef ATTN_PATTERN_KIND
     }
     return "?";
 }
@@ -201,14 +190,19 @@ Pattern PatternAccumulator::finish(double mean_breadth) const {
         double v;
         int param;
     } cand[] = {
-        {PatternKind::sink, s.sink, 0},
-        {PatternKind::self, s.self, 0},
-        {PatternKind::previous, s.previous, 0},
-        {PatternKind::next, s.next, 0},
-        {PatternKind::offset, s.offset, s.offset_d},
-        {PatternKind::strided, s.strided, s.period},
-        {PatternKind::position, s.position, s.position_key},
-        {PatternKind::global, s.global, 0},
+    // Each class's score is the PatternScores member of its name; its parameter the member the
+    // table names (none: 0).
+#define ATTN_PATTERN_PARAMETER_none 0
+#define ATTN_PATTERN_PARAMETER_offset_d s.offset_d
+#define ATTN_PATTERN_PARAMETER_period s.period
+#define ATTN_PATTERN_PARAMETER_position_key s.position_key
+#define ATTN_PATTERN_KIND(name, parameter) {PatternKind::name, s.name, ATTN_PATTERN_PARAMETER_##parameter},
+#include "attn/head_scores.def"
+#undef ATTN_PATTERN_KIND
+#undef ATTN_PATTERN_PARAMETER_none
+#undef ATTN_PATTERN_PARAMETER_offset_d
+#undef ATTN_PATTERN_PARAMETER_period
+#undef ATTN_PATTERN_PARAMETER_position_key
     };
     double top = -1;
     for (const auto& c : cand)

@@ -504,6 +504,7 @@ std::string schema_json() {
                 {"lists", lists}}},
               {"rowDefaults", {{"topK", row.top_k}, {"sinkKeys", row.sink_keys}, {"delta", row.delta}}},
               {"metrics", row_metrics_schema_json<oj>()},
+              {"heads", head_scores_schema_json<oj>()},
               {"csv", {{"formulaStart", kCsvFormulaStart}}}};
     return out.dump();
 }
