@@ -6,7 +6,7 @@ import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n/i18n.js';
 import { ROW_METRICS, columnValue, metricShort } from '../views/metrics.js';
 import { paintGrid } from '../views/overview.js';
-import { renderLegend } from '../views/heatmap.js';
+import { renderLegend } from '../views/legend.js';
 import { LABEL_PX, axisStrip, elide } from '../views/axes.js';
 import { TOKEN_VIEW_MAX, renderTokenViews } from './tokens.js';
 import { download, rowMetricsCsv } from '../export/files.js';
