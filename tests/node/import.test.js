@@ -1,4 +1,4 @@
-// The page's importer (web/import/readers.js over the WebAssembly core) on the bundled real attention
+// The page's importer (web/import/readers.js, source-heads.js and summary.js over the WebAssembly core) on the bundled real attention
 // and on synthetic files written by tests/node/npy.js: formats, verdicts and messages, and the same
 // numbers as the native CLI (`attn analyze`) and as an independent double-precision computation.
 import { test, before } from 'node:test';
@@ -9,18 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore, AttentionError } from '../../web/core/core.js';
-import {
-  IMPORT_LIMITS,
-  READ_BYTES,
-  analyzeAll,
-  analyzeSourceHead,
-  headValues,
-  headsPerRead,
-  openSource,
-  readHeads,
-  readTokens,
-  summarise,
-} from '../../web/import/readers.js';
+import { IMPORT_LIMITS, openSource, readTokens } from '../../web/import/readers.js';
+import { READ_BYTES, analyzeAll, analyzeSourceHead, headValues, headsPerRead, readHeads } from '../../web/import/source-heads.js';
+import { summarise } from '../../web/import/summary.js';
 import { npy, npz, uniformCausal } from './npy.js';
 import { assertClose as closeTo } from './tolerance.js';
 

@@ -1,5 +1,5 @@
 // The import checks, the analysis side, in `attn analyze` / `attn compare` (build/native/attn) and in the
-// page's importer (web/import/readers.js over the WebAssembly core): the causal structure detected and
+// page's importer (web/import/readers.js, source-heads.js and summary.js over the WebAssembly core): the causal structure detected and
 // the flagged heads sorted by their above-diagonal mass, float16 zeros as visible keys
 // (H / ln(t + 1)), finite mask fills of logits, layer numbers, TransformerLens's head-detector
 // scores against an independent NumPy transcription (tests/node/reference/head_detector.py), two
@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../../web/core/core.js';
-import { analyzeSourceHead, compareSourceHead, openComparison, openSource, summarise } from '../../web/import/readers.js';
+import { openComparison, openSource } from '../../web/import/readers.js';
+import { analyzeSourceHead, compareSourceHead } from '../../web/import/source-heads.js';
+import { summarise } from '../../web/import/summary.js';
 import { ROW_METRIC_COLUMNS, headMetricsCsv } from '../../web/export/files.js';
 import { npy, npz, float16Bits } from './npy.js';
 

@@ -1,5 +1,5 @@
 // How a string-table entry is filled, in one place for web/i18n/i18n.js t() and for the importer
-// (web/import/readers.js), which words its messages from its own table without the page's language
+// (web/import/messages.js), which words its messages from its own table without the page's language
 // loading: an import worker has no page language, and the release (npm run dist) loads one
 // language's chunk per page, so the importer's stable English message cannot come from there.
 

@@ -1,6 +1,6 @@
 // String table: import (keys "import.*"). English and Simplified Chinese, the same keys in both.
 // The "Import & overview" view (web/import/) and the importer's own messages
-// (web/import/readers.js: the English text is also the error's message, as the CLI words it; file names
+// (web/import/messages.js: the English text is also the error's message, as the CLI words it; file names
 // and the core's English detail are placeholders the page shows with translate="no").
 // Written as [English, Chinese] pairs so the two cannot drift apart; split below.
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -96,7 +96,7 @@ const PAIRS = {
   'import.err.open': ['Could not open layer {layer} head {head}: {detail}', '无法打开第 {layer} 层第 {head} 个头：{detail}'],
   'import.err.worker': ['the import worker failed: {detail}', '导入用的后台线程出错：{detail}'],
 
-  // The importer's own messages (web/import/readers.js)
+  // The importer's own messages (web/import/messages.js)
   'import.err.empty': ['{name} is empty', '{name} 是空文件'],
   'import.err.tooLarge': [
     '{name} is {size}; the page reads at most {limit} of this kind of file. ' +

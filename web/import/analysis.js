@@ -1,7 +1,7 @@
 // One analysis run of the open file: every head analysed in the worker, one progress message
 // each (the head's result and the core's summary of its layer so far), superseded by a newer run;
 // then the importer's verdicts as messages and the grid, tables and inspected head drawn again.
-import { summarise } from './readers.js';
+import { summarise } from './summary.js';
 import { tData } from '../views/format.js';
 import { getLang, t } from '../i18n/i18n.js';
 import { getPalette, paletteRgbTable } from '../views/palette.js';

@@ -30,17 +30,8 @@
 //                   over the computed ones (meanHeads), for the token views (n_q, n_k <= 1024)
 // Errors: {type: 'error', id, error: {name, code, field, message}}.
 import { loadCore } from '../core/core.js';
-import {
-  analyzeHeadBytes,
-  analyzeSourceHead,
-  compareSourceHead,
-  headsPerRead,
-  headValues,
-  openComparison,
-  openSource,
-  readHeads,
-  readTokens,
-} from './readers.js';
+import { openComparison, openSource, readTokens } from './readers.js';
+import { analyzeHeadBytes, analyzeSourceHead, compareSourceHead, headsPerRead, headValues, readHeads } from './source-heads.js';
 import { gridPixels } from '../views/grid-pixels.js';
 
 let core = null;

@@ -1,7 +1,7 @@
 // Words of the import view: pattern class names and labels, the names written the same in every
 // language (formats, products, keys) filled into the table's placeholders, a head's name, the
 // open file's description and an error's text. Pure functions of their arguments and the language.
-import { TECH } from './readers.js';
+import { TECH } from './messages.js';
 import { h } from '../views/dom.js';
 import { tData } from '../views/format.js';
 import { wordDetail } from '../page/details.js';

@@ -13,7 +13,7 @@
 // values, rows) goes to the first worker; the tokens it read are handed to each helper (message
 // 'setTokens') before the helper analyses, so every head gets its token-dependent scores.
 import { AttentionError } from '../core/core.js';
-import { headsPerRead } from './readers.js';
+import { headsPerRead } from './source-heads.js';
 
 /** Most import workers the page starts (each holds a core: ~one head of memory plus its code). */
 export const IMPORT_WORKERS_MAX = 4;
@@ -159,7 +159,7 @@ export class ImportWorker {
     // worker clears its cancel flag when an analysis starts, so the run must stop here.
     if (run !== this.run || this.cancelledRun === run) return { done: 0, cancelled: true };
     const list = all ?? Array.from({ length: count }, (_, i) => i);
-    // Dealt out in blocks of the heads one File read takes (readHeads, web/import/readers.js): block b
+    // Dealt out in blocks of the heads one File read takes (readHeads, web/import/source-heads.js): block b
     // of list goes to worker b mod n, so each worker reads consecutive heads together; at least
     // four blocks per worker, so that a small file is shared too and the workers end together.
     const per = Math.min(headsPerRead(this.lastHeadBytes ?? 0), Math.ceil(list.length / (4 * n)));

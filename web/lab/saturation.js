@@ -4,7 +4,7 @@
 // as a table coloured and numbered, dH/dz per key as signed bars with numbers, and dH/dtau.
 import { h, mount, svg } from '../views/dom.js';
 import { fmtCell, fmtMetric, showToken } from '../views/format.js';
-import { cellColours } from '../views/heatmap.js';
+import { cellColours } from '../views/legend.js';
 import { t } from '../i18n/i18n.js';
 import { math, numberParam, tn, tnData, tokenNode } from './controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';

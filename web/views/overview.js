@@ -3,7 +3,7 @@
 // for a full-resolution tile around it. A function of its inputs: no maths beyond colouring.
 import { h, patch } from './dom.js';
 import { axisStrip, elide } from './axes.js';
-import { renderLegend } from './heatmap.js';
+import { renderLegend } from './legend.js';
 import { getPalette, paletteRgbTable } from './palette.js';
 import { gridPixels as pixelsOf } from './grid-pixels.js';
 import { t } from '../i18n/i18n.js';
