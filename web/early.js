@@ -2,7 +2,7 @@
 // page works under a strict content security policy):
 // - embed mode's class is set before the header could flash;
 // - a page that will not be in English (the link's lang=, else ?lang=, else the language chosen
-//   before, else the browser's: page/link.js startLang), or whose link hides controls (<name>_hide=1), starts
+//   before, else the browser's: page/address.js startLang), or whose link hides controls (<name>_hide=1), starts
 //   with class "ap-booting": nothing but a neutral spinner shows (the page is not even laid out)
 //   until main.js has applied the language and the hide flags (style.css), so no English text
 //   and no hidden control flashes;
@@ -18,7 +18,7 @@
     tag = value;
   });
   if (tag === null) {
-    // ?lang= in the query string when the fragment names none (page/link.js startLang)
+    // ?lang= in the query string when the fragment names none (page/address.js startLang)
     var q = /[?&]lang=([^&#]*)/.exec(location.search);
     if (q) tag = q[1];
   }

@@ -3,7 +3,7 @@
 // page's modules are in web/page/, along its one direction of data flow:
 //   control / link / API call -> next state (page/edits.js) -> store (page/store.js: the core's
 //   validateAndCompute, or validateState and the large-head worker) -> results -> views
-//   (page/render.js) -> link (page/link.js).
+//   (page/render.js) -> link (page/address.js).
 import { loadCore } from './core/core.js';
 import { embeddedOptions, openEmbedded } from './embed/embedded.js';
 import { LESSON_PRESETS } from './presets/presets.js';
@@ -27,7 +27,7 @@ import {
   subscribe,
   update,
 } from './page/store.js';
-import { coreOptions, loadFromHash, shareUrl, startLang, writeHash } from './page/link.js';
+import { coreOptions, loadFromHash, shareUrl, startLang, writeHash } from './page/address.js';
 import { clearErrors, rejected, rewordErrors, showBanner, showError } from './page/errors.js';
 import { wireControls } from './page/controls.js';
 import { fillPresetSelect } from './page/presets-ui.js';

@@ -1,4 +1,4 @@
-// Browser tests of the lab views' number boxes (web/lab/controls.js numberInput, over the page's
+// Browser tests of the lab views' number boxes (web/lab/lab-controls.js numberInput, over the page's
 // one rule in web/views/number-box.js): in every lab view, letters, an empty box, a value outside
 // the box's range and (whole-number boxes) a fraction are refused in words in #lab-error, in
 // English and in Chinese; the value in effect stays (the state's lab parameters and the lab's

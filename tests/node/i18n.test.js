@@ -114,7 +114,7 @@ test('no text the page shows points at a repository path', async () => {
       }
     }
   }
-  for (const file of ['lab/controls.js', 'import/text.js']) {
+  for (const file of ['lab/lab-controls.js', 'import/text.js']) {
     const { NAMES } = await import(new URL(`../../web/${file}`, import.meta.url));
     for (const [name, value] of Object.entries(NAMES)) if (REPO_PATH.test(value)) found.push(`${file} NAMES.${name}: ${value}`);
   }

@@ -29,7 +29,7 @@ import {
 } from '../../web/page/page-options.js';
 import { decodeLink, encodeLink, statesEqual } from './schema.js';
 import { LESSON_PRESETS } from '../../web/presets/presets.js';
-import embedTable from '../../web/i18n/embed.js';
+import embedTable from '../../web/i18n/embedding.js';
 import { SNIPPET_SCRIPT, elementSnippet, iframeSnippet } from '../../web/page/snippets.js';
 
 test('options round-trip through the link, after the state, and decodeLink ignores them', () => {

@@ -5,7 +5,7 @@ import app from './app.js';
 import importTable from './import.js';
 import lab from './lab.js';
 import lesson from './lesson.js';
-import embed from './embed.js';
+import embed from './embedding.js';
 import a11y from './a11y.js';
 import views from './views.js';
 

@@ -25,7 +25,7 @@ const PAIRS = {
   'lab.col.value': ['value', '数值'],
   'lab.yes': ['yes', '是'],
   'lab.no': ['no', '否'],
-  // A lab number box's refusal (web/lab/controls.js numberInput), before "Keeping {kept}."
+  // A lab number box's refusal (web/lab/lab-controls.js numberInput), before "Keeping {kept}."
   'lab.err.whole': ['{what} takes a whole number, not {text}.', '{what}必须是整数，{text} 不是整数。'],
   'lab.err.range': ['{what} must be in {range}; {text} is outside it.', '{what}必须在 {range} 之内，{text} 超出了这个范围。'],
 

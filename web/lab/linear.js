@@ -5,7 +5,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { headNode, math, numberParam, rowNode, scrollTable, tn, tnData, tokenNode } from './controls.js';
+import { headNode, math, numberParam, rowNode, scrollTable, tn, tnData, tokenNode } from './lab-controls.js';
 import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);

@@ -5,7 +5,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtCell, fmtMetric } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { math, numberInput, showGood, tn, tokenNode } from './controls.js';
+import { math, numberInput, showGood, tn, tokenNode } from './lab-controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices, windowedRows } from './rows.js';
 
 const KINDS = [

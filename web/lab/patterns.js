@@ -4,7 +4,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n/i18n.js';
-import { scrollTable, tnData } from './controls.js';
+import { scrollTable, tnData } from './lab-controls.js';
 
 const CLASSES = ['sink', 'self', 'previous', 'next', 'offset', 'strided', 'position', 'global'];
 

@@ -3,7 +3,7 @@
 import { h } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { rowNode, scrollTable } from './controls.js';
+import { rowNode, scrollTable } from './lab-controls.js';
 import { windowedRows } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);

@@ -8,7 +8,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { headNode, keyLabel, math, numberParam, once, rowLabel, rowNode, scrollTable, svg, tnData, tokenNode } from './controls.js';
+import { headNode, keyLabel, math, numberParam, once, rowLabel, rowNode, scrollTable, svg, tnData, tokenNode } from './lab-controls.js';
 import { windowedRows } from './rows.js';
 import { rowsTable } from './routing-rows.js';
 

@@ -7,7 +7,7 @@
 import { h, svg } from '../views/dom.js';
 import { fmtMetric } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { numberInput, showGood } from './controls.js';
+import { numberInput, showGood } from './lab-controls.js';
 
 /** Rows of a table shown at once; above this the table is windowed and profiled. */
 export const ROW_WINDOW = 64;

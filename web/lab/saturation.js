@@ -6,7 +6,7 @@ import { h, mount, svg } from '../views/dom.js';
 import { fmtCell, fmtMetric, showToken } from '../views/format.js';
 import { cellColours } from '../views/legend.js';
 import { t } from '../i18n/i18n.js';
-import { math, numberParam, tn, tnData, tokenNode } from './controls.js';
+import { math, numberParam, tn, tnData, tokenNode } from './lab-controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 /** "j token" as nodes: the index as text, the token as data. */

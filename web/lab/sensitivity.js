@@ -10,7 +10,7 @@
 import { h, mount } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { hasKey, t } from '../i18n/i18n.js';
-import { math, tnData } from './controls.js';
+import { math, tnData } from './lab-controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 /** "key j “token”" as nodes: the token is data (translate="no"). */

@@ -4,7 +4,7 @@
 import { h } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { headNode, rowNode, scrollTable, tnData } from './controls.js';
+import { headNode, rowNode, scrollTable, tnData } from './lab-controls.js';
 
 export const f = (x, d = 4) => fmtMetric(x, d);
 export const METRICS = [

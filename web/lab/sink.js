@@ -8,7 +8,7 @@
 import { h, mount } from '../views/dom.js';
 import { tData } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { headName, headNode, numberParam, scrollTable, tnData } from './controls.js';
+import { headName, headNode, numberParam, scrollTable, tnData } from './lab-controls.js';
 import { f, legend, rowsTable, headsTable, pairsTable } from './sink-parts.js';
 import { windowedRows } from './rows.js';
 

@@ -6,7 +6,7 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, tData } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { headName, headNode, numberInput, scrollTable, tnData, tokenNode } from './controls.js';
+import { headName, headNode, numberInput, scrollTable, tnData, tokenNode } from './lab-controls.js';
 import { keysShownNote, largestIndices } from './rows.js';
 
 const f = (x, d = 4) => fmtMetric(x, d);

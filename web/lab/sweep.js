@@ -10,7 +10,7 @@
 import { h, mount, svg } from '../views/dom.js';
 import { fmtMetric, showToken, tData } from '../views/format.js';
 import { t } from '../i18n/i18n.js';
-import { numberInput, tnData } from './controls.js';
+import { numberInput, tnData } from './lab-controls.js';
 import { KEY_ROWS, keysShownNote, largestIndices } from './rows.js';
 
 const MASKED_SHOWN = 24; // masked keys named in the note; the rest counted

@@ -154,7 +154,7 @@ export function initLesson(pageCtx) {
       else open();
     });
   }
-  // The progress is written 200 ms after the last change, as the page's address is (web/page/link.js),
+  // The progress is written 200 ms after the last change, as the page's address is (web/page/address.js),
   // not inside each change: its link encoding was a quarter of a tau change's time on a class link
   // (12 of 47 ms at 4x CPU). Leaving the tab or the page writes it at once.
   let pendingSave = null;

@@ -5,7 +5,7 @@
 // reload of the course page (the iframe's src is the class link again), a closed and reopened
 // lesson and a tab left and come back to all find it there. Where storage is blocked (a sandboxed
 // iframe, a browser setting) `available` is false: the page says so once, and the progress lives
-// only in the page's own address (the link the page keeps writing, web/page/link.js).
+// only in the page's own address (the link the page keeps writing, web/page/address.js).
 //
 // API
 //   createProgress(fragment) -> {available, key, load(): string|null, save(link), clear()}

@@ -15,7 +15,7 @@ import { initTabs } from '../views/tabs.js';
 import { commit, core, pendingBoxes, randomSeed, results, setScaleCustom, state, undo, update, updateWith } from './store.js';
 import { enterLayerMode, leaveLayerMode, nK, nQ, switchMode as switchedMode } from './edits.js';
 import { rejected, showError } from './errors.js';
-import { choosePalette, chooseLang, wireLink } from './link.js';
+import { choosePalette, chooseLang, wireLink } from './address.js';
 import { applyPreset } from './presets-ui.js';
 import { renderViews } from './render.js';
 import { syncControls } from './sync.js';

@@ -52,7 +52,7 @@ export async function renderLab() {
   }
   const container = $('lab-view');
   if (!labRefuseWired) {
-    // A lab number box refused its text (web/lab/controls.js numberInput): nothing was sent, the
+    // A lab number box refused its text (web/lab/lab-controls.js numberInput): nothing was sent, the
     // state is the same; its words stay with this state, as a refusal of the store's does.
     labRefuseWired = true;
     container.addEventListener('lab-refuse', (ev) => {

@@ -53,11 +53,11 @@ const undoStack = [];
 let lastUndoKind = '';
 let lastUndoTime = 0;
 const views = []; // subscribers: view(structural) after each apply
-// Loader options of the core (web/page/link.js coreOptions): the large-head worker and the import
+// Loader options of the core (web/page/address.js coreOptions): the large-head worker and the import
 // view's workers load the same build as the page.
 export let coreOptions = {};
 // What the store reports to, handed in by web/main.js (connectStore): the error slots
-// (web/page/errors.js) and the link (web/page/link.js writeHash).
+// (web/page/errors.js) and the link (web/page/address.js writeHash).
 const out = {
   showError: () => {},
   showBanner: () => {},

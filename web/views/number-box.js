@@ -1,5 +1,5 @@
 // The rule of the page's number boxes, in one place: the main controls (web/page/controls.js
-// numberBox) and the lab's parameter boxes (web/lab/controls.js numberInput) both read and step
+// numberBox) and the lab's parameter boxes (web/lab/lab-controls.js numberInput) both read and step
 // their text here. The boxes are text boxes (inputmode decimal or numeric), not <input
 // type=number>: Chromium keeps no letters in a number box and hands "" to the page, so "abc"
 // would have looked like an empty box and silently sent the default.
