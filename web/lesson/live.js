@@ -11,8 +11,6 @@ import { step3Live } from './live-step3.js';
 import { createStep4 } from './live-step4.js';
 import { createStep5 } from './live-step5.js';
 
-export { readOnly } from './read-only.js';
-
 /**
  * @param {object} ctx the panel's context (initLesson): getState, getResults, update, shareUrl,
  *   container
