@@ -277,7 +277,7 @@ async function main() {
   // Paths in strings, as each source file writes them, and as the bundle in dist/assets/ must.
   const fromAssets = (p) => `./${relative('assets', p).split(sep).join('/')}`;
   const replacements = {
-    'core/core.js': [
+    'core/wasm-load.js': [
       ["'../wasm/attn_simd.js'", `'${fromAssets(core.attn_simd.js)}'`],
       ["'../wasm/attn_simd.wasm'", `'${fromAssets(core.attn_simd.wasm)}'`],
       ["'../wasm/attn.js'", `'${fromAssets(core.attn.js)}'`],
