@@ -344,9 +344,11 @@ async function main() {
     plugins: [releasePaths(replacements)],
   });
 
-  // Styles: the page's two sheets as one file.
+  // Styles: the page's sheets (web/index.html's stylesheet links, in their order) as one file.
+  const sheets = [...readFileSync(join(WEB, 'index.html'), 'utf8').matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+  if (!sheets.length) throw new Error('dist: web/index.html links no stylesheet');
   const css = await build({
-    stdin: { contents: '@import "./style.css";\n@import "./lab/lab.css";\n', resolveDir: WEB, loader: 'css' },
+    stdin: { contents: sheets.map((href) => `@import "./${href}";\n`).join(''), resolveDir: WEB, loader: 'css' },
     bundle: true,
     minify: true,
     write: false,
@@ -384,8 +386,8 @@ async function main() {
   const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   swap("script-src 'self'", `script-src 'self' ${hash(earlyCode)}`);
   swap("style-src 'self'", `style-src 'self' ${hash(cssText)}`);
-  swap('<link rel="stylesheet" href="style.css">\n', `${inline('style', cssText)}\n`);
-  swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
+  swap(`<link rel="stylesheet" href="${sheets[0]}">\n`, `${inline('style', cssText)}\n`);
+  for (const href of sheets.slice(1)) swap(`  <link rel="stylesheet" href="${href}">\n`, '');
   // early.js blocks the parser (it runs once the stylesheet above is in, so the markup is never
   // styled without it); the preload hints it reads come first.
   swap(

@@ -333,7 +333,7 @@ export function initLesson(pageCtx) {
     }
     steps.announceOpened(s);
     if (!scrolledToStep) {
-      // A link that holds the lesson opens on its step (on a phone the panel comes first, style.css).
+      // A link that holds the lesson opens on its step (on a phone the panel comes first, lesson.css).
       scrolledToStep = true;
       if (phone()) scrollToStart(container.querySelector('#lesson-step-title'));
     } else if (newStep && phone()) scrollToStart(container.querySelector('#lesson-step-title'), { acrossFrames: true });
