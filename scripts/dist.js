@@ -1,6 +1,6 @@
 // npm run dist: the release, dist/ — the static site and nothing else (docs/deploy.md).
 //
-//   dist/index.html, embed.js, embed-demo.html (a course-page example), sw.js   entry files: fixed names
+//   dist/index.html, embed.js, embed-frames.js, sw.js   entry files: fixed names
 //   dist/assets/…                       everything else, named <name>-<content hash>.<ext>
 //   dist/assets/data/real/…             the bundled real heads (read by name, so not renamed)
 //   every file has a .br and a .gz beside it (a static host may send them as Content-Encoding)
@@ -408,15 +408,10 @@ async function main() {
   html = html.replace(/\n\s*<!--[\s\S]*?-->/g, '');
   writeFileSync(join(DIST, 'index.html'), html);
 
-  // The course-page example (docs/embedding.md), with its own files.
-  let demo = readFileSync(join(WEB, 'embed-demo.html'), 'utf8');
-  demo = demo
-    .replace('href="favicon.png"', `href="${faviconPath}"`)
-    .replace('href="embed-demo.css"', `href="${emitHashed('embed-demo', '.css', await small('embed-demo.css'))}"`)
-    .replace('src="embed-frames.js"', `src="${emitHashed('embed-frames', '.js', await small('embed-frames.js'))}"`);
-  writeFileSync(join(DIST, 'embed-demo.html'), demo);
-  // Also under its plain name: the snippet a teacher copies loads embed-frames.js from the release
-  // (web/page/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
+  // The iframe snippet's script under its plain name: the snippet a teacher copies loads
+  // embed-frames.js from the release (web/page/share-dialog.js), as a course page served by a CDN
+  // does (tests/browser/pack.test.js). The sample course page is a developer page
+  // (dev/embed-demo.html), not released.
   writeFileSync(join(DIST, 'embed-frames.js'), await small('embed-frames.js'));
 
   // The service worker: the release's files with their hashes (web/sw.js explains its use).
