@@ -1,6 +1,6 @@
 // npm run dist: the release, dist/ — the static site and nothing else (docs/deploy.md).
 //
-//   dist/index.html, embed.js, embed-demo.html (a course-page example), sw.js   entry files: fixed names
+//   dist/index.html, embed.js, embed-frames.js, sw.js   entry files: fixed names
 //   dist/assets/…                       everything else, named <name>-<content hash>.<ext>
 //   dist/assets/data/real/…             the bundled real heads (read by name, so not renamed)
 //   every file has a .br and a .gz beside it (a static host may send them as Content-Encoding)
@@ -277,7 +277,7 @@ async function main() {
   // Paths in strings, as each source file writes them, and as the bundle in dist/assets/ must.
   const fromAssets = (p) => `./${relative('assets', p).split(sep).join('/')}`;
   const replacements = {
-    'core/core.js': [
+    'core/wasm-load.js': [
       ["'../wasm/attn_simd.js'", `'${fromAssets(core.attn_simd.js)}'`],
       ["'../wasm/attn_simd.wasm'", `'${fromAssets(core.attn_simd.wasm)}'`],
       ["'../wasm/attn.js'", `'${fromAssets(core.attn.js)}'`],
@@ -344,9 +344,11 @@ async function main() {
     plugins: [releasePaths(replacements)],
   });
 
-  // Styles: the page's two sheets as one file.
+  // Styles: the page's sheets (web/index.html's stylesheet links, in their order) as one file.
+  const sheets = [...readFileSync(join(WEB, 'index.html'), 'utf8').matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+  if (!sheets.length) throw new Error('dist: web/index.html links no stylesheet');
   const css = await build({
-    stdin: { contents: '@import "./style.css";\n@import "./lab/lab.css";\n', resolveDir: WEB, loader: 'css' },
+    stdin: { contents: sheets.map((href) => `@import "./${href}";\n`).join(''), resolveDir: WEB, loader: 'css' },
     bundle: true,
     minify: true,
     write: false,
@@ -384,8 +386,8 @@ async function main() {
   const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   swap("script-src 'self'", `script-src 'self' ${hash(earlyCode)}`);
   swap("style-src 'self'", `style-src 'self' ${hash(cssText)}`);
-  swap('<link rel="stylesheet" href="style.css">\n', `${inline('style', cssText)}\n`);
-  swap('  <link rel="stylesheet" href="lab/lab.css">\n', '');
+  swap(`<link rel="stylesheet" href="${sheets[0]}">\n`, `${inline('style', cssText)}\n`);
+  for (const href of sheets.slice(1)) swap(`  <link rel="stylesheet" href="${href}">\n`, '');
   // early.js blocks the parser (it runs once the stylesheet above is in, so the markup is never
   // styled without it); the preload hints it reads come first.
   swap(
@@ -406,15 +408,10 @@ async function main() {
   html = html.replace(/\n\s*<!--[\s\S]*?-->/g, '');
   writeFileSync(join(DIST, 'index.html'), html);
 
-  // The course-page example (docs/embedding.md), with its own files.
-  let demo = readFileSync(join(WEB, 'embed-demo.html'), 'utf8');
-  demo = demo
-    .replace('href="favicon.png"', `href="${faviconPath}"`)
-    .replace('href="embed-demo.css"', `href="${emitHashed('embed-demo', '.css', await small('embed-demo.css'))}"`)
-    .replace('src="embed-frames.js"', `src="${emitHashed('embed-frames', '.js', await small('embed-frames.js'))}"`);
-  writeFileSync(join(DIST, 'embed-demo.html'), demo);
-  // Also under its plain name: the snippet a teacher copies loads embed-frames.js from the release
-  // (web/page/share-dialog.js), as a course page served by a CDN does (tests/browser/pack.test.js).
+  // The iframe snippet's script under its plain name: the snippet a teacher copies loads
+  // embed-frames.js from the release (web/page/share-dialog.js), as a course page served by a CDN
+  // does (tests/browser/pack.test.js). The sample course page is a developer page
+  // (dev/embed-demo.html), not released.
   writeFileSync(join(DIST, 'embed-frames.js'), await small('embed-frames.js'));
 
   // The service worker: the release's files with their hashes (web/sw.js explains its use).

@@ -1,7 +1,7 @@
 // The one-file page's runtime: scripts/single-file.js bundles this module ahead of web/main.js and
 // ahead of each worker, so the page's unchanged modules work from one file:
 //   - globalThis.attnEmbeddedWasm(variant): the WebAssembly core's bytes, from the gzipped base 85
-//     in <script type="application/octet-stream" data-ap-wasm="VARIANT"> (read by web/core/core.js);
+//     in <script type="application/octet-stream" data-ap-wasm="VARIANT"> (read by web/core/wasm-load.js);
 //   - Worker: web/large/large-worker.js and web/import/import-worker.js start from blob: URLs made of their one
 //     gzipped bundle (<script type="application/octet-stream" data-ap-workers="NAMES">), with the
 //     core's text prepended as self.__apWasm and the worker's name as self.__apWorker;

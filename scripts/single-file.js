@@ -8,7 +8,7 @@
 //   - style.css, lab/lab.css and KaTeX's CSS are inlined, with KaTeX's main fonts as data: URLs
 //     (the rarer KaTeX fonts are left out: the browser falls back to its serif/sans fonts);
 //   - the WebAssembly core is gzipped in a base-85 data block (the SIMD build; the scalar one
-//     too while the file stays within MAX_FILE_BYTES), read through web/core/core.js's
+//     too while the file stays within MAX_FILE_BYTES), read through web/core/wasm-load.js's
 //     globalThis.attnEmbeddedWasm hook (scripts/single-file-runtime.js);
 //   - the workers (web/large/large-worker.js, web/import/import-worker.js) are one gzipped bundle, started from
 //     blob: URLs;
@@ -76,13 +76,13 @@ function resolutions(entry, withScalar) {
     name: 'single-file',
     setup(b) {
       b.onResolve({ filter: /vendor\/vendor\.js$/ }, () => ({ path: 'vendor', namespace: 'single-file' }));
-      // web/core/core.js imports the glue of a build by a variable path (import(build.js)): here by
-      // the literal paths of its BUILDS, so esbuild inlines them.
-      b.onLoad({ filter: /[\\/]web[\\/]core[\\/]core\.js$/ }, ({ path }) => {
+      // web/core/wasm-load.js imports the glue of a build by a variable path (import(build.js)):
+      // here by the literal paths of its BUILDS, so esbuild inlines them.
+      b.onLoad({ filter: /[\\/]web[\\/]core[\\/]wasm-load\.js$/ }, ({ path }) => {
         const src = readFileSync(path, 'utf8');
         const globs = [...src.matchAll(/js: '(\.\.\/wasm\/[^']+\.js)'/g)].map((m) => m[1]);
         if (!globs.length || !src.includes('import(build.js)'))
-          throw new Error('web/core/core.js no longer loads the glue by import(build.js): update scripts/single-file.js');
+          throw new Error('web/core/wasm-load.js no longer loads the glue by import(build.js): update scripts/single-file.js');
         const table = `({${globs.map((g) => `${JSON.stringify(g)}: () => import(${JSON.stringify(g)})`).join(', ')}})[build.js]()`;
         return { contents: src.replace('import(build.js)', table), loader: 'js' };
       });
@@ -136,7 +136,7 @@ async function bundle(entry, format, withScalar) {
     platform: 'browser',
     legalComments: 'none',
     logLevel: 'warning',
-    // The core's node branch (web/core/core.js) imports node:fs; a browser never takes it.
+    // The core's node branch (web/core/wasm-load.js) imports node:fs; a browser never takes it.
     external: ['node:*'],
     define: { 'import.meta.url': JSON.stringify(`${BASE_URL}${entry === 'workers' ? WORKERS[0] : entry}`) },
   });

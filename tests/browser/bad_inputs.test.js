@@ -607,7 +607,7 @@ describe('messages to the embed element and the embedded page', () => {
     const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const host = await context.newPage();
     watch(host, session.events, '[embed hide] ');
-    await host.goto(`${session.url}embed-demo.html`);
+    await host.goto(`${session.url}dev/embed-demo.html`);
     await host.evaluate(() => {
       const el = document.createElement('attention-playground');
       el.id = 'typo';
@@ -640,7 +640,7 @@ describe('messages to the embed element and the embedded page', () => {
     const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const host = await context.newPage();
     watch(host, session.events, '[embed host] ');
-    await host.goto(`${session.url}embed-demo.html`);
+    await host.goto(`${session.url}dev/embed-demo.html`);
     const link = (await snapshot()).hash;
     await host.evaluate((state) => {
       const el = document.createElement('attention-playground');

@@ -1,5 +1,5 @@
 // The page under its content security policy (docs/security.md "Content security policy"):
-// index.html and the sample course page embed-demo.html carry a strict policy in a <meta> tag, and
+// index.html and the sample course page dev/embed-demo.html carry a strict policy in a <meta> tag, and
 // every part of the page works under it without a single violation — the default page, each input
 // mode, the formulas (KaTeX), every analysis of the lab, the guided lesson through all its steps,
 // the share dialog and its preview frame, a real .npy imported (the import worker), a large head
@@ -36,7 +36,7 @@ export const POLICY = [
 ].join('; ');
 
 /** The pages that ship with the policy. */
-const PAGES = ['index.html', 'embed-demo.html'];
+const PAGES = ['web/index.html', 'dev/embed-demo.html'];
 
 const REAL_NPY = new URL('../../web/data/real/gpt2-small_L0_nlp-sentence/attention.npy', import.meta.url).pathname;
 
@@ -98,7 +98,7 @@ describe('the policy', () => {
   test('each shipped page carries exactly POLICY, first in <head>, without unsafe-inline or unsafe-eval', () => {
     assert.doesNotMatch(POLICY, /'unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|'strict-dynamic'|\*|script-src[^;]*(data:|blob:|https?:)/);
     for (const name of PAGES) {
-      const html = readFileSync(new URL(`../../web/${name}`, import.meta.url), 'utf8');
+      const html = readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8');
       const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*>/gi)];
       assert.equal(metas.length, 1, `${name}: one CSP meta tag`);
       assert.equal(metas[0][1], POLICY, `${name}: the policy`);
@@ -332,11 +332,11 @@ describe('the playground under the policy', () => {
     await noneSince(mark, 'showing embed mode');
   });
 
-  test('the course page (embed-demo.html): its iframe and its <attention-playground> element', async () => {
+  test('the course page (dev/embed-demo.html): its iframe and its <attention-playground> element', async () => {
     const mark = violations.length;
     const host = await context.newPage();
     await host.setViewportSize({ width: 1000, height: 900 });
-    await host.goto(`${session.url}embed-demo.html`);
+    await host.goto(`${session.url}dev/embed-demo.html`);
     await host.evaluate(() => document.getElementById('example-element').scrollIntoView());
     for (const locate of ['#example-frame', '#example-element']) {
       await host.waitForFunction(

@@ -1,7 +1,7 @@
 // Browser tests of embedding (docs/embedding.md): embed mode and every <control>_hide flag hide
 // exactly what they say and nothing else; read-only refuses edits but keeps row selection and
 // window.attentionPlayground.setState; the "Share for class" dialog builds a link whose page options
-// round-trip and an <iframe> snippet that works pasted into a host page (web/embed-demo.html) and
+// round-trip and an <iframe> snippet that works pasted into a host page (dev/embed-demo.html) and
 // grows to its content through the height messages; the <attention-playground> element renders,
 // sizes itself, follows its attributes and shows an error for a bad state.
 //
@@ -54,7 +54,7 @@ const BOX = {
 let session;
 let page; // the playground, shared by the tests that change only the hash
 let baseLink; // the default state's link fragment, without page options
-let host; // web/embed-demo.html
+let host; // dev/embed-demo.html
 let sharedSnippet = null;
 
 before(async () => {
@@ -494,12 +494,12 @@ describe('the element snippet on a course page', () => {
   });
 });
 
-describe('host page (web/embed-demo.html)', () => {
+describe('host page (dev/embed-demo.html)', () => {
   before(async () => {
     const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
     host = await context.newPage();
     watch(host, session.events, '[embed host] ');
-    await host.goto(`${session.url}embed-demo.html`);
+    await host.goto(`${session.url}dev/embed-demo.html`);
   });
 
   /**
@@ -621,7 +621,7 @@ describe('host page (web/embed-demo.html)', () => {
     await fake(good);
     await host.waitForFunction(() => document.querySelector('#pasted iframe').style.height === '321px');
     host.off('console', onConsole);
-    await host.goto(`${session.url}embed-demo.html`);
+    await host.goto(`${session.url}dev/embed-demo.html`);
   });
 
   test('the demo page: its iframe and its <attention-playground> size themselves', async () => {

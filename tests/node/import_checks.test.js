@@ -127,7 +127,7 @@ test('one schema: the structure object of attn analyze, attn compare and the pag
   const cmp = json(['compare', causal, causal]);
   assert.equal(cmp.causal, false);
   assert.equal(cmp.structure.structure, 'causal');
-  // Rows CSV: the page's columns (web/export/files.js) after layer, head; empty rows as 1/0.
+  // Rows CSV: the page's columns (web/export/metrics-files.js) after layer, head; empty rows as 1/0.
   const rows = run(['analyze', file, '--rows', '--format', 'csv', '--heads', '0']);
   assert.equal(rows.status, 0, rows.stderr);
   const [header, first] = rows.stdout.split('\n');

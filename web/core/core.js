@@ -2,84 +2,17 @@
 // Same module in the page, in a worker and in node. Every number the page shows comes from here;
 // there is no attention maths in web/.
 //
-// Two builds exist: web/wasm/attn_simd.{js,wasm} (WebAssembly SIMD128) and web/wasm/attn.{js,wasm}
-// (scalar). loadCore() takes the SIMD build only when the engine supports SIMD *and* the build's
-// self-test (softmax of [1, 2, 3, 4]) is right, otherwise the scalar build, and says why.
-import { AttentionError, StateError } from './error-types.js';
+// Which build runs (SIMD128 or scalar, after a feature probe and a self-test) and how it is
+// instantiated: web/core/wasm-load.js. The import view's entry points: web/core/core-import.js,
+// methods of Core too. This module is the one to import (loadCore, Core, AttentionError, ...).
+import { AttentionError, StateError, throwIfError } from './error-types.js';
 import { decodeLink as decodeLinkText } from '../codec/link.js';
 import { toCoreJson, unpack } from './core-json.js';
+import { instantiate, isNode, loadModule } from './wasm-load.js';
+import { CoreImport } from './core-import.js';
 
 export { AttentionError, StateError, toCoreJson };
-
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-
-/** softmax([1, 2, 3, 4]) in double precision: the loader's self-test. */
-export const SELF_TEST_EXPECTED = [0.0320586, 0.0871443, 0.2368828, 0.6439143];
-const SELF_TEST_TOLERANCE = 1e-6;
-
-// The smallest module using a SIMD128 instruction (i8x16.splat); validates only where SIMD is on.
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-// The SIMD build also uses WebAssembly exception handling (-fwasm-exceptions, CMakeLists.txt
-// ATTN_WASM_NATIVE_EH): a module with one tag and `try; throw 0; catch 0; end` in its function, the
-// instructions Emscripten 3.1.6 emits; validates only where exception handling is on (Chrome 95,
-// Firefox 100, Safari 15.2 on; a few 2021 engines run SIMD without it).
-const EH_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 13, 3, 1, 0, 0, 10, 11, 1, 9, 0, 6, 64, 8, 0, 7, 0, 11, 11,
-]);
-
-/** True when this JavaScript engine runs the SIMD build: WebAssembly SIMD128 and exception handling. */
-export function simdSupported() {
-  try {
-    return WebAssembly.validate(SIMD_PROBE) && WebAssembly.validate(EH_PROBE);
-  } catch {
-    return false;
-  }
-}
-
-// Each build is two modules: the core (every entry point but the lab; the lesson's sensitivity
-// view included) and the lab (every lab view: computeLab), which the page loads on the first lab
-// view (Core.loadLab). The lab and the SVD it needs are about half of the code (docs/performance.md
-// "The WebAssembly core's size"). A core module that has computeLab itself (the one-file page's,
-// attn_full_simd) is its own lab module.
-const BUILDS = {
-  simd: {
-    js: '../wasm/attn_simd.js',
-    wasm: '../wasm/attn_simd.wasm',
-    variant: 'wasm-simd128',
-    lab: { js: '../wasm/attn_lab_simd.js', wasm: '../wasm/attn_lab_simd.wasm', variant: 'wasm-simd128-lab' },
-  },
-  scalar: {
-    js: '../wasm/attn.js',
-    wasm: '../wasm/attn.wasm',
-    variant: 'wasm-scalar',
-    lab: { js: '../wasm/attn_lab.js', wasm: '../wasm/attn_lab.wasm', variant: 'wasm-scalar-lab' },
-  },
-};
-
-async function instantiate(build) {
-  const { default: factory } = await import(build.js);
-  const options = {};
-  // The one-file page (scripts/single-file.js) carries the .wasm inline and defines this hook:
-  // the variant's bytes, or a rejection when the file does not hold that variant.
-  if (typeof globalThis.attnEmbeddedWasm === 'function') {
-    options.wasmBinary = await globalThis.attnEmbeddedWasm(build.variant);
-  } else if (isNode) {
-    // Emscripten 3.1.6's glue would try fetch() on a file path in node.
-    const { readFileSync } = await import('node:fs');
-    options.wasmBinary = readFileSync(new URL(build.wasm, import.meta.url));
-  }
-  return factory(options);
-}
-
-/** Runs the build's self-test; returns null when it passes, else what went wrong. */
-function selfTestFailure(mod) {
-  if (typeof mod.selfTest !== 'function') return 'the build has no self-test';
-  const got = Array.from(mod.selfTest());
-  const ok = got.length === SELF_TEST_EXPECTED.length && got.every((x, i) => Math.abs(x - SELF_TEST_EXPECTED[i]) <= SELF_TEST_TOLERANCE);
-  return ok ? null : `self-test gave [${got.map((x) => x.toFixed(7)).join(', ')}]`;
-}
+export { SELF_TEST_EXPECTED, simdSupported } from './wasm-load.js';
 
 /**
  * Loads the WebAssembly core.
@@ -94,46 +27,11 @@ function selfTestFailure(mod) {
  * @returns {Promise<Core>}
  */
 export async function loadCore({ variant = 'auto', failSelfTest = false, lab = isNode } = {}) {
-  const selfTest = failSelfTest ? () => 'forced to fail for testing' : selfTestFailure;
-  let mod = null;
-  let fallbackReason = null;
-  let fallback = null; // {code, detail}: the reason as a code the page words in its language
-  let chosen = BUILDS.scalar;
-  if (variant !== 'scalar') {
-    if (!simdSupported()) {
-      fallbackReason = 'this browser does not run WebAssembly SIMD with exception handling';
-      fallback = { code: 'noSimd', detail: '' };
-    } else {
-      try {
-        const simd = await instantiate(BUILDS.simd);
-        const failure = selfTest(simd);
-        if (failure) {
-          fallbackReason = `the SIMD build failed its self-test (${failure})`;
-          fallback = { code: 'selfTest', detail: failure };
-        } else {
-          mod = simd;
-          chosen = BUILDS.simd;
-        }
-      } catch (e) {
-        fallbackReason = `the SIMD build could not be loaded (${e.message})`;
-        fallback = { code: 'loadFailed', detail: e.message };
-      }
-    }
-    if (variant === 'simd' && !mod) throw new Error(`SIMD core unavailable: ${fallbackReason}`);
-  } else {
-    fallbackReason = 'the scalar build was asked for';
-    fallback = { code: 'asked', detail: '' };
-  }
-  if (!mod) mod = await instantiate(BUILDS.scalar);
+  const { mod, chosen, fallbackReason, fallback } = await loadModule({ variant, failSelfTest });
   const core = new Core(mod, chosen.variant, fallbackReason, chosen.lab);
   core.fallback = fallback;
   if (lab) await core.loadLab();
   return core;
-}
-
-function throwIfError(out) {
-  if (out && out.error) throw new AttentionError(out.error.code, out.error.field, out.error.message);
-  return out;
 }
 
 /** The core's schema error as a StateError (field, message, code). */
@@ -371,128 +269,7 @@ export class Core {
     return throwIfError(this.mod.computeTile(spec, r0, r1, c0, c1));
   }
 
-  // --- Import (cpp/include/attn/import.hpp, analysis.hpp) -------------------------------------
-
-  /**
-   * Length in bytes of a .npy header, from the file's first >= 12 bytes.
-   * @throws {AttentionError} code "bad_file" (not a .npy, truncated, unknown version)
-   */
-  npyHeaderLength(bytes) {
-    return throwIfError(this.mod.npyHeaderLength(bytes));
-  }
-
-  /**
-   * Parses a whole .npy header.
-   * @returns {{version, dtype: 'float16'|'float32'|'float64', shape: number[], dataOffset,
-   *   elements, dataBytes, layout: {layers, heads, nQ, nK}}}
-   * @throws {AttentionError} "bad_file" (Fortran order, big-endian, non-float dtype, malformed),
-   *   "shape_mismatch" (a shape that is not [n,n], [H,n,n], [L,H,n,n] or a batch of 1), "too_large"
-   */
-  parseNpyHeader(bytes) {
-    return throwIfError(this.mod.parseNpyHeader(bytes));
-  }
-
-  /**
-   * Parses an attention JSON document (ours, CircuitsVis, BertViz).
-   * @returns {{format, layout, queryTokens: string[], keyTokens: string[], data: Float32Array}}
-   * @throws {AttentionError} "bad_file", "shape_mismatch" (ragged lists, token count), "too_large"
-   */
-  parseAttentionJson(text) {
-    return throwIfError(this.mod.parseAttentionJson(text));
-  }
-
-  /** Tokens from a JSON list of strings or one per line. @throws {AttentionError} "bad_file" */
-  parseTokens(text) {
-    return throwIfError(this.mod.parseTokens(text));
-  }
-
-  /**
-   * Checks and analyses one head of raw values already in the heap (analysis.hpp).
-   * @param {object} spec {ptr, dtype, nQ, nK, reading: 'weights'|'logits', causal, topK,
-   *   sinkKeys, delta, thumbnail, wantRows, tokens?: the key tokens (TransformerLens scores)}
-   * @returns {{verdict: 'probabilities'|'probabilities_warn'|'not_probabilities'|'invalid',
-   *   computed: boolean, check, summary, pattern: {kind, confidence, parameter, scores},
-   *   field: {previousToken, duplicateToken, induction}, causalStructure, causalVisibility,
-   *   aboveDiagonalMass, thumbnail: Float32Array, thumbRows, thumbCols, rows?}}
-   */
-  analyzeHead(spec) {
-    return throwIfError(this.mod.analyzeHead(spec));
-  }
-
-  /**
-   * Two runs of one head compared (analysis.hpp compare_heads): each side's verdict, summary and
-   * pattern, and the Jensen-Shannon divergence of their rows (nats, mean and largest).
-   * @param {object} spec analyzeHead()'s options with {ptrA, dtypeA, ptrB, dtypeB, nQ, nK}
-   * @returns {{a: object, b: object, meanJsd: number, maxJsd: number, maxJsdRow: number}}
-   */
-  compareHeads(spec) {
-    return throwIfError(this.mod.compareHeads(spec));
-  }
-
-  /**
-   * Layer numbers typed as "0,2,4,5" or "0-3,8": exactly `count` whole numbers, no repeats.
-   * @returns {number[]} @throws {AttentionError} invalid_value (field layerNumbers)
-   */
-  parseLayerNumbers(text, count) {
-    return throwIfError(this.mod.parseLayerNumbers(text, count));
-  }
-
-  /**
-   * A file's structure from its analysed heads (analysis.hpp summarize_structure): causal,
-   * mixed, bidirectional or unknown, and the flagged heads, largest above-diagonal mass first.
-   * @param {object[]} heads analyzeHead() results with {layer, head}
-   * @param {boolean} stated the user says the model is causal
-   * @param {'weights'|'logits'} reading
-   */
-  structureSummary(heads, stated, reading) {
-    return this.mod.structureSummary(
-      heads.map((r) => ({
-        layer: r.layer,
-        head: r.head,
-        computed: r.computed,
-        causalStructure: Boolean(r.causalStructure),
-        aboveDiagonalMass: r.aboveDiagonalMass ?? NaN,
-        check: r.check,
-      })),
-      stated,
-      reading,
-    );
-  }
-
-  /** The layer numbers a file's layer labels give ("4", "L4", "blocks.4..."); [] when none. */
-  layerNumbersFromLabels(labels) {
-    return this.mod.layerNumbersFromLabels(labels);
-  }
-
-  /** Converts `count` raw values of `dtype` at heap offset `src` to float32 at `dst`. */
-  toFloat32(src, dtype, count, dst) {
-    this.mod.toFloat32(src, dtype, count, dst);
-  }
-
-  // --- Per-layer import summary and the guided lesson's answers (analysis.hpp, lesson.hpp) -----
-
-  /**
-   * The import view's layer table: per layer, the means over its computed heads of their finite
-   * meanNormalizedEntropy, meanSinkMass, meanNEff, meanTopKMass (NaN when none).
-   * @param {{layer: number, computed: boolean, summary: object}[]} heads  analyzeHead() results
-   * @returns {{layer, heads, analysed, meanNormalizedEntropy, meanSinkMass, meanNEff,
-   *   meanTopKMass}[]} layers in order of first appearance
-   */
-  layerSummaries(heads) {
-    return this.mod.layerSummaries(heads.map((r) => ({ layer: r.layer, computed: r.computed, summary: r.summary })));
-  }
-
-  /**
-   * The mean over heads of a layer's weights (analysis.hpp mean_heads): per cell the mean of the
-   * heads' finite values, NaN where none is finite. For the import's token views.
-   * @param {Float32Array[]} heads  each n_q * n_k, row-major (NaN = not visible)
-   * @param {number} nQ
-   * @param {number} nK
-   * @returns {Float32Array} n_q * n_k
-   */
-  meanHeads(heads, nQ, nK) {
-    return throwIfError(this.mod.meanHeads(heads, nQ, nK));
-  }
+  // --- The guided lesson's answers (lesson.hpp) -----------------------------------------------
 
   /** sum_j w_j in order (0 for an empty row): a row's total weight. */
   weightSum(weights) {
@@ -542,4 +319,9 @@ export class Core {
     );
     return { ...out, ratio: Number.isNaN(out.ratio) ? null : out.ratio };
   }
+}
+
+// The import view's entry points are Core's methods too, with the attributes of a class's own.
+for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(CoreImport.prototype))) {
+  if (name !== 'constructor') Object.defineProperty(Core.prototype, name, descriptor);
 }

@@ -1,5 +1,6 @@
 // The two errors the page, node and the CLI report, shared by web/core/state-schema.js (the link codec) and
-// web/core/core.js (the WebAssembly core, which holds the schema's one validator).
+// web/core/core.js (the WebAssembly core, which holds the schema's one validator), and
+// throwIfError, which turns the core's error answers into them (core.js, core-import.js).
 
 /** An invalid state or head as reported by the core: `code` is one of shape_mismatch,
  * non_finite, bad_temperature, invalid_value, too_large, bad_state, bad_file; `field` names the input
@@ -29,4 +30,10 @@ export class StateError extends AttentionError {
     super(code, field, message);
     this.name = 'StateError';
   }
+}
+
+/** The core's {error: {code, field, message}} answer as an AttentionError; any other answer as it is. */
+export function throwIfError(out) {
+  if (out && out.error) throw new AttentionError(out.error.code, out.error.field, out.error.message);
+  return out;
 }

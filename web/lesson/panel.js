@@ -28,35 +28,21 @@
 // #lesson-s3-causal, #lesson-s4-key, #lesson-s4-change, #lesson-s5-copy, #lesson-s5-status, #lesson-s5-link,
 // #lesson-exercises.
 //
-// Parts: live.js (what each step acts on), questions.js (the predictions), answers.js (the
-// revealed answers, from steps.js and the core), format.js (numbers and tokens as text).
+// Parts: step-view.js (a step's nodes), live.js (what each step acts on), questions.js (the
+// predictions), answers.js (the revealed answers, from steps.js and the core), format.js (numbers
+// and tokens as text), progress.js (the progress kept per class link).
 import { onLangChange, t } from '../i18n/i18n.js';
 import { h, mount, patch, scrollToStart } from '../views/dom.js';
-import { renderTex } from '../views/tex.js';
-import { STEP_TEX } from './step-tex.js';
 import { ensureKatexCss } from '../views/formulas.js';
-import { answer } from './answers.js';
-import { renderExercises } from './exercises.js';
-import { createLive, readOnly } from './live.js';
-import { questions } from './questions.js';
-import { sp } from './format.js';
-import { renderMyths } from './myths.js';
+import { createLive } from './live.js';
+import { buildStep } from './step-view.js';
 import { createProgress } from './progress.js';
 import { statesEqual } from '../core/state-schema.js';
 import { encodeLink } from '../codec/link.js';
 import { stripPageOptions } from '../page/page-options.js';
-import { STEPS, STEP_PREDICTIONS, atStep, fitLesson, freshLesson, predicted, referenceState, setupState, untouchedBoxes } from './steps.js';
+import { STEP_PREDICTIONS, atStep, fitLesson, freshLesson, referenceState, setupState } from './steps.js';
 
 const phone = () => matchMedia('(max-width: 760px)').matches;
-
-/** A formula rendered by KaTeX (the same in both languages). */
-function tex(source, id) {
-  const el = h('span', { class: 'lesson-tex', id, dataset: { tex: source } });
-  renderTex(el, source);
-  return el;
-}
-
-const FORMULAS = STEP_TEX;
 
 export function initLesson(pageCtx) {
   // Every move of the lesson is the student's own work: allowed in a read-only link too
@@ -204,141 +190,7 @@ export function initLesson(pageCtx) {
       l.predictions[name] = value;
     });
 
-  function build(s, r) {
-    const lesson = s.lesson;
-    const n = lesson.step;
-    let ref = null;
-    const refState = referenceState(n, s);
-    if (refState) {
-      try {
-        ref = ctx.compute(refState);
-      } catch {
-        ref = null;
-      }
-    }
-    const revealed = lesson.revealed.includes(n);
-    const ready = predicted(lesson, n);
-    const formula = FORMULAS[n];
-    // Two parts around step 5's frame (live.js frameSlot): the frame is never rebuilt.
-    const predict = h(
-      'div',
-      { class: 'lesson-predict', id: 'lesson-predict' },
-      h('h4', {}, t('lesson.predictTitle')),
-      h('p', { class: 'note' }, t(revealed ? 'lesson.lockedNote' : 'lesson.predictNote')),
-      questions(n, s, lesson, revealed, setP),
-    );
-    // Every step's predictions come before what the step acts on: predict first, then act (step
-    // 3's mask switch above its question showed the masked weights before the prediction; on a
-    // phone a tap on predictions below step 1's key plane scrolled the plane away).
-    const top = [
-      h(
-        'div',
-        { class: 'lesson-head' },
-        h('h2', { id: 'lesson-title' }, t('lesson.title')),
-        h(
-          'button',
-          {
-            type: 'button',
-            id: 'lesson-start-over',
-            onclick: startOver,
-            title: t('lesson.startOverTitle'),
-          },
-          t('lesson.startOver'),
-        ),
-        h('button', { type: 'button', id: 'lesson-close', onclick: close }, t('lesson.close')),
-      ),
-      notes(),
-      h(
-        'nav',
-        { 'aria-label': t('lesson.stepsNav') },
-        h(
-          'ol',
-          { class: 'lesson-steps' },
-          STEPS.map((k) =>
-            h(
-              'li',
-              {},
-              h(
-                'button',
-                {
-                  type: 'button',
-                  id: `lesson-step-${k}`,
-                  'aria-current': k === n ? 'step' : null,
-                  class: lesson.revealed.includes(k) ? 'done' : null,
-                  onclick: () => {
-                    if (k !== n) goTo(k);
-                  },
-                },
-                t('lesson.stepShort', { n: k }),
-                h(
-                  'span',
-                  { class: 'visually-hidden' },
-                  ` ${t(`lesson.s${k}.title`)}${lesson.revealed.includes(k) ? `, ${t('lesson.revealedMark')}` : ''}`,
-                ),
-              ),
-            ),
-          ),
-        ),
-      ),
-      h('h3', { id: 'lesson-step-title', tabindex: -1 }, t('lesson.stepOf', { n, total: STEPS.length }), sp(), t(`lesson.s${n}.title`)),
-      h('p', { id: 'lesson-step-do' }, t(n === 2 && readOnly() ? 'lesson.s2.doReadonly' : `lesson.s${n}.do`)),
-      formula ? h('p', { class: 'lesson-formula' }, tex(formula, `lesson-formula-${n}`)) : null,
-      predict,
-      h('div', { class: 'lesson-live', id: 'lesson-live' }, steps.live(n, s, r, ref)),
-    ];
-    const bottom = [
-      h(
-        'div',
-        { class: 'lesson-actions' },
-        revealed
-          ? h(
-              'button',
-              {
-                type: 'button',
-                id: 'lesson-hide',
-                onclick: () =>
-                  editLesson((l) => {
-                    l.revealed = l.revealed.filter((k) => k !== n);
-                  }),
-              },
-              t('lesson.hide'),
-            )
-          : h(
-              'button',
-              {
-                type: 'button',
-                id: 'lesson-reveal',
-                class: 'primary',
-                disabled: !ready,
-                'aria-describedby': ready ? null : 'lesson-reveal-why',
-                onclick: () =>
-                  editLesson((l, next) => {
-                    // A box question left untouched is the answer "none" (it says so).
-                    for (const name of untouchedBoxes(l, n, next)) l.predictions[name] = [];
-                    l.revealed = [...new Set([...l.revealed, n])].sort((a, b) => a - b);
-                  }),
-              },
-              t('lesson.reveal'),
-            ),
-        ready || revealed ? null : h('span', { id: 'lesson-reveal-why', class: 'note' }, t('lesson.revealWhy')),
-      ),
-      h(
-        'div',
-        { id: 'lesson-answer', class: 'lesson-answer', role: 'status', 'aria-live': 'polite' },
-        revealed ? [h('h4', {}, t('lesson.answerTitle')), answer(n, s, r, ref, ctx, core())] : null,
-      ),
-      h(
-        'div',
-        { class: 'lesson-nav' },
-        h('button', { type: 'button', id: 'lesson-prev', disabled: n === 1, onclick: () => goTo(n - 1) }, t('lesson.prev')),
-        h('button', { type: 'button', id: 'lesson-reset', onclick: () => goTo(n), title: t('lesson.resetTitle') }, t('lesson.reset')),
-        h('button', { type: 'button', id: 'lesson-next', disabled: n === STEPS.length, onclick: () => goTo(n + 1) }, t('lesson.next')),
-      ),
-      renderMyths({ state: s, results: r, ctx, setP }),
-      renderExercises({ state: s, results: r, ctx, t, editLesson }),
-    ];
-    return { top, bottom };
-  }
+  const build = (s, r) => buildStep(s, r, { ctx, steps, core, notes, goTo, startOver, close, editLesson, setP });
 
   // The panel's three parts: what is rebuilt above the frame, the frame's slot, what is rebuilt below.
   const topPart = h('div', { class: 'lesson-part' });
@@ -481,7 +333,7 @@ export function initLesson(pageCtx) {
     }
     steps.announceOpened(s);
     if (!scrolledToStep) {
-      // A link that holds the lesson opens on its step (on a phone the panel comes first, style.css).
+      // A link that holds the lesson opens on its step (on a phone the panel comes first, lesson.css).
       scrolledToStep = true;
       if (phone()) scrollToStart(container.querySelector('#lesson-step-title'));
     } else if (newStep && phone()) scrollToStart(container.querySelector('#lesson-step-title'), { acrossFrames: true });

@@ -220,7 +220,7 @@ export function createPlane({ onMove, onHome, t }) {
     if (focusedId?.startsWith('lesson-key-')) root.querySelector(`#${focusedId}`)?.focus({ preventScroll: true });
   }
 
-  // A touch on the plane makes no browser gesture. touch-action: none (style.css) keeps a drag from
+  // A touch on the plane makes no browser gesture. touch-action: none (lesson.css) keeps a drag from
   // panning the page, but Chromium still turns a quick release into a fling: one that scrolls
   // nothing, yet runs for about a second, and the first tap anywhere in that time only stops it, so
   // the student's next tap (查看答案 right after moving a key) was lost. A cancelled touchstart

@@ -8,7 +8,7 @@
 // (docs/performance.md "Loading"); the page is drawn and usable meanwhile, and scroll anchoring
 // keeps the view still when a formula above it changes height.
 // Before printing, every pending formula is drawn (Ctrl+P) or shows its TeX source (see below).
-// Used by the formulas (views/formulas.js) and the lesson's inline formulas (lesson/panel.js).
+// Used by the formulas (views/formulas.js) and the lesson's inline formulas (lesson/step-view.js).
 //
 //   renderTex(el, tex, {displayMode})  renders `tex` into `el` (now or once KaTeX is loaded)
 //   texReady(): Promise<void>          resolves when KaTeX is loaded and every pending element drawn

@@ -23,7 +23,7 @@ bool json_text_needs_repair(const std::string& text);
 /// Characters that make a spreadsheet (Excel, LibreOffice, Sheets) read a CSV cell starting with
 /// one as a formula: = + - @, a tab and a carriage return (OWASP "CSV injection"). A text cell
 /// (a token) starting with one is written with a ' before it by every CSV writer of the project:
-/// the page's exports (web/export/files.js, through `attn schema`) and `attn analyze` (csv_text_cell).
+/// the page's exports (web/export/text-formats.js, through `attn schema`) and `attn analyze` (csv_text_cell).
 inline constexpr char kCsvFormulaStart[] = "=+-@\t\r";
 
 /// `s` guarded for a spreadsheet: "'" + s when s starts with a kCsvFormulaStart character.
