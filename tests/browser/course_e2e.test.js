@@ -37,7 +37,7 @@ const entropy = (w) => -w.reduce((acc, a) => acc + (a > 0 ? a * Math.log(a) : 0)
 const mix = (w, V) => V[0].map((_, c) => V.reduce((acc, v, j) => acc + w[j] * v[c], 0));
 const four = (x) => String(Number(x.toPrecision(4))); // the panel's 4 significant digits
 /** The ways the panel may write x: 4 significant digits alone, or in a vector whose entries share
- * a number of decimals, at least those 4 significant digits need (web/lesson/format.js vec). */
+ * a number of decimals, at least those 4 significant digits need (web/lesson/lesson-text.js vec). */
 const writings = (x) => {
   const own = Math.max(0, 3 - Math.floor(Math.log10(Math.abs(x) || 1)));
   return [four(x), ...Array.from({ length: 7 - own }, (_, k) => x.toFixed(own + k))];

@@ -140,7 +140,7 @@ test('layerSummaries: means over computed heads with finite values, layers in fi
 test('worked example 2: exact logits (ln 3, ln 2, −∞), A as fractions, outputs 2, 5, 5 and both take-aways', async () => {
   const { LESSON_PRESETS } = await import('../../web/presets/presets.js');
   const { example2Facts } = await import('../../web/lesson/steps.js');
-  const { exactLogit, fraction } = await import('../../web/lesson/format.js');
+  const { exactLogit, fraction } = await import('../../web/lesson/lesson-text.js');
   const s = core.validateState(LESSON_PRESETS.example2.make());
   const r = core.compute(s);
   assert.deepEqual(
@@ -221,7 +221,7 @@ test('step 1 redistribution: k2 moved towards q, the rest of the row falls and t
 });
 
 test('lesson vectors write their entries alike: exact ones as they are, rounded ones to the same decimals', async () => {
-  const { vec } = await import('../../web/lesson/format.js');
+  const { vec } = await import('../../web/lesson/lesson-text.js');
   // Exact short entries stay short (the seeds' (1, 0), (2, 6, 10), A's row (1/2, 1/4, 1/4)).
   assert.equal(vec([1, 0]), '(1, 0)');
   assert.equal(vec([2, 6, 10]), '(2, 6, 10)');

@@ -6,7 +6,7 @@ import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
 import { answerStep1, answerStep2, answerStep3, answerStep4, answerStep5 } from './steps.js';
-import { data, f, keyList, kk, qk, qtok, sp, tok, vec } from './format.js';
+import { data, f, keyList, kk, qk, qtok, sp, tok, vec } from './lesson-text.js';
 
 /** One line of the answer: the prediction beside the answer, marked. */
 function verdict(name, predictionText, answerText, correct) {

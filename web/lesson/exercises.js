@@ -10,7 +10,7 @@
 import { h } from '../views/dom.js';
 import { fmtMetric, showToken } from '../views/format.js';
 import { rich } from './rich.js';
-import { vec } from './format.js';
+import { vec } from './lesson-text.js';
 
 const f = (x) => fmtMetric(x, 4);
 /**

@@ -7,7 +7,7 @@ import { createPlane } from './plane.js';
 import { rich } from './rich.js';
 import { GRID_MAX, setupState } from './steps.js';
 import { valueSwapBox } from './value-swap.js';
-import { data, f, qk, tok, vec } from './format.js';
+import { data, f, qk, tok, vec } from './lesson-text.js';
 
 /**
  * @param {object} ctx the panel's context (web/lesson/live.js createLive)

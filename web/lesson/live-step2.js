@@ -3,7 +3,7 @@
 import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
-import { data, f, qk } from './format.js';
+import { data, f, qk } from './lesson-text.js';
 
 /** @param {object} ctx the panel's context (web/lesson/live.js createLive) */
 export function step2Live(ctx, s, r, ref) {

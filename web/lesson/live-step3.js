@@ -6,7 +6,7 @@ import { rich } from './rich.js';
 import { GRID_MAX, example2Facts, fitLesson } from './steps.js';
 import { LESSON_PRESETS } from '../presets/presets.js';
 import { readOnly } from './read-only.js';
-import { data, exactLogit, f, fraction, qk, qtok, sp, tok, vec } from './format.js';
+import { data, exactLogit, f, fraction, qk, qtok, sp, tok, vec } from './lesson-text.js';
 
 /** @param {object} ctx the panel's context (web/lesson/live.js createLive) */
 export function step3Live(ctx, s, r) {

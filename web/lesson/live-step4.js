@@ -5,7 +5,7 @@ import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
 import { valueSwapBox } from './value-swap.js';
-import { data, qk, subscript, tok, vec } from './format.js';
+import { data, qk, subscript, tok, vec } from './lesson-text.js';
 
 /**
  * @param {object} ctx the panel's context (web/lesson/live.js createLive)

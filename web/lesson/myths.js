@@ -8,7 +8,7 @@ import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
 import { MYTHS, answerMyths } from './steps.js';
-import { data, f, keyList, kk, qk, vec } from './format.js';
+import { data, f, keyList, kk, qk, vec } from './lesson-text.js';
 import { SCHEMA } from '../generated/schema.js';
 
 /** The section for the current state: three statements, each with its check. */

@@ -7,7 +7,7 @@ import { h } from '../views/dom.js';
 import { showToken } from '../views/format.js';
 import { rich } from './rich.js';
 import { GRID_MAX } from './steps.js';
-import { kk, qk, tok } from './format.js';
+import { kk, qk, tok } from './lesson-text.js';
 import { SCHEMA } from '../generated/schema.js';
 
 // The answers a prediction can take, in the order shown: the schema's (state_schema.cpp).

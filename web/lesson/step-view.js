@@ -11,7 +11,7 @@ import { answer } from './answers.js';
 import { renderExercises } from './exercises.js';
 import { readOnly } from './read-only.js';
 import { questions } from './questions.js';
-import { sp } from './format.js';
+import { sp } from './lesson-text.js';
 import { renderMyths } from './myths.js';
 import { STEPS, predicted, referenceState, untouchedBoxes } from './steps.js';
 

@@ -5,7 +5,7 @@ import { t } from '../i18n/i18n.js';
 import { h } from '../views/dom.js';
 import { rich } from './rich.js';
 import { statesEqual } from '../core/state-schema.js';
-import { data, qk, sp, vec } from './format.js';
+import { data, qk, sp, vec } from './lesson-text.js';
 
 /**
  * A box that compares the row now with the row after a change of the values only (the core
