@@ -57,6 +57,7 @@ export function renderTex(el, tex, { displayMode = false } = {}) {
   }
   el.classList.add('tex-pending');
   pending.set(el, [tex, displayMode]);
+  pruneSoon ??= setTimeout(forgetDetached, 0);
   if (typeof IntersectionObserver === 'undefined') {
     load();
     return;
@@ -66,6 +67,21 @@ export function renderTex(el, tex, { displayMode = false } = {}) {
 }
 
 let observer = null;
+let pruneSoon = null;
+
+/** Lets go of pending elements a view has since replaced (no longer in a document): a formula
+ *  that changes while KaTeX is not loaded yet (every tau step below the fold) would otherwise keep
+ *  each replaced element alive in `pending` and in the observer. Run in a later task, when the
+ *  view that built an element (before inserting it) has inserted it. */
+function forgetDetached() {
+  pruneSoon = null;
+  for (const el of pending.keys())
+    if (!el.isConnected) {
+      pending.delete(el);
+      observer?.unobserve(el);
+    }
+}
+
 function load() {
   observer?.disconnect();
   texReady().catch((e) => console.error(`KaTeX failed to load: ${e.message}`));
