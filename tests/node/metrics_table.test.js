@@ -17,6 +17,16 @@ const CLI = fileURLToPath(new URL('../../build/native/attn', import.meta.url));
 const NPY = fileURLToPath(new URL('../../web/data/real/gpt2-small_L0_nlp-sentence/attention.npy', import.meta.url));
 const KEYS = ROW_METRICS.map((m) => m.key);
 
+/** A state of one 3 x 3 logits head (V = key position) with the given mask. */
+const logitsState = (logits, mask) => ({
+  ...defaultState(),
+  mode: 'logits',
+  heads: [{ name: 'h', Q: null, K: null, V: [[1], [2], [3]], logits, weights: null }],
+  tokens: { queries: ['a', 'b', 'c'], keys: ['a', 'b', 'c'] },
+  mask,
+  row: 0,
+});
+
 test('the table is not empty, its keys and columns are unique, head means are named from the key', () => {
   assert.ok(ROW_METRICS.length >= 8);
   assert.equal(new Set(KEYS).size, KEYS.length);
@@ -44,25 +54,13 @@ test('docs/metrics.md is the table as scripts/metrics-doc.js writes it', () => {
 
 test('the results JSON, computeHead and mergeHeadRows carry every metric, empty rows as the table says', () => {
   // Row 1 sees no key (allow matrix): an empty row.
-  const state = {
-    ...defaultState(),
-    mode: 'logits',
-    heads: [
-      {
-        name: 'h',
-        Q: null,
-        K: null,
-        V: [[1], [2], [3]],
-        logits: [
-          [1, 2, 0],
-          [0, 0, 0],
-          [3, 1, 2],
-        ],
-        weights: null,
-      },
+  const state = logitsState(
+    [
+      [1, 2, 0],
+      [0, 0, 0],
+      [3, 1, 2],
     ],
-    tokens: { queries: ['a', 'b', 'c'], keys: ['a', 'b', 'c'] },
-    mask: {
+    {
       causal: false,
       window: 0,
       padding: [false, false, false],
@@ -72,8 +70,7 @@ test('the results JSON, computeHead and mergeHeadRows carry every metric, empty 
         [true, true, true],
       ],
     },
-    row: 0,
-  };
+  );
   const r = core.compute(state);
   for (const row of r.rows) assert.deepEqual(Object.keys(row).sort(), ['empty', ...KEYS].sort());
   const empty = r.rows[1];
@@ -133,27 +130,14 @@ test('attn analyze --rows (JSON and CSV) and attn compare (JSON and CSV) carry e
 test('max weight: the largest weight of each row, and its mean over the non-empty rows', () => {
   // Independent of the core's metric: the largest of the weights it returns, and MATH.md's
   // worked example 1 (logits [1, 0]: e / (e + 1)).
-  const state = {
-    ...defaultState(),
-    mode: 'logits',
-    heads: [
-      {
-        name: 'h',
-        Q: null,
-        K: null,
-        V: [[1], [2], [3]],
-        logits: [
-          [1, 0, 0],
-          [0.5, 2, -1],
-          [3, 1, 2],
-        ],
-        weights: null,
-      },
+  const state = logitsState(
+    [
+      [1, 0, 0],
+      [0.5, 2, -1],
+      [3, 1, 2],
     ],
-    tokens: { queries: ['a', 'b', 'c'], keys: ['a', 'b', 'c'] },
-    mask: { causal: true, window: 0, padding: [false, false, false], allow: null },
-    row: 0,
-  };
+    { causal: true, window: 0, padding: [false, false, false], allow: null },
+  );
   const r = core.compute(state);
   r.rows.forEach((row, t) => assert.equal(row.maxWeight, Math.max(...r.weights[t]), `row ${t}`));
   assert.equal(r.rows[0].maxWeight, 1); // row 0 of a causal head sees one key
