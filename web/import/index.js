@@ -97,7 +97,7 @@ export function initImportView(root, o) {
   // nothing is analysed again). Static text follows by itself (data-i18n, setLang).
   onLangChange(() => {
     layout.redrawNamed();
-    for (const o of root.querySelectorAll('option[data-metric-label]')) o.textContent = SORT_KEYS[o.dataset.metricLabel].label();
+    for (const o of root.querySelectorAll('option[data-sort-key]')) o.textContent = SORT_KEYS[o.dataset.sortKey].label();
     $('import-member').setAttribute('aria-label', tn('import.member'));
     v.redraw();
     if (!ui.heads.length) return;

@@ -33,9 +33,8 @@ export function buildLayout(root) {
     return el;
   };
   const opt = (value, key) => h('option', { value, dataset: { i18n: key } }, t(key));
-  // A sort key's option: by its string key, or its label() (a metric of the core's table, drawn
-  // again by the view when the language changes).
-  const optOf = (value, k) => (k.labelKey ? opt(value, k.labelKey) : h('option', { value, dataset: { metricLabel: value } }, k.label()));
+  // A sort key's option: its label(), drawn again by the view when the language changes.
+  const optOf = (value, k) => h('option', { value, dataset: { sortKey: value } }, k.label());
   const tAttr = (pairs) => ({ i18nAttr: pairs.map(([attr, key]) => `${attr}:${key}`).join(';') });
   const fileInput = h('input', { type: 'file', id: 'import-file', accept: '.npy,.npz,.json,application/json', class: 'visually-hidden' });
   const tokensInput = h('input', {

@@ -3,16 +3,16 @@
 // the inspected head), and the sort and filter of the overview as plain functions of it.
 // Nothing here touches the page.
 import { SCHEMA } from '../generated/schema.js';
+import { t } from '../i18n/i18n.js';
 import { HEAD_METRICS, HEAD_SCORES, PATTERN_KINDS, headMetricLabel, scoreName } from '../views/metrics.js';
 
-/** Sort keys of the overview: label and how to read the value from a head's result. */
-// Labels are table keys (web/i18n/import.js), read when drawn: the language can change.
+/** Sort keys of the overview: label() (drawn again when the language changes) and how to read the value from a head's result. */
 export const SORT_KEYS = {
-  order: { labelKey: 'import.sort.order', get: (r) => r.index },
+  order: { label: () => t('import.sort.order'), get: (r) => r.index },
   // Every head mean of the core's metrics table, labelled "mean <metric>".
   ...Object.fromEntries(HEAD_METRICS.map((m) => [m.head.key, { label: () => headMetricLabel(m), get: (r) => r.summary[m.head.key] }])),
-  confidence: { labelKey: 'import.sort.confidence', get: (r) => r.pattern.confidence },
-  aboveDiagonalMass: { labelKey: 'import.sort.aboveDiagonalMass', get: (r) => (r.computed ? r.aboveDiagonalMass : NaN) },
+  confidence: { label: () => t('import.sort.confidence'), get: (r) => r.pattern.confidence },
+  aboveDiagonalMass: { label: () => t('import.sort.aboveDiagonalMass'), get: (r) => (r.computed ? r.aboveDiagonalMass : NaN) },
   // Every head-detector score of the core's table, by its key ("tl" + Key: tlPreviousToken).
   ...Object.fromEntries(
     HEAD_SCORES.map((x) => [
